@@ -1,0 +1,227 @@
+/* Option parsing and the shared schedule options (see cli.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void print_help(const char *usage, const cli_opt *opts, int nopts)
+{
+  printf("%s\n\noptions:\n", usage);
+  for (int i = 0; i < nopts; i++) {
+    char left[48];
+    if (opts[i].short_name)
+      snprintf(left, sizeof left, "-%c, %s %s", opts[i].short_name, opts[i].name,
+               opts[i].arg ? opts[i].arg : "");
+    else
+      snprintf(left, sizeof left, "%s %s", opts[i].name, opts[i].arg ? opts[i].arg : "");
+    printf("  %-30s %s\n", left, opts[i].help);
+  }
+  printf("  %-30s %s\n", "-h, --help", "show this help");
+}
+
+static int parse_value(const char *cmd, const cli_opt *o, const char *v)
+{
+  char *end;
+  errno = 0;
+  switch (o->kind) {
+  case OPT_STR:
+    *(const char **)o->dst = v;
+    return 1;
+  case OPT_INT: {
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < INT_MIN || x > INT_MAX)
+      break;
+    *(int *)o->dst = (int)x;
+    return 1;
+  }
+  case OPT_I64: {
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end)
+      break;
+    *(int64_t *)o->dst = (int64_t)x;
+    return 1;
+  }
+  case OPT_DBL: {
+    double x = strtod(v, &end);
+    if (errno || end == v || *end)
+      break;
+    *(double *)o->dst = x;
+    return 1;
+  }
+  case OPT_FLAG:
+    return 1;
+  }
+  fprintf(stderr, "tilescope %s: %s: '%s' is not a %s\n", cmd, o->name, v,
+          o->kind == OPT_DBL ? "number" : "whole number");
+  return 0;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int nopts,
+              const char **pos, int maxpos, int *npos, const char *usage)
+{
+  *npos = 0;
+  int only_pos = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (only_pos || a[0] != '-' || a[1] == 0) {
+      if (*npos == maxpos) {
+        fprintf(stderr, "tilescope %s: unexpected argument '%s' (see tilescope %s --help)\n", cmd,
+                a, cmd);
+        return EXIT_USAGE;
+      }
+      pos[(*npos)++] = a;
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      only_pos = 1;
+      continue;
+    }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      print_help(usage, opts, nopts);
+      return -1;
+    }
+    const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+    size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    const cli_opt *o = NULL;
+    for (int k = 0; k < nopts && !o; k++) {
+      if (a[1] == '-' && strlen(opts[k].name) == len && strncmp(a, opts[k].name, len) == 0)
+        o = &opts[k];
+      else if (a[1] != '-' && a[2] == 0 && a[1] == opts[k].short_name)
+        o = &opts[k];
+    }
+    if (!o) {
+      fprintf(stderr, "tilescope %s: unknown option '%.*s' (see tilescope %s --help)\n", cmd,
+              (int)len, a, cmd);
+      return EXIT_USAGE;
+    }
+    if (o->seen)
+      *o->seen = 1;
+    if (o->kind == OPT_FLAG) {
+      if (eq) {
+        fprintf(stderr, "tilescope %s: %s takes no value\n", cmd, o->name);
+        return EXIT_USAGE;
+      }
+      *(int *)o->dst = 1;
+      continue;
+    }
+    const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+    if (!v) {
+      fprintf(stderr, "tilescope %s: %s needs a value (%s)\n", cmd, o->name, o->arg);
+      return EXIT_USAGE;
+    }
+    if (!parse_value(cmd, o, v))
+      return EXIT_USAGE;
+  }
+  return 0;
+}
+
+void cli_sched_defaults(cli_sched *s)
+{
+  memset(s, 0, sizeof *s);
+  s->variant = "box2d";
+  s->backend = "cpu";
+  s->slots = TS_SLOTS_DEFAULT;
+  s->ksize = 5;
+}
+
+int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
+{
+  memset(p, 0, sizeof *p);
+  p->variant = ts_variant_find(s->variant);
+  if (!p->variant) {
+    fprintf(stderr, "tilescope %s: --variant '%s': unknown variant (one of:", cmd, s->variant);
+    for (int i = 0; i < ts_variant_count(); i++)
+      fprintf(stderr, " %s", ts_variant_at(i)->name);
+    fprintf(stderr, ")\n");
+    return 0;
+  }
+  p->sched.pattern = p->variant->pattern;
+  if (s->pattern && !ts_pattern_parse(s->pattern, &p->sched.pattern)) {
+    fprintf(stderr, "tilescope %s: --pattern '%s': unknown pattern (see tilescope list)\n", cmd,
+            s->pattern);
+    return 0;
+  }
+  ts_walk def = ts_pattern_default_walk(p->sched.pattern);
+  p->sched.walk = def;
+  if (s->walk && !ts_walk_parse(s->walk, &p->sched.walk)) {
+    fprintf(stderr, "tilescope %s: --walk '%s': unknown walk (see tilescope list)\n", cmd, s->walk);
+    return 0;
+  }
+  if (s->slots < 1 || s->slots > TS_SLOTS_MAX) {
+    fprintf(stderr, "tilescope %s: --slots %d: must be 1..%d\n", cmd, s->slots, TS_SLOTS_MAX);
+    return 0;
+  }
+  p->sched.slots = s->slots;
+  if (s->cost != 0 && (s->cost < 1 || s->cost > TS_COST_MAX)) {
+    fprintf(stderr, "tilescope %s: --cost %d: must be 1..%d\n", cmd, s->cost, TS_COST_MAX);
+    return 0;
+  }
+  p->cost = s->cost;
+  if (strcmp(s->backend, "cpu") != 0) {
+    fprintf(stderr, "tilescope %s: --backend '%s': unknown back end (cpu)\n", cmd, s->backend);
+    return 0;
+  }
+  if (s->have_tick && s->tick < 0) {
+    fprintf(stderr, "tilescope %s: --tick %" PRId64 ": must be 0 or more\n", cmd, s->tick);
+    return 0;
+  }
+  ts_error err = { 0 };
+  uint32_t w[TS_GAUSS_MAX_K];
+  if (ts_gauss_weights(s->ksize, s->sigma, w, &err) != TS_OK) {
+    fprintf(stderr, "tilescope %s: %s\n", cmd, err.msg);
+    return 0;
+  }
+  p->ksize = s->ksize;
+  p->sigma = s->sigma;
+  ts_run_params_resolve(p);
+  if (p->sched.pattern != TS_PAT_NONE && p->sched.walk != def)
+    fprintf(stderr,
+            "tilescope %s: warning: walk '%s' is not pattern '%s''s own ('%s'): a thread "
+            "dispatched before what it waits for loses that dependency\n",
+            cmd, ts_walk_name(p->sched.walk), ts_pattern_name(p->sched.pattern),
+            ts_walk_name(def));
+  return 1;
+}
+
+static int readable(const char *path)
+{
+  return access(path, R_OK) == 0;
+}
+
+const char *cli_default_asset(void)
+{
+  static char path[PATH_MAX];
+  const char *env = getenv("TILESCOPE_ASSETS");
+  if (env && *env) {
+    snprintf(path, sizeof path, "%s/chart.png", env);
+    if (readable(path))
+      return path;
+    fprintf(stderr, "tilescope: TILESCOPE_ASSETS='%s' has no chart.png\n", env);
+    return NULL;
+  }
+  char exe[PATH_MAX / 2];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash)
+      *slash = 0;
+    const char *rel[] = { "assets", "../assets", "../share/tilescope/assets" };
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+      snprintf(path, sizeof path, "%s/%s/chart.png", exe, rel[i]);
+      if (readable(path))
+        return path;
+    }
+  }
+  snprintf(path, sizeof path, "%s/assets/chart.png", TS_SOURCE_DIR);
+  if (readable(path))
+    return path;
+  fprintf(stderr, "tilescope: the default asset chart.png was not found (set TILESCOPE_ASSETS)\n");
+  return NULL;
+}

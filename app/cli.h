@@ -1,0 +1,62 @@
+/* Command-line plumbing shared by the subcommands: a table-driven option parser, the
+ * schedule options every subcommand takes, and finding the default asset. Every error is
+ * one line on stderr naming the option or file; usage errors exit 2. */
+#ifndef TS_APP_CLI_H
+#define TS_APP_CLI_H
+
+#include <stdint.h>
+
+#include "ts_run.h"
+
+enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_USAGE = 2 };
+
+typedef enum { OPT_FLAG, OPT_STR, OPT_INT, OPT_I64, OPT_DBL } opt_kind;
+
+typedef struct cli_opt {
+  const char *name;   /* "--variant" */
+  char short_name;    /* 'i' or 0 */
+  opt_kind kind;
+  void *dst;          /* int*, const char**, int64_t*, double* */
+  const char *arg, *help;
+  int *seen;          /* set to 1 when given (may be NULL) */
+} cli_opt;
+
+/* The options that pick what runs: shared by run, shot and bench. */
+typedef struct cli_sched {
+  const char *variant, *pattern, *walk, *backend;
+  int slots, cost, ksize;
+  double sigma;
+  int64_t tick;
+  int have_tick, have_walk;
+} cli_sched;
+
+#define CLI_SCHED_OPTS(s)                                                                      \
+  { "--variant", 0, OPT_STR, &(s)->variant, "NAME", "variant to run (default box2d)", NULL },  \
+  { "--pattern", 0, OPT_STR, &(s)->pattern, "NAME", "dependency pattern (default: the variant's)", NULL }, \
+  { "--walk", 0, OPT_STR, &(s)->walk, "NAME", "dispatch order (default: the pattern's)", &(s)->have_walk }, \
+  { "--slots", 0, OPT_INT, &(s)->slots, "N", "resident thread slots, 1..65536 (default 168)", NULL }, \
+  { "--cost", 0, OPT_INT, &(s)->cost, "N", "ticks per thread, 1..1000 (default: the variant's)", NULL }, \
+  { "--backend", 0, OPT_STR, &(s)->backend, "cpu", "back end (cpu)", NULL },                     \
+  { "--kernel-size", 0, OPT_INT, &(s)->ksize, "K", "Gaussian size, odd 3..15 (default 5)", NULL }, \
+  { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", NULL }, \
+  { "--tick", 0, OPT_I64, &(s)->tick, "T", "stop at tick T (default: the end)", &(s)->have_tick }
+
+void cli_sched_defaults(cli_sched *s);
+/* Turns the names into run parameters; prints the error and returns 0 on a bad value,
+ * prints a warning when the walk is not the pattern's own. */
+int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p);
+
+/* Parses argv[1..] against opts; positional arguments are collected in pos (up to maxpos).
+ * Returns -1 after printing help (for --help), 0 on success, EXIT_USAGE on error. */
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int nopts,
+              const char **pos, int maxpos, int *npos, const char *usage);
+
+/* The default input: the chart in the assets folder (TILESCOPE_ASSETS, next to the
+ * executable, or the source tree). Returns NULL and prints an error when not found. */
+const char *cli_default_asset(void);
+
+int cmd_run(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif

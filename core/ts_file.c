@@ -1,0 +1,122 @@
+/* Capped whole-file reads and atomic (temporary file + rename) writes. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ts_file.h"
+
+static char *dup_str(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
+{
+  memset(o, 0, sizeof *o);
+  if (!path || !*path)
+    return ts_fail(err, TS_ERR_ARG, "empty output path");
+  size_t n = strlen(path);
+  o->path = dup_str(path);
+  o->tmp = malloc(n + 16);
+  if (!o->path || !o->tmp) {
+    ts_outfile_abort(o);
+    return ts_fail(err, TS_ERR_NOMEM, "%s: out of memory", path);
+  }
+  memcpy(o->tmp, path, n);
+  memcpy(o->tmp + n, ".tmp-XXXXXX", 12);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(o->tmp);
+    o->tmp = NULL;
+    ts_outfile_abort(o);
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+  }
+  /* mkstemp creates 0600; give the file the permissions a plain fopen would. */
+  mode_t mask = umask(0);
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
+  o->f = fdopen(fd, "wb");
+  if (!o->f) {
+    int e = errno;
+    close(fd);
+    ts_outfile_abort(o);
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+  }
+  return TS_OK;
+}
+
+ts_status ts_outfile_commit(ts_outfile *o, ts_error *err)
+{
+  int failed = ferror(o->f) || fflush(o->f) != 0;
+  int e = errno;
+  if (fclose(o->f) != 0 && !failed) {
+    failed = 1;
+    e = errno;
+  }
+  o->f = NULL;
+  if (!failed && rename(o->tmp, o->path) != 0) {
+    failed = 1;
+    e = errno;
+  }
+  if (failed) {
+    ts_status st = ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", o->path, strerror(e));
+    ts_outfile_abort(o);
+    return st;
+  }
+  free(o->tmp);
+  free(o->path);
+  o->tmp = o->path = NULL;
+  return TS_OK;
+}
+
+void ts_outfile_abort(ts_outfile *o)
+{
+  if (o->f)
+    fclose(o->f);
+  if (o->tmp)
+    remove(o->tmp);
+  free(o->tmp);
+  free(o->path);
+  memset(o, 0, sizeof *o);
+}
+
+ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
+                           ts_error *err)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return ts_fail(err, TS_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return ts_fail(err, TS_ERR_IO, "cannot read '%s': not a regular file", path);
+  }
+  if ((unsigned long long)st.st_size > max_bytes) {
+    fclose(f);
+    return ts_fail(err, TS_ERR_TOO_LARGE, "'%s' is larger than %zu bytes", path, max_bytes);
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *buf = malloc(n ? n : 1);
+  if (!buf) {
+    fclose(f);
+    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", path);
+  }
+  size_t got = fread(buf, 1, n, f);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad || got != n) {
+    free(buf);
+    return ts_fail(err, TS_ERR_IO, "cannot read '%s'", path);
+  }
+  *data = buf;
+  *len = n;
+  return TS_OK;
+}

@@ -1,0 +1,28 @@
+/* Whole-file reads with a size cap, and output files that appear atomically:
+ * data goes to a temporary file beside the target, which is renamed over it only once
+ * everything was written, so a failed or interrupted write never leaves half a file. */
+#ifndef TS_FILE_H
+#define TS_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ts_status.h"
+
+typedef struct ts_outfile {
+  FILE *f;
+  char *path;
+  char *tmp;
+} ts_outfile;
+
+ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err);
+/* Flushes, closes and renames; on any failure removes the temporary file. */
+ts_status ts_outfile_commit(ts_outfile *o, ts_error *err);
+/* Closes and removes the temporary file; safe on an unopened or committed ts_outfile. */
+void ts_outfile_abort(ts_outfile *o);
+
+ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
+                           ts_error *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* 8-bit images with 1, 3 or 4 interleaved channels, and their PNG input/output.
+ * Every PNG colour type and bit depth loads (palette, grey+alpha, 16-bit, interlaced are
+ * converted to 8-bit grey, RGB or RGBA). Hostile files are bounded: dimensions, pixel
+ * count and file size are capped and every size multiplication is checked. */
+#ifndef TS_IMAGE_H
+#define TS_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ts_status.h"
+
+#define TS_IMAGE_MAX_DIM 32768
+#define TS_IMAGE_MAX_PIXELS ((size_t)1 << 27) /* 134 Mpixel: 16K x 8K */
+#define TS_PNG_MAX_FILE_BYTES ((size_t)1 << 30)
+
+typedef struct ts_image {
+  int w, h, c;    /* c in {1, 3, 4} */
+  uint8_t *data;  /* h rows of w * c bytes, no padding */
+} ts_image;
+
+/* Checks w, h, c against the caps and returns the byte size in *bytes. */
+ts_status ts_image_check_size(int w, int h, int c, size_t *bytes, ts_error *err);
+/* A zero-filled image. */
+ts_status ts_image_create(int w, int h, int c, ts_image **out, ts_error *err);
+void ts_image_destroy(ts_image *img);
+ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err);
+/* Converts to c channels (grey <-> RGB by replication / luma, alpha added opaque or dropped). */
+ts_status ts_image_convert(const ts_image *src, int c, ts_image **out, ts_error *err);
+
+/* Y = (77 R + 150 G + 29 B + 128) >> 8, the integral image's luma; grey passes through. */
+static inline uint8_t ts_luma(uint8_t r, uint8_t g, uint8_t b)
+{
+  return (uint8_t)((77u * r + 150u * g + 29u * b + 128u) >> 8);
+}
+
+ts_status ts_image_load_png(const char *path, ts_image **out, ts_error *err);
+/* `name` is used only in error messages. */
+ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name, ts_image **out,
+                              ts_error *err);
+ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err);
+/* A 16-bit PNG of c channels (1, 3 or 4) from native-endian samples. */
+ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
+                        ts_error *err);
+
+#endif

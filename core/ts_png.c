@@ -1,0 +1,185 @@
+/* PNG decoding and encoding through libpng. libpng's setjmp error handling stays inside
+ * this file; every error becomes a ts_error naming the file. */
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_file.h"
+#include "ts_image.h"
+
+typedef struct png_ctx {
+  const uint8_t *data;
+  size_t len, pos;
+  char msg[256];
+} png_ctx;
+
+static void on_error(png_structp png, png_const_charp msg)
+{
+  png_ctx *ctx = png_get_error_ptr(png);
+  snprintf(ctx->msg, sizeof ctx->msg, "%s", msg);
+  png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp msg)
+{
+  (void)png;
+  (void)msg;
+}
+
+static void read_mem(png_structp png, png_bytep out, size_t n)
+{
+  png_ctx *ctx = png_get_io_ptr(png);
+  if (n > ctx->len - ctx->pos)
+    png_error(png, "file is truncated");
+  memcpy(out, ctx->data + ctx->pos, n);
+  ctx->pos += n;
+}
+
+ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name, ts_image **out,
+                              ts_error *err)
+{
+  if (len < 8 || png_sig_cmp(data, 0, 8) != 0)
+    return ts_fail(err, TS_ERR_FORMAT, "'%s' is not a PNG file", name);
+  png_ctx ctx = { .data = data, .len = len };
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (!info) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", name);
+  }
+  ts_image *volatile img = NULL;
+  png_bytep *volatile rows = NULL;
+  volatile ts_status st = TS_OK;
+  ts_error sub = { 0 };
+  if (setjmp(png_jmpbuf(png))) {
+    if (st == TS_OK)
+      st = ts_fail(err, TS_ERR_FORMAT, "'%s' is a corrupt PNG: %s", name, ctx.msg);
+    goto done;
+  }
+  png_set_user_limits(png, TS_IMAGE_MAX_DIM, TS_IMAGE_MAX_DIM);
+  png_set_chunk_malloc_max(png, 64u << 20);
+  png_set_read_fn(png, &ctx, read_mem);
+  png_read_info(png, info);
+
+  png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+  int type = png_get_color_type(png, info), depth = png_get_bit_depth(png, info);
+  if (type == PNG_COLOR_TYPE_PALETTE)
+    png_set_palette_to_rgb(png);
+  if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
+    png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS))
+    png_set_tRNS_to_alpha(png);
+  if (depth == 16)
+    png_set_scale_16(png);
+  if (type == PNG_COLOR_TYPE_GRAY_ALPHA ||
+      (type == PNG_COLOR_TYPE_GRAY && png_get_valid(png, info, PNG_INFO_tRNS)))
+    png_set_gray_to_rgb(png);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  int c = png_get_channels(png, info);
+  if (c != 1 && c != 3 && c != 4) {
+    st = ts_fail(err, TS_ERR_UNSUPPORTED, "'%s': %d channels after conversion", name, c);
+    goto done;
+  }
+  size_t bytes;
+  if (w > TS_IMAGE_MAX_DIM || h > TS_IMAGE_MAX_DIM ||
+      ts_image_check_size((int)w, (int)h, c, &bytes, &sub) != TS_OK) {
+    st = ts_fail(err, TS_ERR_TOO_LARGE, "'%s': %ux%u pixels is over the limit of %d per side and %zu in all",
+                 name, (unsigned)w, (unsigned)h, TS_IMAGE_MAX_DIM, TS_IMAGE_MAX_PIXELS);
+    goto done;
+  }
+  ts_image *tmp;
+  ts_status cst = ts_image_create((int)w, (int)h, c, &tmp, err);
+  if (cst != TS_OK) {
+    st = cst;
+    goto done;
+  }
+  img = tmp;
+  rows = malloc(sizeof(png_bytep) * h);
+  if (!rows) {
+    st = ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", name);
+    goto done;
+  }
+  for (png_uint_32 y = 0; y < h; y++)
+    rows[y] = img->data + (size_t)y * w * (size_t)c;
+  png_read_image(png, (png_bytepp)rows);
+  png_read_end(png, NULL);
+
+done:
+  png_destroy_read_struct(&png, &info, NULL);
+  free((void *)rows);
+  if (st != TS_OK) {
+    ts_image_destroy(img);
+    return st;
+  }
+  *out = img;
+  return TS_OK;
+}
+
+ts_status ts_image_load_png(const char *path, ts_image **out, ts_error *err)
+{
+  uint8_t *data;
+  size_t len;
+  ts_status st = ts_file_read_all(path, TS_PNG_MAX_FILE_BYTES, &data, &len, err);
+  if (st != TS_OK)
+    return st;
+  st = ts_image_decode_png(data, len, path, out, err);
+  free(data);
+  return st;
+}
+
+/* Writes rows of w * c samples of `depth` bits to an atomic output file. */
+static ts_status write_png(const char *path, int w, int h, int c, int depth, const void *pixels,
+                          ts_error *err)
+{
+  static const int types[5] = { 0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA };
+  if (w < 1 || h < 1 || c < 1 || c > 4)
+    return ts_fail(err, TS_ERR_ARG, "'%s': bad image size %dx%dx%d", path, w, h, c);
+  ts_outfile of;
+  ts_status st = ts_outfile_open(&of, path, err);
+  if (st != TS_OK)
+    return st;
+  png_ctx ctx = { 0 };
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (!info) {
+    png_destroy_write_struct(&png, NULL);
+    ts_outfile_abort(&of);
+    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", path);
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    ts_outfile_abort(&of);
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, ctx.msg);
+  }
+  png_init_io(png, of.f);
+  png_set_compression_level(png, 6);
+  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, types[c], PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  if (depth == 16) {
+    uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 1)
+      png_set_swap(png);
+  }
+  size_t row_bytes = (size_t)w * (size_t)c * (size_t)(depth / 8);
+  for (int y = 0; y < h; y++)
+    png_write_row(png, (png_const_bytep)pixels + (size_t)y * row_bytes);
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  return ts_outfile_commit(&of, err);
+}
+
+ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err)
+{
+  return write_png(path, img->w, img->h, img->c, 8, img->data, err);
+}
+
+ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
+                        ts_error *err)
+{
+  return write_png(path, w, h, c, 16, samples, err);
+}

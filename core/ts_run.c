@@ -1,0 +1,350 @@
+/* The executor: buffers, shadow writes, in-order replay of a schedule, hazards. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ts_run.h"
+
+struct ts_run {
+  ts_run_params params;
+  ts_kctx k;
+  ts_sched *sched;
+  ts_hazard *hazards;
+  size_t nhazards, nhazardous;
+  uint32_t pos;      /* next thread (in start_seq) to run */
+  uint32_t cpos;     /* next thread (in start_seq) to commit */
+  int64_t tick;
+  double exec_ms;
+};
+
+void ts_run_params_resolve(ts_run_params *p)
+{
+  if (p->ksize == 0)
+    p->ksize = 5;
+  if (p->cost == 0 && p->variant)
+    p->cost = p->variant->cost;
+}
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static size_t buf_bytes(const ts_buf *b)
+{
+  return (size_t)b->cols * (size_t)b->rows * (size_t)b->esize;
+}
+
+static ts_status alloc_buf(ts_buf *b, ts_error *err)
+{
+  size_t n;
+  if (b->cols < 1 || b->rows < 1 || !ts_mul3_size((size_t)b->cols, (size_t)b->rows,
+                                                  (size_t)b->esize, &n))
+    return ts_fail(err, TS_ERR_TOO_LARGE, "buffer of %dx%d elements is too large", b->cols,
+                   b->rows);
+  b->data = calloc(n, 1);
+  if (!b->data)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory for a %zu-byte buffer", n);
+  return TS_OK;
+}
+
+/* Adds the hazards of thread `id` of pass `pi`: producers of what it reads from its own
+ * pass's output that had not finished when it started. */
+static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, ts_error *err)
+{
+  const ts_pass_desc *pd = &run->params.variant->passes[pi];
+  ts_pass_sched *ps = &run->sched->pass[pi];
+  ts_thread *t = &ps->t[id];
+  ts_rect rects[8];
+  int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
+  int nr = pd->self_reads(&run->k, tx, ty, rects);
+  uint32_t seen[32];
+  int nseen = 0;
+  for (int i = 0; i < nr; i++) {
+    const ts_rect *r = &rects[i];
+    if (r->w <= 0 || r->h <= 0)
+      continue;
+    for (int py = r->y / pd->wtile_h; py <= (r->y + r->h - 1) / pd->wtile_h; py++)
+      for (int px = r->x / pd->wtile_w; px <= (r->x + r->w - 1) / pd->wtile_w; px++) {
+        uint32_t prod = (uint32_t)py * (uint32_t)ps->tw + (uint32_t)px;
+        if (prod == id || ps->t[prod].end_tick <= t->start_tick)
+          continue;
+        int dup = 0;
+        for (int s = 0; s < nseen; s++)
+          dup |= seen[s] == prod;
+        if (dup || nseen == 32)
+          continue;
+        seen[nseen++] = prod;
+        if (run->nhazards == *cap) {
+          size_t nc = *cap ? *cap * 2 : 256;
+          ts_hazard *h = realloc(run->hazards, nc * sizeof *h);
+          if (!h)
+            return ts_fail(err, TS_ERR_NOMEM, "out of memory for the hazard list");
+          run->hazards = h;
+          *cap = nc;
+        }
+        run->hazards[run->nhazards++] = (ts_hazard){ pi, id, prod };
+        t->hazards++;
+      }
+  }
+  if (t->hazards > 0)
+    run->nhazardous++;
+  return TS_OK;
+}
+
+static ts_status find_hazards(ts_run *run, ts_error *err)
+{
+  size_t cap = 0;
+  for (int pi = 0; pi < run->sched->npasses; pi++) {
+    ts_pass_sched *ps = &run->sched->pass[pi];
+    for (uint32_t id = 0; id < ps->n; id++)
+      ps->t[id].hazards = 0;
+    if (!run->params.variant->passes[pi].self_reads)
+      continue;
+    for (uint32_t id = 0; id < ps->n; id++) {
+      ts_status st = find_hazards_of(run, pi, id, &cap, err);
+      if (st != TS_OK)
+        return st;
+    }
+  }
+  return TS_OK;
+}
+
+ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run **out,
+                        ts_error *err)
+{
+  if (!params->variant)
+    return ts_fail(err, TS_ERR_ARG, "no variant given");
+  ts_run *run = calloc(1, sizeof *run);
+  if (!run)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  run->params = *params;
+  ts_run_params_resolve(&run->params);
+  const ts_variant *v = run->params.variant;
+  ts_kctx *k = &run->k;
+  ts_status st = TS_OK;
+  ts_image *luma = NULL;
+
+  if (v->filter == TS_FILTER_GAUSS) {
+    if ((st = ts_gauss_weights(run->params.ksize, run->params.sigma, k->w1, err)) != TS_OK)
+      goto fail;
+    k->ksize = run->params.ksize;
+    k->r = k->ksize / 2;
+  }
+  const ts_image *src = in;
+  if (v->filter == TS_FILTER_INTEGRAL && in->c != 1) {
+    if ((st = ts_image_convert(in, 1, &luma, err)) != TS_OK)
+      goto fail;
+    src = luma;
+  }
+  k->W = src->w;
+  k->H = src->h;
+  k->C = src->c;
+  k->buf[TS_BUF_IN] = (ts_buf){ .cols = src->w * src->c, .rows = src->h, .esize = 1 };
+  v->setup(k);
+  for (int b = 0; b < TS_NBUF; b++) {
+    if (k->buf[b].cols == 0)
+      continue;
+    k->shadow[b] = k->buf[b];
+    if ((st = alloc_buf(&k->buf[b], err)) != TS_OK)
+      goto fail;
+    if (b != TS_BUF_IN && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
+      goto fail;
+  }
+  memcpy(k->buf[TS_BUF_IN].data, src->data, buf_bytes(&k->buf[TS_BUF_IN]));
+
+  ts_pass_geom geom[TS_MAX_PASSES];
+  for (int i = 0; i < v->npasses; i++) {
+    v->passes[i].space(k, &geom[i].tw, &geom[i].th);
+    geom[i].cost = run->params.cost;
+  }
+  if ((st = ts_sched_run(geom, v->npasses, &run->params.sched, &run->sched, err)) != TS_OK)
+    goto fail;
+  if ((st = find_hazards(run, err)) != TS_OK)
+    goto fail;
+  ts_image_destroy(luma);
+  run->tick = -1;
+  *out = run;
+  return TS_OK;
+fail:
+  ts_image_destroy(luma);
+  ts_run_destroy(run);
+  return st;
+}
+
+void ts_run_destroy(ts_run *run)
+{
+  if (!run)
+    return;
+  for (int b = 0; b < TS_NBUF; b++) {
+    free(run->k.buf[b].data);
+    free(run->k.shadow[b].data);
+  }
+  ts_sched_destroy(run->sched);
+  free(run->hazards);
+  free(run);
+}
+
+static void thread_xy(const ts_pass_sched *ps, uint32_t id, int *tx, int *ty)
+{
+  *tx = (int)(id % (uint32_t)ps->tw);
+  *ty = (int)(id / (uint32_t)ps->tw);
+}
+
+/* Copies the thread's write rectangle from the shadow to the committed buffer. */
+static void commit_thread(ts_run *run, int pi, uint32_t id)
+{
+  const ts_pass_desc *pd = &run->params.variant->passes[pi];
+  int tx, ty;
+  thread_xy(&run->sched->pass[pi], id, &tx, &ty);
+  ts_rect r = pd->write_rect(&run->k, tx, ty);
+  const ts_buf *s = &run->k.shadow[pd->dst];
+  ts_buf *d = &run->k.buf[pd->dst];
+  size_t es = (size_t)d->esize;
+  for (int y = r.y; y < r.y + r.h; y++) {
+    size_t off = ((size_t)y * (size_t)d->cols + (size_t)r.x) * es;
+    memcpy(d->data + off, s->data + off, (size_t)r.w * es);
+  }
+}
+
+static void reset(ts_run *run)
+{
+  for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
+    if (run->k.buf[b].data) {
+      memset(run->k.buf[b].data, 0, buf_bytes(&run->k.buf[b]));
+      memset(run->k.shadow[b].data, 0, buf_bytes(&run->k.shadow[b]));
+    }
+  run->pos = run->cpos = 0;
+  run->tick = -1; /* nothing of tick 0 replayed yet */
+}
+
+static const ts_thread *rec_of(const ts_run *run, uint32_t global, int *pi, uint32_t *id)
+{
+  ts_sched_locate(run->sched, global, pi, id);
+  return &run->sched->pass[*pi].t[*id];
+}
+
+ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
+{
+  (void)err;
+  const ts_sched *s = run->sched;
+  if (tick < 0)
+    tick = 0;
+  if (tick > s->length)
+    tick = s->length;
+  if (tick < run->tick)
+    reset(run);
+  double t0 = now_ms();
+  for (;;) {
+    int pi;
+    uint32_t id;
+    int64_t te = INT64_MAX, tsrt = INT64_MAX;
+    if (run->cpos < run->pos)
+      te = rec_of(run, s->start_seq[run->cpos], &pi, &id)->end_tick;
+    if (run->pos < s->total)
+      tsrt = rec_of(run, s->start_seq[run->pos], &pi, &id)->start_tick;
+    int64_t t = te < tsrt ? te : tsrt;
+    if (t == INT64_MAX || t > tick)
+      break;
+    if (te <= tsrt) {
+      /* Commits of tick t come before the starts of tick t. */
+      rec_of(run, s->start_seq[run->cpos], &pi, &id);
+      commit_thread(run, pi, id);
+      run->cpos++;
+    } else {
+      rec_of(run, s->start_seq[run->pos], &pi, &id);
+      int tx, ty;
+      thread_xy(&s->pass[pi], id, &tx, &ty);
+      run->params.variant->passes[pi].run(&run->k, tx, ty);
+      run->pos++;
+    }
+  }
+  run->exec_ms += now_ms() - t0;
+  run->tick = tick;
+  return TS_OK;
+}
+
+int64_t ts_run_tick(const ts_run *run)
+{
+  return run->tick;
+}
+
+const ts_sched *ts_run_sched(const ts_run *run)
+{
+  return run->sched;
+}
+
+const ts_kctx *ts_run_kctx(const ts_run *run)
+{
+  return &run->k;
+}
+
+const ts_run_params *ts_run_params_of(const ts_run *run)
+{
+  return &run->params;
+}
+
+const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n)
+{
+  *n = run->nhazards;
+  return run->hazards;
+}
+
+size_t ts_run_hazardous_threads(const ts_run *run)
+{
+  return run->nhazardous;
+}
+
+double ts_run_exec_ms(const ts_run *run)
+{
+  return run->exec_ms;
+}
+
+const uint32_t *ts_run_output_u32(const ts_run *run)
+{
+  if (run->params.variant->filter != TS_FILTER_INTEGRAL)
+    return NULL;
+  return (const uint32_t *)run->k.buf[TS_BUF_OUT].data;
+}
+
+ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err)
+{
+  const ts_kctx *k = &run->k;
+  ts_image *img;
+  ts_status st = ts_image_create(k->W, k->H, k->C, &img, err);
+  if (st != TS_OK)
+    return st;
+  const uint32_t *s = ts_run_output_u32(run);
+  size_t n = (size_t)k->W * k->H;
+  if (s) {
+    uint32_t mx = 0;
+    for (size_t i = 0; i < n; i++)
+      mx = s[i] > mx ? s[i] : mx;
+    for (size_t i = 0; i < n; i++)
+      img->data[i] = mx ? (uint8_t)(((uint64_t)s[i] * 255u + mx / 2) / mx) : 0;
+  } else {
+    memcpy(img->data, k->buf[TS_BUF_OUT].data, n * (size_t)k->C);
+  }
+  *out = img;
+  return TS_OK;
+}
+
+ts_thread_state ts_thread_state_at(const ts_thread *t, int64_t tick)
+{
+  if (t->dispatch_tick < 0 || t->dispatch_tick > tick)
+    return TS_STATE_PENDING;
+  if (t->start_tick > tick)
+    return TS_STATE_WAITING;
+  if (t->end_tick > tick)
+    return TS_STATE_RUNNING;
+  return TS_STATE_DONE;
+}
+
+const char *ts_thread_state_name(ts_thread_state s)
+{
+  static const char *const names[] = { "pending", "waiting", "running", "done" };
+  return (unsigned)s < 4 ? names[s] : "?";
+}

@@ -1,0 +1,40 @@
+/* Status codes and the error record every tilescope call can fill.
+ * A call's return value decides whether it failed; the ts_error it was given (may be
+ * NULL) carries one line of detail naming the file, option or value at fault. */
+#ifndef TS_STATUS_H
+#define TS_STATUS_H
+
+#define TS_STATUS_LIST(X)                                   \
+  X(TS_OK, "ok")                                            \
+  X(TS_ERR_ARG, "invalid argument")                         \
+  X(TS_ERR_NOMEM, "out of memory")                          \
+  X(TS_ERR_IO, "input/output error")                        \
+  X(TS_ERR_FORMAT, "malformed input")                       \
+  X(TS_ERR_TOO_LARGE, "size over the limit")                \
+  X(TS_ERR_UNSUPPORTED, "unsupported")                      \
+  X(TS_ERR_DEVICE, "compute device error")                  \
+  X(TS_ERR_BUILD, "kernel build failed")
+
+typedef enum ts_status {
+#define TS_X_ENUM(id, text) id,
+  TS_STATUS_LIST(TS_X_ENUM)
+#undef TS_X_ENUM
+  TS_STATUS_COUNT
+} ts_status;
+
+typedef struct ts_error {
+  ts_status code;
+  char msg[1024];
+} ts_error;
+
+const char *ts_status_name(ts_status s);
+
+/* Sets err (when not NULL) and returns code, so callers can `return ts_fail(...)`. */
+ts_status ts_fail(ts_error *err, ts_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Overflow-checked size arithmetic: return 0 and leave *out alone on overflow. */
+int ts_mul_size(size_t a, size_t b, size_t *out);
+int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out);
+
+#endif

@@ -1,0 +1,83 @@
+/* The variant registry: every named implementation of a filter, with its passes, tiles,
+ * footprints, declared storage and default schedule, and the CPU model of each pass.
+ * A variant's per-thread code lives in variants_*.c; ts_run.c replays it in schedule order. */
+#ifndef TS_VARIANT_H
+#define TS_VARIANT_H
+
+#include <stdint.h>
+
+#include "ts_sched.h"
+
+typedef enum ts_filter { TS_FILTER_BOX3, TS_FILTER_GAUSS, TS_FILTER_INTEGRAL } ts_filter;
+
+/* Buffers a pass reads or writes. IN holds the input bytes (luma for the integral image),
+ * OUT the result, MID an intermediate (the transposed partial sums of transpose2pass). */
+enum { TS_BUF_IN, TS_BUF_OUT, TS_BUF_MID, TS_NBUF };
+
+/* A rectangle of buffer elements (columns x rows) or of image pixels. */
+typedef struct ts_rect {
+  int x, y, w, h;
+} ts_rect;
+
+/* One buffer: rows x cols elements of esize bytes, tightly packed. */
+typedef struct ts_buf {
+  uint8_t *data;
+  int cols, rows, esize;
+} ts_buf;
+
+#define TS_GAUSS_MAX_K 15
+
+/* What a kernel sees: the image geometry, the filter's parameters and the buffers, each with
+ * a shadow that writes go to until the writing thread's end tick commits them. */
+typedef struct ts_kctx {
+  int W, H, C;           /* image; C is 1 for the integral image (it works on luma) */
+  int ksize, r;          /* Gaussian size and radius */
+  uint32_t w1[TS_GAUSS_MAX_K]; /* Gaussian 1-D weights, summing to 256 */
+  ts_buf buf[TS_NBUF];
+  ts_buf shadow[TS_NBUF];
+} ts_kctx;
+
+typedef struct ts_pass_desc {
+  const char *name;
+  int src, dst;         /* TS_BUF_* */
+  const char *tile;     /* what one thread owns, in words */
+  void (*space)(const ts_kctx *k, int *tw, int *th);
+  /* Runs thread (tx, ty): reads committed buffers, writes the shadow of dst. */
+  void (*run)(ts_kctx *k, int tx, int ty);
+  /* The dst elements thread (tx, ty) writes, clipped to the buffer. */
+  ts_rect (*write_rect)(const ts_kctx *k, int tx, int ty);
+  /* The output-image pixels the thread owns and the image pixels it reads (with halo,
+   * unclipped), for the overlay and the footprint figures. */
+  ts_rect (*tile_px)(const ts_kctx *k, int tx, int ty);
+  ts_rect (*read_px)(const ts_kctx *k, int tx, int ty);
+  /* Reads of dst by a thread of this same pass (the integral image's neighbour sums):
+   * rects in dst elements; producers are found from wtile_w x wtile_h element tiles. */
+  int (*self_reads)(const ts_kctx *k, int tx, int ty, ts_rect *out);
+  int wtile_w, wtile_h;
+} ts_pass_desc;
+
+typedef struct ts_variant {
+  const char *name;
+  ts_filter filter;
+  const char *summary;
+  ts_pattern pattern;   /* default dependency pattern */
+  int cost;             /* ticks per thread */
+  int private_bytes;    /* declared, per thread (work-item for the work-group variants) */
+  int npasses;
+  const ts_pass_desc *passes;
+  /* Buffer geometry for OUT and MID (IN is set by the caller). */
+  void (*setup)(ts_kctx *k);
+  /* Declared local memory per work-group, in bytes (0: none). */
+  int (*local_bytes)(const ts_kctx *k);
+} ts_variant;
+
+int ts_variant_count(void);
+const ts_variant *ts_variant_at(int i);
+const ts_variant *ts_variant_find(const char *name);
+const char *ts_filter_name(ts_filter f);
+
+/* Gaussian parameters: ksize odd in 3..15; sigma <= 0 selects the default for ksize. */
+double ts_gauss_default_sigma(int ksize);
+ts_status ts_gauss_weights(int ksize, double sigma, uint32_t *w, ts_error *err);
+
+#endif
