@@ -1,0 +1,250 @@
+/* Every variant's CPU model against its filter's scalar reference, bit for bit, on grey,
+ * RGB and RGBA images of awkward sizes, under default and random schedules; the integral
+ * image's hazards; the output at intermediate ticks. A mismatch prints its coordinates. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ts_ref.h"
+#include "ts_run.h"
+
+static ts_image *random_image(int w, int h, int c)
+{
+  ts_image *im = NULL;
+  ts_image_create(w, h, c, &im, NULL);
+  /* Half noise, half smooth ramps, so both extremes of every sum occur. */
+  for (size_t i = 0; i < (size_t)w * h * c; i++)
+    im->data[i] = (i / (size_t)c) % 2 ? (uint8_t)check_rand(256) : (uint8_t)(i * 7 % 256);
+  if (w * h > 4)
+    memset(im->data, 255, (size_t)c * 3); /* saturated corner */
+  return im;
+}
+
+/* Runs variant v on img to the end (or `tick`) and returns the run. */
+static ts_run *run_variant(const ts_image *img, const ts_variant *v, ts_pattern pat, ts_walk walk,
+                           int slots, int cost, int ksize, double sigma, int64_t tick)
+{
+  ts_run_params p = { .variant = v, .sched = { pat, walk, slots }, .cost = cost,
+                      .ksize = ksize, .sigma = sigma };
+  ts_run *run = NULL;
+  ts_error err = { 0 };
+  CHECK(ts_run_create(img, &p, &run, &err) == TS_OK, "%s: %s", v->name, err.msg);
+  if (run)
+    CHECK(ts_run_seek(run, tick, &err) == TS_OK, "%s: %s", v->name, err.msg);
+  return run;
+}
+
+/* Compares the run's output with the reference; returns the number of differing values. */
+static size_t compare_to_ref(const ts_run *run, const ts_image *img, const char *what, int report)
+{
+  const ts_run_params *p = ts_run_params_of(run);
+  const ts_kctx *k = ts_run_kctx(run);
+  size_t bad = 0;
+  if (p->variant->filter == TS_FILTER_INTEGRAL) {
+    uint32_t *ref = NULL;
+    ts_ref_integral(img, &ref, NULL);
+    const uint32_t *got = ts_run_output_u32(run);
+    for (int y = 0; y < img->h; y++)
+      for (int x = 0; x < img->w; x++) {
+        size_t i = (size_t)y * img->w + x;
+        if (got[i] != ref[i] && bad++ == 0 && report)
+          CHECK(0, "%s: (%d,%d) is %u, reference %u", what, x, y, got[i], ref[i]);
+      }
+    free(ref);
+    return bad;
+  }
+  ts_image *ref = NULL;
+  if (p->variant->filter == TS_FILTER_BOX3)
+    ts_ref_box3(img, &ref, NULL);
+  else
+    ts_ref_gauss(img, p->ksize, p->sigma, &ref, NULL);
+  const uint8_t *got = k->buf[TS_BUF_OUT].data;
+  for (int y = 0; y < img->h; y++)
+    for (int x = 0; x < img->w; x++)
+      for (int c = 0; c < img->c; c++) {
+        size_t i = ((size_t)y * img->w + x) * img->c + c;
+        if (got[i] != ref->data[i] && bad++ == 0 && report)
+          CHECK(0, "%s: (%d,%d) channel %d is %d, reference %d", what, x, y, c, got[i],
+                ref->data[i]);
+      }
+  ts_image_destroy(ref);
+  return bad;
+}
+
+static void all_variants_exact(void)
+{
+  static const int fixed[][2] = { { 1, 1 }, { 1, 6 }, { 7, 1 }, { 2, 2 }, { 17, 13 },
+                                  { 24, 6 }, { 33, 19 }, { 50, 47 } };
+  const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
+  static const int chans[] = { 1, 3, 4 };
+  for (int trial = 0; trial < nfixed + 6; trial++) {
+    int w = trial < nfixed ? fixed[trial][0] : 1 + (int)check_rand(90);
+    int h = trial < nfixed ? fixed[trial][1] : 1 + (int)check_rand(70);
+    for (int ci = 0; ci < 3; ci++) {
+      ts_image *img = random_image(w, h, chans[ci]);
+      for (int vi = 0; vi < ts_variant_count(); vi++) {
+        const ts_variant *v = ts_variant_at(vi);
+        char what[128];
+        snprintf(what, sizeof what, "%s %dx%dx%d default schedule", v->name, w, h, chans[ci]);
+        ts_run *run = run_variant(img, v, v->pattern, ts_pattern_default_walk(v->pattern), 168,
+                                  0, 0, 0, INT64_MAX);
+        if (run) {
+          compare_to_ref(run, img, what, 1);
+          size_t nh;
+          ts_run_hazards(run, &nh);
+          CHECK(nh == 0, "%s: %zu hazards", what, nh);
+        }
+        ts_run_destroy(run);
+        if (v->filter == TS_FILTER_INTEGRAL)
+          continue;
+        /* Filters that read only their input give the same image under any schedule. */
+        ts_pattern pat = (ts_pattern)check_rand(TS_PAT_COUNT);
+        ts_walk walk = (ts_walk)check_rand(TS_WALK_COUNT);
+        int slots = 1 + (int)check_rand(200), cost = 1 + (int)check_rand(4);
+        snprintf(what, sizeof what, "%s %dx%dx%d %s/%s slots %d cost %d", v->name, w, h,
+                 chans[ci], ts_pattern_name(pat), ts_walk_name(walk), slots, cost);
+        run = run_variant(img, v, pat, walk, slots, cost, 0, 0, INT64_MAX);
+        if (run)
+          compare_to_ref(run, img, what, 1);
+        ts_run_destroy(run);
+      }
+      ts_image_destroy(img);
+    }
+  }
+}
+
+static void gaussian_sizes(void)
+{
+  static const struct { int k; double sigma; } cases[] = {
+    { 3, 0 }, { 7, 0 }, { 9, 3.5 }, { 15, 0 }, { 15, 0.3 }, { 5, 40.0 } };
+  ts_image *img = random_image(37, 29, 3);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int vi = 0; vi < ts_variant_count(); vi++) {
+      const ts_variant *v = ts_variant_at(vi);
+      if (v->filter != TS_FILTER_GAUSS)
+        continue;
+      char what[96];
+      snprintf(what, sizeof what, "%s k=%d sigma=%g", v->name, cases[i].k, cases[i].sigma);
+      ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, cases[i].k,
+                                cases[i].sigma, INT64_MAX);
+      if (run)
+        compare_to_ref(run, img, what, 1);
+      ts_run_destroy(run);
+    }
+  ts_image_destroy(img);
+  /* The weights are a proper fixed-point kernel. */
+  for (int k = 3; k <= 15; k += 2) {
+    uint32_t w[TS_GAUSS_MAX_K], sum = 0;
+    CHECK(ts_gauss_weights(k, 0, w, NULL) == TS_OK, "weights k=%d", k);
+    for (int i = 0; i < k; i++)
+      sum += w[i];
+    CHECK(sum == 256, "k=%d weights sum to %u", k, sum);
+    CHECK(w[k / 2] >= w[0] && w[0] == w[k - 1], "k=%d weights not symmetric", k);
+  }
+  uint32_t w[TS_GAUSS_MAX_K];
+  CHECK(ts_gauss_weights(4, 0, w, NULL) == TS_ERR_ARG, "even size accepted");
+  CHECK(ts_gauss_weights(17, 0, w, NULL) == TS_ERR_ARG, "size 17 accepted");
+}
+
+static void integral_hazards(void)
+{
+  const ts_variant *v = ts_variant_find("integral");
+  ts_image *img = random_image(203, 150, 3); /* 13 x 10 threads */
+  /* Exact and hazard-free under the wavefront patterns, on their walks. */
+  ts_pattern good[] = { TS_PAT_WAVEFRONT, TS_PAT_WAVEFRONT26 };
+  for (int i = 0; i < 2; i++) {
+    ts_run *run = run_variant(img, v, good[i], ts_pattern_default_walk(good[i]), 168, 0, 0, 0,
+                              INT64_MAX);
+    size_t nh;
+    ts_run_hazards(run, &nh);
+    CHECK(nh == 0, "integral under %s: %zu hazards", ts_pattern_name(good[i]), nh);
+    CHECK(compare_to_ref(run, img, "integral wavefront", 1) == 0, "integral wrong");
+    ts_run_destroy(run);
+  }
+  /* No pattern, 168 slots: every block starts at tick 0 and reads zeros. */
+  ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, 0, 0, INT64_MAX);
+  size_t nh;
+  const ts_hazard *h = ts_run_hazards(run, &nh);
+  CHECK(nh > 100 && ts_run_hazardous_threads(run) == 129, "none: %zu hazards in %zu threads", nh,
+        ts_run_hazardous_threads(run));
+  size_t bad = compare_to_ref(run, img, "integral none", 0);
+  CHECK(bad > (size_t)img->w * img->h * 9 / 10, "none: only %zu wrong values", bad);
+  /* Named producer and consumer: thread (1,0) read what (0,0) writes. */
+  int found = 0;
+  for (size_t i = 0; i < nh; i++)
+    found |= h[i].consumer == 1 && h[i].producer == 0;
+  CHECK(found, "hazard (0,0) -> (1,0) not reported");
+  ts_run_destroy(run);
+  /* One slot serialises the horizontal walk: no hazard even without a pattern. */
+  run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 1, 0, 0, 0, INT64_MAX);
+  ts_run_hazards(run, &nh);
+  CHECK(nh == 0 && compare_to_ref(run, img, "integral serial", 1) == 0, "serial integral");
+  ts_run_destroy(run);
+  /* A walk that issues producers after their consumers drops those dependencies. */
+  run = run_variant(img, v, TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT26ZI, 168, 0, 0, 0, INT64_MAX);
+  ts_run_hazards(run, &nh);
+  CHECK(nh > 0, "wavefront pattern on the wavefront26zi walk: no hazards");
+  CHECK(compare_to_ref(run, img, "dropped", 0) > 0, "dropped dependency left the image right");
+  ts_run_destroy(run);
+  /* A pattern too weak for the kernel: only the row above is waited for. */
+  run = run_variant(img, v, TS_PAT_HORIZONTAL, TS_WALK_HORIZONTAL, 168, 0, 0, 0, INT64_MAX);
+  ts_run_hazards(run, &nh);
+  CHECK(nh > 0 && compare_to_ref(run, img, "weak", 0) > 0, "horizontal pattern: no hazard");
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+}
+
+/* At tick T the output holds exactly the tiles of threads that ended at or before T. */
+static void stepping(void)
+{
+  ts_image *img = random_image(70, 45, 3);
+  const char *names[] = { "box2d", "linearslide", "transpose2pass", "integral" };
+  for (int ni = 0; ni < 4; ni++) {
+    const ts_variant *v = ts_variant_find(names[ni]);
+    ts_run *full = run_variant(img, v, v->pattern, ts_pattern_default_walk(v->pattern), 5, 2, 0,
+                               0, INT64_MAX);
+    ts_run *run = run_variant(img, v, v->pattern, ts_pattern_default_walk(v->pattern), 5, 2, 0, 0,
+                              0);
+    const ts_sched *s = ts_run_sched(run);
+    const ts_kctx *k = ts_run_kctx(run), *kf = ts_run_kctx(full);
+    int last = v->npasses - 1;
+    const ts_pass_desc *pd = &v->passes[last];
+    const ts_buf *b = &k->buf[pd->dst];
+    size_t es = (size_t)b->esize;
+    for (int64_t t = 0; t <= s->length; t += 1 + t / 3) {
+      ts_run_seek(run, t, NULL);
+      CHECK(ts_run_tick(run) == t, "%s: tick %lld", v->name, (long long)t);
+      uint8_t *expect = calloc((size_t)b->cols * b->rows, es);
+      const ts_pass_sched *ps = &s->pass[last];
+      for (uint32_t id = 0; id < ps->n; id++) {
+        if (ps->t[id].end_tick > t)
+          continue;
+        ts_rect r = pd->write_rect(k, (int)(id % (uint32_t)ps->tw), (int)(id / (uint32_t)ps->tw));
+        for (int y = r.y; y < r.y + r.h; y++)
+          memcpy(expect + ((size_t)y * b->cols + r.x) * es,
+                 kf->buf[pd->dst].data + ((size_t)y * b->cols + r.x) * es, (size_t)r.w * es);
+      }
+      CHECK(memcmp(expect, b->data, (size_t)b->cols * b->rows * es) == 0,
+            "%s: output at tick %lld is not the committed tiles", v->name, (long long)t);
+      free(expect);
+    }
+    /* Seeking back replays: the same tick gives the same bytes. */
+    ts_run_seek(run, s->length, NULL);
+    CHECK(compare_to_ref(run, img, "seek end", 1) == 0, "%s: end after stepping", v->name);
+    ts_run_seek(run, 1, NULL);
+    ts_run_seek(run, s->length, NULL);
+    CHECK(compare_to_ref(run, img, "seek back", 1) == 0, "%s: end after seeking back", v->name);
+    ts_run_destroy(run);
+    ts_run_destroy(full);
+  }
+  ts_image_destroy(img);
+}
+
+int main(void)
+{
+  all_variants_exact();
+  gaussian_sizes();
+  integral_hazards();
+  stepping();
+  return check_exit("test_variants");
+}
