@@ -58,7 +58,7 @@ ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name,
       st = ts_fail(err, TS_ERR_FORMAT, "'%s' is a corrupt PNG: %s", name, ctx.msg);
     goto done;
   }
-  png_set_user_limits(png, TS_IMAGE_MAX_DIM, TS_IMAGE_MAX_DIM);
+  png_set_user_limits(png, 1u << 20, 1u << 20); /* a backstop; the caps below are ours */
   png_set_chunk_malloc_max(png, 64u << 20);
   png_set_read_fn(png, &ctx, read_mem);
   png_read_info(png, info);
