@@ -171,6 +171,10 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
     fprintf(stderr, "tilescope %s: --tick %" PRId64 ": must be 0 or more\n", cmd, s->tick);
     return 0;
   }
+  if (s->have_sigma && !(s->sigma >= 0.01 && s->sigma <= 100.0)) {
+    fprintf(stderr, "tilescope %s: --sigma %g: must be between 0.01 and 100\n", cmd, s->sigma);
+    return 0;
+  }
   ts_error err = { 0 };
   uint32_t w[TS_GAUSS_MAX_K];
   if (ts_gauss_weights(s->ksize, s->sigma, w, &err) != TS_OK) {

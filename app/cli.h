@@ -27,7 +27,7 @@ typedef struct cli_sched {
   int slots, cost, ksize;
   double sigma;
   int64_t tick;
-  int have_tick, have_walk;
+  int have_tick, have_walk, have_sigma;
 } cli_sched;
 
 #define CLI_SCHED_OPTS(s)                                                                      \
@@ -38,7 +38,7 @@ typedef struct cli_sched {
   { "--cost", 0, OPT_INT, &(s)->cost, "N", "ticks per thread, 1..1000 (default: the variant's)", NULL }, \
   { "--backend", 0, OPT_STR, &(s)->backend, "cpu", "back end (cpu)", NULL },                     \
   { "--kernel-size", 0, OPT_INT, &(s)->ksize, "K", "Gaussian size, odd 3..15 (default 5)", NULL }, \
-  { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", NULL }, \
+  { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", &(s)->have_sigma }, \
   { "--tick", 0, OPT_I64, &(s)->tick, "T", "stop at tick T (default: the end)", &(s)->have_tick }
 
 void cli_sched_defaults(cli_sched *s);

@@ -1,5 +1,5 @@
 /* `tilescope run`: one variant, headless, to the end or to --tick; writes the output (the
- * integral image as a normalised 16-bit PNG), optionally its exact values (.npy) and the
+ * integral image as a 16-bit PNG normalised to the sum of the whole image), optionally its exact values (.npy) and the
  * per-thread schedule (.csv), and prints what happened. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,11 +22,9 @@ static ts_status save_integral_png(const char *path, const ts_run *run, ts_error
   uint16_t *px = malloc(n * sizeof *px);
   if (!px)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  uint32_t mx = 0;
+  uint64_t mx = ts_run_integral_scale(run);
   for (size_t i = 0; i < n; i++)
-    mx = s[i] > mx ? s[i] : mx;
-  for (size_t i = 0; i < n; i++)
-    px[i] = mx ? (uint16_t)(((uint64_t)s[i] * 65535u + mx / 2) / mx) : 0;
+    px[i] = mx ? (uint16_t)(((s[i] < mx ? s[i] : mx) * 65535u + mx / 2) / mx) : 0;
   ts_status st = ts_png_save16(path, k->W, k->H, 1, px, err);
   free(px);
   return st;

@@ -1,5 +1,6 @@
 /* The executor: buffers, shadow writes, in-order replay of a schedule, hazards. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -310,6 +311,15 @@ const uint32_t *ts_run_output_u32(const ts_run *run)
   return (const uint32_t *)run->k.buf[TS_BUF_OUT].data;
 }
 
+uint32_t ts_run_integral_scale(const ts_run *run)
+{
+  const ts_buf *in = &run->k.buf[TS_BUF_IN];
+  uint64_t total = 0;
+  for (size_t i = 0, n = (size_t)in->cols * in->rows; i < n; i++)
+    total += in->data[i];
+  return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
 ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err)
 {
   const ts_kctx *k = &run->k;
@@ -320,11 +330,9 @@ ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err)
   const uint32_t *s = ts_run_output_u32(run);
   size_t n = (size_t)k->W * k->H;
   if (s) {
-    uint32_t mx = 0;
+    uint64_t mx = ts_run_integral_scale(run);
     for (size_t i = 0; i < n; i++)
-      mx = s[i] > mx ? s[i] : mx;
-    for (size_t i = 0; i < n; i++)
-      img->data[i] = mx ? (uint8_t)(((uint64_t)s[i] * 255u + mx / 2) / mx) : 0;
+      img->data[i] = mx ? (uint8_t)(((s[i] < mx ? s[i] : mx) * 255u + mx / 2) / mx) : 0;
   } else {
     memcpy(img->data, k->buf[TS_BUF_OUT].data, n * (size_t)k->C);
   }

@@ -53,10 +53,14 @@ size_t ts_run_hazardous_threads(const ts_run *run);
 double ts_run_exec_ms(const ts_run *run);
 
 /* The committed output as an image of the input's size: box and Gaussian results as they
- * are; the integral image as 8-bit grey normalised to its largest value. */
+ * are; the integral image as 8-bit grey scaled by ts_run_integral_scale (larger values,
+ * such as the wrapped sums of a hazardous run, saturate). */
 ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err);
 /* The integral image's committed sums (W x H), or NULL for other filters. */
 const uint32_t *ts_run_output_u32(const ts_run *run);
+/* What a correct integral image peaks at: the sum of all luma (at most 2^32 - 1), so that
+ * every tick and every schedule of one image is drawn on the same scale. */
+uint32_t ts_run_integral_scale(const ts_run *run);
 
 ts_thread_state ts_thread_state_at(const ts_thread *t, int64_t tick);
 const char *ts_thread_state_name(ts_thread_state s);

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Command-line tests: exit codes, one-line error messages naming the file or option at fault,
+# outputs written whole or not at all, and the exact files `run` writes.
+# usage: cli.sh TILESCOPE MKCHART SOURCE_DIR
+set -u
+ts=$1 mkchart=$2 src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+
+# expect CODE REGEX CMD...: runs CMD, checks its exit code and that stdout+stderr match REGEX.
+expect() {
+  local code=$1 re=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $code ]] || ! grep -Eq -- "$re" <<<"$out"; then
+    echo "FAIL: $* -> exit $rc (want $code), output:"
+    sed 's/^/    /' <<<"$out" | head -8
+    echo "    (wanted /$re/)"
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+# An error is a single line on stderr.
+one_line_error() {
+  local n
+  n=$("$@" 2>&1 >/dev/null | wc -l)
+  if [[ $n -ne 1 ]]; then
+    echo "FAIL: $* printed $n lines on stderr, want 1"
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+chart=$src/assets/chart.png
+
+# --- bad input ---
+expect 2 "cannot open '$tmp/missing.png'" "$ts" run -i "$tmp/missing.png"
+printf 'hello, not a png' >"$tmp/text.png"
+expect 2 "'$tmp/text.png' is not a PNG file" "$ts" run -i "$tmp/text.png"
+head -c 300 "$chart" >"$tmp/trunc.png"
+expect 2 "'$tmp/trunc.png' is a corrupt PNG" "$ts" run -i "$tmp/trunc.png"
+# A header that claims 40000 x 40000 pixels (valid CRC).
+python3 - "$tmp/huge.png" <<'PY'
+import struct, sys, zlib
+ihdr = struct.pack(">IIBBBBB", 40000, 40000, 8, 0, 0, 0, 0)
+chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) +
+                               chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b""))
+PY
+expect 2 "huge.png.*over the limit" "$ts" run -i "$tmp/huge.png"
+expect 2 "unknown option '--bogus'" "$ts" run --bogus
+expect 2 "--variant 'nope': unknown variant" "$ts" run --variant nope
+expect 2 "--pattern 'zz': unknown pattern" "$ts" run --pattern zz
+expect 2 "--walk 'diagonal': unknown walk" "$ts" run --walk diagonal
+expect 2 "--slots 0: must be 1..65536" "$ts" run --slots 0
+expect 2 "--slots: 'many' is not a whole number" "$ts" run --slots many
+expect 2 "--cost 0: must be 1..1000|--cost 5000: must be" "$ts" run --cost 5000
+expect 2 "--kernel-size 4: must be odd" "$ts" run --variant gauss_local --kernel-size 4
+expect 2 "--sigma -1: must be between" "$ts" run --variant gauss_local --sigma -1
+expect 2 "--tick -3: must be 0 or more" "$ts" run --tick -3
+expect 2 "--slots needs a value" "$ts" run --slots
+expect 2 "unknown command 'frobnicate'" "$ts" frobnicate
+expect 2 "cannot write '/nonexistent-dir/out.png'" "$ts" run -o /nonexistent-dir/out.png
+for args in "run --bogus" "run -i $tmp/text.png" "run --variant nope" "diff $tmp/text.png $chart"; do
+  # shellcheck disable=SC2086
+  one_line_error "$ts" $args
+done
+
+# An existing output is left whole when a write fails part-way: here, the directory is
+# read-only, so the temporary file cannot even be created; nothing else appears.
+mkdir "$tmp/ro" && cp "$chart" "$tmp/ro/keep.png" && chmod 555 "$tmp/ro"
+if [[ $(id -u) -ne 0 ]]; then
+  expect 2 "cannot write '$tmp/ro/keep.png'" "$ts" run -o "$tmp/ro/keep.png"
+  cmp -s "$chart" "$tmp/ro/keep.png" || { echo "FAIL: keep.png changed"; fails=$((fails + 1)); }
+fi
+chmod 755 "$tmp/ro"
+[[ -z $(find "$tmp" -name '*.tmp-*') ]] || { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
+
+# --- run ---
+expect 0 "box2d on .*chart.png \(640x480x3\).*1200 threads" "$ts" run -o "$tmp/box.png"
+expect 0 "same: 0 of 307200 pixels" "$ts" diff "$tmp/box.png" "$tmp/box.png"
+expect 0 "tick 0 of " "$ts" run --variant integral --tick 0 -o "$tmp/ii0.png"
+expect 0 "tick 69 of 69, 0 hazards" "$ts" run --variant integral --raw "$tmp/ii.npy" \
+  --schedule "$tmp/ii.csv" -o "$tmp/ii.png"
+expect 0 "hazard: pass 1 thread \(1,0\) started at tick 0 and read what thread \(0,0\) writes" \
+  "$ts" run --variant integral --pattern none
+expect 0 "warning: walk 'horizontal' is not pattern 'wavefront''s own" \
+  "$ts" run --variant integral --walk horizontal
+# The .npy header and size: uint32, 480 x 640.
+if ! head -c 128 "$tmp/ii.npy" | grep -aq "'descr': '<u4', 'fortran_order': False, 'shape': (480, 640)" ||
+  [[ $(stat -c %s "$tmp/ii.npy") -ne $((128 + 480 * 640 * 4)) ]]; then
+  echo "FAIL: integral .npy header or size"
+  fails=$((fails + 1))
+fi
+# The last sum is the sum of the whole luma image; check it against Python on the PNG.
+python3 - "$tmp/ii.npy" "$chart" <<'PY' || fails=$((fails + 1))
+import struct, sys, zlib
+raw = open(sys.argv[1], "rb").read()
+last = struct.unpack("<I", raw[-4:])[0]
+# Decode the chart (8-bit RGB, non-interlaced) with zlib and the PNG filters.
+d = open(sys.argv[2], "rb").read()
+pos, idat, w, h = 8, b"", 0, 0
+while pos < len(d):
+    n, t = struct.unpack(">I4s", d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if t == b"IHDR":
+        w, h = struct.unpack(">II", body[:8])
+    if t == b"IDAT":
+        idat += body
+    pos += 12 + n
+data, bpp, stride = zlib.decompress(idat), 3, w * 3
+prev, total, i = bytearray(stride), 0, 0
+for y in range(h):
+    f, row = data[i], bytearray(data[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = row[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: row[x] = (row[x] + a) & 255
+        elif f == 2: row[x] = (row[x] + b) & 255
+        elif f == 3: row[x] = (row[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    for x in range(w):
+        r, g, bl = row[3 * x:3 * x + 3]
+        total += (77 * r + 150 * g + 29 * bl + 128) >> 8
+    prev = row
+if last != total % 2**32:
+    print("FAIL: integral last value", last, "luma total", total)
+    sys.exit(1)
+PY
+# The schedule: one row per thread (40 x 30) plus a header.
+[[ $(wc -l <"$tmp/ii.csv") -eq 1201 ]] || { echo "FAIL: schedule rows"; fails=$((fails + 1)); }
+head -1 "$tmp/ii.csv" | grep -q "^pass,x,y,dispatch,slot,dispatch_tick,start_tick,end_tick,depth,hazards$" ||
+  { echo "FAIL: schedule header"; fails=$((fails + 1)); }
+# The 16-bit normalised PNG.
+python3 -c "import sys; d=open(sys.argv[1],'rb').read(); sys.exit(0 if d[24]==16 and d[25]==0 else 1)" \
+  "$tmp/ii.png" || { echo "FAIL: integral PNG is not 16-bit grey"; fails=$((fails + 1)); }
+for v in box2d linear1d2 linearslide linearslide2 transpose2pass; do
+  expect 0 "same: 0 of" bash -c "'$ts' run --variant $v -o '$tmp/$v.png' >/dev/null && '$ts' diff '$tmp/box.png' '$tmp/$v.png'"
+done
+for v in gauss_local gauss_local_sep; do
+  "$ts" run --variant gauss_global --kernel-size 7 -o "$tmp/g.png" >/dev/null
+  expect 0 "same: 0 of" bash -c "'$ts' run --variant $v --kernel-size 7 -o '$tmp/$v.png' >/dev/null && '$ts' diff '$tmp/g.png' '$tmp/$v.png'"
+done
+
+# --- diff ---
+expect 1 "different: [0-9]+ of 307200 pixels differ by more than 0" "$ts" diff "$chart" "$tmp/box.png"
+expect 1 "would pass with --tolerance [0-9]+" "$ts" diff "$chart" "$tmp/box.png"
+expect 0 "same: 0 of 307200 pixels differ by more than 255" "$ts" diff --tolerance 255 "$chart" "$tmp/box.png"
+expect 0 "same:" "$ts" diff --max-diff-pixels 100% "$chart" "$tmp/box.png"
+expect 1 "different:" "$ts" diff --max-diff-pixels 10 "$chart" "$tmp/box.png"
+"$mkchart" "$tmp/small.png" 64x64
+expect 1 "is 640x480, .* is 64x64" "$ts" diff "$chart" "$tmp/small.png"
+expect 2 "needs two images" "$ts" diff "$chart"
+expect 2 "cannot open '$tmp/nope.png'" "$ts" diff "$chart" "$tmp/nope.png"
+expect 2 "--max-diff-pixels 'lots'" "$ts" diff --max-diff-pixels lots "$chart" "$chart"
+expect 2 "--tolerance 300: must be 0..255" "$ts" diff --tolerance 300 "$chart" "$chart"
+expect 1 "wrote $tmp/d.png" "$ts" diff -o "$tmp/d.png" "$chart" "$tmp/box.png"
+# A grey copy of the chart equals... itself as RGB: grey and RGB compare after widening.
+"$ts" run --variant integral -o "$tmp/grey16.png" >/dev/null
+expect 0 "same:" "$ts" diff "$tmp/grey16.png" "$tmp/grey16.png"
+
+# --- the committed chart is what the generator draws ---
+"$mkchart" "$tmp/chart.png" || { echo "FAIL: ts_mkchart"; fails=$((fails + 1)); }
+expect 0 "same:" "$ts" diff --tolerance 1 "$chart" "$tmp/chart.png"
+
+# --- help ---
+for c in run diff list; do
+  expect 0 "usage: tilescope $c" "$ts" $c --help
+done
+expect 0 "integral +integral image" "$ts" list
+
+echo "$passes passed, $fails failed"
+[[ $fails -eq 0 ]]
