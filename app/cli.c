@@ -125,7 +125,8 @@ void cli_sched_defaults(cli_sched *s)
 {
   memset(s, 0, sizeof *s);
   s->variant = "box2d";
-  s->backend = "cpu";
+  s->backend = "cl";
+  s->device = -1;
   s->slots = TS_SLOTS_DEFAULT;
   s->ksize = 5;
 }
@@ -163,8 +164,9 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
     return 0;
   }
   p->cost = s->cost;
-  if (strcmp(s->backend, "cpu") != 0) {
-    fprintf(stderr, "tilescope %s: --backend '%s': unknown back end (cpu)\n", cmd, s->backend);
+  if (strcmp(s->backend, "cpu") != 0 && strcmp(s->backend, "cl") != 0) {
+    fprintf(stderr, "tilescope %s: --backend '%s': unknown back end (cl or cpu)\n", cmd,
+            s->backend);
     return 0;
   }
   if (s->have_tick && s->tick < 0) {
@@ -198,15 +200,18 @@ static int readable(const char *path)
   return access(path, R_OK) == 0;
 }
 
-const char *cli_default_asset(void)
+/* Finds `file` in a folder named `folder`: env, next to the executable, the source tree. */
+static const char *find_resource(const char *env_name, const char *folder, const char *file,
+                                 char *path, size_t size)
 {
-  static char path[PATH_MAX];
-  const char *env = getenv("TILESCOPE_ASSETS");
+  const char *env = getenv(env_name);
   if (env && *env) {
-    snprintf(path, sizeof path, "%s/chart.png", env);
-    if (readable(path))
+    snprintf(path, size, "%s/%s", env, file);
+    if (readable(path)) {
+      snprintf(path, size, "%s", env);
       return path;
-    fprintf(stderr, "tilescope: TILESCOPE_ASSETS='%s' has no chart.png\n", env);
+    }
+    fprintf(stderr, "tilescope: %s='%s' has no %s\n", env_name, env, file);
     return NULL;
   }
   char exe[PATH_MAX / 2];
@@ -216,16 +221,74 @@ const char *cli_default_asset(void)
     char *slash = strrchr(exe, '/');
     if (slash)
       *slash = 0;
-    const char *rel[] = { "assets", "../assets", "../share/tilescope/assets" };
+    const char *rel[] = { "", "../", "../share/tilescope/" };
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-      snprintf(path, sizeof path, "%s/%s/chart.png", exe, rel[i]);
-      if (readable(path))
+      snprintf(path, size, "%s/%s%s/%s", exe, rel[i], folder, file);
+      if (readable(path)) {
+        snprintf(path, size, "%s/%s%s", exe, rel[i], folder);
         return path;
+      }
     }
   }
-  snprintf(path, sizeof path, "%s/assets/chart.png", TS_SOURCE_DIR);
-  if (readable(path))
+  snprintf(path, size, "%s/%s/%s", TS_SOURCE_DIR, folder, file);
+  if (readable(path)) {
+    snprintf(path, size, "%s/%s", TS_SOURCE_DIR, folder);
     return path;
-  fprintf(stderr, "tilescope: the default asset chart.png was not found (set TILESCOPE_ASSETS)\n");
+  }
+  fprintf(stderr, "tilescope: %s was not found (set %s)\n", file, env_name);
   return NULL;
+}
+
+const char *cli_default_asset(void)
+{
+  static char dir[PATH_MAX], path[PATH_MAX + 16];
+  if (!find_resource("TILESCOPE_ASSETS", "assets", "chart.png", dir, sizeof dir))
+    return NULL;
+  snprintf(path, sizeof path, "%s/chart.png", dir);
+  return path;
+}
+
+const char *cli_kernels_dir(const char *given)
+{
+  static char dir[PATH_MAX];
+  if (given) {
+    snprintf(dir, sizeof dir, "%s/common.cl", given);
+    if (!readable(dir)) {
+      fprintf(stderr, "tilescope: --kernels '%s': no common.cl there\n", given);
+      return NULL;
+    }
+    snprintf(dir, sizeof dir, "%s", given);
+    return dir;
+  }
+  return find_resource("TILESCOPE_KERNELS", "kernels", "common.cl", dir, sizeof dir);
+}
+
+int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)
+{
+  p->cl = NULL;
+  if (strcmp(s->backend, "cl") != 0)
+    return 1;
+  const char *dir = cli_kernels_dir(s->kernels);
+  if (!dir)
+    return 0;
+  ts_error err = { 0 };
+  ts_status st = ts_cl_create(s->device, dir, &p->cl, &err);
+  if (st == TS_OK)
+    return 1;
+  if (st == TS_ERR_DEVICE && !s->have_backend) {
+    fprintf(stderr, "tilescope %s: %s; using the CPU back end\n", cmd, err.msg);
+    return 1;
+  }
+  fprintf(stderr, "tilescope %s: --backend cl: %s\n", cmd, err.msg);
+  return 0;
+}
+
+void cli_report_run_error(const char *cmd, const char *what, const ts_error *err,
+                          const ts_run_params *p)
+{
+  if (err->code == TS_ERR_BUILD && p->cl)
+    fprintf(stderr, "tilescope %s: %s: %s (variant %s); build log:\n%s\n", cmd, what, err->msg,
+            p->variant->name, ts_cl_build_log(p->cl));
+  else
+    fprintf(stderr, "tilescope %s: %s: %s\n", cmd, what, err->msg);
 }

@@ -23,11 +23,11 @@ typedef struct cli_opt {
 
 /* The options that pick what runs: shared by run, shot and bench. */
 typedef struct cli_sched {
-  const char *variant, *pattern, *walk, *backend;
-  int slots, cost, ksize;
+  const char *variant, *pattern, *walk, *backend, *kernels;
+  int slots, cost, ksize, device;
   double sigma;
   int64_t tick;
-  int have_tick, have_walk, have_sigma;
+  int have_tick, have_walk, have_sigma, have_backend;
 } cli_sched;
 
 #define CLI_SCHED_OPTS(s)                                                                      \
@@ -36,7 +36,9 @@ typedef struct cli_sched {
   { "--walk", 0, OPT_STR, &(s)->walk, "NAME", "dispatch order (default: the pattern's)", &(s)->have_walk }, \
   { "--slots", 0, OPT_INT, &(s)->slots, "N", "resident thread slots, 1..65536 (default 168)", NULL }, \
   { "--cost", 0, OPT_INT, &(s)->cost, "N", "ticks per thread, 1..1000 (default: the variant's)", NULL }, \
-  { "--backend", 0, OPT_STR, &(s)->backend, "cpu", "back end (cpu)", NULL },                     \
+  { "--backend", 0, OPT_STR, &(s)->backend, "cl|cpu", "OpenCL or the CPU model (default cl)", &(s)->have_backend }, \
+  { "--device", 0, OPT_INT, &(s)->device, "N", "OpenCL device (see tilescope list; default: first GPU, else first)", NULL }, \
+  { "--kernels", 0, OPT_STR, &(s)->kernels, "DIR", "kernels folder (default: TILESCOPE_KERNELS, next to the executable, or the source tree)", NULL }, \
   { "--kernel-size", 0, OPT_INT, &(s)->ksize, "K", "Gaussian size, odd 3..15 (default 5)", NULL }, \
   { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", &(s)->have_sigma }, \
   { "--tick", 0, OPT_I64, &(s)->tick, "T", "stop at tick T (default: the end)", &(s)->have_tick }
@@ -46,6 +48,14 @@ void cli_sched_defaults(cli_sched *s);
  * prints a warning when the walk is not the pattern's own. */
 int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p);
 
+/* Opens the OpenCL back end when --backend is cl (the default) and sets p->cl. Without any
+ * OpenCL platform it says so and carries on with the CPU model, unless cl was asked for
+ * explicitly. Returns 0 (after printing the error) when the command must stop. */
+int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p);
+/* Prints a failed run's error; for a kernel build error, the compiler's log after it. */
+void cli_report_run_error(const char *cmd, const char *what, const ts_error *err,
+                          const ts_run_params *p);
+
 /* Parses argv[1..] against opts; positional arguments are collected in pos (up to maxpos).
  * Returns -1 after printing help (for --help), 0 on success, EXIT_USAGE on error. */
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int nopts,
@@ -54,6 +64,8 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int n
 /* The default input: the chart in the assets folder (TILESCOPE_ASSETS, next to the
  * executable, or the source tree). Returns NULL and prints an error when not found. */
 const char *cli_default_asset(void);
+/* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
+const char *cli_kernels_dir(const char *given);
 
 int cmd_run(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

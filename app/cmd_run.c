@@ -70,6 +70,8 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   if (!in_path && !(in_path = cli_default_asset()))
     return EXIT_USAGE;
+  if (!cli_open_backend("run", &cs, &p))
+    return EXIT_USAGE;
 
   ts_error err = { 0 };
   ts_image *in = NULL;
@@ -81,9 +83,10 @@ int cmd_run(int argc, char **argv)
   }
   if (ts_run_create(in, &p, &run, &err) != TS_OK ||
       ts_run_seek(run, cs.have_tick ? cs.tick : INT64_MAX, &err) != TS_OK) {
-    fprintf(stderr, "tilescope run: %s: %s\n", in_path, err.msg);
+    cli_report_run_error("run", in_path, &err, &p);
     goto out;
   }
+  double kernel_ms = ts_run_take_kernel_ms(run);
   const ts_sched *s = ts_run_sched(run);
   size_t nh;
   ts_run_hazards(run, &nh);
@@ -92,11 +95,16 @@ int cmd_run(int argc, char **argv)
          s->total, ts_pattern_name(p.sched.pattern), ts_walk_name(p.sched.walk), p.sched.slots,
          p.cost);
   print_hazards(run);
+  char timing[400];
+  if (p.cl)
+    snprintf(timing, sizeof timing, "OpenCL on %s: kernels %.2f ms, stepped run %.1f ms",
+             ts_cl_device(p.cl)->name, kernel_ms, ts_run_exec_ms(run));
+  else
+    snprintf(timing, sizeof timing, "cpu model %.1f ms", ts_run_exec_ms(run));
   printf("tick %" PRId64 " of %" PRId64 ", %zu hazard%s in %zu thread%s, mean %.1f threads "
-         "running, cpu model %.1f ms\n",
+         "running, %s\n",
          ts_run_tick(run), s->length, nh, nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
-         ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s),
-         ts_run_exec_ms(run));
+         ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
 
   ts_status st = TS_OK;
   if (out_path) {
@@ -123,6 +131,7 @@ int cmd_run(int argc, char **argv)
   rc = EXIT_OK;
 out:
   ts_run_destroy(run);
+  ts_cl_destroy(p.cl);
   ts_image_destroy(in);
   return rc;
 }

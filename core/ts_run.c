@@ -13,6 +13,7 @@ struct ts_run {
   ts_sched *sched;
   ts_hazard *hazards;
   size_t nhazards, nhazardous;
+  ts_cl_run *cl;      /* device state, when the back end is OpenCL */
   uint32_t pos;      /* next thread (in start_seq) to run */
   uint32_t cpos;     /* next thread (in start_seq) to commit */
   int64_t tick;
@@ -114,6 +115,39 @@ static ts_status find_hazards(ts_run *run, ts_error *err)
   return TS_OK;
 }
 
+/* Every thread's coordinates and write rectangle (in bytes), by start-sequence index, and
+ * the device buffers. */
+static ts_status create_device_state(ts_run *run, ts_error *err)
+{
+  const ts_sched *s = run->sched;
+  int32_t *tiles = malloc((size_t)s->total * 2 * sizeof *tiles);
+  int32_t *rects = malloc((size_t)s->total * 4 * sizeof *rects);
+  ts_status st = TS_OK;
+  if (!tiles || !rects)
+    st = ts_fail(err, TS_ERR_NOMEM, "out of memory for %u threads", s->total);
+  for (uint32_t i = 0; st == TS_OK && i < s->total; i++) {
+    int pi;
+    uint32_t id;
+    ts_sched_locate(s, s->start_seq[i], &pi, &id);
+    const ts_pass_desc *pd = &run->params.variant->passes[pi];
+    int tx = (int)(id % (uint32_t)s->pass[pi].tw), ty = (int)(id / (uint32_t)s->pass[pi].tw);
+    ts_rect r = pd->write_rect(&run->k, tx, ty);
+    int es = run->k.buf[pd->dst].esize;
+    tiles[2 * i] = tx;
+    tiles[2 * i + 1] = ty;
+    rects[4 * i] = r.x * es;
+    rects[4 * i + 1] = r.y;
+    rects[4 * i + 2] = r.w * es;
+    rects[4 * i + 3] = r.h;
+  }
+  if (st == TS_OK)
+    st = ts_cl_run_create(run->params.cl, run->params.variant, &run->k, s->total, tiles, rects,
+                          &run->cl, err);
+  free(tiles);
+  free(rects);
+  return st;
+}
+
 ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run **out,
                         ts_error *err)
 {
@@ -166,6 +200,8 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     goto fail;
   if ((st = find_hazards(run, err)) != TS_OK)
     goto fail;
+  if (run->params.cl && (st = create_device_state(run, err)) != TS_OK)
+    goto fail;
   ts_image_destroy(luma);
   run->tick = -1;
   *out = run;
@@ -184,6 +220,7 @@ void ts_run_destroy(ts_run *run)
     free(run->k.buf[b].data);
     free(run->k.shadow[b].data);
   }
+  ts_cl_run_destroy(run->cl);
   ts_sched_destroy(run->sched);
   free(run->hazards);
   free(run);
@@ -211,7 +248,7 @@ static void commit_thread(ts_run *run, int pi, uint32_t id)
   }
 }
 
-static void reset(ts_run *run)
+static ts_status reset(ts_run *run, ts_error *err)
 {
   for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
     if (run->k.buf[b].data) {
@@ -220,52 +257,136 @@ static void reset(ts_run *run)
     }
   run->pos = run->cpos = 0;
   run->tick = -1; /* nothing of tick 0 replayed yet */
+  return run->cl ? ts_cl_run_reset(run->cl, err) : TS_OK;
 }
 
-static const ts_thread *rec_of(const ts_run *run, uint32_t global, int *pi, uint32_t *id)
+static const ts_thread *rec_at(const ts_run *run, uint32_t seq, int *pi, uint32_t *id)
 {
-  ts_sched_locate(run->sched, global, pi, id);
+  ts_sched_locate(run->sched, run->sched->start_seq[seq], pi, id);
   return &run->sched->pass[*pi].t[*id];
+}
+
+/* The threads at start-sequence indices [from, to) all start (or all end) at one tick and
+ * belong to one pass: run them, or commit them. */
+static ts_status run_batch(ts_run *run, int pi, uint32_t from, uint32_t to, int direct,
+                           ts_error *err)
+{
+  if (run->cl)
+    return ts_cl_run_exec(run->cl, pi, from, to - from, direct, err);
+  const ts_pass_desc *pd = &run->params.variant->passes[pi];
+  /* The CPU model writes its shadow; with no commit step, the buffer stands in for it. */
+  ts_buf keep = run->k.shadow[pd->dst];
+  if (direct)
+    run->k.shadow[pd->dst] = run->k.buf[pd->dst];
+  for (uint32_t i = from; i < to; i++) {
+    int p;
+    uint32_t id;
+    rec_at(run, i, &p, &id);
+    int tx, ty;
+    thread_xy(&run->sched->pass[p], id, &tx, &ty);
+    pd->run(&run->k, tx, ty);
+  }
+  run->k.shadow[pd->dst] = keep;
+  return TS_OK;
+}
+
+static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, ts_error *err)
+{
+  if (run->cl)
+    return ts_cl_run_commit(run->cl, pi, from, to - from, err);
+  for (uint32_t i = from; i < to; i++) {
+    int p;
+    uint32_t id;
+    rec_at(run, i, &p, &id);
+    commit_thread(run, p, id);
+  }
+  return TS_OK;
+}
+
+/* End of the run of start-sequence indices from `i` that share pass and start (or end) tick. */
+static uint32_t batch_end(const ts_run *run, uint32_t i, uint32_t limit, int by_end)
+{
+  int p0, p;
+  uint32_t id;
+  const ts_thread *t0 = rec_at(run, i, &p0, &id);
+  int64_t tick = by_end ? t0->end_tick : t0->start_tick;
+  uint32_t j = i + 1;
+  for (; j < limit; j++) {
+    const ts_thread *t = rec_at(run, j, &p, &id);
+    if (p != p0 || (by_end ? t->end_tick : t->start_tick) != tick)
+      break;
+  }
+  return j;
 }
 
 ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
 {
-  (void)err;
   const ts_sched *s = run->sched;
+  ts_status st = TS_OK;
   if (tick < 0)
     tick = 0;
   if (tick > s->length)
     tick = s->length;
-  if (tick < run->tick)
-    reset(run);
+  if (tick < run->tick && (st = reset(run, err)) != TS_OK)
+    return st;
   double t0 = now_ms();
-  for (;;) {
+  while (st == TS_OK) {
     int pi;
     uint32_t id;
     int64_t te = INT64_MAX, tsrt = INT64_MAX;
     if (run->cpos < run->pos)
-      te = rec_of(run, s->start_seq[run->cpos], &pi, &id)->end_tick;
+      te = rec_at(run, run->cpos, &pi, &id)->end_tick;
     if (run->pos < s->total)
-      tsrt = rec_of(run, s->start_seq[run->pos], &pi, &id)->start_tick;
+      tsrt = rec_at(run, run->pos, &pi, &id)->start_tick;
     int64_t t = te < tsrt ? te : tsrt;
     if (t == INT64_MAX || t > tick)
       break;
     if (te <= tsrt) {
       /* Commits of tick t come before the starts of tick t. */
-      rec_of(run, s->start_seq[run->cpos], &pi, &id);
-      commit_thread(run, pi, id);
-      run->cpos++;
+      rec_at(run, run->cpos, &pi, &id);
+      uint32_t j = batch_end(run, run->cpos, run->pos, 1);
+      st = commit_batch(run, pi, run->cpos, j, err);
+      run->cpos = j;
     } else {
-      rec_of(run, s->start_seq[run->pos], &pi, &id);
-      int tx, ty;
-      thread_xy(&s->pass[pi], id, &tx, &ty);
-      run->params.variant->passes[pi].run(&run->k, tx, ty);
-      run->pos++;
+      rec_at(run, run->pos, &pi, &id);
+      uint32_t j = batch_end(run, run->pos, s->total, 0);
+      st = run_batch(run, pi, run->pos, j, 0, err);
+      run->pos = j;
     }
   }
+  if (st == TS_OK && run->cl)
+    st = ts_cl_run_download(run->cl, &run->k, err);
   run->exec_ms += now_ms() - t0;
   run->tick = tick;
-  return TS_OK;
+  return st;
+}
+
+ts_status ts_run_finish_fast(ts_run *run, ts_error *err)
+{
+  const ts_sched *s = run->sched;
+  ts_status st = reset(run, err);
+  double t0 = now_ms();
+  for (uint32_t i = 0; st == TS_OK && i < s->total;) {
+    int pi;
+    uint32_t id;
+    rec_at(run, i, &pi, &id);
+    uint32_t j = run->params.variant->passes[pi].self_reads
+                     ? batch_end(run, i, s->total, 0)
+                     : s->pass[pi].first + s->pass[pi].n; /* passes are contiguous */
+    st = run_batch(run, pi, i, j, 1, err);
+    i = j;
+  }
+  if (st == TS_OK && run->cl)
+    st = ts_cl_run_download(run->cl, &run->k, err);
+  run->exec_ms += now_ms() - t0;
+  run->pos = run->cpos = s->total;
+  run->tick = s->length;
+  return st;
+}
+
+double ts_run_take_kernel_ms(ts_run *run)
+{
+  return run->cl ? ts_cl_run_take_kernel_ms(run->cl) : 0.0;
 }
 
 int64_t ts_run_tick(const ts_run *run)

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "ts_cl.h"
 #include "ts_image.h"
 #include "ts_variant.h"
 
@@ -19,6 +20,7 @@ typedef struct ts_run_params {
   int cost;       /* ticks per thread; 0: the variant's own */
   int ksize;      /* Gaussian kernel size; 0: 5 */
   double sigma;   /* Gaussian sigma; <= 0: the default for ksize */
+  ts_cl *cl;      /* the OpenCL back end, or NULL for the CPU model */
 } ts_run_params;
 
 typedef struct ts_hazard {
@@ -42,6 +44,12 @@ void ts_run_destroy(ts_run *run);
 
 /* Replays to `tick` (clamped to 0 .. the run's length). */
 ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err);
+/* Runs the whole image as fast as the back end can, without the shadow and commit steps:
+ * one launch per pass (per start tick for a pass that reads its own output, which is then
+ * only right under a hazard-free schedule). Leaves the run at its last tick. */
+ts_status ts_run_finish_fast(ts_run *run, ts_error *err);
+/* Device kernel time of the launches since the last call, in ms (0 on the CPU). */
+double ts_run_take_kernel_ms(ts_run *run);
 int64_t ts_run_tick(const ts_run *run);
 const ts_sched *ts_run_sched(const ts_run *run);
 const ts_kctx *ts_run_kctx(const ts_run *run);

@@ -54,6 +54,10 @@ typedef struct ts_pass_desc {
    * rects in dst elements; producers are found from wtile_w x wtile_h element tiles. */
   int (*self_reads)(const ts_kctx *k, int tx, int ty, ts_rect *out);
   int wtile_w, wtile_h;
+  /* The OpenCL kernel: file in the kernels folder, entry point, and the work-group that
+   * runs one thread's tile (0 x 0: one work-item per tile). */
+  const char *cl_file, *cl_kernel;
+  int cl_group_w, cl_group_h;
 } ts_pass_desc;
 
 typedef struct ts_variant {
@@ -67,7 +71,7 @@ typedef struct ts_variant {
   const ts_pass_desc *passes;
   /* Buffer geometry for OUT and MID (IN is set by the caller). */
   void (*setup)(ts_kctx *k);
-  /* Declared local memory per work-group, in bytes (0: none). */
+  /* Local memory per work-group, in bytes, as the kernel's `lmem` argument (NULL: none). */
   int (*local_bytes)(const ts_kctx *k);
 } ts_variant;
 

@@ -63,7 +63,8 @@ static void box_setup(ts_kctx *k)
 static const ts_pass_desc box2d_pass[] = { {
     .name = "2-D", .src = TS_BUF_IN, .dst = TS_BUF_OUT, .tile = "16x16 pixels (one work-group)",
     .space = wg16_space, .run = box2d_run, .write_rect = wg16_write, .tile_px = wg16_tile,
-    .read_px = wg16_read_r1,
+    .read_px = wg16_read_r1, .cl_file = "box.cl", .cl_kernel = "box2d", .cl_group_w = 16,
+    .cl_group_h = 16,
 } };
 
 const ts_variant ts_variant_box2d = {
@@ -186,13 +187,13 @@ static void linearslide2_run(ts_kctx *k, int tx, int ty)
     lin_write_row(k, tx, ty * LIN_H + r, out[r]);
 }
 
-#define LIN_PASS(fn) { .name = "1-D x 2", .src = TS_BUF_IN, .dst = TS_BUF_OUT,            \
+#define LIN_PASS(fn, kernel) { .name = "1-D x 2", .src = TS_BUF_IN, .dst = TS_BUF_OUT,    \
     .tile = "24 bytes x 6 rows", .space = lin_space, .run = fn, .write_rect = lin_write,   \
-    .tile_px = lin_tile, .read_px = lin_read }
+    .tile_px = lin_tile, .read_px = lin_read, .cl_file = "box.cl", .cl_kernel = kernel }
 
-static const ts_pass_desc linear1d2_pass[] = { LIN_PASS(linear1d2_run) };
-static const ts_pass_desc linearslide_pass[] = { LIN_PASS(linearslide_run) };
-static const ts_pass_desc linearslide2_pass[] = { LIN_PASS(linearslide2_run) };
+static const ts_pass_desc linear1d2_pass[] = { LIN_PASS(linear1d2_run, "linear1d2") };
+static const ts_pass_desc linearslide_pass[] = { LIN_PASS(linearslide_run, "linearslide") };
+static const ts_pass_desc linearslide2_pass[] = { LIN_PASS(linearslide2_run, "linearslide2") };
 
 const ts_variant ts_variant_linear1d2 = {
   .name = "linear1d2", .filter = TS_FILTER_BOX3,
@@ -313,10 +314,12 @@ static void tp_setup(ts_kctx *k)
 static const ts_pass_desc tp_passes[] = {
   { .name = "horizontal, write transposed", .src = TS_BUF_IN, .dst = TS_BUF_MID,
     .tile = "32x8 pixels (one work-group)", .space = tp_space1, .run = tp_run1,
-    .write_rect = tp_write1, .tile_px = tp_tile1, .read_px = tp_read1 },
+    .write_rect = tp_write1, .tile_px = tp_tile1, .read_px = tp_read1, .cl_file = "box.cl",
+    .cl_kernel = "transpose_pass1", .cl_group_w = TP_WG_W, .cl_group_h = TP_WG_H },
   { .name = "horizontal over the transpose, write back", .src = TS_BUF_MID, .dst = TS_BUF_OUT,
     .tile = "32x8 transposed pixels (8x32 of the image)", .space = tp_space2, .run = tp_run2,
-    .write_rect = tp_write2, .tile_px = tp_tile2, .read_px = tp_read2 },
+    .write_rect = tp_write2, .tile_px = tp_tile2, .read_px = tp_read2, .cl_file = "box.cl",
+    .cl_kernel = "transpose_pass2", .cl_group_w = TP_WG_W, .cl_group_h = TP_WG_H },
 };
 
 const ts_variant ts_variant_transpose2pass = {

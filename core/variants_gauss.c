@@ -142,26 +142,32 @@ static void g_setup(ts_kctx *k)
   k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W * k->C, .rows = k->H, .esize = 1 };
 }
 
+/* The staged tile: (16 + 2r)^2 pixels. */
 static int g_local_bytes(const ts_kctx *k)
 {
   int side = GWG + 2 * k->r;
-  return side * side * k->C + k->ksize * 4;
+  return side * side * k->C;
 }
 
+/* The staged tile (padded to 4 bytes), then (16 + 2r) x 16 horizontal sums of 32 bits. */
 static int g_local_sep_bytes(const ts_kctx *k)
 {
   int side = GWG + 2 * k->r;
-  return side * side * k->C + side * GWG * k->C * 4 + k->ksize * 4;
+  return ((side * side * k->C + 3) & ~3) + side * GWG * k->C * 4;
 }
 
-#define G_PASS(fn, what) { .name = what, .src = TS_BUF_IN, .dst = TS_BUF_OUT,                 \
+#define G_PASS(fn, what, kernel) { .name = what, .src = TS_BUF_IN, .dst = TS_BUF_OUT,          \
     .tile = "16x16 pixels (one work-group)", .space = g_space, .run = fn, .write_rect = g_write, \
-    .tile_px = g_tile, .read_px = g_read }
+    .tile_px = g_tile, .read_px = g_read, .cl_file = "gauss.cl", .cl_kernel = kernel,           \
+    .cl_group_w = GWG, .cl_group_h = GWG }
 
-static const ts_pass_desc gauss_global_pass[] = { G_PASS(gauss_global_run, "2-D, global") };
-static const ts_pass_desc gauss_local_pass[] = { G_PASS(gauss_local_run, "2-D, local tile") };
+static const ts_pass_desc gauss_global_pass[] = { G_PASS(gauss_global_run, "2-D, global",
+                                                         "gauss_global") };
+static const ts_pass_desc gauss_local_pass[] = { G_PASS(gauss_local_run, "2-D, local tile",
+                                                        "gauss_local") };
 static const ts_pass_desc gauss_local_sep_pass[] = { G_PASS(gauss_local_sep_run,
-                                                            "separable, local tile") };
+                                                            "separable, local tile",
+                                                            "gauss_local_sep") };
 
 const ts_variant ts_variant_gauss_global = {
   .name = "gauss_global", .filter = TS_FILTER_GAUSS,

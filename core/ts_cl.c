@@ -1,0 +1,666 @@
+/* The OpenCL back end (see ts_cl.h). Every OpenCL call's status goes through cl_check,
+ * which names the call and the error. */
+#define _POSIX_C_SOURCE 200809L
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_cl.h"
+#include "ts_file.h"
+
+enum { MAX_PROGRAMS = 8, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
+
+typedef struct program {
+  char file[32];
+  cl_program prog;
+} program;
+
+struct ts_cl {
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context ctx;
+  cl_command_queue queue;
+  ts_cl_device_info info;
+  char *kernels_dir;
+  program programs[MAX_PROGRAMS];
+  int nprograms;
+  char *log;
+  size_t max_group;
+};
+
+struct ts_cl_run {
+  ts_cl *cl;
+  const ts_variant *v;
+  cl_mem buf[TS_NBUF], shadow[TS_NBUF], tiles, rects, weights;
+  size_t bytes[TS_NBUF];
+  int pitch[TS_NBUF]; /* bytes per row */
+  cl_kernel kernel[MAX_KERNELS_PER_RUN], commit;
+  size_t lmem;
+  int W, H, C, r;
+  cl_event *events;
+  size_t nevents, cap_events;
+};
+
+static const char *cl_error_name(cl_int e)
+{
+  switch (e) {
+#define E(x) case x: return #x;
+    E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
+    E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+    E(CL_PROFILING_INFO_NOT_AVAILABLE) E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE)
+    E(CL_INVALID_DEVICE_TYPE) E(CL_INVALID_PLATFORM) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT)
+    E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BINARY)
+    E(CL_INVALID_BUILD_OPTIONS) E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE)
+    E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX)
+    E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS)
+    E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE) E(CL_INVALID_WORK_ITEM_SIZE)
+    E(CL_INVALID_GLOBAL_OFFSET) E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION)
+    E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE)
+#undef E
+  case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+  default: return "unknown OpenCL error";
+  }
+}
+
+static ts_status cl_check(cl_int e, const char *call, ts_error *err)
+{
+  if (e == CL_SUCCESS)
+    return TS_OK;
+  return ts_fail(err, TS_ERR_DEVICE, "%s failed: %s (%d)", call, cl_error_name(e), (int)e);
+}
+
+#define CL_TRY(call, name)                                \
+  do {                                                    \
+    ts_status st_ = cl_check((call), name, err);          \
+    if (st_ != TS_OK)                                     \
+      return st_;                                         \
+  } while (0)
+
+/* ---- devices ---- */
+
+static void fill_info(cl_platform_id p, cl_device_id d, ts_cl_device_info *info)
+{
+  memset(info, 0, sizeof *info);
+  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform - 1, info->platform, NULL);
+  clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof info->name - 1, info->name, NULL);
+  clGetDeviceInfo(d, CL_DEVICE_VERSION, sizeof info->version - 1, info->version, NULL);
+  cl_device_type t = 0;
+  clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+  snprintf(info->type, sizeof info->type, "%s",
+           t & CL_DEVICE_TYPE_GPU ? "GPU" : t & CL_DEVICE_TYPE_CPU ? "CPU" : "accelerator");
+  cl_uint cu = 0;
+  clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+  info->compute_units = cu;
+  cl_ulong gm = 0, lm = 0;
+  clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
+  clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+  info->global_mem = gm;
+  info->local_mem = lm;
+}
+
+/* Calls fn for every device of every platform, in a stable order. */
+static ts_status each_device(int (*fn)(void *, int, cl_platform_id, cl_device_id), void *ud,
+                             ts_error *err)
+{
+  cl_uint np = 0;
+  cl_int e = clGetPlatformIDs(0, NULL, &np);
+  if (e != CL_SUCCESS || np == 0)
+    return ts_fail(err, TS_ERR_DEVICE, "no OpenCL platform found (%s)",
+                   e != CL_SUCCESS ? cl_error_name(e) : "none installed");
+  cl_platform_id plats[8];
+  np = np > 8 ? 8 : np;
+  CL_TRY(clGetPlatformIDs(np, plats, NULL), "clGetPlatformIDs");
+  int index = 0;
+  for (cl_uint i = 0; i < np; i++) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+      continue;
+    cl_device_id devs[TS_CL_MAX_DEVICES];
+    nd = nd > TS_CL_MAX_DEVICES ? TS_CL_MAX_DEVICES : nd;
+    if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, nd, devs, NULL) != CL_SUCCESS)
+      continue;
+    for (cl_uint k = 0; k < nd; k++)
+      if (!fn(ud, index++, plats[i], devs[k]))
+        return TS_OK;
+  }
+  if (index == 0)
+    return ts_fail(err, TS_ERR_DEVICE, "no OpenCL device found");
+  return TS_OK;
+}
+
+typedef struct list_ctx {
+  ts_cl_device_info *out;
+  int max, n;
+} list_ctx;
+
+static int list_one(void *ud, int index, cl_platform_id p, cl_device_id d)
+{
+  list_ctx *c = ud;
+  (void)index;
+  if (c->n < c->max)
+    fill_info(p, d, &c->out[c->n++]);
+  return 1;
+}
+
+ts_status ts_cl_devices(ts_cl_device_info *out, int max, int *n, ts_error *err)
+{
+  list_ctx c = { out, max, 0 };
+  ts_status st = each_device(list_one, &c, err);
+  *n = c.n;
+  return st;
+}
+
+typedef struct pick_ctx {
+  int want, found, is_gpu;
+  cl_platform_id p;
+  cl_device_id d;
+} pick_ctx;
+
+static int pick_one(void *ud, int index, cl_platform_id p, cl_device_id d)
+{
+  pick_ctx *c = ud;
+  cl_device_type t = 0;
+  clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+  int gpu = (t & CL_DEVICE_TYPE_GPU) != 0;
+  if (c->want == index || (c->want < 0 && (!c->found || (gpu && !c->is_gpu)))) {
+    c->p = p;
+    c->d = d;
+    c->found = 1;
+    c->is_gpu = gpu;
+    return c->want < 0;
+  }
+  return 1;
+}
+
+ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_error *err)
+{
+  pick_ctx pc = { .want = device };
+  ts_status st = each_device(pick_one, &pc, err);
+  if (st != TS_OK)
+    return st;
+  if (!pc.found)
+    return ts_fail(err, TS_ERR_ARG, "--device %d: no such OpenCL device (see tilescope list)",
+                   device);
+  ts_cl *cl = calloc(1, sizeof *cl);
+  if (!cl)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  cl->platform = pc.p;
+  cl->device = pc.d;
+  fill_info(pc.p, pc.d, &cl->info);
+  size_t n = strlen(kernels_dir) + 1;
+  cl->kernels_dir = malloc(n);
+  if (cl->kernels_dir)
+    memcpy(cl->kernels_dir, kernels_dir, n);
+  cl_int e;
+  cl->ctx = clCreateContext(NULL, 1, &cl->device, NULL, NULL, &e);
+  if ((st = cl_check(e, "clCreateContext", err)) != TS_OK)
+    goto fail;
+  cl->queue = clCreateCommandQueue(cl->ctx, cl->device, CL_QUEUE_PROFILING_ENABLE, &e);
+  if ((st = cl_check(e, "clCreateCommandQueue", err)) != TS_OK)
+    goto fail;
+  clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof cl->max_group,
+                  &cl->max_group, NULL);
+  *out = cl;
+  return TS_OK;
+fail:
+  ts_cl_destroy(cl);
+  return st;
+}
+
+void ts_cl_destroy(ts_cl *cl)
+{
+  if (!cl)
+    return;
+  for (int i = 0; i < cl->nprograms; i++)
+    clReleaseProgram(cl->programs[i].prog);
+  if (cl->queue)
+    clReleaseCommandQueue(cl->queue);
+  if (cl->ctx)
+    clReleaseContext(cl->ctx);
+  free(cl->kernels_dir);
+  free(cl->log);
+  free(cl);
+}
+
+const ts_cl_device_info *ts_cl_device(const ts_cl *cl)
+{
+  return &cl->info;
+}
+
+const char *ts_cl_kernels_dir(const ts_cl *cl)
+{
+  return cl->kernels_dir;
+}
+
+const char *ts_cl_build_log(const ts_cl *cl)
+{
+  return cl->log ? cl->log : "";
+}
+
+/* ---- programs ---- */
+
+static ts_status read_kernel_file(const ts_cl *cl, const char *file, char **text, ts_error *err)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", cl->kernels_dir, file);
+  uint8_t *data;
+  size_t len;
+  ts_status st = ts_file_read_all(path, 1u << 20, &data, &len, err);
+  if (st != TS_OK)
+    return st;
+  char *s = malloc(len + 1);
+  if (!s) {
+    free(data);
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  }
+  memcpy(s, data, len);
+  s[len] = 0;
+  free(data);
+  *text = s;
+  return TS_OK;
+}
+
+/* Builds common.cl + file; on failure stores the log and leaves *out alone. */
+static ts_status build(ts_cl *cl, const char *file, cl_program *out, ts_error *err)
+{
+  char *src[2] = { NULL, NULL };
+  ts_status st = read_kernel_file(cl, "common.cl", &src[0], err);
+  if (st == TS_OK)
+    st = read_kernel_file(cl, file, &src[1], err);
+  if (st != TS_OK) {
+    free(src[0]);
+    return st;
+  }
+  cl_int e;
+  cl_program p = clCreateProgramWithSource(cl->ctx, 2, (const char **)src, NULL, &e);
+  free(src[0]);
+  free(src[1]);
+  if ((st = cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
+    return st;
+  e = clBuildProgram(p, 1, &cl->device, "-cl-std=CL1.2", NULL, NULL);
+  if (e != CL_SUCCESS) {
+    size_t n = 0;
+    clGetProgramBuildInfo(p, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    free(cl->log);
+    cl->log = malloc(n + 1);
+    if (cl->log) {
+      cl->log[0] = 0;
+      clGetProgramBuildInfo(p, cl->device, CL_PROGRAM_BUILD_LOG, n, cl->log, NULL);
+      cl->log[n] = 0;
+    }
+    clReleaseProgram(p);
+    return ts_fail(err, TS_ERR_BUILD, "%s/%s: the kernel does not build (%s)", cl->kernels_dir,
+                   file, cl_error_name(e));
+  }
+  *out = p;
+  return TS_OK;
+}
+
+static ts_status get_program(ts_cl *cl, const char *file, cl_program *out, ts_error *err)
+{
+  for (int i = 0; i < cl->nprograms; i++)
+    if (strcmp(cl->programs[i].file, file) == 0) {
+      *out = cl->programs[i].prog;
+      return TS_OK;
+    }
+  if (cl->nprograms == MAX_PROGRAMS)
+    return ts_fail(err, TS_ERR_ARG, "too many kernel files");
+  cl_program p;
+  ts_status st = build(cl, file, &p, err);
+  if (st != TS_OK)
+    return st;
+  program *pr = &cl->programs[cl->nprograms++];
+  snprintf(pr->file, sizeof pr->file, "%s", file);
+  pr->prog = p;
+  *out = p;
+  return TS_OK;
+}
+
+ts_status ts_cl_reload(ts_cl *cl, ts_error *err)
+{
+  cl_program fresh[MAX_PROGRAMS];
+  for (int i = 0; i < cl->nprograms; i++) {
+    ts_status st = build(cl, cl->programs[i].file, &fresh[i], err);
+    if (st != TS_OK) {
+      for (int k = 0; k < i; k++)
+        clReleaseProgram(fresh[k]);
+      return st;
+    }
+  }
+  for (int i = 0; i < cl->nprograms; i++) {
+    clReleaseProgram(cl->programs[i].prog);
+    cl->programs[i].prog = fresh[i];
+  }
+  return TS_OK;
+}
+
+static ts_status make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
+                             ts_error *err)
+{
+  cl_program p;
+  ts_status st = get_program(cl, file, &p, err);
+  if (st != TS_OK)
+    return st;
+  cl_int e;
+  *out = clCreateKernel(p, name, &e);
+  return cl_check(e, "clCreateKernel", err);
+}
+
+/* ---- runs ---- */
+
+static size_t local_bytes(const ts_variant *v, const ts_kctx *k)
+{
+  int n = v->local_bytes ? v->local_bytes(k) : 0;
+  return n > 0 ? (size_t)n : 4;
+}
+
+static ts_status set_args(ts_cl_run *r, int pass, cl_kernel kern, cl_mem src, cl_mem dst,
+                          cl_mem committed, int first, int n, ts_error *err)
+{
+  (void)pass;
+  cl_int e = 0;
+  e |= clSetKernelArg(kern, 0, sizeof(cl_mem), &src);
+  e |= clSetKernelArg(kern, 1, sizeof(cl_mem), &dst);
+  e |= clSetKernelArg(kern, 2, sizeof(cl_mem), &committed);
+  e |= clSetKernelArg(kern, 3, sizeof(cl_mem), &r->tiles);
+  e |= clSetKernelArg(kern, 4, sizeof(int), &first);
+  e |= clSetKernelArg(kern, 5, sizeof(int), &n);
+  e |= clSetKernelArg(kern, 6, sizeof(int), &r->W);
+  e |= clSetKernelArg(kern, 7, sizeof(int), &r->H);
+  e |= clSetKernelArg(kern, 8, sizeof(int), &r->C);
+  e |= clSetKernelArg(kern, 9, sizeof(cl_mem), &r->weights);
+  e |= clSetKernelArg(kern, 10, sizeof(int), &r->r);
+  e |= clSetKernelArg(kern, 11, r->lmem, NULL);
+  return cl_check(e, "clSetKernelArg", err);
+}
+
+static ts_status new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
+{
+  cl_int e;
+  *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
+  return cl_check(e, "clCreateBuffer", err);
+}
+
+ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uint32_t total,
+                           const int32_t *seq_tiles, const int32_t *seq_rects, ts_cl_run **out,
+                           ts_error *err)
+{
+  ts_cl_run *r = calloc(1, sizeof *r);
+  if (!r)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  r->cl = cl;
+  r->v = v;
+  r->W = k->W;
+  r->H = k->H;
+  r->C = k->C;
+  r->r = k->r;
+  r->lmem = local_bytes(v, k);
+  ts_status st = TS_OK;
+  for (int p = 0; p < v->npasses && st == TS_OK; p++)
+    st = make_kernel(cl, v->passes[p].cl_file, v->passes[p].cl_kernel, &r->kernel[p], err);
+  if (st == TS_OK)
+    st = make_kernel(cl, "commit.cl", "commit_rects", &r->commit, err);
+  for (int b = 0; b < TS_NBUF && st == TS_OK; b++) {
+    const ts_buf *hb = &k->buf[b];
+    if (!hb->data)
+      continue;
+    r->bytes[b] = (size_t)hb->cols * hb->rows * hb->esize;
+    r->pitch[b] = hb->cols * hb->esize;
+    st = new_buffer(cl, r->bytes[b], &r->buf[b], err);
+    if (st == TS_OK && b != TS_BUF_IN)
+      st = new_buffer(cl, r->bytes[b], &r->shadow[b], err);
+  }
+  if (st == TS_OK)
+    st = new_buffer(cl, (size_t)total * 2 * sizeof(int32_t), &r->tiles, err);
+  if (st == TS_OK)
+    st = new_buffer(cl, (size_t)total * 4 * sizeof(int32_t), &r->rects, err);
+  if (st == TS_OK)
+    st = new_buffer(cl, sizeof k->w1, &r->weights, err);
+  if (st == TS_OK)
+    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->buf[TS_BUF_IN], CL_TRUE, 0,
+                                       r->bytes[TS_BUF_IN], k->buf[TS_BUF_IN].data, 0, NULL, NULL),
+                  "clEnqueueWriteBuffer", err);
+  if (st == TS_OK)
+    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->tiles, CL_TRUE, 0,
+                                       (size_t)total * 2 * sizeof(int32_t), seq_tiles, 0, NULL,
+                                       NULL),
+                  "clEnqueueWriteBuffer", err);
+  if (st == TS_OK)
+    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->rects, CL_TRUE, 0,
+                                       (size_t)total * 4 * sizeof(int32_t), seq_rects, 0, NULL,
+                                       NULL),
+                  "clEnqueueWriteBuffer", err);
+  if (st == TS_OK)
+    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->weights, CL_TRUE, 0, sizeof k->w1, k->w1, 0,
+                                       NULL, NULL),
+                  "clEnqueueWriteBuffer", err);
+  if (st == TS_OK)
+    st = ts_cl_run_reset(r, err);
+  if (st != TS_OK) {
+    ts_cl_run_destroy(r);
+    return st;
+  }
+  *out = r;
+  return TS_OK;
+}
+
+static void release_events(ts_cl_run *r)
+{
+  for (size_t i = 0; i < r->nevents; i++)
+    clReleaseEvent(r->events[i]);
+  r->nevents = 0;
+}
+
+void ts_cl_run_destroy(ts_cl_run *r)
+{
+  if (!r)
+    return;
+  if (r->cl->queue)
+    clFinish(r->cl->queue);
+  release_events(r);
+  free(r->events);
+  for (int p = 0; p < MAX_KERNELS_PER_RUN; p++)
+    if (r->kernel[p])
+      clReleaseKernel(r->kernel[p]);
+  if (r->commit)
+    clReleaseKernel(r->commit);
+  for (int b = 0; b < TS_NBUF; b++) {
+    if (r->buf[b])
+      clReleaseMemObject(r->buf[b]);
+    if (r->shadow[b])
+      clReleaseMemObject(r->shadow[b]);
+  }
+  cl_mem extra[] = { r->tiles, r->rects, r->weights };
+  for (size_t i = 0; i < 3; i++)
+    if (extra[i])
+      clReleaseMemObject(extra[i]);
+  free(r);
+}
+
+ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err)
+{
+  const cl_uchar zero = 0;
+  for (int b = TS_BUF_OUT; b < TS_NBUF; b++) {
+    if (!r->buf[b])
+      continue;
+    CL_TRY(clEnqueueFillBuffer(r->cl->queue, r->buf[b], &zero, 1, 0, r->bytes[b], 0, NULL, NULL),
+           "clEnqueueFillBuffer");
+    CL_TRY(clEnqueueFillBuffer(r->cl->queue, r->shadow[b], &zero, 1, 0, r->bytes[b], 0, NULL,
+                               NULL),
+           "clEnqueueFillBuffer");
+  }
+  return TS_OK;
+}
+
+static ts_status keep_event(ts_cl_run *r, cl_event ev, ts_error *err)
+{
+  if (r->nevents == r->cap_events) {
+    size_t cap = r->cap_events ? r->cap_events * 2 : 256;
+    cl_event *e = realloc(r->events, cap * sizeof *e);
+    if (!e) {
+      clReleaseEvent(ev);
+      return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+    }
+    r->events = e;
+    r->cap_events = cap;
+  }
+  r->events[r->nevents++] = ev;
+  return TS_OK;
+}
+
+ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int direct,
+                         ts_error *err)
+{
+  if (n == 0)
+    return TS_OK;
+  const ts_pass_desc *pd = &r->v->passes[pass];
+  cl_kernel kern = r->kernel[pass];
+  cl_mem dst = direct ? r->buf[pd->dst] : r->shadow[pd->dst];
+  ts_status st = set_args(r, pass, kern, r->buf[pd->src], dst, r->buf[pd->dst], (int)first,
+                          (int)n, err);
+  if (st != TS_OK)
+    return st;
+  size_t global[2], local[2];
+  cl_uint dims;
+  if (pd->cl_group_w > 0) {
+    local[0] = (size_t)pd->cl_group_w;
+    local[1] = (size_t)pd->cl_group_h;
+    global[0] = (size_t)n * local[0];
+    global[1] = local[1];
+    dims = 2;
+  } else {
+    local[0] = r->cl->max_group >= 64 ? 64 : r->cl->max_group;
+    global[0] = ((size_t)n + local[0] - 1) / local[0] * local[0];
+    dims = 1;
+  }
+  cl_event ev;
+  CL_TRY(clEnqueueNDRangeKernel(r->cl->queue, kern, dims, NULL, global, local, 0, NULL, &ev),
+         "clEnqueueNDRangeKernel");
+  return keep_event(r, ev, err);
+}
+
+ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, ts_error *err)
+{
+  if (n == 0)
+    return TS_OK;
+  int b = r->v->passes[pass].dst, f = (int)first;
+  cl_int e = 0;
+  e |= clSetKernelArg(r->commit, 0, sizeof(cl_mem), &r->shadow[b]);
+  e |= clSetKernelArg(r->commit, 1, sizeof(cl_mem), &r->buf[b]);
+  e |= clSetKernelArg(r->commit, 2, sizeof(cl_mem), &r->rects);
+  e |= clSetKernelArg(r->commit, 3, sizeof(int), &f);
+  e |= clSetKernelArg(r->commit, 4, sizeof(int), &r->pitch[b]);
+  CL_TRY(e, "clSetKernelArg");
+  size_t local = r->cl->max_group >= 64 ? 64 : r->cl->max_group, global = (size_t)n * local;
+  CL_TRY(clEnqueueNDRangeKernel(r->cl->queue, r->commit, 1, NULL, &global, &local, 0, NULL, NULL),
+         "clEnqueueNDRangeKernel");
+  return TS_OK;
+}
+
+ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, ts_error *err)
+{
+  for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
+    if (r->buf[b])
+      CL_TRY(clEnqueueReadBuffer(r->cl->queue, r->buf[b], CL_FALSE, 0, r->bytes[b], k->buf[b].data,
+                                 0, NULL, NULL),
+             "clEnqueueReadBuffer");
+  CL_TRY(clFinish(r->cl->queue), "clFinish");
+  return TS_OK;
+}
+
+double ts_cl_run_take_kernel_ms(ts_cl_run *r)
+{
+  clFinish(r->cl->queue);
+  double ns = 0;
+  for (size_t i = 0; i < r->nevents; i++) {
+    cl_ulong a = 0, b = 0;
+    if (clGetEventProfilingInfo(r->events[i], CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
+            CL_SUCCESS &&
+        clGetEventProfilingInfo(r->events[i], CL_PROFILING_COMMAND_END, sizeof b, &b, NULL) ==
+            CL_SUCCESS &&
+        b > a)
+      ns += (double)(b - a);
+  }
+  release_events(r);
+  return ns * 1e-6;
+}
+
+/* ---- what the device reports ---- */
+
+ts_status ts_cl_kernel_mem(ts_cl *cl, const ts_variant *v, int pass, const ts_kctx *k,
+                           uint64_t *private_bytes, uint64_t *local_bytes_out, ts_error *err)
+{
+  cl_kernel kern;
+  ts_status st = make_kernel(cl, v->passes[pass].cl_file, v->passes[pass].cl_kernel, &kern, err);
+  if (st != TS_OK)
+    return st;
+  cl_int e = clSetKernelArg(kern, 11, local_bytes(v, k), NULL);
+  cl_ulong pm = 0, lm = 0;
+  if (e == CL_SUCCESS)
+    e = clGetKernelWorkGroupInfo(kern, cl->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm,
+                                 NULL);
+  if (e == CL_SUCCESS)
+    e = clGetKernelWorkGroupInfo(kern, cl->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+  clReleaseKernel(kern);
+  CL_TRY(e, "clGetKernelWorkGroupInfo");
+  *private_bytes = pm;
+  *local_bytes_out = lm;
+  return TS_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+ts_status ts_cl_copy_bandwidth(ts_cl *cl, size_t bytes, int repeats, double *gbps, ts_error *err)
+{
+  bytes = (bytes + 15) / 16 * 16;
+  cl_mem a = NULL, b = NULL;
+  cl_kernel kern = NULL;
+  ts_status st = new_buffer(cl, bytes, &a, err);
+  if (st == TS_OK)
+    st = new_buffer(cl, bytes, &b, err);
+  if (st == TS_OK)
+    st = make_kernel(cl, "commit.cl", "copy_words", &kern, err);
+  double *t = calloc((size_t)repeats, sizeof *t);
+  if (st == TS_OK && !t)
+    st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  const cl_uchar fill = 7;
+  if (st == TS_OK)
+    st = cl_check(clEnqueueFillBuffer(cl->queue, a, &fill, 1, 0, bytes, 0, NULL, NULL),
+                  "clEnqueueFillBuffer", err);
+  if (st == TS_OK)
+    st = cl_check(clSetKernelArg(kern, 0, sizeof a, &a) | clSetKernelArg(kern, 1, sizeof b, &b),
+                  "clSetKernelArg", err);
+  size_t global = bytes / 16;
+  for (int i = -2; i < repeats && st == TS_OK; i++) {
+    cl_event ev;
+    st = cl_check(clEnqueueNDRangeKernel(cl->queue, kern, 1, NULL, &global, NULL, 0, NULL, &ev),
+                  "clEnqueueNDRangeKernel", err);
+    if (st != TS_OK)
+      break;
+    clWaitForEvents(1, &ev);
+    cl_ulong s = 0, e = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+    clReleaseEvent(ev);
+    if (i >= 0)
+      t[i] = (double)(e - s);
+  }
+  if (st == TS_OK) {
+    qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+    double med = t[repeats / 2];
+    *gbps = med > 0 ? 2.0 * (double)bytes / med : 0.0;
+  }
+  free(t);
+  if (kern)
+    clReleaseKernel(kern);
+  if (a)
+    clReleaseMemObject(a);
+  if (b)
+    clReleaseMemObject(b);
+  return st;
+}

@@ -1,0 +1,71 @@
+/* The OpenCL back end. A ts_cl holds one device, its queue (with profiling) and the kernel
+ * programs, built from the kernels folder at run time (common.cl + one file per family), so
+ * an edited kernel needs no rebuild of tilescope: ts_cl_reload rebuilds, and on a build
+ * error keeps the last good programs and reports the log. A ts_cl_run holds one run's
+ * device buffers and replays batches of threads on the device with the executor's
+ * semantics: threads write a shadow buffer, and a commit kernel publishes each thread's
+ * write rectangle at its end tick. */
+#ifndef TS_CL_H
+#define TS_CL_H
+
+#include <stdint.h>
+
+#include "ts_variant.h"
+
+typedef struct ts_cl ts_cl;
+typedef struct ts_cl_run ts_cl_run;
+
+typedef struct ts_cl_device_info {
+  char platform[128];
+  char name[128];
+  char type[16];       /* "GPU", "CPU", "accelerator" */
+  char version[64];
+  unsigned compute_units;
+  uint64_t global_mem, local_mem;
+} ts_cl_device_info;
+
+#define TS_CL_MAX_DEVICES 16
+
+/* Lists every device of every platform; *n = 0 with TS_ERR_DEVICE when there is none. */
+ts_status ts_cl_devices(ts_cl_device_info *out, int max, int *n, ts_error *err);
+
+/* device: index from ts_cl_devices, or -1 for the first GPU (else the first device). */
+ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_error *err);
+void ts_cl_destroy(ts_cl *cl);
+const ts_cl_device_info *ts_cl_device(const ts_cl *cl);
+const char *ts_cl_kernels_dir(const ts_cl *cl);
+
+/* Rebuilds every program that was built before. On failure the previous programs stay in
+ * use; err names the file and ts_cl_build_log has the compiler's log. */
+ts_status ts_cl_reload(ts_cl *cl, ts_error *err);
+const char *ts_cl_build_log(const ts_cl *cl);
+
+/* What the device reports for a pass's kernel: private bytes per work-item and local bytes
+ * per work-group (CL_KERNEL_PRIVATE_MEM_SIZE, CL_KERNEL_LOCAL_MEM_SIZE). */
+ts_status ts_cl_kernel_mem(ts_cl *cl, const ts_variant *v, int pass, const ts_kctx *k,
+                           uint64_t *private_bytes, uint64_t *local_bytes, ts_error *err);
+
+/* The device's copy bandwidth in GB/s (bytes read + bytes written per second), the median
+ * of `repeats` copies of `bytes` after a warm-up. */
+ts_status ts_cl_copy_bandwidth(ts_cl *cl, size_t bytes, int repeats, double *gbps,
+                               ts_error *err);
+
+/* A run's device state: buffers shaped like k's, the input uploaded, the rest zero.
+ * seq_tiles / seq_rects: for each index of the schedule's start sequence, the thread's
+ * coordinates and its write rectangle in bytes (x, y, width, height). */
+ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uint32_t total,
+                           const int32_t *seq_tiles, const int32_t *seq_rects, ts_cl_run **out,
+                           ts_error *err);
+void ts_cl_run_destroy(ts_cl_run *r);
+ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err);
+/* Runs the threads at start-sequence indices first .. first + n - 1, all of pass `pass`:
+ * into the shadow, or (direct) straight into the buffer. */
+ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int direct,
+                         ts_error *err);
+ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, ts_error *err);
+/* Waits for the device and copies the committed OUT and MID buffers into k. */
+ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, ts_error *err);
+/* Kernel time (profiling events) of the launches since the last call, in ms. */
+double ts_cl_run_take_kernel_ms(ts_cl_run *r);
+
+#endif
