@@ -70,5 +70,6 @@ const char *cli_kernels_dir(const char *given);
 int cmd_run(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

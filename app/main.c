@@ -11,7 +11,8 @@ static void usage(FILE *f)
           "commands:\n"
           "  run    run a variant under a schedule, headless, and write the result\n"
           "  diff   compare two images (exit 0 same, 1 different, 2 bad input)\n"
-          "  list   list variants, dependency patterns and walks\n");
+          "  bench  time every variant on the OpenCL device beside its copy bandwidth\n"
+          "  list   list variants, patterns, walks and OpenCL devices\n");
 }
 
 int main(int argc, char **argv)
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
     return cmd_diff(argc - 1, argv + 1);
   if (strcmp(cmd, "list") == 0)
     return cmd_list(argc - 1, argv + 1);
+  if (strcmp(cmd, "bench") == 0)
+    return cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
     usage(stdout);
     return EXIT_OK;

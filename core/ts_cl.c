@@ -306,7 +306,7 @@ static ts_status get_program(ts_cl *cl, const char *file, cl_program *out, ts_er
     }
   if (cl->nprograms == MAX_PROGRAMS)
     return ts_fail(err, TS_ERR_ARG, "too many kernel files");
-  cl_program p;
+  cl_program p = NULL;
   ts_status st = build(cl, file, &p, err);
   if (st != TS_OK)
     return st;
@@ -338,7 +338,7 @@ ts_status ts_cl_reload(ts_cl *cl, ts_error *err)
 static ts_status make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
                              ts_error *err)
 {
-  cl_program p;
+  cl_program p = NULL;
   ts_status st = get_program(cl, file, &p, err);
   if (st != TS_OK)
     return st;

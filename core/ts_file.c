@@ -26,7 +26,9 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
   o->path = dup_str(path);
   o->tmp = malloc(n + 16);
   if (!o->path || !o->tmp) {
-    ts_outfile_abort(o);
+    free(o->path);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
     return ts_fail(err, TS_ERR_NOMEM, "%s: out of memory", path);
   }
   memcpy(o->tmp, path, n);

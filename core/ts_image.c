@@ -46,7 +46,7 @@ void ts_image_destroy(ts_image *img)
 
 ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err)
 {
-  ts_image *img;
+  ts_image *img = NULL;
   ts_status st = ts_image_create(src->w, src->h, src->c, &img, err);
   if (st != TS_OK)
     return st;
@@ -57,7 +57,7 @@ ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err)
 
 ts_status ts_image_convert(const ts_image *src, int c, ts_image **out, ts_error *err)
 {
-  ts_image *img;
+  ts_image *img = NULL;
   ts_status st = ts_image_create(src->w, src->h, c, &img, err);
   if (st != TS_OK)
     return st;

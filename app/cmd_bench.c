@@ -1,0 +1,209 @@
+/* `tilescope bench`: every variant (or a chosen list) on the OpenCL device, whole image, one
+ * launch per pass; kernel time from profiling events, the median of repeats after a warm-up;
+ * beside it the device's copy bandwidth measured in the same run, and each variant's share
+ * of it. A table, or --json. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ts_chart.h"
+
+static const char usage[] =
+    "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
+    "                       [--repeats N] [--json] [--kernel-size K] [--device N] [--kernels DIR]\n"
+    "Times every variant on the OpenCL device (kernel time from profiling events, median of\n"
+    "the repeats after two warm-up runs) beside the device's copy bandwidth.";
+
+typedef struct result {
+  const ts_variant *v;
+  double ms, gbps, share;
+  double bytes;
+} result;
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The traffic a variant cannot avoid: its input once, its output once, and for two-pass
+ * variants the intermediate written and read once. */
+static double compulsory_bytes(const ts_run *run)
+{
+  const ts_kctx *k = ts_run_kctx(run);
+  double b = 0;
+  for (int i = 0; i < TS_NBUF; i++) {
+    const ts_buf *x = &k->buf[i];
+    if (x->data)
+      b += (double)x->cols * x->rows * x->esize * (i == TS_BUF_MID ? 2 : 1);
+  }
+  return b;
+}
+
+static int selected(const char *list, const char *name)
+{
+  if (!list)
+    return 1;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0)
+      return 1;
+    p += len + (e ? 1 : 0);
+  }
+  return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+  const char *size = "3840x2160", *variants = NULL, *in_path = NULL, *kernels = NULL;
+  int channels = 1, repeats = 10, json = 0, ksize = 5, device = -1;
+  const cli_opt opts[] = {
+    { "--size", 0, OPT_STR, &size, "WxH", "image size (default 3840x2160; a test chart)", NULL },
+    { "--channels", 0, OPT_INT, &channels, "C", "1, 3 or 4 (default 1)", NULL },
+    { "--input", 'i', OPT_STR, &in_path, "IN.png", "benchmark on this image instead", NULL },
+    { "--variants", 0, OPT_STR, &variants, "LIST", "comma-separated variants (default: all)", NULL },
+    { "--repeats", 0, OPT_INT, &repeats, "N", "timed runs per variant, 1..1000 (default 10)", NULL },
+    { "--json", 0, OPT_FLAG, &json, NULL, "print JSON instead of a table", NULL },
+    { "--kernel-size", 0, OPT_INT, &ksize, "K", "Gaussian size (default 5)", NULL },
+    { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
+    { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder", NULL },
+  };
+  const char *pos[1];
+  int npos;
+  int r = cli_parse("bench", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 0,
+                    &npos, usage);
+  if (r)
+    return r < 0 ? EXIT_OK : r;
+  int w = 0, h = 0;
+  char tail;
+  if (!in_path && (sscanf(size, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64)) {
+    fprintf(stderr, "tilescope bench: --size '%s': give WIDTHxHEIGHT, each at least 64\n", size);
+    return EXIT_USAGE;
+  }
+  if (channels != 1 && channels != 3 && channels != 4) {
+    fprintf(stderr, "tilescope bench: --channels %d: must be 1, 3 or 4\n", channels);
+    return EXIT_USAGE;
+  }
+  if (repeats < 1 || repeats > 1000) {
+    fprintf(stderr, "tilescope bench: --repeats %d: must be 1..1000\n", repeats);
+    return EXIT_USAGE;
+  }
+  for (const char *p = variants; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+    if (!ts_variant_find(name)) {
+      fprintf(stderr, "tilescope bench: --variants: unknown variant '%s' (see tilescope list)\n",
+              name);
+      return EXIT_USAGE;
+    }
+    p += len + (e ? 1 : 0);
+  }
+  uint32_t wts[TS_GAUSS_MAX_K];
+  ts_error err = { 0 };
+  if (ts_gauss_weights(ksize, 0, wts, &err) != TS_OK) {
+    fprintf(stderr, "tilescope bench: %s\n", err.msg);
+    return EXIT_USAGE;
+  }
+  const char *dir = cli_kernels_dir(kernels);
+  if (!dir)
+    return EXIT_USAGE;
+  ts_cl *cl = NULL;
+  if (ts_cl_create(device, dir, &cl, &err) != TS_OK) {
+    fprintf(stderr, "tilescope bench: %s\n", err.msg);
+    return EXIT_USAGE;
+  }
+  ts_image *src = NULL, *img = NULL;
+  ts_status st = in_path ? ts_image_load_png(in_path, &src, &err) : ts_chart_render(w, h, &src, &err);
+  if (st == TS_OK)
+    st = ts_image_convert(src, in_path ? src->c : channels, &img, &err);
+  if (st != TS_OK) {
+    fprintf(stderr, "tilescope bench: %s\n", err.msg);
+    ts_image_destroy(src);
+    ts_cl_destroy(cl);
+    return EXIT_USAGE;
+  }
+  int tty = isatty(2);
+  double copy_gbps = 0;
+  if (tty)
+    fprintf(stderr, "\rbench: measuring copy bandwidth...");
+  st = ts_cl_copy_bandwidth(cl, (size_t)img->w * img->h * img->c, repeats, &copy_gbps, &err);
+  result res[32];
+  int nres = 0, rc = EXIT_OK, total = 0;
+  for (int i = 0; i < ts_variant_count(); i++)
+    total += selected(variants, ts_variant_at(i)->name);
+  double *t = calloc((size_t)repeats, sizeof *t);
+  for (int i = 0; st == TS_OK && i < ts_variant_count(); i++) {
+    const ts_variant *v = ts_variant_at(i);
+    if (!selected(variants, v->name))
+      continue;
+    if (tty)
+      fprintf(stderr, "\r\033[Kbench: [%d/%d] %s...", nres + 1, total, v->name);
+    ts_run_params p = { .variant = v, .ksize = ksize, .cl = cl,
+                        .sched = { v->pattern, ts_pattern_default_walk(v->pattern), TS_SLOTS_MAX } };
+    ts_run *run = NULL;
+    st = ts_run_create(img, &p, &run, &err);
+    for (int k = -2; st == TS_OK && k < repeats; k++) {
+      st = ts_run_finish_fast(run, &err);
+      double ms = ts_run_take_kernel_ms(run);
+      if (k >= 0)
+        t[k] = ms;
+    }
+    if (st != TS_OK) {
+      if (tty)
+        fprintf(stderr, "\r\033[K");
+      cli_report_run_error("bench", v->name, &err, &p);
+      ts_run_destroy(run);
+      break;
+    }
+    qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+    result *x = &res[nres++];
+    x->v = v;
+    x->ms = t[repeats / 2];
+    x->bytes = compulsory_bytes(run);
+    x->gbps = x->ms > 0 ? x->bytes / (x->ms * 1e6) : 0;
+    x->share = copy_gbps > 0 ? x->gbps / copy_gbps : 0;
+    ts_run_destroy(run);
+  }
+  free(t);
+  if (tty)
+    fprintf(stderr, "\r\033[K");
+  if (st != TS_OK) {
+    if (err.code != TS_ERR_BUILD)
+      fprintf(stderr, "tilescope bench: %s\n", err.msg);
+    rc = EXIT_USAGE;
+  } else {
+    double px = (double)img->w * img->h;
+    const ts_cl_device_info *d = ts_cl_device(cl);
+    if (json) {
+      printf("{\"device\": \"%s\", \"platform\": \"%s\", \"width\": %d, \"height\": %d, "
+             "\"channels\": %d, \"repeats\": %d, \"copy_gbps\": %.3f, \"variants\": [",
+             d->name, d->platform, img->w, img->h, img->c, repeats, copy_gbps);
+      for (int i = 0; i < nres; i++)
+        printf("%s\n  {\"name\": \"%s\", \"median_ms\": %.4f, \"ns_per_pixel\": %.4f, "
+               "\"gbps\": %.3f, \"copy_share\": %.4f}",
+               i ? "," : "", res[i].v->name, res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
+               res[i].share);
+      printf("\n]}\n");
+    } else {
+      printf("%s (%s), %dx%d, %d channel%s, median of %d after 2 warm-up runs\n", d->name,
+             d->platform, img->w, img->h, img->c, img->c > 1 ? "s" : "", repeats);
+      printf("copy bandwidth: %.2f GB/s (%.4f ns per pixel for the same bytes in and out)\n",
+             copy_gbps, copy_gbps > 0 ? 2.0 * img->c / copy_gbps : 0);
+      printf("%-16s %10s %10s %10s %8s\n", "variant", "ms", "ns/pixel", "GB/s", "of copy");
+      for (int i = 0; i < nres; i++)
+        printf("%-16s %10.3f %10.4f %10.2f %7.1f%%\n", res[i].v->name, res[i].ms,
+               res[i].ms * 1e6 / px, res[i].gbps, 100.0 * res[i].share);
+    }
+  }
+  ts_image_destroy(src);
+  ts_image_destroy(img);
+  ts_cl_destroy(cl);
+  return rc;
+}

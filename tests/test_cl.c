@@ -1,0 +1,168 @@
+/* The OpenCL back end (label `opencl`): every variant's kernel equals the CPU model and the
+ * reference bit for bit on grey, RGB and RGBA images of awkward sizes; at random ticks of
+ * random schedules (hazardous ones included) the device's buffers equal the CPU model's byte
+ * for byte; the fast whole-image path is exact; the device reports each kernel's memory.
+ * Without an OpenCL platform it is skipped (exit 77), except in CI, where that fails. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+static int same_buffers(const ts_run *a, const ts_run *b, const char *what)
+{
+  const ts_kctx *ka = ts_run_kctx(a), *kb = ts_run_kctx(b);
+  for (int i = TS_BUF_OUT; i < TS_NBUF; i++) {
+    const ts_buf *x = &ka->buf[i], *y = &kb->buf[i];
+    if (!x->data)
+      continue;
+    size_t n = (size_t)x->cols * x->rows * x->esize;
+    if (memcmp(x->data, y->data, n) != 0) {
+      size_t k = 0;
+      while (x->data[k] == y->data[k])
+        k++;
+      size_t e = k / (size_t)x->esize;
+      CHECK(0, "%s: buffer %d differs first at column %zu row %zu (byte %u vs %u)", what, i,
+            e % (size_t)x->cols, e / (size_t)x->cols, x->data[k], y->data[k]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static ts_run *make(const ts_image *img, const ts_variant *v, ts_pattern pat, ts_walk walk,
+                    int slots, int cost, ts_cl *cl)
+{
+  ts_run_params p = { .variant = v, .sched = { pat, walk, slots }, .cost = cost, .cl = cl };
+  ts_run *run = NULL;
+  ts_error err = { 0 };
+  CHECK(ts_run_create(img, &p, &run, &err) == TS_OK, "%s: %s", v->name, err.msg);
+  return run;
+}
+
+static void exact_everywhere(ts_cl *cl)
+{
+  static const int fixed[][2] = { { 1, 1 }, { 7, 1 }, { 1, 9 }, { 17, 13 }, { 33, 19 },
+                                  { 50, 47 } };
+  static const int chans[] = { 1, 3, 4 };
+  for (int trial = 0; trial < 9; trial++) {
+    int w = trial < 6 ? fixed[trial][0] : 1 + (int)check_rand(120);
+    int h = trial < 6 ? fixed[trial][1] : 1 + (int)check_rand(80);
+    for (int ci = 0; ci < 3; ci++) {
+      ts_image *img = random_image(w, h, chans[ci]);
+      for (int vi = 0; vi < ts_variant_count(); vi++) {
+        const ts_variant *v = ts_variant_at(vi);
+        ts_walk walk = ts_pattern_default_walk(v->pattern);
+        char what[128];
+        snprintf(what, sizeof what, "cl %s %dx%dx%d", v->name, w, h, chans[ci]);
+        testlib_cl = cl;
+        ts_run *run = run_variant(img, v, v->pattern, walk, 168, 0, 0, 0, INT64_MAX);
+        testlib_cl = NULL;
+        if (!run)
+          continue;
+        compare_to_ref(run, img, what, 1);
+        ts_error err = { 0 };
+        CHECK(ts_run_finish_fast(run, &err) == TS_OK, "%s: %s", what, err.msg);
+        snprintf(what, sizeof what, "cl fast %s %dx%dx%d", v->name, w, h, chans[ci]);
+        compare_to_ref(run, img, what, 1);
+        ts_run_destroy(run);
+      }
+      ts_image_destroy(img);
+    }
+  }
+}
+
+static void random_ticks(ts_cl *cl)
+{
+  for (int trial = 0; trial < 40; trial++) {
+    int w = 1 + (int)check_rand(100), h = 1 + (int)check_rand(70);
+    int c = (int[]){ 1, 3, 4 }[check_rand(3)];
+    const ts_variant *v = ts_variant_at(trial < 8 ? ts_variant_count() - 1
+                                                  : (int)check_rand((uint32_t)ts_variant_count()));
+    ts_pattern pat = trial < 4 ? TS_PAT_NONE : (ts_pattern)check_rand(TS_PAT_COUNT);
+    ts_walk walk = (ts_walk)check_rand(TS_WALK_COUNT);
+    int slots = trial < 4 ? 168 : 1 + (int)check_rand(300), cost = 1 + (int)check_rand(3);
+    ts_image *img = random_image(w, h, c);
+    ts_run *gpu = make(img, v, pat, walk, slots, cost, cl), *cpu = make(img, v, pat, walk, slots,
+                                                                         cost, NULL);
+    if (gpu && cpu) {
+      int64_t len = ts_run_sched(cpu)->length;
+      int64_t ticks[5] = { 0, (int64_t)check_rand((uint32_t)len + 1),
+                           (int64_t)check_rand((uint32_t)len + 1), len / 2, len };
+      for (int i = 0; i < 5; i++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s %dx%dx%d %s/%s slots %d cost %d tick %lld", v->name, w,
+                 h, c, ts_pattern_name(pat), ts_walk_name(walk), slots, cost, (long long)ticks[i]);
+        ts_error err = { 0 };
+        CHECK(ts_run_seek(gpu, ticks[i], &err) == TS_OK, "%s: %s", what, err.msg);
+        CHECK(ts_run_seek(cpu, ticks[i], &err) == TS_OK, "%s: %s", what, err.msg);
+        same_buffers(gpu, cpu, what);
+      }
+    }
+    ts_run_destroy(gpu);
+    ts_run_destroy(cpu);
+    ts_image_destroy(img);
+  }
+}
+
+static void integral_hazards_on_device(ts_cl *cl)
+{
+  ts_image *img = random_image(203, 150, 3);
+  const ts_variant *v = ts_variant_find("integral");
+  ts_run *gpu = make(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 1, cl);
+  ts_run *cpu = make(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 1, NULL);
+  if (gpu && cpu) {
+    ts_run_seek(gpu, INT64_MAX, NULL);
+    ts_run_seek(cpu, INT64_MAX, NULL);
+    same_buffers(gpu, cpu, "integral none");
+    CHECK(compare_to_ref(gpu, img, "integral none on the device", 0) > 1000,
+          "the hazardous integral image is right on the device");
+  }
+  ts_run_destroy(gpu);
+  ts_run_destroy(cpu);
+  ts_image_destroy(img);
+}
+
+static void device_memory(ts_cl *cl)
+{
+  ts_image *img = random_image(40, 30, 3);
+  for (int vi = 0; vi < ts_variant_count(); vi++) {
+    const ts_variant *v = ts_variant_at(vi);
+    ts_run *run = make(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 1, NULL);
+    for (int p = 0; run && p < v->npasses; p++) {
+      uint64_t priv = 0, local = 0;
+      ts_error err = { 0 };
+      CHECK(ts_cl_kernel_mem(cl, v, p, ts_run_kctx(run), &priv, &local, &err) == TS_OK, "%s: %s",
+            v->name, err.msg);
+      if (v->local_bytes)
+        CHECK(local >= (uint64_t)v->local_bytes(ts_run_kctx(run)), "%s: local %llu", v->name,
+              (unsigned long long)local);
+    }
+    ts_run_destroy(run);
+  }
+  ts_image_destroy(img);
+  double gbps = 0;
+  CHECK(ts_cl_copy_bandwidth(cl, 1 << 22, 3, &gbps, NULL) == TS_OK && gbps > 0, "copy bandwidth");
+}
+
+int main(void)
+{
+  ts_error err = { 0 };
+  ts_cl *cl = NULL;
+  if (ts_cl_create(-1, TS_KERNELS_DIR, &cl, &err) != TS_OK) {
+    const char *ci = getenv("CI");
+    fprintf(stderr, "test_cl: %s\n", err.msg);
+    if (ci && strcmp(ci, "true") == 0) {
+      fprintf(stderr, "test_cl: CI must have OpenCL (pocl): failing instead of skipping\n");
+      return 1;
+    }
+    printf("test_cl: skipped, no OpenCL device\n");
+    return 77;
+  }
+  printf("test_cl: on %s (%s)\n", ts_cl_device(cl)->name, ts_cl_device(cl)->platform);
+  exact_everywhere(cl);
+  random_ticks(cl);
+  integral_hazards_on_device(cl);
+  device_memory(cl);
+  ts_cl_destroy(cl);
+  return check_exit("test_cl");
+}
