@@ -272,8 +272,13 @@ static ts_status build(ts_cl *cl, const char *file, cl_program *out, ts_error *e
     free(src[0]);
     return st;
   }
+  /* #line keeps the compiler's messages pointing into the right file and line. */
+  char line0[64], line1[96];
+  snprintf(line0, sizeof line0, "#line 1 \"common.cl\"\n");
+  snprintf(line1, sizeof line1, "\n#line 1 \"%s\"\n", file);
+  const char *parts[4] = { line0, src[0], line1, src[1] };
   cl_int e;
-  cl_program p = clCreateProgramWithSource(cl->ctx, 2, (const char **)src, NULL, &e);
+  cl_program p = clCreateProgramWithSource(cl->ctx, 4, parts, NULL, &e);
   free(src[0]);
   free(src[1]);
   if ((st = cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)

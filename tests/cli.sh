@@ -173,8 +173,43 @@ expect 0 "same:" "$ts" diff "$tmp/grey16.png" "$tmp/grey16.png"
 "$mkchart" "$tmp/chart.png" || { echo "FAIL: ts_mkchart"; fails=$((fails + 1)); }
 expect 0 "same:" "$ts" diff --tolerance 1 "$chart" "$tmp/chart.png"
 
+# --- OpenCL ---
+if "$ts" list | grep -q "^  0: "; then
+  cp -r "$src/kernels" "$tmp/kernels"
+  printf '\n__kernel void broken(void) { this is not C }\n' >>"$tmp/kernels/box.cl"
+  expect 2 "box.cl: the kernel does not build .*\(variant linear1d2\); build log:" \
+    "$ts" run --variant linear1d2 --kernels "$tmp/kernels"
+  expect 2 "error" "$ts" run --variant linear1d2 --kernels "$tmp/kernels"
+  expect 0 "OpenCL on .*kernels" "$ts" run --variant gauss_local --kernels "$src/kernels"
+  expect 2 "--kernels '$tmp/nowhere': no common.cl there" "$ts" run --kernels "$tmp/nowhere"
+  expect 2 "--device 99: no such OpenCL device" "$ts" run --device 99
+  for v in linearslide transpose2pass integral; do
+    "$ts" run --variant $v --backend cpu --raw "$tmp/cpu.npy" >/dev/null
+    "$ts" run --variant $v --backend cl --slots 5 --raw "$tmp/cl.npy" >/dev/null
+    cmp -s "$tmp/cpu.npy" "$tmp/cl.npy" || { echo "FAIL: $v differs between back ends"; fails=$((fails + 1)); }
+  done
+  expect 0 "gauss_local_sep +gauss_local_sep .* B" "$ts" list --memory
+  expect 0 '"copy_gbps": [0-9.]+, "variants": \[' "$ts" bench --size 64x64 --repeats 1 --json
+  expect 0 "integral .*%" "$ts" bench --size 96x64 --repeats 2 --channels 3 --variants box2d,integral
+  expect 2 "--variants: unknown variant 'nope'" "$ts" bench --variants nope
+  expect 2 "--size 'big'" "$ts" bench --size big
+elif [[ ${CI:-} == true ]]; then
+  echo "FAIL: no OpenCL device in CI"
+  fails=$((fails + 1))
+else
+  echo "note: no OpenCL device here; the OpenCL command-line checks did not run"
+fi
+# With no OpenCL platform visible: the CPU back end, said once; an error if cl was asked for.
+mkdir -p "$tmp/no-icd"
+expect 0 "no OpenCL platform found .*; using the CPU back end" \
+  env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" run --variant integral
+expect 0 "cpu model" env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" run --variant integral
+expect 2 "--backend cl: no OpenCL platform found" \
+  env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" run --backend cl
+expect 0 "none: no OpenCL platform found" env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" list
+
 # --- help ---
-for c in run diff list; do
+for c in run diff list bench; do
   expect 0 "usage: tilescope $c" "$ts" $c --help
 done
 expect 0 "integral +integral image" "$ts" list

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every kernel under Oclgrind's simulator with its data-race and API checks (it also
+# reports every out-of-bounds access): whole-image runs and stepped runs with few slots, on
+# odd sizes, grey and RGB. Any report fails the test. Skips (77) without oclgrind, except in
+# CI, where that fails.
+# usage: oclgrind.sh TILESCOPE MKCHART KERNELS_DIR
+set -u
+ts=$1 mkchart=$2 kernels=$3
+if ! command -v oclgrind >/dev/null; then
+  if [[ ${CI:-} == true ]]; then echo "FAIL: oclgrind is not installed"; exit 1; fi
+  echo "skipped: oclgrind is not installed"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$mkchart" "$tmp/rgb.png" 70x66
+fails=0 passes=0
+check() {
+  local out
+  out=$(oclgrind --data-races --check-api "$ts" run --backend cl --kernels "$kernels" "$@" 2>&1)
+  if [[ $? -ne 0 ]] || grep -Eqi "invalid|race|error|uninitiali" <<<"$out"; then
+    echo "FAIL: oclgrind tilescope run $*"
+    sed 's/^/    /' <<<"$out" | head -20
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep integral; do
+  check --variant "$v" -i "$tmp/rgb.png"
+  check --variant "$v" -i "$tmp/rgb.png" --slots 3 --tick 5
+done
+"$ts" run --backend cpu --variant gauss_global -i "$tmp/rgb.png" --kernel-size 3 -o "$tmp/g.png" >/dev/null
+"$ts" run --backend cpu --variant integral -i "$tmp/rgb.png" -o "$tmp/grey.png" >/dev/null
+check --variant gauss_local_sep -i "$tmp/grey.png" --kernel-size 15
+check --variant gauss_local -i "$tmp/grey.png" --kernel-size 15
+check --variant linear1d2 -i "$tmp/grey.png"
+check --variant integral -i "$tmp/grey.png" --pattern none
+echo "$passes passed, $fails failed"
+[[ $fails -eq 0 ]]
