@@ -3,10 +3,13 @@
  * random schedules (hazardous ones included) the device's buffers equal the CPU model's byte
  * for byte; the fast whole-image path is exact; the device reports each kernel's memory.
  * Without an OpenCL platform it is skipped (exit 77), except in CI, where that fails. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
+#include "ts_file.h"
 
 static int same_buffers(const ts_run *a, const ts_run *b, const char *what)
 {
@@ -144,6 +147,64 @@ static void device_memory(ts_cl *cl)
   CHECK(ts_cl_copy_bandwidth(cl, 1 << 22, 3, &gbps, NULL) == TS_OK && gbps > 0, "copy bandwidth");
 }
 
+/* Copies a kernel file, optionally appending text. */
+static void copy_kernel(const char *from_dir, const char *to_dir, const char *file,
+                        const char *extra)
+{
+  char a[512], b[512];
+  snprintf(a, sizeof a, "%s/%s", from_dir, file);
+  snprintf(b, sizeof b, "%s/%s", to_dir, file);
+  uint8_t *data = NULL;
+  size_t len = 0;
+  CHECK(ts_file_read_all(a, 1 << 20, &data, &len, NULL) == TS_OK, "read %s", a);
+  FILE *f = fopen(b, "wb");
+  CHECK(f != NULL, "write %s", b);
+  if (f) {
+    fwrite(data, 1, len, f);
+    if (extra)
+      fputs(extra, f);
+    fclose(f);
+  }
+  free(data);
+}
+
+/* A kernel edited into a build error: reload fails with the log, and the last good build
+ * keeps running. */
+static void reload_keeps_last_good(void)
+{
+  char dir[] = "/tmp/tilescope-kernels-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  const char *files[] = { "common.cl", "box.cl", "gauss.cl", "integral.cl", "commit.cl" };
+  for (int i = 0; i < 5; i++)
+    copy_kernel(TS_KERNELS_DIR, dir, files[i], NULL);
+  ts_cl *cl = NULL;
+  ts_error err = { 0 };
+  CHECK(ts_cl_create(-1, dir, &cl, &err) == TS_OK, "%s", err.msg);
+  ts_image *img = random_image(45, 31, 3);
+  const ts_variant *v = ts_variant_find("linearslide");
+  testlib_cl = cl;
+  ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, 0, 0, INT64_MAX);
+  ts_run_destroy(run);
+  copy_kernel(TS_KERNELS_DIR, dir, "box.cl", "\n__kernel void broken(void) { nonsense }\n");
+  CHECK(ts_cl_reload(cl, &err) == TS_ERR_BUILD, "a broken kernel reloaded");
+  CHECK(strstr(err.msg, "box.cl") != NULL, "message: %s", err.msg);
+  CHECK(strstr(ts_cl_build_log(cl), "nonsense") != NULL, "log: %s", ts_cl_build_log(cl));
+  run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, 0, 0, INT64_MAX);
+  CHECK(run && compare_to_ref(run, img, "after a failed reload", 1) == 0, "last good build");
+  ts_run_destroy(run);
+  copy_kernel(TS_KERNELS_DIR, dir, "box.cl", NULL);
+  CHECK(ts_cl_reload(cl, &err) == TS_OK, "fixed kernel: %s", err.msg);
+  testlib_cl = NULL;
+  ts_image_destroy(img);
+  ts_cl_destroy(cl);
+  for (int i = 0; i < 5; i++) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+    remove(p);
+  }
+  rmdir(dir);
+}
+
 int main(void)
 {
   ts_error err = { 0 };
@@ -164,5 +225,6 @@ int main(void)
   integral_hazards_on_device(cl);
   device_memory(cl);
   ts_cl_destroy(cl);
+  reload_keeps_last_good();
   return check_exit("test_cl");
 }
