@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds tilescope without the viewer on a Linux machine with an NVIDIA GPU and no network,
+# then checks every variant on the GPU and benchmarks it. Nothing is installed system-wide:
+# the OpenCL ICD loader, headers and libpng come as Debian packages unpacked into a private
+# prefix, and the NVIDIA OpenCL library is registered with an .icd file of our own when the
+# machine has none.
+#
+# usage: tests/gpu/run.sh DEBS_DIR OUT_DIR
+#   DEBS_DIR: ocl-icd-libopencl1, ocl-icd-opencl-dev, opencl-c-headers, libpng16-16,
+#             libpng-dev, zlib1g-dev (.deb files; `apt-get download` them on Debian 12)
+#   OUT_DIR:  where the logs, the device list, the correctness results and the bench tables go
+# TS_GPU_ANY_DEVICE=1 lets it run on the first device when there is no GPU (a dry run).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+debs=$(cd "${1:?DEBS_DIR}" && pwd)
+out=${2:?OUT_DIR}
+mkdir -p "$out"
+prefix=${TMPDIR:-/tmp}/tilescope-gpu-prefix
+build=${TMPDIR:-/tmp}/tilescope-gpu-build
+log() { echo "== $*" | tee -a "$out/summary.txt"; }
+
+# 1. The loader, headers and libpng, unpacked privately.
+rm -rf "$prefix" && mkdir -p "$prefix"
+for f in "$debs"/*.deb; do
+  if command -v dpkg-deb >/dev/null; then
+    dpkg-deb -x "$f" "$prefix"
+  else
+    (cd "$prefix" && ar p "$f" data.tar.xz | tar -xJ)
+  fi
+done
+lib=$prefix/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+# 2. The NVIDIA OpenCL library, registered with an .icd file if the machine has none.
+if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
+  nv=$( (ldconfig -p 2>/dev/null | awk '/libnvidia-opencl.so/ {print $NF}'; \
+        find /usr/local/nvidia /usr/lib /usr/lib64 /usr/lib/x86_64-linux-gnu -maxdepth 3 \
+             -name 'libnvidia-opencl.so*' 2>/dev/null) | head -1)
+  log "no ICD file on the machine; NVIDIA OpenCL library: ${nv:-not found}"
+  mkdir -p "$prefix/vendors"
+  [[ -n $nv ]] && echo "$nv" >"$prefix/vendors/nvidia.icd"
+  export OCL_ICD_VENDORS=$prefix/vendors
+fi
+{ echo "ICD files:"; ls -l /etc/OpenCL/vendors "${OCL_ICD_VENDORS:-}" 2>&1; \
+  echo "NVIDIA libraries:"; ls /usr/local/nvidia/lib64 2>&1 | grep -i -E "opencl|cuda" ; \
+  nvidia-smi -L 2>&1; } >"$out/device.txt"
+
+# 3. Build the headless product (no viewer) and the tests.
+png_args=()
+if [[ ! -e /usr/include/png.h ]]; then
+  png_args=(-DPNG_PNG_INCLUDE_DIR="$prefix/usr/include" -DPNG_LIBRARY="$lib/libpng16.so"
+            -DZLIB_INCLUDE_DIR="$prefix/usr/include" -DZLIB_LIBRARY="$lib/libz.so")
+  [[ -e $lib/libz.so ]] || png_args[-1]=-DZLIB_LIBRARY=$(ldconfig -p | awk '/libz.so.1 / {print $NF; exit}')
+fi
+log "configure and build"
+if ! cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTS_VIEWER=OFF \
+     -DOpenCL_INCLUDE_DIR="$prefix/usr/include" -DOpenCL_LIBRARY="$lib/libOpenCL.so" \
+     "${png_args[@]}" >"$out/build.log" 2>&1 ||
+   ! cmake --build "$build" -j"$(nproc)" >>"$out/build.log" 2>&1; then
+  log "build failed (see build.log)"; tail -30 "$out/build.log"; exit 1
+fi
+ts=$build/tilescope
+
+# 4. What OpenCL sees.
+log "devices"
+"$ts" list 2>&1 | sed -n '/OpenCL devices/,$p' | tee -a "$out/device.txt"
+gpu=$("$ts" list | awk -F: '/^  [0-9]+: .*GPU/ {gsub(/ /, "", $1); print $1; exit}')
+if [[ -z $gpu && ${TS_GPU_ANY_DEVICE:-0} == 1 ]]; then
+  gpu=0 # a dry run of this script on a machine without a GPU (pocl)
+fi
+if [[ -z $gpu ]]; then
+  log "no OpenCL GPU device"; exit 1
+fi
+"$ts" list --memory --device "$gpu" 2>&1 | tee -a "$out/device.txt"
+
+# 5. Correctness on the GPU: the OpenCL test suite (every variant against the CPU model and
+#    the reference, at random ticks of random schedules), then whole 4K and 8K runs of every
+#    variant compared byte for byte with the CPU back end.
+log "test_cl"
+"$build/tests/test_cl" 2>&1 | tee "$out/test_cl.txt" | tail -5
+rc=${PIPESTATUS[0]}
+log "test_cl exit $rc"
+"$build/assets/ts_mkchart" "$out/chart4k.png" 3840x2160 >/dev/null
+"$build/assets/ts_mkchart" "$out/chart8k.png" 7680x4320 >/dev/null
+: >"$out/identical.txt"
+for img in chart4k chart8k; do
+  for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep integral; do
+    "$ts" run -i "$out/$img.png" --variant "$v" --backend cl --device "$gpu" --raw "$out/gpu.npy" >"$out/run.txt" 2>&1
+    "$ts" run -i "$out/$img.png" --variant "$v" --backend cpu --raw "$out/cpu.npy" >/dev/null 2>&1
+    if cmp -s "$out/gpu.npy" "$out/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+    echo "$img $v: $r; $(tail -1 "$out/run.txt")" | tee -a "$out/identical.txt"
+  done
+done
+rm -f "$out/gpu.npy" "$out/cpu.npy" "$out/chart4k.png" "$out/chart8k.png" "$out/run.txt"
+
+# 6. Timings.
+for size in 3840x2160 7680x4320; do
+  for c in 1 3; do
+    log "bench $size, $c channel(s)"
+    "$ts" bench --device "$gpu" --size "$size" --channels "$c" --repeats "${TS_GPU_REPEATS:-20}" 2>&1 |
+      tee -a "$out/bench.txt"
+  done
+done
+log "done, exit $rc"
+exit "$rc"
