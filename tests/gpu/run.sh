@@ -17,6 +17,8 @@ out=${2:?OUT_DIR}
 mkdir -p "$out"
 prefix=${TMPDIR:-/tmp}/tilescope-gpu-prefix
 build=${TMPDIR:-/tmp}/tilescope-gpu-build
+work=${TMPDIR:-/tmp}/tilescope-gpu-work
+mkdir -p "$work"
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 
 # 1. The loader, headers and libpng, unpacked privately.
@@ -80,18 +82,18 @@ log "test_cl"
 "$build/tests/test_cl" 2>&1 | tee "$out/test_cl.txt" | tail -5
 rc=${PIPESTATUS[0]}
 log "test_cl exit $rc"
-"$build/assets/ts_mkchart" "$out/chart4k.png" 3840x2160 >/dev/null
-"$build/assets/ts_mkchart" "$out/chart8k.png" 7680x4320 >/dev/null
+"$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
+"$build/assets/ts_mkchart" "$work/chart8k.png" 7680x4320 >/dev/null
 : >"$out/identical.txt"
 for img in chart4k chart8k; do
   for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep integral; do
-    "$ts" run -i "$out/$img.png" --variant "$v" --backend cl --device "$gpu" --raw "$out/gpu.npy" >"$out/run.txt" 2>&1
-    "$ts" run -i "$out/$img.png" --variant "$v" --backend cpu --raw "$out/cpu.npy" >/dev/null 2>&1
-    if cmp -s "$out/gpu.npy" "$out/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
-    echo "$img $v: $r; $(tail -1 "$out/run.txt")" | tee -a "$out/identical.txt"
+    "$ts" run -i "$work/$img.png" --variant "$v" --backend cl --device "$gpu" --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
+    "$ts" run -i "$work/$img.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+    if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+    echo "$img $v: $r; $(tail -1 "$work/run.txt")" | tee -a "$out/identical.txt"
   done
 done
-rm -f "$out/gpu.npy" "$out/cpu.npy" "$out/chart4k.png" "$out/chart8k.png" "$out/run.txt"
+rm -rf "$work"
 
 # 6. Timings.
 for size in 3840x2160 7680x4320; do
