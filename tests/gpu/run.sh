@@ -33,13 +33,15 @@ done
 lib=$prefix/usr/lib/x86_64-linux-gnu
 export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
-# 2. The NVIDIA OpenCL library, registered with an .icd file if the machine has none.
-if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
-  nv=$( (ldconfig -p 2>/dev/null | awk '/libnvidia-opencl.so/ {print $NF}'; \
+# 2. The NVIDIA OpenCL library, registered with an .icd file of our own when none of the
+#    machine's .icd files names it (the machine's others are kept beside it).
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+  nv=$( (ldconfig -p 2>/dev/null | awk '/libnvidia-opencl.so.1/ {print $NF}'; \
         find /usr/local/nvidia /usr/lib /usr/lib64 /usr/lib/x86_64-linux-gnu -maxdepth 3 \
-             -name 'libnvidia-opencl.so*' 2>/dev/null) | head -1)
-  log "no ICD file on the machine; NVIDIA OpenCL library: ${nv:-not found}"
+             -name 'libnvidia-opencl.so.1' 2>/dev/null) | head -1)
+  log "no ICD file names NVIDIA's OpenCL library; found: ${nv:-nothing}"
   mkdir -p "$prefix/vendors"
+  cp /etc/OpenCL/vendors/*.icd "$prefix/vendors/" 2>/dev/null
   [[ -n $nv ]] && echo "$nv" >"$prefix/vendors/nvidia.icd"
   export OCL_ICD_VENDORS=$prefix/vendors
 fi
