@@ -27,6 +27,7 @@ struct ts_cl {
   int nprograms;
   char *log;
   size_t max_group;
+  int sync; /* TILESCOPE_CL_SYNC=1: wait after every launch, so a fault names its kernel */
 };
 
 struct ts_cl_run {
@@ -201,6 +202,8 @@ ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_erro
     goto fail;
   clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof cl->max_group,
                   &cl->max_group, NULL);
+  const char *sync = getenv("TILESCOPE_CL_SYNC");
+  cl->sync = sync && strcmp(sync, "1") == 0;
   *out = cl;
   return TS_OK;
 fail:
@@ -357,7 +360,7 @@ static ts_status make_kernel(ts_cl *cl, const char *file, const char *name, cl_k
 static size_t local_bytes(const ts_variant *v, const ts_kctx *k)
 {
   int n = v->local_bytes ? v->local_bytes(k) : 0;
-  return n > 0 ? (size_t)n : 4;
+  return n > 0 ? ((size_t)n + 3) / 4 * 4 : 4; /* whole 32-bit words */
 }
 
 static ts_status set_args(ts_cl_run *r, int pass, cl_kernel kern, cl_mem src, cl_mem dst,
@@ -542,6 +545,17 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
   cl_event ev;
   CL_TRY(clEnqueueNDRangeKernel(r->cl->queue, kern, dims, NULL, global, local, 0, NULL, &ev),
          "clEnqueueNDRangeKernel");
+  if (r->cl->sync) {
+    cl_int e = clFinish(r->cl->queue);
+    if (e != CL_SUCCESS) {
+      clReleaseEvent(ev);
+      return ts_fail(err, TS_ERR_DEVICE,
+                     "kernel %s (pass %d, %u tiles from %u, %s launch, W %d H %d C %d r %d, "
+                     "local memory %zu) failed: %s (%d)",
+                     pd->cl_kernel, pass + 1, n, first, direct ? "direct" : "shadow", r->W, r->H,
+                     r->C, r->r, r->lmem, cl_error_name(e), (int)e);
+    }
+  }
   return keep_event(r, ev, err);
 }
 
@@ -560,6 +574,12 @@ ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, t
   size_t local = r->cl->max_group >= 64 ? 64 : r->cl->max_group, global = (size_t)n * local;
   CL_TRY(clEnqueueNDRangeKernel(r->cl->queue, r->commit, 1, NULL, &global, &local, 0, NULL, NULL),
          "clEnqueueNDRangeKernel");
+  if (r->cl->sync) {
+    cl_int e2 = clFinish(r->cl->queue);
+    if (e2 != CL_SUCCESS)
+      return ts_fail(err, TS_ERR_DEVICE, "kernel commit_rects (pass %d, %u rects from %u) failed: %s (%d)",
+                     pass + 1, n, first, cl_error_name(e2), (int)e2);
+  }
   return TS_OK;
 }
 

@@ -9,12 +9,13 @@
  *   tiles      thread coordinates; this launch runs tiles[first .. first + ntiles - 1]
  *   W, H, C    the image (C = 1 for the integral image, which works on luma)
  *   weights, r Gaussian 1-D weights (summing to 256) and radius
- *   lmem       local memory for the variants that stage a tile */
+ *   lmem       local memory for the variants that stage a tile, as 32-bit words so that it
+ *              is aligned for the 32-bit sums some of them keep there */
 
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
       __global const int2 *tiles, int first, int ntiles, int W, int H, int C,        \
-      __constant uint *weights, int r, __local uchar *lmem
+      __constant uint *weights, int r, __local uint *lmem
 
 inline uchar ld8(__global const uchar *b, int W, int H, int C, int x, int y, int c)
 {

@@ -37,7 +37,8 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local(TS_
 {
   int2 t = tiles[first + get_group_id(0)];
   int lx = (int)get_local_id(0), ly = (int)get_local_id(1), side = GWG + 2 * r;
-  stage_tile(src, lmem, t, W, H, C, r);
+  __local uchar *tile = (__local uchar *)lmem;
+  stage_tile(src, tile, t, W, H, C, r);
   int x = t.x * GWG + lx, y = t.y * GWG + ly;
   if (x >= W || y >= H)
     return;
@@ -45,7 +46,7 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local(TS_
     uint s = 0;
     for (int j = 0; j <= 2 * r; j++)
       for (int i = 0; i <= 2 * r; i++)
-        s += weights[j] * weights[i] * lmem[((ly + j) * side + lx + i) * C + c];
+        s += weights[j] * weights[i] * tile[((ly + j) * side + lx + i) * C + c];
     dst[(y * W + x) * C + c] = (uchar)((s + 32768u) >> 16);
   }
 }
@@ -56,15 +57,15 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep
 {
   int2 t = tiles[first + get_group_id(0)];
   int lx = (int)get_local_id(0), ly = (int)get_local_id(1), side = GWG + 2 * r;
-  int tile_bytes = (side * side * C + 3) & ~3;
-  __local uint *h = (__local uint *)(lmem + tile_bytes);
-  stage_tile(src, lmem, t, W, H, C, r);
+  __local uchar *tile = (__local uchar *)lmem;
+  __local uint *h = lmem + (side * side * C + 3) / 4; /* after the tile, word-aligned */
+  stage_tile(src, tile, t, W, H, C, r);
   int lid = ly * GWG + lx, n = side * GWG * C;
   for (int e = lid; e < n; e += GWG * GWG) {
     int c = e % C, col = (e / C) % GWG, row = e / (C * GWG);
     uint s = 0;
     for (int i = 0; i <= 2 * r; i++)
-      s += weights[i] * lmem[(row * side + col + i) * C + c];
+      s += weights[i] * tile[(row * side + col + i) * C + c];
     h[e] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

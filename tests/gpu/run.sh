@@ -81,7 +81,7 @@ fi
 #    the reference, at random ticks of random schedules), then whole 4K and 8K runs of every
 #    variant compared byte for byte with the CPU back end.
 log "test_cl"
-"$build/tests/test_cl" 2>&1 | tee "$out/test_cl.txt" | tail -5
+TILESCOPE_CL_SYNC=1 "$build/tests/test_cl" 2>&1 | tee "$out/test_cl.txt" | tail -5
 rc=${PIPESTATUS[0]}
 log "test_cl exit $rc"
 "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
