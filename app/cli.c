@@ -201,7 +201,7 @@ static int readable(const char *path)
 }
 
 /* Finds `file` in a folder named `folder`: env, next to the executable, the source tree. */
-static const char *find_resource(const char *env_name, const char *folder, const char *file,
+const char *cli_find_dir(const char *env_name, const char *folder, const char *file,
                                  char *path, size_t size)
 {
   const char *env = getenv(env_name);
@@ -242,7 +242,7 @@ static const char *find_resource(const char *env_name, const char *folder, const
 const char *cli_default_asset(void)
 {
   static char dir[PATH_MAX], path[PATH_MAX + 16];
-  if (!find_resource("TILESCOPE_ASSETS", "assets", "chart.png", dir, sizeof dir))
+  if (!cli_find_dir("TILESCOPE_ASSETS", "assets", "chart.png", dir, sizeof dir))
     return NULL;
   snprintf(path, sizeof path, "%s/chart.png", dir);
   return path;
@@ -260,7 +260,7 @@ const char *cli_kernels_dir(const char *given)
     snprintf(dir, sizeof dir, "%s", given);
     return dir;
   }
-  return find_resource("TILESCOPE_KERNELS", "kernels", "common.cl", dir, sizeof dir);
+  return cli_find_dir("TILESCOPE_KERNELS", "kernels", "common.cl", dir, sizeof dir);
 }
 
 int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)

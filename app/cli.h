@@ -4,6 +4,7 @@
 #ifndef TS_APP_CLI_H
 #define TS_APP_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ts_run.h"
@@ -64,6 +65,10 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int n
 /* The default input: the chart in the assets folder (TILESCOPE_ASSETS, next to the
  * executable, or the source tree). Returns NULL and prints an error when not found. */
 const char *cli_default_asset(void);
+/* Finds the folder `folder` holding `file`: $env_name, next to the executable, ../, the
+ * source tree. Copies it into path and returns it, or prints an error and returns NULL. */
+const char *cli_find_dir(const char *env_name, const char *folder, const char *file, char *path,
+                         size_t size);
 /* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
 const char *cli_kernels_dir(const char *given);
 
@@ -71,5 +76,7 @@ int cmd_run(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_shot(int argc, char **argv);
 
 #endif

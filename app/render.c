@@ -1,0 +1,755 @@
+/* Drawing the viewer: the two image panes (input; output with the thread-space overlay),
+ * hover footprint and dependency arrows, pixel values when zoomed in, the side panel with
+ * the inspector and legend, the timeline, the help overlay. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viewer.h"
+
+enum { GEN9_THREAD_BYTES = 4096 };
+#define PANEL_TEXT_W 416.0f /* the side panel's width less its margins */
+
+static const gfx_color WHITE = { 1, 1, 1, 1 }, DIM = { 0.62f, 0.65f, 0.70f, 1 },
+                       BG = { 0.09f, 0.10f, 0.12f, 1 }, PANEL = { 0.13f, 0.14f, 0.17f, 1 },
+                       ACCENT = { 0.45f, 0.75f, 1.0f, 1 }, WARN = { 1.0f, 0.45f, 0.35f, 1 },
+                       WAITS = { 1.0f, 0.62f, 0.05f, 1 }, WAITERS = { 0.25f, 0.9f, 1.0f, 1 },
+                       FOOT = { 1.0f, 0.9f, 0.2f, 1 };
+
+static const gfx_color STATE_COLORS[5] = { { 0.25f, 0.25f, 0.25f, 1 }, { 1.0f, 0.62f, 0.05f, 1 },
+                                           { 0.15f, 0.95f, 0.25f, 1 }, { 0.25f, 0.45f, 0.95f, 1 },
+                                           { 0.95f, 0.1f, 0.1f, 1 } };
+static const char *const STATE_NAMES[5] = { "pending", "waiting", "running", "done", "hazard" };
+
+int viewer_pass_at_tick(const ts_sched *s, int64_t tick)
+{
+  for (int p = 0; p < s->npasses; p++)
+    if (tick < s->pass[p].t_end)
+      return p;
+  return s->npasses - 1;
+}
+
+static const ts_sched *sched_of(const viewer *v)
+{
+  return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run) : NULL;
+}
+
+/* The pass shown: the one running at the snapshot's tick. */
+static int shown_pass(const viewer *v)
+{
+  const ts_sched *s = sched_of(v);
+  return s ? viewer_pass_at_tick(s, v->snap.tick) : 0;
+}
+
+/* A thread's tile in image pixels, and whether the pass's tiles are transposed. */
+static ts_rect tile_of(const viewer *v, int pass, int tx, int ty)
+{
+  const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
+  return pd->tile_px(ts_run_kctx(v->snap.run), tx, ty);
+}
+
+int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id)
+{
+  const ts_sched *s = sched_of(v);
+  if (!s || x < 0 || y < 0 || !v->input || x >= (float)v->input->w || y >= (float)v->input->h)
+    return 0;
+  int p = shown_pass(v);
+  ts_rect t0 = tile_of(v, p, 0, 0), t1 = tile_of(v, p, 1, 0);
+  int transposed = t1.y != t0.y;
+  int px = (int)x, py = (int)y, tx, ty;
+  if (transposed) {
+    tx = py / t0.h;
+    ty = px / t0.w;
+  } else {
+    tx = px / t0.w;
+    ty = py / t0.h;
+  }
+  const ts_pass_sched *ps = &s->pass[p];
+  if (tx >= ps->tw || ty >= ps->th)
+    return 0;
+  *pass = p;
+  *id = (uint32_t)ty * (uint32_t)ps->tw + (uint32_t)tx;
+  return 1;
+}
+
+static void upload_rgba(GLuint tex, int w, int h, const uint8_t *rgba)
+{
+  glBindTexture(GL_TEXTURE_2D, tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+static void upload_images(viewer *v)
+{
+  if (v->input && v->in_uploaded != v->input_generation) {
+    size_t n = (size_t)v->input->w * v->input->h;
+    uint8_t *rgba = malloc(n * 4);
+    for (size_t i = 0; rgba && i < n; i++) {
+      const uint8_t *p = v->input->data + i * v->input->c;
+      rgba[i * 4] = p[0];
+      rgba[i * 4 + 1] = v->input->c >= 3 ? p[1] : p[0];
+      rgba[i * 4 + 2] = v->input->c >= 3 ? p[2] : p[0];
+      rgba[i * 4 + 3] = 255;
+    }
+    if (rgba)
+      upload_rgba(v->img_tex[0], v->input->w, v->input->h, rgba);
+    free(rgba);
+    v->in_uploaded = v->input_generation;
+  }
+  if (v->have_snap && v->snap.rgba && v->out_uploaded != v->snap_serial) {
+    const ts_kctx *k = ts_run_kctx(v->snap.run);
+    upload_rgba(v->img_tex[1], k->W, k->H, v->snap.rgba);
+    v->out_uploaded = v->snap_serial;
+  }
+}
+
+/* One texel per thread of the pass shown: dispatch, depth, slot, state (+4 for a hazard). */
+static void update_threads(viewer *v, float *norm)
+{
+  const ts_sched *s = sched_of(v);
+  if (!s)
+    return;
+  int p = shown_pass(v);
+  const ts_pass_sched *ps = &s->pass[p];
+  int64_t tick = v->snap.tick;
+  norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+  norm[1] = 1;
+  norm[2] = (float)(s->params.slots - 1 > 0 ? s->params.slots - 1 : 1);
+  for (uint32_t i = 0; i < ps->n; i++)
+    if ((float)ps->t[i].depth > norm[1])
+      norm[1] = (float)ps->t[i].depth;
+  if ((uint32_t)norm[2] + 1 > ps->n)
+    norm[2] = norm[0];
+  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p)
+    return;
+  size_t need = (size_t)ps->n * 4;
+  if (need > v->thr_cap) {
+    float *d = realloc(v->thr_data, need * sizeof *d);
+    if (!d)
+      return;
+    v->thr_data = d;
+    v->thr_cap = need;
+  }
+  for (uint32_t i = 0; i < ps->n; i++) {
+    const ts_thread *t = &ps->t[i];
+    float *d = v->thr_data + (size_t)i * 4;
+    d[0] = (float)t->dispatch;
+    d[1] = (float)t->depth;
+    d[2] = (float)(t->slot < 0 ? 0 : t->slot);
+    d[3] = (float)ts_thread_state_at(t, tick) + (t->hazards > 0 ? 4.0f : 0.0f);
+  }
+  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_run = v->snap.run;
+  v->thr_tick = tick;
+  v->thr_pass = p;
+}
+
+static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
+{
+  if (!v->input)
+    return;
+  GLuint prog = v->g.image_prog;
+  glUseProgram(prog);
+  float sx, sy;
+  viewer_image_to_screen(v, pane, 0, 0, &sx, &sy);
+#define U(name) glGetUniformLocation(prog, name)
+  glUniform2f(U("u_screen"), (float)v->width, (float)v->height);
+  glUniform2f(U("u_image_size"), (float)v->input->w, (float)v->input->h);
+  glUniform2f(U("u_origin"), sx, sy);
+  glUniform1f(U("u_zoom"), v->zoom);
+  glUniform4f(U("u_clip"), r->x, r->y, r->x + r->w, r->y + r->h);
+  int overlay = pane == 1 && v->have_snap && v->snap.run ? (int)v->mode : 0;
+  glUniform1i(U("u_overlay"), overlay);
+  glUniform1i(U("u_image"), 0);
+  glUniform1i(U("u_threads"), 1);
+  glUniform1f(U("u_alpha"), 0.45f);
+  glUniform1i(U("u_tile_grid"), pane == 1 && v->tile_grid && v->have_snap && v->snap.run);
+  glUniform2f(U("u_hover"), -1, -1);
+  if (v->have_snap && v->snap.run) {
+    const ts_sched *s = sched_of(v);
+    int p = shown_pass(v);
+    ts_rect t0 = tile_of(v, p, 0, 0), t1 = tile_of(v, p, 1, 0);
+    glUniform2f(U("u_space"), (float)s->pass[p].tw, (float)s->pass[p].th);
+    glUniform2f(U("u_tile"), (float)t0.w, (float)t0.h);
+    glUniform1i(U("u_transposed"), t1.y != t0.y);
+    glUniform3f(U("u_norm"), norm[0], norm[1], norm[2]);
+    int hp;
+    uint32_t hid;
+    if (v->hover_pane >= 0 && viewer_thread_at(v, v->hover_x, v->hover_y, &hp, &hid))
+      glUniform2f(U("u_hover"), (float)(hid % (uint32_t)s->pass[hp].tw),
+                  (float)(hid / (uint32_t)s->pass[hp].tw));
+  }
+#undef U
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, v->img_tex[pane == 1 && v->have_snap && v->snap.rgba ? 1 : 0]);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glActiveTexture(GL_TEXTURE0);
+  if (pane == 1 && !(v->have_snap && v->snap.rgba))
+    return;
+  float q[12] = { r->x, r->y, r->x + r->w, r->y, r->x + r->w, r->y + r->h,
+                  r->x, r->y, r->x + r->w, r->y + r->h, r->x, r->y + r->h };
+  glBindVertexArray(v->g.quad_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof q, q);
+  glDrawArrays(GL_TRIANGLES, 0, 6);
+  glBindVertexArray(0);
+}
+
+/* Screen rectangle of an image rectangle in a pane. */
+static void rect_to_screen(const viewer *v, int pane, ts_rect r, float *x, float *y, float *w,
+                           float *h)
+{
+  float x1, y1;
+  viewer_image_to_screen(v, pane, (float)r.x, (float)r.y, x, y);
+  viewer_image_to_screen(v, pane, (float)(r.x + r.w), (float)(r.y + r.h), &x1, &y1);
+  *w = x1 - *x;
+  *h = y1 - *y;
+}
+
+static int clipped(const vw_rect *c, float x, float y)
+{
+  return x >= c->x && y >= c->y && x < c->x + c->w && y < c->y + c->h;
+}
+
+/* Dispatch indices in tiles big enough on screen. */
+static void draw_tile_labels(viewer *v, const vw_rect *r)
+{
+  const ts_sched *s = sched_of(v);
+  if (!s || v->mode == OV_NONE)
+    return;
+  int p = shown_pass(v);
+  const ts_pass_sched *ps = &s->pass[p];
+  ts_rect t0 = tile_of(v, p, 0, 0);
+  float tw = (float)t0.w * v->zoom, th = (float)t0.h * v->zoom;
+  char digits[16];
+  snprintf(digits, sizeof digits, "%u", ps->n - 1);
+  int font = FONT_SMALL;
+  float need = (float)gfx_text_width(&v->g, font, digits) + 4;
+  if (tw < need || th < (float)v->g.font[font].height + 2 || (double)ps->n * tw * th < 1)
+    return;
+  int drawn = 0;
+  for (uint32_t id = 0; id < ps->n && drawn < 4000; id++) {
+    int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
+    float x, y, w, h;
+    rect_to_screen(v, 1, tile_of(v, p, tx, ty), &x, &y, &w, &h);
+    if (x + w < r->x || y + h < r->y || x > r->x + r->w || y > r->y + r->h)
+      continue;
+    char label[16];
+    snprintf(label, sizeof label, "%u", ps->t[id].dispatch);
+    float lw = (float)gfx_text_width(&v->g, font, label);
+    float lx = x + (w - lw) / 2, ly = y + (h - (float)v->g.font[font].height) / 2;
+    if (!clipped(r, lx, ly) || !clipped(r, lx + lw, ly + (float)v->g.font[font].height))
+      continue;
+    gfx_text(&v->g, font, lx + 1, ly + 1, gfx_rgba(0, 0, 0, 0.8f), label);
+    gfx_text(&v->g, font, lx, ly, WHITE, label);
+    drawn++;
+  }
+}
+
+/* Pixel values written in each pixel when zoomed in far enough for them to fit. */
+static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
+{
+  if (v->zoom < 16 || !v->input)
+    return;
+  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
+  int wide = pane == 1 && k && k->buf[TS_BUF_OUT].esize == 4;
+  int C = pane == 0 ? v->input->c : (k ? k->C : 0);
+  if (pane == 1 && (!k || !v->snap.raw))
+    return;
+  int font = FONT_SMALL, lh = v->g.font[font].height;
+  float x0, y0;
+  int px0 = (int)fmaxf(0, floorf(v->cx - r->w / 2 / v->zoom));
+  int py0 = (int)fmaxf(0, floorf(v->cy - r->h / 2 / v->zoom));
+  int px1 = (int)fminf((float)v->input->w, ceilf(v->cx + r->w / 2 / v->zoom));
+  int py1 = (int)fminf((float)v->input->h, ceilf(v->cy + r->h / 2 / v->zoom));
+  int lines = wide ? 1 : C;
+  if ((float)(lines * lh) > v->zoom - 2) {
+    if ((float)lh > v->zoom - 2)
+      return;
+    lines = 1; /* only the first channel fits */
+  }
+  for (int py = py0; py < py1; py++)
+    for (int px = px0; px < px1; px++) {
+      viewer_image_to_screen(v, pane, (float)px, (float)py, &x0, &y0);
+      for (int c = 0; c < lines; c++) {
+        char s[16];
+        if (wide)
+          snprintf(s, sizeof s, "%u", ((const uint32_t *)v->snap.raw)[(size_t)py * k->W + px]);
+        else if (pane == 0)
+          snprintf(s, sizeof s, "%u", v->input->data[((size_t)py * v->input->w + px) * C + c]);
+        else
+          snprintf(s, sizeof s, "%u", v->snap.raw[((size_t)py * k->W + px) * C + c]);
+        float w = (float)gfx_text_width(&v->g, font, s);
+        if (w > v->zoom - 2)
+          continue;
+        float tx = x0 + (v->zoom - w) / 2, ty = y0 + (v->zoom - (float)(lines * lh)) / 2 + (float)(c * lh);
+        if (!clipped(r, tx, ty) || !clipped(r, tx + w, ty + (float)lh))
+          continue;
+        uint8_t val = wide ? 128 : pane == 0 ? v->input->data[((size_t)py * v->input->w + px) * C + c]
+                                             : v->snap.raw[((size_t)py * k->W + px) * C + c];
+        gfx_color col = val > 140 ? gfx_rgba(0, 0, 0, 1) : WHITE;
+        if (lines == 3)
+          col = c == 0 ? gfx_rgba(1, 0.45f, 0.45f, 1) : c == 1 ? gfx_rgba(0.4f, 1, 0.4f, 1) : gfx_rgba(0.5f, 0.7f, 1, 1);
+        if (lines == 3 && val > 140)
+          col = c == 0 ? gfx_rgba(0.5f, 0, 0, 1) : c == 1 ? gfx_rgba(0, 0.4f, 0, 1) : gfx_rgba(0, 0, 0.6f, 1);
+        gfx_text(&v->g, font, tx, ty, col, s);
+      }
+    }
+}
+
+/* The focused thread: hovered, else clicked. */
+static int focus_thread(const viewer *v, int *pass, uint32_t *id)
+{
+  if (v->hover_pane >= 0 && viewer_thread_at(v, v->hover_x, v->hover_y, pass, id))
+    return 1;
+  if (v->sel_pass >= 0 && sched_of(v) && v->sel_pass < sched_of(v)->npasses) {
+    *pass = v->sel_pass;
+    *id = v->sel_id;
+    return 1;
+  }
+  return 0;
+}
+
+static void tile_center(const viewer *v, int pass, uint32_t id, float *x, float *y)
+{
+  const ts_pass_sched *ps = &sched_of(v)->pass[pass];
+  float w, h;
+  rect_to_screen(v, 1, tile_of(v, pass, (int)(id % (uint32_t)ps->tw), (int)(id / (uint32_t)ps->tw)),
+                 x, y, &w, &h);
+  *x += w / 2;
+  *y += h / 2;
+}
+
+static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
+{
+  int pass;
+  uint32_t id;
+  if (!focus_thread(v, &pass, &id) || pass != shown_pass(v))
+    return;
+  const ts_sched *s = sched_of(v);
+  const ts_pass_sched *ps = &s->pass[pass];
+  const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
+  int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
+  float x, y, w, h;
+  /* On the input: the read footprint with its halo, and the tile inside it. */
+  rect_to_screen(v, 0, pd->read_px(ts_run_kctx(v->snap.run), tx, ty), &x, &y, &w, &h);
+  if (clipped(rin, x + w / 2, y + h / 2) || w > 4) {
+    gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
+    gfx_text(&v->g, FONT_SMALL, x, y - 13, FOOT, "reads");
+  }
+  rect_to_screen(v, 0, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
+  gfx_frame(&v->g, x, y, w, h, 1, WHITE);
+  /* On the output: the tile, arrows to what it waits for and from what waits for it. */
+  rect_to_screen(v, 1, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
+  gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
+  float cx, cy;
+  tile_center(v, pass, id, &cx, &cy);
+  uint32_t tg[TS_PATTERN_MAX_VECTORS];
+  int n = ts_sched_waits(s, pass, id, tg);
+  float th = fmaxf(1.5f, fminf(3.0f, v->zoom * 0.5f));
+  for (int i = 0; i < n; i++) {
+    float ox, oy;
+    tile_center(v, pass, tg[i], &ox, &oy);
+    gfx_arrow(&v->g, cx, cy, ox, oy, th, WAITS);
+  }
+  n = ts_sched_waiters(s, pass, id, tg);
+  for (int i = 0; i < n; i++) {
+    float ox, oy;
+    tile_center(v, pass, tg[i], &ox, &oy);
+    gfx_arrow(&v->g, ox, oy, cx, cy, th, WAITERS);
+  }
+  /* Hazards: lines to the producers it read too early. */
+  size_t nh;
+  const ts_hazard *hz = ts_run_hazards(v->snap.run, &nh);
+  for (size_t i = 0; i < nh; i++)
+    if (hz[i].pass == pass && hz[i].consumer == id) {
+      float ox, oy;
+      tile_center(v, pass, hz[i].producer, &ox, &oy);
+      gfx_arrow(&v->g, ox, oy, cx, cy, th, STATE_COLORS[4]);
+    }
+  (void)rout;
+}
+
+static float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
+{
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  /* Lines longer than the panel end in "..." */
+  size_t fits = (size_t)((PANEL_TEXT_W) / (float)v->g.font[FONT_UI].advance);
+  if (strlen(buf) > fits && fits > 3)
+    memcpy(buf + fits - 3, "...", 4);
+  float w = gfx_text(&v->g, FONT_UI, x, *y, c, buf);
+  *y += (float)v->g.font[FONT_UI].height;
+  return w;
+}
+
+static void fmt_bytes(double b, char *out, size_t n)
+{
+  if (b >= 1e9)
+    snprintf(out, n, "%.2f GB", b / 1e9);
+  else if (b >= 1e6)
+    snprintf(out, n, "%.2f MB", b / 1e6);
+  else if (b >= 1e3)
+    snprintf(out, n, "%.1f kB", b / 1e3);
+  else
+    snprintf(out, n, "%.0f B", b);
+}
+
+/* Bytes every thread reads (its clipped footprint) and writes, over all passes. */
+static void traffic(viewer *v)
+{
+  if (v->stats_run == v->snap.run)
+    return;
+  v->stats_run = v->snap.run;
+  v->bytes_read = v->bytes_written = 0;
+  if (!v->snap.run)
+    return;
+  const ts_sched *s = ts_run_sched(v->snap.run);
+  const ts_kctx *k = ts_run_kctx(v->snap.run);
+  const ts_variant *var = ts_run_params_of(v->snap.run)->variant;
+  for (int p = 0; p < s->npasses; p++) {
+    const ts_pass_desc *pd = &var->passes[p];
+    int src_px_bytes = k->C * k->buf[pd->src].esize;
+    for (uint32_t id = 0; id < s->pass[p].n; id++) {
+      int tx = (int)(id % (uint32_t)s->pass[p].tw), ty = (int)(id / (uint32_t)s->pass[p].tw);
+      ts_rect r = pd->read_px(k, tx, ty);
+      int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
+      int x1 = r.x + r.w > k->W ? k->W : r.x + r.w, y1 = r.y + r.h > k->H ? k->H : r.y + r.h;
+      if (x1 > x0 && y1 > y0)
+        v->bytes_read += (double)(x1 - x0) * (y1 - y0) * src_px_bytes;
+      ts_rect wr = pd->write_rect(k, tx, ty);
+      v->bytes_written += (double)wr.w * wr.h * k->buf[pd->dst].esize;
+    }
+  }
+}
+
+static void draw_bar(viewer *v, float x, float y, float w, double frac, gfx_color c)
+{
+  gfx_rect(&v->g, x, y, w, 8, gfx_rgba(0.25f, 0.26f, 0.3f, 1));
+  gfx_rect(&v->g, x, y, (float)fmin(1.0, frac) * w, 8, frac > 1 ? WARN : c);
+}
+
+static void draw_panel(viewer *v, const vw_rect *r)
+{
+  gfx_rect(&v->g, r->x, r->y, r->w, r->h, PANEL);
+  float x = r->x + 12, y = r->y + 10;
+  const ts_variant *var = ts_variant_at(v->set.variant);
+  gfx_color head = ACCENT;
+  panel_line(v, x, &y, head, "%s  (%s)   [v]", var->name, ts_filter_name(var->filter));
+  panel_line(v, x, &y, DIM, "%s", var->summary);
+  y += 6;
+  if (!v->have_snap || !v->snap.run) {
+    panel_line(v, x, &y, v->snap.error[0] ? WARN : DIM, "%s",
+               v->snap.error[0] ? v->snap.error : "working...");
+  } else {
+    const ts_sched *s = ts_run_sched(v->snap.run);
+    const ts_kctx *k = ts_run_kctx(v->snap.run);
+    int p = shown_pass(v);
+    const ts_pass_desc *pd = &var->passes[p];
+    ts_rect tile = pd->tile_px(k, 0, 0), rd = pd->read_px(k, 0, 0);
+    panel_line(v, x, &y, WHITE, "pass %d of %d: %s", p + 1, s->npasses, pd->name);
+    panel_line(v, x, &y, WHITE, "tile %s = %dx%d px", pd->tile, tile.w, tile.h);
+    panel_line(v, x, &y, WHITE, "footprint %dx%d px, read amplification %.2fx", rd.w, rd.h,
+               (double)rd.w * rd.h / ((double)tile.w * tile.h));
+    y += 6;
+    panel_line(v, x, &y, head, "schedule");
+    panel_line(v, x, &y, WHITE, "pattern %s [p]   walk %s [w]", ts_pattern_name(s->params.pattern),
+               ts_walk_name(s->params.walk));
+    if (s->params.pattern != TS_PAT_NONE && s->params.walk != ts_pattern_default_walk(s->params.pattern))
+      panel_line(v, x, &y, WARN, "walk is not the pattern's own: dependencies may drop");
+    panel_line(v, x, &y, WHITE, "%d slots [ ]   cost %d tick%s [c]", s->params.slots,
+               ts_run_params_of(v->snap.run)->cost, ts_run_params_of(v->snap.run)->cost > 1 ? "s" : "");
+    panel_line(v, x, &y, WHITE, "%u threads (%dx%d), %" PRId64 " ticks", s->total, s->pass[p].tw,
+               s->pass[p].th, s->length);
+    panel_line(v, x, &y, WHITE, "mean %.1f running, peak %u resident",
+               ts_sched_mean_running(s), s->peak_resident);
+    size_t nh;
+    const ts_hazard *hz = ts_run_hazards(v->snap.run, &nh);
+    if (nh) {
+      const ts_pass_sched *hp = &s->pass[hz[0].pass];
+      panel_line(v, x, &y, WARN, "%zu hazards in %zu threads", nh, ts_run_hazardous_threads(v->snap.run));
+      panel_line(v, x, &y, WARN, "  e.g. (%u,%u) read (%u,%u) before it finished",
+                 hz[0].consumer % (uint32_t)hp->tw, hz[0].consumer / (uint32_t)hp->tw,
+                 hz[0].producer % (uint32_t)hp->tw, hz[0].producer / (uint32_t)hp->tw);
+    } else {
+      panel_line(v, x, &y, WHITE, "no hazards");
+    }
+    y += 6;
+    panel_line(v, x, &y, head, "memory per thread (budget 4 KB: one Gen9 EU thread)");
+    char dev[64] = "";
+    if (v->snap.have_dev_mem)
+      snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_private[p]);
+    panel_line(v, x, &y, WHITE, "private: declared %d B%s", var->private_bytes, dev);
+    draw_bar(v, x, y, r->w - 24, (double)var->private_bytes / GEN9_THREAD_BYTES, ACCENT);
+    y += 12;
+    int lb = var->local_bytes ? var->local_bytes(k) : 0;
+    if (v->snap.have_dev_mem)
+      snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_local[p]);
+    panel_line(v, x, &y, WHITE, "local per work-group: declared %d B%s", lb, dev);
+    traffic(v);
+    char rb[32], wb[32];
+    fmt_bytes(v->bytes_read, rb, sizeof rb);
+    fmt_bytes(v->bytes_written, wb, sizeof wb);
+    panel_line(v, x, &y, WHITE, "traffic: %s read, %s written", rb, wb);
+    y += 6;
+    panel_line(v, x, &y, head, "device   [b]");
+    panel_line(v, x, &y, WHITE, "%.52s", v->snap.device);
+    if (v->snap.on_cl && v->snap.kernel_ms > 0) {
+      double px = (double)k->W * k->H, gbps = (v->bytes_read + v->bytes_written) / (v->snap.kernel_ms * 1e6);
+      panel_line(v, x, &y, WHITE, "kernels %.3f ms, %.2f ns/px, %.2f GB/s", v->snap.kernel_ms,
+                 v->snap.kernel_ms * 1e6 / px, gbps);
+      if (v->snap.copy_gbps > 0)
+        panel_line(v, x, &y, WHITE, "%.1f%% of the device's copy (%.1f GB/s)",
+                   100.0 * gbps / v->snap.copy_gbps, v->snap.copy_gbps);
+    } else if (!v->snap.on_cl) {
+      panel_line(v, x, &y, DIM, "the CPU model is not timed");
+    }
+  }
+  if (v->snap.build_log && v->snap.build_log[0]) {
+    y += 6;
+    panel_line(v, x, &y, WARN, "kernel build failed (r to retry):");
+    char line[64];
+    const char *s = v->snap.build_log;
+    for (int n = 0; *s && n < 6; n++) {
+      size_t len = strcspn(s, "\n");
+      snprintf(line, sizeof line, "%.*s", (int)(len < 56 ? len : 56), s);
+      panel_line(v, x, &y, WARN, "%s", line);
+      s += len + (s[len] ? 1 : 0);
+    }
+  }
+  /* The inspector. */
+  y += 8;
+  gfx_rect(&v->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
+  panel_line(v, x, &y, head, "inspector");
+  int pass;
+  uint32_t id;
+  if (v->hover_pane >= 0 && v->input && v->hover_x >= 0 && v->hover_y >= 0 &&
+      v->hover_x < (float)v->input->w && v->hover_y < (float)v->input->h) {
+    int px = (int)v->hover_x, py = (int)v->hover_y;
+    char in[48] = "", out[64] = "";
+    const uint8_t *ip = v->input->data + ((size_t)py * v->input->w + px) * v->input->c;
+    for (int c = 0; c < v->input->c; c++)
+      snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "", ip[c]);
+    if (v->have_snap && v->snap.run && v->snap.raw) {
+      const ts_kctx *k = ts_run_kctx(v->snap.run);
+      if (k->buf[TS_BUF_OUT].esize == 4)
+        snprintf(out, sizeof out, "%u", ((const uint32_t *)v->snap.raw)[(size_t)py * k->W + px]);
+      else
+        for (int c = 0; c < k->C; c++)
+          snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "",
+                   v->snap.raw[((size_t)py * k->W + px) * k->C + c]);
+    }
+    panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
+  }
+  if (focus_thread(v, &pass, &id)) {
+    const ts_sched *s = sched_of(v);
+    const ts_pass_sched *ps = &s->pass[pass];
+    const ts_thread *t = &ps->t[id];
+    ts_thread_state st = ts_thread_state_at(t, v->snap.tick);
+    panel_line(v, x, &y, WHITE, "thread (%u,%u) of pass %d%s", id % (uint32_t)ps->tw,
+               id / (uint32_t)ps->tw, pass + 1, v->sel_pass == pass && v->sel_id == id ? "  [selected]" : "");
+    panel_line(v, x, &y, WHITE, "dispatch #%u, depth %d, slot %d", t->dispatch, t->depth, t->slot);
+    panel_line(v, x, &y, WHITE, "ticks: dispatched %" PRId64 ", started %" PRId64 ", ends %" PRId64,
+               t->dispatch_tick, t->start_tick, t->end_tick);
+    panel_line(v, x, &y, STATE_COLORS[t->hazards && st >= TS_STATE_RUNNING ? 4 : st], "state at tick %" PRId64 ": %s%s",
+               v->snap.tick, ts_thread_state_name(st), t->hazards ? ", HAZARD" : "");
+    uint32_t tg[TS_PATTERN_MAX_VECTORS];
+    int n = ts_sched_waits(s, pass, id, tg);
+    char ws[256] = "";
+    for (int i = 0; i < n; i++)
+      snprintf(ws + strlen(ws), sizeof ws - strlen(ws), "%s(%u,%u)", i ? " " : "",
+               tg[i] % (uint32_t)ps->tw, tg[i] / (uint32_t)ps->tw);
+    panel_line(v, x, &y, WAITS, "waits for: %s", n ? ws : "nothing");
+    if (n)
+      panel_line(v, x, &y, WHITE, "  %s at its start tick", "all finished");
+    size_t nh;
+    const ts_hazard *hz = ts_run_hazards(v->snap.run, &nh);
+    ws[0] = 0;
+    int nhz = 0;
+    for (size_t i = 0; i < nh; i++)
+      if (hz[i].pass == pass && hz[i].consumer == id && nhz++ < 6)
+        snprintf(ws + strlen(ws), sizeof ws - strlen(ws), "%s(%u,%u)", nhz > 1 ? " " : "",
+                 hz[i].producer % (uint32_t)ps->tw, hz[i].producer / (uint32_t)ps->tw);
+    if (nhz)
+      panel_line(v, x, &y, WARN, "read before they finished: %s", ws);
+  } else if (y < r->y + r->h - 140) {
+    panel_line(v, x, &y, DIM, "hover a tile; click to select the thread");
+    panel_line(v, x, &y, DIM, "that wrote a pixel. h: help");
+  }
+  /* The legend of the overlay. */
+  float ly = r->y + r->h - 64;
+  gfx_rect(&v->g, r->x + 8, ly - 6, r->w - 16, 1, DIM);
+  gfx_textf(&v->g, FONT_UI, x, ly, head, "overlay: %s [o]   tile grid %s [g]", overlay_name(v->mode),
+            v->tile_grid ? "on" : "off");
+  ly += 20;
+  if (v->mode == OV_STATE) {
+    float lx = x;
+    for (int i = 0; i < 5; i++) {
+      gfx_rect(&v->g, lx, ly + 2, 12, 12, STATE_COLORS[i]);
+      lx += 16 + gfx_text(&v->g, FONT_UI, lx + 16, ly, WHITE, STATE_NAMES[i]) + 10;
+    }
+  } else if (v->mode == OV_ORDER || v->mode == OV_DEPTH) {
+    static const float stops[5][3] = { { 0.18f, 0.05f, 0.45f }, { 0.12f, 0.35f, 0.75f },
+                                       { 0.10f, 0.65f, 0.62f }, { 0.45f, 0.82f, 0.30f },
+                                       { 0.99f, 0.90f, 0.15f } };
+    float bw = r->w - 140;
+    for (int i = 0; i < 64; i++) {
+      float t = (float)i / 63 * 4;
+      int k = (int)fminf(3, floorf(t));
+      float f = t - (float)k;
+      gfx_color c = { stops[k][0] + (stops[k + 1][0] - stops[k][0]) * f,
+                      stops[k][1] + (stops[k + 1][1] - stops[k][1]) * f,
+                      stops[k][2] + (stops[k + 1][2] - stops[k][2]) * f, 1 };
+      gfx_rect(&v->g, x + 30 + bw * (float)i / 64, ly + 2, bw / 64 + 1, 12, c);
+    }
+    const ts_sched *s = sched_of(v);
+    uint32_t mx = 0;
+    if (s) {
+      const ts_pass_sched *ps = &s->pass[shown_pass(v)];
+      if (v->mode == OV_ORDER)
+        mx = ps->n - 1;
+      else
+        for (uint32_t i = 0; i < ps->n; i++)
+          mx = (uint32_t)ps->t[i].depth > mx ? (uint32_t)ps->t[i].depth : mx;
+    }
+    gfx_text(&v->g, FONT_UI, x, ly, WHITE, "0");
+    gfx_textf(&v->g, FONT_UI, x + 36 + bw, ly, WHITE, "%u", mx);
+    gfx_text(&v->g, FONT_SMALL, x + 30, ly + 17, DIM,
+             v->mode == OV_ORDER ? "dispatch index (first to last)" : "depth: dependency wave");
+  } else if (v->mode == OV_SLOT) {
+    gfx_text(&v->g, FONT_UI, x, ly, WHITE, "one hue per resident thread slot");
+  } else {
+    gfx_text(&v->g, FONT_UI, x, ly, DIM, "no overlay");
+  }
+}
+
+static void draw_timeline(viewer *v, const vw_rect *r)
+{
+  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
+  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
+  const ts_sched *s = sched_of(v);
+  float gx = r->x + 10, gw = r->w - 20, gy = r->y + 30, gh = r->h - 60;
+  gfx_rect(&v->g, gx, gy, gw, gh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
+  int64_t tick = v->have_snap ? v->snap.tick : 0;
+  if (s && s->length > 0) {
+    float scale = (float)(s->peak_resident > 0 ? s->peak_resident : 1);
+    for (int i = 0; i < (int)gw; i++) {
+      int64_t t = (int64_t)((double)i / gw * (double)s->length);
+      uint32_t res, run;
+      ts_sched_occupancy(s, t, &res, &run);
+      float hr = gh * (float)res / scale, hu = gh * (float)run / scale;
+      gfx_rect(&v->g, gx + (float)i, gy + gh - hr, 1, hr, gfx_rgba(0.35f, 0.28f, 0.12f, 1));
+      gfx_rect(&v->g, gx + (float)i, gy + gh - hu, 1, hu, gfx_rgba(0.2f, 0.75f, 0.3f, 1));
+    }
+    for (int p = 1; p < s->npasses; p++) {
+      float px = gx + gw * (float)s->pass[p].t_begin / (float)s->length;
+      gfx_rect(&v->g, px, gy - 4, 1, gh + 8, ACCENT);
+      gfx_textf(&v->g, FONT_SMALL, px + 3, gy, ACCENT, "pass %d", p + 1);
+    }
+    float cx = gx + gw * (float)tick / (float)s->length;
+    gfx_rect(&v->g, cx - 1, gy - 6, 2, gh + 12, WHITE);
+    uint32_t res, run;
+    ts_sched_occupancy(s, tick, &res, &run);
+    gfx_textf(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE,
+              "tick %" PRId64 " of %" PRId64 "   running %u, resident %u of %d slots   %s %d ticks/s",
+              tick, s->length, run, res, s->params.slots, v->playing ? "playing" : "paused",
+              (int[]){ 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 }[v->speed_index]);
+    gfx_text(&v->g, FONT_SMALL, gx, gy + gh + 4, DIM,
+             "occupancy: green running, brown resident and waiting; click or drag to scrub");
+  }
+  if (v->status[0] && (v->offscreen || SDL_GetTicks() < v->status_until))
+    gfx_text(&v->g, FONT_UI, r->x + r->w - 10 - (float)gfx_text_width(&v->g, FONT_UI, v->status),
+             r->y + 8, FOOT, v->status);
+}
+
+static void draw_help(viewer *v)
+{
+  static const char *const lines[] = {
+    "space      play / pause",          "left right step one tick (shift: 10)",
+    "home end   first / last tick",     "+ -        play speed",
+    "v V        next / previous variant", "p P        cycle dependency pattern",
+    "w W        cycle walk",            "[ ]        halve / double the slots",
+    "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
+    "r          reload the kernels",    "o O        overlay: state, order, depth, slot, none",
+    "g          tile grid",             "f 1        fit / one to one",
+    "wheel drag zoom about the cursor / pan", "click      select the thread that wrote a pixel",
+    "s          screenshot",            "h F1       this help",
+    "q esc      quit",                  "drop a PNG on the window to open it",
+  };
+  int n = (int)(sizeof lines / sizeof lines[0]);
+  float lh = (float)v->g.font[FONT_UI].height;
+  float w = 460, h = lh * (float)n + 56;
+  float x = ((float)v->width - w) / 2, y = ((float)v->height - h) / 2;
+  gfx_rect(&v->g, x, y, w, h, gfx_rgba(0.05f, 0.06f, 0.08f, 0.93f));
+  gfx_frame(&v->g, x, y, w, h, 1, ACCENT);
+  gfx_text(&v->g, FONT_UI, x + 16, y + 12, ACCENT, "tilescope keys");
+  for (int i = 0; i < n; i++)
+    gfx_text(&v->g, FONT_UI, x + 16, y + 40 + lh * (float)i, WHITE, lines[i]);
+}
+
+void render_frame(viewer *v)
+{
+  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
+  glViewport(0, 0, v->width, v->height);
+  glDisable(GL_DEPTH_TEST);
+  glClearColor(BG.r, BG.g, BG.b, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  upload_images(v);
+  float norm[3] = { 1, 1, 1 };
+  update_threads(v, norm);
+  vw_rect rin, rout, panel, tl;
+  viewer_layout(v, &rin, &rout, &panel, &tl);
+  glDisable(GL_BLEND);
+  draw_pane(v, 0, &rin, norm);
+  draw_pane(v, 1, &rout, norm);
+
+  gfx_begin(&v->g, v->width, v->height);
+  draw_pixel_values(v, 0, &rin);
+  draw_pixel_values(v, 1, &rout);
+  draw_tile_labels(v, &rout);
+  draw_focus(v, &rin, &rout);
+  /* Titles over the panes. */
+  gfx_rect(&v->g, 0, 0, rin.w + rout.w + 2, rin.y, PANEL);
+  const char *slash = strrchr(v->input_name, '/');
+  if (v->input)
+    gfx_textf(&v->g, FONT_UI, rin.x + 8, 4, WHITE, "input  %s  %dx%d, %d channel%s   zoom %.0f%%",
+              slash ? slash + 1 : v->input_name, v->input->w, v->input->h, v->input->c,
+              v->input->c > 1 ? "s" : "", v->zoom * 100);
+  if (v->have_snap && v->snap.run) {
+    const ts_sched *s = sched_of(v);
+    gfx_textf(&v->g, FONT_UI, rout.x + 8, 4, WHITE, "output at tick %" PRId64 " / %" PRId64 "%s",
+              v->snap.tick, s->length,
+              s->npasses > 1 ? (shown_pass(v) ? "   pass 2: the transposed pass" : "   pass 1") : "");
+  } else if (v->have_snap && v->snap.error[0]) {
+    gfx_text(&v->g, FONT_UI, rout.x + 12, rout.y + 12, WARN, v->snap.error);
+  }
+  gfx_rect(&v->g, rin.x + rin.w, 0, 2, rin.y + rin.h, BG);
+  draw_panel(v, &panel);
+  draw_timeline(v, &tl);
+  if (v->help)
+    draw_help(v);
+  gfx_flush(&v->g);
+
+  if (!v->offscreen) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glBlitFramebuffer(0, 0, v->width, v->height, 0, 0, v->width, v->height, GL_COLOR_BUFFER_BIT,
+                      GL_NEAREST);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}

@@ -1,0 +1,624 @@
+/* The viewer's window, input and frame loop (see viewer.h); drawing is in render.c. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "viewer.h"
+
+static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+enum { NSPEEDS = (int)(sizeof speeds / sizeof speeds[0]), PANEL_W = 440, TIMELINE_H = 120,
+       TITLE_H = 24 };
+
+const char *overlay_name(overlay_mode m)
+{
+  static const char *const names[] = { "none", "state", "order", "depth", "slot" };
+  return (unsigned)m < OV_COUNT ? names[m] : "?";
+}
+
+int overlay_parse(const char *s, overlay_mode *m)
+{
+  for (int i = 0; i < OV_COUNT; i++)
+    if (strcmp(s, overlay_name((overlay_mode)i)) == 0) {
+      *m = (overlay_mode)i;
+      return 1;
+    }
+  return 0;
+}
+
+void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
+                   vw_rect *timeline)
+{
+  float w = (float)v->width, h = (float)v->height;
+  float panes_w = w - PANEL_W, panes_h = h - TIMELINE_H;
+  float half = floorf(panes_w / 2);
+  if (pane_in)
+    *pane_in = (vw_rect){ 0, TITLE_H, half - 1, panes_h - TITLE_H };
+  if (pane_out)
+    *pane_out = (vw_rect){ half + 1, TITLE_H, panes_w - half - 1, panes_h - TITLE_H };
+  if (panel)
+    *panel = (vw_rect){ panes_w, 0, PANEL_W, h };
+  if (timeline)
+    *timeline = (vw_rect){ 0, panes_h, panes_w, TIMELINE_H };
+}
+
+void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy)
+{
+  vw_rect r[2];
+  viewer_layout(v, &r[0], &r[1], NULL, NULL);
+  const vw_rect *p = &r[pane ? 1 : 0];
+  *sx = p->x + p->w / 2 + (x - v->cx) * v->zoom;
+  *sy = p->y + p->h / 2 + (y - v->cy) * v->zoom;
+}
+
+/* Which pane a screen point is in, and the image point under it. */
+static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
+{
+  vw_rect r[2];
+  viewer_layout(v, &r[0], &r[1], NULL, NULL);
+  for (int i = 0; i < 2; i++)
+    if (sx >= r[i].x && sy >= r[i].y && sx < r[i].x + r[i].w && sy < r[i].y + r[i].h) {
+      *x = v->cx + (sx - (r[i].x + r[i].w / 2)) / v->zoom;
+      *y = v->cy + (sy - (r[i].y + r[i].h / 2)) / v->zoom;
+      return i;
+    }
+  return -1;
+}
+
+static void fit(viewer *v)
+{
+  if (!v->input)
+    return;
+  vw_rect r;
+  viewer_layout(v, &r, NULL, NULL, NULL);
+  v->zoom = fminf(r.w / (float)v->input->w, r.h / (float)v->input->h) * 0.98f;
+  v->cx = (float)v->input->w / 2;
+  v->cy = (float)v->input->h / 2;
+}
+
+static void set_status(viewer *v, const char *msg)
+{
+  snprintf(v->status, sizeof v->status, "%s", msg);
+  v->status_until = SDL_GetTicks() + 4000;
+}
+
+static void request(viewer *v, int reload)
+{
+  vw_worker_request(v->wk, v->generation, &v->set, v->input, v->input_generation, v->tick,
+                    reload);
+}
+
+void viewer_apply(viewer *v)
+{
+  v->generation++;
+  v->sel_pass = -1;
+  request(v, 0);
+}
+
+static int64_t run_length(const viewer *v)
+{
+  return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+}
+
+void viewer_set_tick(viewer *v, int64_t t)
+{
+  int64_t len = run_length(v);
+  if (t < 0)
+    t = 0;
+  if (v->have_snap && v->snap.generation == v->generation && t > len)
+    t = len;
+  if (t != v->tick) {
+    v->tick = t;
+    request(v, 0);
+  }
+}
+
+int viewer_load_image(viewer *v, const char *path)
+{
+  ts_image *img = NULL;
+  ts_error err = { 0 };
+  if (ts_image_load_png(path, &img, &err) != TS_OK) {
+    set_status(v, err.msg);
+    return 0;
+  }
+  /* The worker copies the image when it takes the request; wait for that before freeing
+   * the old one (it may be copying it now). */
+  while (vw_worker_busy(v->wk)) {
+    vw_worker_take(v->wk, &v->snap);
+    SDL_Delay(1);
+  }
+  ts_image_destroy(v->input);
+  v->input = img;
+  snprintf(v->input_name, sizeof v->input_name, "%s", path);
+  const char *slash = strrchr(path, '/');
+  char msg[600];
+  snprintf(msg, sizeof msg, "opened %s (%dx%d, %d channel%s)", slash ? slash + 1 : path, img->w,
+           img->h, img->c, img->c > 1 ? "s" : "");
+  set_status(v, msg);
+  v->input_generation++;
+  v->tick = INT64_MAX / 4;
+  fit(v);
+  viewer_apply(v);
+  return 1;
+}
+
+static time_t kernels_mtime(const char *dir)
+{
+  time_t newest = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  struct dirent *e;
+  char path[2048];
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0)
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_mtime > newest)
+      newest = st.st_mtime;
+  }
+  closedir(d);
+  return newest;
+}
+
+static int make_fbo(viewer *v)
+{
+  if (v->fbo) {
+    glDeleteFramebuffers(1, &v->fbo);
+    glDeleteTextures(1, &v->fbo_tex);
+  }
+  glGenFramebuffers(1, &v->fbo);
+  glGenTextures(1, &v->fbo_tex);
+  glBindTexture(GL_TEXTURE_2D, v->fbo_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               NULL);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->fbo_tex, 0);
+  int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return ok;
+}
+
+viewer *viewer_create(const vw_options *o)
+{
+  if (o->offscreen)
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    fprintf(stderr, "tilescope: cannot start SDL video: %s\n", SDL_GetError());
+    return NULL;
+  }
+  viewer *v = calloc(1, sizeof *v);
+  if (!v)
+    return NULL;
+  v->offscreen = o->offscreen;
+  v->width = o->width > 0 ? o->width : 1600;
+  v->height = o->height > 0 ? o->height : 900;
+  v->sel_pass = -1;
+  v->hover_pane = -1;
+  v->thr_pass = -1;
+  v->speed_index = 3;
+  v->mode = o->mode;
+  v->tile_grid = 1;
+  v->help = o->help;
+  v->set = o->set;
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  Uint32 flags = SDL_WINDOW_OPENGL | (o->offscreen ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
+  v->win = SDL_CreateWindow("tilescope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->width,
+                            v->height, flags);
+  if (!v->win || !(v->gl = SDL_GL_CreateContext(v->win))) {
+    fprintf(stderr, "tilescope: cannot open an OpenGL 3.3 window: %s\n", SDL_GetError());
+    viewer_destroy(v);
+    return NULL;
+  }
+  if (!o->offscreen)
+    SDL_GL_SetSwapInterval(1);
+  char shaders[1024], err[1024] = "";
+  const char *font = getenv("TILESCOPE_FONT");
+  if (!font || !*font)
+    font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  if (!cli_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
+      !gfx_init(&v->g, shaders, font, err, sizeof err) || !make_fbo(v)) {
+    if (*err)
+      fprintf(stderr, "tilescope: %s\n", err);
+    viewer_destroy(v);
+    return NULL;
+  }
+  glGenTextures(2, v->img_tex);
+  glGenTextures(1, &v->thr_tex);
+  snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
+  v->kernels_mtime = kernels_mtime(v->kernels_dir);
+  v->wk = vw_worker_start(v->kernels_dir);
+  if (!v->wk) {
+    fprintf(stderr, "tilescope: cannot start the worker thread\n");
+    viewer_destroy(v);
+    return NULL;
+  }
+  const char *in = o->input ? o->input : cli_default_asset();
+  v->tick = o->tick < 0 ? INT64_MAX / 4 : o->tick;
+  int64_t want_tick = v->tick;
+  if (!in || !viewer_load_image(v, in)) {
+    if (in)
+      fprintf(stderr, "tilescope: %s\n", v->status);
+    viewer_destroy(v);
+    return NULL;
+  }
+  v->status[0] = 0;
+  v->tick = want_tick;
+  request(v, 0);
+  if (o->zoom > 0) {
+    v->zoom = o->zoom;
+    v->cx = o->cx;
+    v->cy = o->cy;
+  }
+  if (o->hover) {
+    v->hover_pane = 1;
+    v->hover_x = o->hover_x;
+    v->hover_y = o->hover_y;
+  }
+  return v;
+}
+
+void viewer_destroy(viewer *v)
+{
+  if (!v)
+    return;
+  if (v->wk) {
+    /* The worker frees every run, the one shown here included, once each. */
+    vw_worker_take(v->wk, &v->snap);
+    vw_worker_stop(v->wk, v->snap.run);
+  }
+  vw_snapshot_free(&v->snap);
+  if (v->gl) {
+    gfx_free(&v->g);
+    glDeleteTextures(2, v->img_tex);
+    glDeleteTextures(1, &v->thr_tex);
+    if (v->fbo) {
+      glDeleteFramebuffers(1, &v->fbo);
+      glDeleteTextures(1, &v->fbo_tex);
+    }
+    SDL_GL_DeleteContext(v->gl);
+  }
+  if (v->win)
+    SDL_DestroyWindow(v->win);
+  ts_image_destroy(v->input);
+  free(v->thr_data);
+  free(v);
+  SDL_Quit();
+}
+
+static void cycle_variant(viewer *v, int dir)
+{
+  int n = ts_variant_count();
+  v->set.variant = (v->set.variant + dir + n) % n;
+  const ts_variant *var = ts_variant_at(v->set.variant);
+  v->set.pattern = var->pattern;
+  v->set.walk = ts_pattern_default_walk(var->pattern);
+  v->tick = INT64_MAX / 4;
+  viewer_apply(v);
+}
+
+void viewer_key(viewer *v, SDL_Keycode key, int shift)
+{
+  int64_t len = run_length(v);
+  char msg[160];
+  switch (key) {
+  case SDLK_SPACE:
+    if (!v->playing && v->tick >= len)
+      viewer_set_tick(v, 0);
+    v->playing = !v->playing;
+    v->play_accum = 0;
+    break;
+  case SDLK_RIGHT: viewer_set_tick(v, v->tick + (shift ? 10 : 1)); v->playing = 0; break;
+  case SDLK_LEFT: viewer_set_tick(v, v->tick - (shift ? 10 : 1)); v->playing = 0; break;
+  case SDLK_HOME: viewer_set_tick(v, 0); v->playing = 0; break;
+  case SDLK_END: viewer_set_tick(v, len); v->playing = 0; break;
+  case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS:
+    if (v->speed_index + 1 < NSPEEDS)
+      v->speed_index++;
+    snprintf(msg, sizeof msg, "play speed %d ticks per second", speeds[v->speed_index]);
+    set_status(v, msg);
+    break;
+  case SDLK_MINUS: case SDLK_KP_MINUS:
+    if (v->speed_index > 0)
+      v->speed_index--;
+    snprintf(msg, sizeof msg, "play speed %d ticks per second", speeds[v->speed_index]);
+    set_status(v, msg);
+    break;
+  case SDLK_v: cycle_variant(v, shift ? -1 : 1); break;
+  case SDLK_p:
+    v->set.pattern = (ts_pattern)((v->set.pattern + (shift ? TS_PAT_COUNT - 1 : 1)) % TS_PAT_COUNT);
+    v->set.walk = ts_pattern_default_walk(v->set.pattern);
+    viewer_apply(v);
+    break;
+  case SDLK_w:
+    v->set.walk = (ts_walk)((v->set.walk + (shift ? TS_WALK_COUNT - 1 : 1)) % TS_WALK_COUNT);
+    viewer_apply(v);
+    break;
+  case SDLK_RIGHTBRACKET:
+    v->set.slots = v->set.slots * 2 > TS_SLOTS_MAX ? TS_SLOTS_MAX : v->set.slots * 2;
+    viewer_apply(v);
+    break;
+  case SDLK_LEFTBRACKET:
+    v->set.slots = v->set.slots / 2 < 1 ? 1 : v->set.slots / 2;
+    viewer_apply(v);
+    break;
+  case SDLK_c:
+    v->set.cost = shift ? (v->set.cost > 1 ? v->set.cost - 1 : 1)
+                        : (v->set.cost < TS_COST_MAX ? v->set.cost + 1 : TS_COST_MAX);
+    viewer_apply(v);
+    break;
+  case SDLK_b:
+    v->set.use_cl = !v->set.use_cl;
+    viewer_apply(v);
+    break;
+  case SDLK_r:
+    v->generation++;
+    request(v, 1);
+    set_status(v, "reloading kernels");
+    break;
+  case SDLK_o:
+    v->mode = (overlay_mode)((v->mode + (shift ? OV_COUNT - 1 : 1)) % OV_COUNT);
+    break;
+  case SDLK_g: v->tile_grid = !v->tile_grid; break;
+  case SDLK_f: fit(v); break;
+  case SDLK_1:
+    v->zoom = 1;
+    break;
+  case SDLK_s: {
+    char path[64];
+    snprintf(path, sizeof path, "tilescope-shot-%03d.png", v->shot_counter++);
+    if (viewer_screenshot(v, path)) {
+      snprintf(msg, sizeof msg, "wrote %s", path);
+      set_status(v, msg);
+    }
+    break;
+  }
+  case SDLK_h: case SDLK_F1: v->help = !v->help; break;
+  case SDLK_ESCAPE:
+    if (v->help)
+      v->help = 0;
+    else
+      v->quit = 1;
+    break;
+  case SDLK_q: v->quit = 1; break;
+  default: break;
+  }
+}
+
+void viewer_mouse_move(viewer *v, float sx, float sy)
+{
+  float x, y;
+  v->hover_pane = screen_to_image(v, sx, sy, &x, &y);
+  v->hover_x = x;
+  v->hover_y = y;
+}
+
+static void scrub(viewer *v, float sx)
+{
+  vw_rect tl;
+  viewer_layout(v, NULL, NULL, NULL, &tl);
+  int64_t len = run_length(v);
+  float f = (sx - tl.x - 10) / (tl.w - 20);
+  f = f < 0 ? 0 : f > 1 ? 1 : f;
+  v->playing = 0;
+  viewer_set_tick(v, (int64_t)llroundf(f * (float)len));
+}
+
+void viewer_click(viewer *v, float sx, float sy)
+{
+  vw_rect tl;
+  viewer_layout(v, NULL, NULL, NULL, &tl);
+  if (sy >= tl.y && sx < tl.x + tl.w) {
+    scrub(v, sx);
+    return;
+  }
+  float x, y;
+  if (screen_to_image(v, sx, sy, &x, &y) >= 0) {
+    int pass;
+    uint32_t id;
+    if (viewer_thread_at(v, x, y, &pass, &id) && !(v->sel_pass == pass && v->sel_id == id)) {
+      v->sel_pass = pass;
+      v->sel_id = id;
+    } else {
+      v->sel_pass = -1;
+    }
+  }
+}
+
+static void handle_event(viewer *v, const SDL_Event *e)
+{
+  switch (e->type) {
+  case SDL_QUIT: v->quit = 1; break;
+  case SDL_KEYDOWN:
+    viewer_key(v, e->key.keysym.sym, (e->key.keysym.mod & KMOD_SHIFT) != 0);
+    break;
+  case SDL_MOUSEMOTION:
+    if (v->scrubbing) {
+      scrub(v, (float)e->motion.x);
+    } else if (v->dragging) {
+      v->cx -= (float)e->motion.xrel / v->zoom;
+      v->cy -= (float)e->motion.yrel / v->zoom;
+    }
+    viewer_mouse_move(v, (float)e->motion.x, (float)e->motion.y);
+    break;
+  case SDL_MOUSEBUTTONDOWN: {
+    vw_rect tl;
+    viewer_layout(v, NULL, NULL, NULL, &tl);
+    float sx = (float)e->button.x, sy = (float)e->button.y;
+    if (e->button.button == SDL_BUTTON_LEFT && sy >= tl.y && sx < tl.x + tl.w) {
+      v->scrubbing = 1;
+      scrub(v, sx);
+    } else if (e->button.button == SDL_BUTTON_LEFT) {
+      v->dragging = 1;
+      v->drag_x = sx;
+      v->drag_y = sy;
+    }
+    break;
+  }
+  case SDL_MOUSEBUTTONUP:
+    if (e->button.button == SDL_BUTTON_LEFT && v->dragging &&
+        fabsf((float)e->button.x - v->drag_x) + fabsf((float)e->button.y - v->drag_y) < 4)
+      viewer_click(v, (float)e->button.x, (float)e->button.y);
+    v->dragging = v->scrubbing = 0;
+    break;
+  case SDL_MOUSEWHEEL: {
+    int mx, my;
+    SDL_GetMouseState(&mx, &my);
+    float x, y;
+    int pane = screen_to_image(v, (float)mx, (float)my, &x, &y);
+    if (pane < 0)
+      break;
+    float z = v->zoom * powf(1.25f, (float)e->wheel.y);
+    z = z < 0.02f ? 0.02f : z > 256 ? 256 : z;
+    vw_rect r[2];
+    viewer_layout(v, &r[0], &r[1], NULL, NULL);
+    v->cx = x - ((float)mx - (r[pane].x + r[pane].w / 2)) / z;
+    v->cy = y - ((float)my - (r[pane].y + r[pane].h / 2)) / z;
+    v->zoom = z;
+    break;
+  }
+  case SDL_DROPFILE:
+    viewer_load_image(v, e->drop.file);
+    SDL_free(e->drop.file);
+    break;
+  case SDL_WINDOWEVENT:
+    if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+      SDL_GL_GetDrawableSize(v->win, &v->width, &v->height);
+      make_fbo(v);
+    }
+    break;
+  default: break;
+  }
+}
+
+static void pick_up(viewer *v)
+{
+  if (!vw_worker_take(v->wk, &v->snap))
+    return;
+  v->have_snap = 1;
+  v->snap_serial++;
+  if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
+      v->tick >= ts_run_sched(v->snap.run)->length)
+    v->tick = v->snap.tick; /* "the end" resolved */
+  if (v->snap.note[0])
+    set_status(v, v->snap.note);
+}
+
+void viewer_frame(viewer *v, int scripted)
+{
+  static uint32_t last_ms;
+  uint32_t now = SDL_GetTicks();
+  double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
+  last_ms = now;
+  SDL_Event e;
+  while (SDL_PollEvent(&e))
+    if (!scripted || e.type == SDL_QUIT)
+      handle_event(v, &e);
+  pick_up(v);
+  if (v->playing && !scripted) {
+    v->play_accum += dt * speeds[v->speed_index];
+    int64_t step = (int64_t)v->play_accum;
+    if (step > 0) {
+      v->play_accum -= (double)step;
+      int64_t len = run_length(v);
+      viewer_set_tick(v, v->tick + step > len ? len : v->tick + step);
+      if (v->tick >= len)
+        v->playing = 0;
+    }
+  }
+  if (!scripted && now - v->last_poll_ms > 1000 && v->kernels_dir[0]) {
+    v->last_poll_ms = now;
+    time_t m = kernels_mtime(v->kernels_dir);
+    if (m != v->kernels_mtime) {
+      v->kernels_mtime = m;
+      v->generation++;
+      request(v, 1);
+      set_status(v, "a kernel file changed: rebuilding");
+    }
+  }
+  render_frame(v);
+  if (!v->offscreen)
+    SDL_GL_SwapWindow(v->win);
+}
+
+int viewer_sync(viewer *v, uint32_t timeout_ms)
+{
+  uint32_t t0 = SDL_GetTicks();
+  for (;;) {
+    pick_up(v);
+    int64_t want = v->tick;
+    if (v->have_snap && v->snap.generation == v->generation && !vw_worker_busy(v->wk)) {
+      int64_t len = v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+      if (!v->snap.run || v->snap.tick == (want > len ? len : want))
+        return 1;
+    }
+    if (SDL_GetTicks() - t0 > timeout_ms)
+      return 0;
+    SDL_Delay(2);
+  }
+}
+
+int viewer_screenshot(viewer *v, const char *path)
+{
+  render_frame(v);
+  size_t n = (size_t)v->width * v->height;
+  ts_image *img = NULL;
+  ts_error err = { 0 };
+  if (ts_image_create(v->width, v->height, 3, &img, &err) != TS_OK) {
+    fprintf(stderr, "tilescope: %s\n", err.msg);
+    return 0;
+  }
+  uint8_t *rgba = malloc(n * 4);
+  if (!rgba) {
+    ts_image_destroy(img);
+    return 0;
+  }
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, v->width, v->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  for (int y = 0; y < v->height; y++) /* GL rows run bottom-up */
+    for (int x = 0; x < v->width; x++)
+      memcpy(img->data + ((size_t)y * v->width + x) * 3,
+             rgba + ((size_t)(v->height - 1 - y) * v->width + x) * 4, 3);
+  free(rgba);
+  int ok = ts_image_save_png(path, img, &err) == TS_OK;
+  if (!ok)
+    fprintf(stderr, "tilescope: %s\n", err.msg);
+  ts_image_destroy(img);
+  return ok;
+}
+
+void viewer_report(const viewer *v, char *buf, size_t n)
+{
+  const ts_variant *var = ts_variant_at(v->set.variant);
+  int64_t len = run_length(v);
+  size_t nh = 0;
+  int pass = 0;
+  if (v->have_snap && v->snap.run) {
+    ts_run_hazards(v->snap.run, &nh);
+    pass = viewer_pass_at_tick(ts_run_sched(v->snap.run), v->snap.tick) + 1;
+  }
+  char sel[48] = "none";
+  if (v->sel_pass >= 0 && v->snap.run) {
+    const ts_pass_sched *ps = &ts_run_sched(v->snap.run)->pass[v->sel_pass];
+    snprintf(sel, sizeof sel, "(%u,%u)", v->sel_id % (uint32_t)ps->tw, v->sel_id / (uint32_t)ps->tw);
+  }
+  snprintf(buf, n,
+           "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
+           "hazards=%zu overlay=%s selected=%s%s%s",
+           var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
+           v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
+           (long long)len, pass, nh, overlay_name(v->mode), sel, v->snap.error[0] ? " error=" : "",
+           v->snap.error);
+}

@@ -1,0 +1,160 @@
+/* The interactive viewer: state, worker, input, layout. The model (the run) lives on a worker
+ * thread: the window asks for (settings, tick) and picks up the worker's latest snapshot once
+ * per frame, so a kernel run or a large image never blocks drawing. The same code draws the
+ * window and `tilescope shot`'s headless screenshots. */
+#ifndef TS_APP_VIEWER_H
+#define TS_APP_VIEWER_H
+
+#include <SDL2/SDL.h>
+#include <stdint.h>
+
+#include "gfx.h"
+#include "ts_run.h"
+
+typedef enum { OV_NONE, OV_STATE, OV_ORDER, OV_DEPTH, OV_SLOT, OV_COUNT } overlay_mode;
+
+/* What to run: changing any of it starts a new run. */
+typedef struct vw_settings {
+  int variant;        /* index in the registry */
+  ts_pattern pattern;
+  ts_walk walk;
+  int slots, cost, ksize;
+  int use_cl;
+  int device;
+} vw_settings;
+
+/* What the worker publishes after each request. */
+typedef struct vw_snapshot {
+  uint64_t generation;  /* of the settings it was made for */
+  int64_t tick;
+  ts_run *run;          /* read-only here: schedule, hazards, geometry */
+  uint8_t *rgba;        /* output as RGBA8, W x H */
+  uint8_t *raw;         /* output values: W x H x C bytes, or W x H uint32 */
+  size_t raw_bytes;
+  char error[1024];     /* a run that could not be made */
+  char note[1200];      /* e.g. "no OpenCL platform; using the CPU model" */
+  char *build_log;      /* the last failed kernel build, if any */
+  double kernel_ms, copy_gbps;
+  uint64_t dev_private[TS_MAX_PASSES], dev_local[TS_MAX_PASSES];
+  int have_dev_mem, on_cl;
+  char device[320];
+} vw_snapshot;
+
+typedef struct vw_worker vw_worker;
+
+typedef struct viewer {
+  SDL_Window *win;
+  SDL_GLContext gl;
+  int offscreen, width, height;
+  gfx g;
+  GLuint fbo, fbo_tex, img_tex[2], thr_tex, quad;
+  int img_w[2], img_h[2], thr_w, thr_h;
+
+  /* model */
+  ts_image *input;
+  char input_name[512];
+  char kernels_dir[1024];
+  vw_settings set;
+  uint64_t generation, input_generation;
+  vw_worker *wk;
+  vw_snapshot snap;     /* the latest picked-up snapshot (owned) */
+  int have_snap;
+  uint64_t snap_serial, out_uploaded, in_uploaded;
+  ts_run *stats_run;    /* the run the traffic figures below are for */
+  double bytes_read, bytes_written;
+  int64_t tick;         /* the tick asked for */
+  time_t kernels_mtime;
+  uint32_t last_poll_ms;
+  char status[1200];    /* a transient message at the bottom */
+  uint32_t status_until;
+
+  /* view */
+  float zoom, cx, cy;   /* screen px per image px; image point at the panes' centre */
+  overlay_mode mode;
+  int tile_grid, help, playing, speed_index;
+  double play_accum;
+  int hover_pane;       /* 0 input, 1 output, -1 none */
+  float hover_x, hover_y; /* image coordinates */
+  int sel_pass;         /* selected thread (click), or -1 */
+  uint32_t sel_id;
+  int dragging, scrubbing;
+  float drag_x, drag_y;
+  int quit;
+  int shot_counter;
+  /* per-thread texture data for the pass shown */
+  float *thr_data;
+  size_t thr_cap;
+  int thr_pass;
+  int64_t thr_tick;
+  ts_run *thr_run;
+} viewer;
+
+typedef struct vw_options {
+  const char *input;         /* NULL: the default chart */
+  vw_settings set;
+  const char *kernels_dir;
+  int width, height;
+  int offscreen;             /* no window: SDL's offscreen driver */
+  overlay_mode mode;
+  int64_t tick;              /* -1: the end */
+  int help;
+  int hover;                 /* hover at (hover_x, hover_y) on the output */
+  float hover_x, hover_y;
+  float zoom;                /* 0: fit */
+  float cx, cy;
+} vw_options;
+
+/* Opens the window (or an offscreen one); prints one line and returns NULL on failure. */
+viewer *viewer_create(const vw_options *o);
+void viewer_destroy(viewer *v);
+/* One frame: events (unless `scripted`), playback, snapshot pickup, drawing. */
+void viewer_frame(viewer *v, int scripted);
+/* Waits (drawing) until the snapshot matches what was asked; returns 0 on timeout. */
+int viewer_sync(viewer *v, uint32_t timeout_ms);
+/* Renders the current view and writes it as a PNG. */
+int viewer_screenshot(viewer *v, const char *path);
+void viewer_apply(viewer *v);       /* after changing v->set: start a new run */
+void viewer_set_tick(viewer *v, int64_t t);
+void viewer_key(viewer *v, SDL_Keycode key, int shift);
+void viewer_mouse_move(viewer *v, float sx, float sy);
+void viewer_click(viewer *v, float sx, float sy);
+/* Screen position of image point (x, y) in pane p. */
+void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy);
+int viewer_load_image(viewer *v, const char *path);
+/* A one-line state report, as scripts print and check it. */
+void viewer_report(const viewer *v, char *buf, size_t n);
+
+/* Layout */
+typedef struct vw_rect {
+  float x, y, w, h;
+} vw_rect;
+void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
+                   vw_rect *timeline);
+
+/* worker.c */
+vw_worker *vw_worker_start(const char *kernels_dir);
+/* Stops the thread and frees every run, `held` (the window's) included. */
+void vw_worker_stop(vw_worker *w, ts_run *held);
+/* Asks for a run of `set` on `input` (a new generation) and a tick. */
+void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set,
+                       const ts_image *input, uint64_t input_generation, int64_t tick,
+                       int reload);
+/* Swaps in the newest snapshot if there is one; returns 1 when it did. The previous
+ * snapshot's run, if different, is handed back to the worker to destroy. */
+int vw_worker_take(vw_worker *w, vw_snapshot *snap);
+int vw_worker_busy(vw_worker *w);
+void vw_snapshot_free(vw_snapshot *s);
+
+/* render.c */
+void render_frame(viewer *v);
+/* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
+int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
+int viewer_pass_at_tick(const ts_sched *s, int64_t tick);
+
+/* script.c: runs a script; returns the number of failed expectations, -1 on a bad script. */
+int script_run(viewer *v, const char *path);
+
+const char *overlay_name(overlay_mode m);
+int overlay_parse(const char *s, overlay_mode *m);
+
+#endif

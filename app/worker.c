@@ -1,0 +1,322 @@
+/* The viewer's worker thread: owns the OpenCL context and the runs, makes a new run when the
+ * settings change, seeks to the asked tick, and publishes a snapshot (output pixels and
+ * values, timings, device figures). Runs are created and destroyed here only; the window
+ * hands back the runs of snapshots it no longer shows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "viewer.h"
+
+enum { MAX_GRAVE = 32 };
+
+struct vw_worker {
+  SDL_Thread *thread;
+  SDL_mutex *mu;
+  SDL_cond *cv;
+  int stop;
+  /* the request */
+  int has_req, req_reload;
+  uint64_t req_gen, req_input_gen;
+  vw_settings req_set;
+  const ts_image *req_input;
+  int64_t req_tick;
+  /* published */
+  vw_snapshot pending;
+  int has_pending, busy;
+  ts_run *grave[MAX_GRAVE];
+  int ngrave;
+  /* worker-private */
+  char kernels_dir[1024];
+  ts_image *input;
+  uint64_t input_gen, run_gen;
+  vw_settings run_set;
+  ts_run *run;
+  ts_cl *cl;
+  int cl_device;
+  double copy_gbps;
+  char *build_log;
+};
+
+void vw_snapshot_free(vw_snapshot *s)
+{
+  free(s->rgba);
+  free(s->raw);
+  free(s->build_log);
+  s->rgba = s->raw = NULL;
+  s->build_log = NULL;
+}
+
+static char *dup_str(const char *s)
+{
+  if (!s)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Makes the run for the current request; fills the snapshot's error, note and figures. */
+static void make_run(vw_worker *w, vw_snapshot *s, int reload)
+{
+  const vw_settings *set = &w->req_set;
+  if (set->use_cl && w->cl && w->cl_device != set->device) {
+    ts_cl_destroy(w->cl);
+    w->cl = NULL;
+  }
+  if (set->use_cl && !w->cl) {
+    ts_error err = { 0 };
+    if (ts_cl_create(set->device, w->kernels_dir, &w->cl, &err) != TS_OK) {
+      snprintf(s->note, sizeof s->note, "%s; showing the CPU model", err.msg);
+      w->cl = NULL;
+    } else {
+      w->cl_device = set->device;
+      w->copy_gbps = 0;
+      ts_cl_copy_bandwidth(w->cl, 8u << 20, 5, &w->copy_gbps, NULL);
+    }
+  }
+  if (reload && w->cl) {
+    ts_error err = { 0 };
+    free(w->build_log);
+    w->build_log = NULL;
+    if (ts_cl_reload(w->cl, &err) != TS_OK) {
+      w->build_log = dup_str(ts_cl_build_log(w->cl));
+      snprintf(s->note, sizeof s->note, "%s; the last good build keeps running", err.msg);
+    }
+  }
+  ts_run_params p = { .variant = ts_variant_at(set->variant),
+                      .sched = { set->pattern, set->walk, set->slots },
+                      .cost = set->cost, .ksize = set->ksize,
+                      .cl = set->use_cl ? w->cl : NULL };
+  ts_error err = { 0 };
+  ts_run *run = NULL;
+  if (ts_run_create(w->input, &p, &run, &err) != TS_OK) {
+    if (err.code == TS_ERR_BUILD && p.cl) {
+      free(w->build_log);
+      w->build_log = dup_str(ts_cl_build_log(p.cl));
+    }
+    snprintf(s->error, sizeof s->error, "%s", err.msg);
+    run = NULL;
+  }
+  w->run = run;
+  w->run_gen = w->req_gen;
+  w->run_set = *set;
+  if (!run || !p.cl)
+    return;
+  /* The whole image, one launch per pass: the kernel time the panel shows. */
+  double t[5];
+  int ok = 1;
+  for (int i = 0; i < 5 && ok; i++) {
+    ok = ts_run_finish_fast(run, NULL) == TS_OK;
+    t[i] = ts_run_take_kernel_ms(run);
+  }
+  if (ok) {
+    qsort(t, 5, sizeof t[0], cmp_double);
+    s->kernel_ms = t[2];
+  }
+  for (int i = 0; i < p.variant->npasses; i++)
+    if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &s->dev_private[i],
+                         &s->dev_local[i], NULL) == TS_OK)
+      s->have_dev_mem = 1;
+}
+
+static void fill_snapshot(vw_worker *w, vw_snapshot *s)
+{
+  s->generation = w->run_gen;
+  s->run = w->run;
+  s->copy_gbps = w->copy_gbps;
+  s->build_log = dup_str(w->build_log);
+  s->on_cl = w->run && ts_run_params_of(w->run)->cl != NULL;
+  if (s->on_cl)
+    snprintf(s->device, sizeof s->device, "%s (%s)", ts_cl_device(w->cl)->name,
+             ts_cl_device(w->cl)->platform);
+  else
+    snprintf(s->device, sizeof s->device, "CPU model");
+  if (!w->run)
+    return;
+  ts_error err = { 0 };
+  if (ts_run_seek(w->run, w->req_tick, &err) != TS_OK)
+    snprintf(s->error, sizeof s->error, "%s", err.msg);
+  s->tick = ts_run_tick(w->run);
+  ts_image *out = NULL;
+  if (ts_run_output(w->run, &out, NULL) == TS_OK) {
+    size_t n = (size_t)out->w * out->h;
+    s->rgba = malloc(n * 4);
+    for (size_t i = 0; s->rgba && i < n; i++) {
+      const uint8_t *p = out->data + i * out->c;
+      uint8_t *d = s->rgba + i * 4;
+      d[0] = p[0];
+      d[1] = out->c >= 3 ? p[1] : p[0];
+      d[2] = out->c >= 3 ? p[2] : p[0];
+      d[3] = 255;
+    }
+    ts_image_destroy(out);
+  }
+  const ts_buf *b = &ts_run_kctx(w->run)->buf[TS_BUF_OUT];
+  s->raw_bytes = (size_t)b->cols * b->rows * b->esize;
+  s->raw = malloc(s->raw_bytes);
+  if (s->raw)
+    memcpy(s->raw, b->data, s->raw_bytes);
+}
+
+static int worker_main(void *ud)
+{
+  vw_worker *w = ud;
+  SDL_LockMutex(w->mu);
+  for (;;) {
+    while (!w->stop && !w->has_req && w->ngrave == 0)
+      SDL_CondWait(w->cv, w->mu);
+    if (w->stop)
+      break;
+    ts_run *grave[MAX_GRAVE];
+    int ngrave = w->ngrave;
+    memcpy(grave, w->grave, sizeof grave);
+    w->ngrave = 0;
+    int has_req = w->has_req, reload = w->req_reload;
+    w->has_req = w->req_reload = 0;
+    w->busy = has_req;
+    uint64_t input_gen = w->req_input_gen;
+    if (has_req && input_gen != w->input_gen) {
+      /* Copy the image while the window cannot replace it. */
+      ts_image_destroy(w->input);
+      w->input = NULL;
+      ts_image_clone(w->req_input, &w->input, NULL);
+      w->input_gen = input_gen;
+    }
+    SDL_UnlockMutex(w->mu);
+
+    for (int i = 0; i < ngrave; i++)
+      ts_run_destroy(grave[i]);
+    if (!has_req) {
+      SDL_LockMutex(w->mu);
+      continue;
+    }
+    vw_snapshot s = { 0 };
+    /* A new image comes with a new generation, so it makes a new run too. The old run was
+     * published: the window hands it back through the grave when it lets go of it. */
+    if (w->input && (!w->run || w->run_gen != w->req_gen || reload))
+      make_run(w, &s, reload);
+    else if (!w->input)
+      snprintf(s.error, sizeof s.error, "no image");
+    fill_snapshot(w, &s);
+
+    SDL_LockMutex(w->mu);
+    if (w->has_pending) {
+      /* Replaced before the window took it: its run, if not ours now, was never shown. */
+      if (w->pending.run && w->pending.run != s.run) {
+        ts_run *lost = w->pending.run;
+        SDL_UnlockMutex(w->mu);
+        ts_run_destroy(lost);
+        SDL_LockMutex(w->mu);
+      }
+      vw_snapshot_free(&w->pending);
+    }
+    w->pending = s;
+    w->has_pending = 1;
+    w->busy = 0;
+  }
+  SDL_UnlockMutex(w->mu);
+  return 0;
+}
+
+vw_worker *vw_worker_start(const char *kernels_dir)
+{
+  vw_worker *w = calloc(1, sizeof *w);
+  if (!w)
+    return NULL;
+  snprintf(w->kernels_dir, sizeof w->kernels_dir, "%s", kernels_dir ? kernels_dir : "");
+  w->cl_device = -2;
+  w->mu = SDL_CreateMutex();
+  w->cv = SDL_CreateCond();
+  w->thread = SDL_CreateThread(worker_main, "tilescope-worker", w);
+  if (!w->mu || !w->cv || !w->thread) {
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set,
+                       const ts_image *input, uint64_t input_generation, int64_t tick,
+                       int reload)
+{
+  SDL_LockMutex(w->mu);
+  w->req_gen = generation;
+  w->req_set = *set;
+  w->req_input = input;
+  w->req_input_gen = input_generation;
+  w->req_tick = tick;
+  w->req_reload |= reload;
+  w->has_req = 1;
+  SDL_CondSignal(w->cv);
+  SDL_UnlockMutex(w->mu);
+}
+
+int vw_worker_take(vw_worker *w, vw_snapshot *snap)
+{
+  SDL_LockMutex(w->mu);
+  int got = w->has_pending;
+  if (got) {
+    if (snap->run && snap->run != w->pending.run && w->ngrave < MAX_GRAVE)
+      w->grave[w->ngrave++] = snap->run;
+    vw_snapshot_free(snap);
+    *snap = w->pending;
+    memset(&w->pending, 0, sizeof w->pending);
+    w->has_pending = 0;
+    SDL_CondSignal(w->cv);
+  }
+  SDL_UnlockMutex(w->mu);
+  return got;
+}
+
+int vw_worker_busy(vw_worker *w)
+{
+  SDL_LockMutex(w->mu);
+  int busy = w->busy || w->has_req || w->has_pending;
+  SDL_UnlockMutex(w->mu);
+  return busy;
+}
+
+void vw_worker_stop(vw_worker *w, ts_run *held)
+{
+  if (!w)
+    return;
+  SDL_LockMutex(w->mu);
+  w->stop = 1;
+  SDL_CondSignal(w->cv);
+  SDL_UnlockMutex(w->mu);
+  SDL_WaitThread(w->thread, NULL);
+  /* Every run still alive, once each. */
+  ts_run *runs[MAX_GRAVE + 3];
+  int n = 0;
+  ts_run *cand[MAX_GRAVE + 3];
+  int nc = 0;
+  for (int i = 0; i < w->ngrave; i++)
+    cand[nc++] = w->grave[i];
+  cand[nc++] = w->run;
+  cand[nc++] = w->has_pending ? w->pending.run : NULL;
+  cand[nc++] = held;
+  for (int i = 0; i < nc; i++) {
+    int dup = !cand[i];
+    for (int k = 0; k < n && !dup; k++)
+      dup = runs[k] == cand[i];
+    if (!dup)
+      runs[n++] = cand[i];
+  }
+  for (int i = 0; i < n; i++)
+    ts_run_destroy(runs[i]);
+  vw_snapshot_free(&w->pending);
+  ts_cl_destroy(w->cl);
+  ts_image_destroy(w->input);
+  free(w->build_log);
+  SDL_DestroyCond(w->cv);
+  SDL_DestroyMutex(w->mu);
+  free(w);
+}

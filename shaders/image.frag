@@ -1,0 +1,92 @@
+// An image pane: the image (nearest texel), a pixel grid when zoomed in, and the thread-space
+// overlay drawn from a per-thread texture, one texel per thread:
+//   r = dispatch index, g = depth, b = slot, a = state (0 pending, 1 waiting, 2 running,
+//   3 done) + 4 when the thread has a hazard.
+#version 330 core
+in vec2 v_screen;
+out vec4 o_color;
+
+uniform sampler2D u_image;
+uniform vec2 u_image_size;
+uniform vec2 u_origin;      // screen position of the image's top-left corner
+uniform float u_zoom;       // screen pixels per image pixel
+uniform vec4 u_clip;        // pane rectangle (x0, y0, x1, y1)
+uniform int u_overlay;      // 0 none, 1 state, 2 dispatch order, 3 depth, 4 slot
+uniform sampler2D u_threads;
+uniform vec2 u_space;       // thread space TW, TH
+uniform vec2 u_tile;        // a thread's tile in image pixels
+uniform int u_transposed;   // thread (x, y) owns the tile at (y * tile.x, x * tile.y)
+uniform vec3 u_norm;        // largest dispatch index, depth and slot, for the ramps
+uniform int u_tile_grid;
+uniform float u_alpha;      // overlay opacity
+uniform vec2 u_hover;       // hovered thread, or (-1, -1)
+
+// A ramp from deep blue through teal and green to yellow: ordered, and readable on both
+// the dark and the light parts of an image.
+vec3 ramp(float t)
+{
+  t = clamp(t, 0.0, 1.0);
+  vec3 c0 = vec3(0.18, 0.05, 0.45), c1 = vec3(0.12, 0.35, 0.75), c2 = vec3(0.10, 0.65, 0.62);
+  vec3 c3 = vec3(0.45, 0.82, 0.30), c4 = vec3(0.99, 0.90, 0.15);
+  if (t < 0.25) return mix(c0, c1, t / 0.25);
+  if (t < 0.5) return mix(c1, c2, (t - 0.25) / 0.25);
+  if (t < 0.75) return mix(c2, c3, (t - 0.5) / 0.25);
+  return mix(c3, c4, (t - 0.75) / 0.25);
+}
+
+vec3 hue(float h)
+{
+  vec3 k = vec3(5.0, 3.0, 1.0);
+  vec3 p = abs(mod(k + h * 6.0, 6.0) - 3.0) - 1.0;
+  return clamp(p, 0.0, 1.0) * 0.75 + 0.2;
+}
+
+void main()
+{
+  if (v_screen.x < u_clip.x || v_screen.y < u_clip.y || v_screen.x >= u_clip.z || v_screen.y >= u_clip.w)
+    discard;
+  vec2 p = (v_screen - u_origin) / u_zoom;
+  if (p.x < 0.0 || p.y < 0.0 || p.x >= u_image_size.x || p.y >= u_image_size.y)
+    discard;
+  vec3 c = texelFetch(u_image, ivec2(p), 0).rgb;
+
+  if (u_overlay > 0) {
+    vec2 t = u_transposed != 0 ? vec2(floor(p.y / u_tile.y), floor(p.x / u_tile.x))
+                               : vec2(floor(p.x / u_tile.x), floor(p.y / u_tile.y));
+    if (t.x < u_space.x && t.y < u_space.y) {
+      vec4 th = texelFetch(u_threads, ivec2(t), 0);
+      float state = mod(th.a, 4.0);
+      bool hazard = th.a >= 4.0 && state >= 2.0;
+      vec3 oc = vec3(0.0);
+      float a = u_alpha;
+      if (u_overlay == 1) {
+        if (hazard) oc = vec3(0.95, 0.10, 0.10);
+        else if (state == 0.0) { oc = vec3(0.0); a = u_alpha * 0.6; }
+        else if (state == 1.0) oc = vec3(1.00, 0.62, 0.05);
+        else if (state == 2.0) oc = vec3(0.15, 0.95, 0.25);
+        else { oc = vec3(0.25, 0.45, 0.95); a = u_alpha * 0.5; }
+      } else if (u_overlay == 2) {
+        oc = ramp(th.r / max(u_norm.x, 1.0));
+      } else if (u_overlay == 3) {
+        oc = ramp(th.g / max(u_norm.y, 1.0));
+      } else {
+        oc = hue(fract(th.b * 0.61803399));
+      }
+      c = mix(c, oc, a);
+      if (t == u_hover)
+        c = mix(c, vec3(1.0), 0.25);
+    }
+    if (u_tile_grid != 0) {
+      vec2 tp = p / u_tile;
+      vec2 d = min(fract(tp), 1.0 - fract(tp)) * u_tile * u_zoom;
+      if (min(d.x, d.y) < 0.5 && min(u_tile.x, u_tile.y) * u_zoom >= 6.0)
+        c = mix(c, vec3(0.0), 0.55);
+    }
+  }
+  if (u_zoom >= 16.0) {
+    vec2 f = fract(p) * u_zoom;
+    if (f.x < 1.0 || f.y < 1.0)
+      c = mix(c, vec3(0.5), 0.6);
+  }
+  o_color = vec4(c, 1.0);
+}
