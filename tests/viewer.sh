@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The viewer, headless: the scripted session of viewer_script.txt (keys, clicks, ticks, and
+# what the viewer reports and shows after each), `shot` with --frames, the first README
+# command's fallback without a display, and the viewer's bad-input messages.
+# usage: viewer.sh TILESCOPE SOURCE_DIR
+set -u
+ts=$(realpath "$1") src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset DISPLAY WAYLAND_DISPLAY
+export SDL_VIDEODRIVER=offscreen
+fails=0 passes=0
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+if ! "$ts" shot -o "$tmp/probe.png" --backend cpu --size 640x400 >"$tmp/log" 2>&1; then
+  if grep -q "cannot open an OpenGL\|cannot start SDL" "$tmp/log"; then
+    if [[ ${CI:-} == true ]]; then echo "FAIL: no GL in CI: $(cat "$tmp/log")"; exit 1; fi
+    echo "skipped: no OpenGL here"; exit 77
+  fi
+fi
+
+"$ts" shot --script "$src/tests/viewer_script.txt" -o "$tmp/final.png" >"$tmp/out" 2>&1
+check "scripted session ($(cat "$tmp/out"))" test $? -eq 0
+
+# A sequence: one picture per tick 0, 2, ..., 8, all different from each other.
+"$ts" shot --backend cpu --variant box2d --size 640x400 --frames 0:8:2 -o "$tmp/seq.png" >/dev/null
+check "frames written" test "$(ls "$tmp"/seq-*.png 2>/dev/null | wc -l)" -eq 5
+check "frames differ" bash -c "! '$ts' diff '$tmp/seq-00000.png' '$tmp/seq-00008.png' >/dev/null"
+"$ts" shot --backend cpu --size 640x400 --frames 1:1:1 -o "$tmp/p%03d.png" >/dev/null
+check "printf frame pattern" test -f "$tmp/p001.png"
+
+# The default command without a display: it says so and writes a screenshot.
+(cd "$tmp" && "$ts" --backend cpu >"$tmp/nodisplay.out" 2>&1)
+check "no-display message" grep -q "no display .* writing a screenshot of the scene to tilescope-shot.png" "$tmp/nodisplay.out"
+check "no-display screenshot" test -s "$tmp/tilescope-shot.png"
+
+# Bad input to the viewer commands.
+expect2() { # expect2 REGEX ARGS...: exit 2 and one line naming the fault
+  local re=$1
+  shift
+  local out
+  out=$("$ts" "$@" 2>&1 >/dev/null)
+  if [[ $? -ne 2 ]] || ! grep -Eq -- "$re" <<<"$out" || [[ $(wc -l <<<"$out") -ne 1 ]]; then
+    echo "FAIL: tilescope $* -> $out"; fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+expect2 "needs -o SHOT.png" shot
+expect2 "--overlay 'rainbow'" shot -o "$tmp/x.png" --overlay rainbow
+expect2 "--frames '9:1:1'" shot -o "$tmp/x.png" --frames 9:1:1
+expect2 "--size '10x10'" shot -o "$tmp/x.png" --size 10x10
+expect2 "--hover 'here'" shot -o "$tmp/x.png" --hover here
+expect2 "cannot open script '$tmp/none.txt'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/none.txt"
+printf 'frobnicate 3\n' >"$tmp/bad.txt"
+expect2 "bad.txt:1: unknown action 'frobnicate'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/bad.txt"
+expect2 "cannot open '$tmp/missing.png'" shot -o "$tmp/x.png" -i "$tmp/missing.png"
+check "no half-written screenshot" test ! -e "$tmp/x.png"
+echo "$passes passed, $fails failed"
+[[ $fails -eq 0 ]]
