@@ -4,7 +4,7 @@
  *                           end, escape, f1)
  *   move X Y [input]        hover image point (X, Y) on the output (or the input) pane
  *   click X Y               select the thread that wrote output pixel (X, Y)
- *   tick N | end            go to a tick;      wait N     draw N frames
+ *   tick N | end            go to a tick;      wait N     draw N frames (a pause)
  *   variant NAME, pattern NAME, walk NAME, slots N, cost N, backend cl|cpu
  *   overlay MODE, grid on|off, help on|off, zoom Z [X Y], fit
  *   shot FILE               write a screenshot;  report   print the viewer's state line
@@ -151,7 +151,9 @@ int script_run(viewer *v, const char *path)
       viewer_key(v, SDLK_f, 0);
     } else if (strcmp(cmd, "wait") == 0 && argc == 2) {
       viewer_sync(v, 60000);
-      for (int i = 0; i < atoi(argv[1]) && !v->quit; i++)
+      /* Offscreen nobody watches: one frame stands for the pause. */
+      int frames = v->offscreen ? 1 : atoi(argv[1]);
+      for (int i = 0; i < frames && !v->quit; i++)
         viewer_frame(v, 1);
     } else if (strcmp(cmd, "shot") == 0 && argc == 2) {
       viewer_sync(v, 60000);

@@ -117,20 +117,9 @@ void viewer_set_tick(viewer *v, int64_t t)
   }
 }
 
-int viewer_load_image(viewer *v, const char *path)
+/* Makes img (owned) the input: a new run on it, fitted. */
+static void set_image(viewer *v, ts_image *img, const char *path)
 {
-  ts_image *img = NULL;
-  ts_error err = { 0 };
-  if (ts_image_load_png(path, &img, &err) != TS_OK) {
-    set_status(v, err.msg);
-    return 0;
-  }
-  /* The worker copies the image when it takes the request; wait for that before freeing
-   * the old one (it may be copying it now). */
-  while (vw_worker_busy(v->wk)) {
-    vw_worker_take(v->wk, &v->snap);
-    SDL_Delay(1);
-  }
   ts_image_destroy(v->input);
   v->input = img;
   snprintf(v->input_name, sizeof v->input_name, "%s", path);
@@ -143,7 +132,74 @@ int viewer_load_image(viewer *v, const char *path)
   v->tick = INT64_MAX / 4;
   fit(v);
   viewer_apply(v);
+}
+
+int viewer_load_image(viewer *v, const char *path)
+{
+  ts_image *img = NULL;
+  ts_error err = { 0 };
+  if (ts_image_load_png(path, &img, &err) != TS_OK) {
+    set_status(v, err.msg);
+    return 0;
+  }
+  set_image(v, img, path);
   return 1;
+}
+
+/* A dropped file decodes on a thread of its own; the frame loop picks the image up. */
+typedef struct load_job {
+  viewer *v;
+  char path[1024];
+} load_job;
+
+static int load_main(void *ud)
+{
+  load_job *job = ud;
+  viewer *v = job->v;
+  ts_image *img = NULL;
+  ts_error err = { 0 };
+  ts_status st = ts_image_load_png(job->path, &img, &err);
+  SDL_LockMutex(v->load_mu);
+  ts_image_destroy(v->loaded);
+  v->loaded = st == TS_OK ? img : NULL;
+  snprintf(v->loaded_path, sizeof v->loaded_path, "%s", job->path);
+  snprintf(v->load_error, sizeof v->load_error, "%s", st == TS_OK ? "" : err.msg);
+  v->load_done = 1;
+  SDL_UnlockMutex(v->load_mu);
+  free(job);
+  return 0;
+}
+
+static void load_async(viewer *v, const char *path)
+{
+  load_job *job = malloc(sizeof *job);
+  if (!job)
+    return;
+  job->v = v;
+  snprintf(job->path, sizeof job->path, "%s", path);
+  if (v->loader)
+    SDL_WaitThread(v->loader, NULL);
+  v->loader = SDL_CreateThread(load_main, "tilescope-load", job);
+  if (!v->loader)
+    free(job);
+  set_status(v, "loading...");
+}
+
+static void pick_up_image(viewer *v)
+{
+  SDL_LockMutex(v->load_mu);
+  ts_image *img = v->load_done ? v->loaded : NULL;
+  int done = v->load_done;
+  char path[1024], error[1024];
+  snprintf(path, sizeof path, "%s", v->loaded_path);
+  snprintf(error, sizeof error, "%s", v->load_error);
+  v->loaded = NULL;
+  v->load_done = 0;
+  SDL_UnlockMutex(v->load_mu);
+  if (img)
+    set_image(v, img, path);
+  else if (done)
+    set_status(v, error);
 }
 
 static time_t kernels_mtime(const char *dir)
@@ -235,6 +291,7 @@ viewer *viewer_create(const vw_options *o)
   }
   glGenTextures(2, v->img_tex);
   glGenTextures(1, &v->thr_tex);
+  v->load_mu = SDL_CreateMutex();
   snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
   v->kernels_mtime = kernels_mtime(v->kernels_dir);
   v->wk = vw_worker_start(v->kernels_dir);
@@ -272,6 +329,11 @@ void viewer_destroy(viewer *v)
 {
   if (!v)
     return;
+  if (v->loader)
+    SDL_WaitThread(v->loader, NULL);
+  ts_image_destroy(v->loaded);
+  if (v->load_mu)
+    SDL_DestroyMutex(v->load_mu);
   if (v->wk) {
     /* The worker frees every run, the one shown here included, once each. */
     vw_worker_take(v->wk, &v->snap);
@@ -488,7 +550,7 @@ static void handle_event(viewer *v, const SDL_Event *e)
     break;
   }
   case SDL_DROPFILE:
-    viewer_load_image(v, e->drop.file);
+    load_async(v, e->drop.file);
     SDL_free(e->drop.file);
     break;
   case SDL_WINDOWEVENT:
@@ -525,6 +587,7 @@ void viewer_frame(viewer *v, int scripted)
     if (!scripted || e.type == SDL_QUIT)
       handle_event(v, &e);
   pick_up(v);
+  pick_up_image(v);
   if (v->playing && !scripted) {
     v->play_accum += dt * speeds[v->speed_index];
     int64_t step = (int64_t)v->play_accum;

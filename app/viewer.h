@@ -66,6 +66,12 @@ typedef struct viewer {
   time_t kernels_mtime;
   uint32_t last_poll_ms;
   char status[1200];    /* a transient message at the bottom */
+  /* an image being loaded on its own thread (a dropped file) */
+  SDL_Thread *loader;
+  SDL_mutex *load_mu;
+  ts_image *loaded;
+  int load_done;
+  char loaded_path[1024], load_error[1024];
   uint32_t status_until;
 
   /* view */
@@ -135,7 +141,8 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
 vw_worker *vw_worker_start(const char *kernels_dir);
 /* Stops the thread and frees every run, `held` (the window's) included. */
 void vw_worker_stop(vw_worker *w, ts_run *held);
-/* Asks for a run of `set` on `input` (a new generation) and a tick. */
+/* Asks for a run of `set` on `input` (a new generation) and a tick; a new input generation
+ * hands the worker a copy of the image. */
 void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set,
                        const ts_image *input, uint64_t input_generation, int64_t tick,
                        int reload);

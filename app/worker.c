@@ -18,7 +18,8 @@ struct vw_worker {
   int has_req, req_reload;
   uint64_t req_gen, req_input_gen;
   vw_settings req_set;
-  const ts_image *req_input;
+  ts_image *req_input;   /* a new image, ours once taken */
+  uint64_t sent_input_gen;
   int64_t req_tick;
   /* published */
   vw_snapshot pending;
@@ -182,13 +183,11 @@ static int worker_main(void *ud)
     int has_req = w->has_req, reload = w->req_reload;
     w->has_req = w->req_reload = 0;
     w->busy = has_req;
-    uint64_t input_gen = w->req_input_gen;
-    if (has_req && input_gen != w->input_gen) {
-      /* Copy the image while the window cannot replace it. */
+    if (has_req && w->req_input) {
       ts_image_destroy(w->input);
-      w->input = NULL;
-      ts_image_clone(w->req_input, &w->input, NULL);
-      w->input_gen = input_gen;
+      w->input = w->req_input;
+      w->req_input = NULL;
+      w->input_gen = w->req_input_gen;
     }
     SDL_UnlockMutex(w->mu);
 
@@ -250,8 +249,16 @@ void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set
   SDL_LockMutex(w->mu);
   w->req_gen = generation;
   w->req_set = *set;
-  w->req_input = input;
-  w->req_input_gen = input_generation;
+  if (input_generation != w->sent_input_gen) {
+    /* The worker gets its own copy, so the window never waits to replace its image. */
+    ts_image *copy = NULL;
+    if (ts_image_clone(input, &copy, NULL) == TS_OK) {
+      ts_image_destroy(w->req_input);
+      w->req_input = copy;
+      w->req_input_gen = input_generation;
+      w->sent_input_gen = input_generation;
+    }
+  }
   w->req_tick = tick;
   w->req_reload |= reload;
   w->has_req = 1;
@@ -315,6 +322,7 @@ void vw_worker_stop(vw_worker *w, ts_run *held)
   vw_snapshot_free(&w->pending);
   ts_cl_destroy(w->cl);
   ts_image_destroy(w->input);
+  ts_image_destroy(w->req_input);
   free(w->build_log);
   SDL_DestroyCond(w->cv);
   SDL_DestroyMutex(w->mu);

@@ -37,6 +37,11 @@ check "printf frame pattern" test -f "$tmp/p001.png"
 check "no-display message" grep -q "no display .* writing a screenshot of the scene to tilescope-shot.png" "$tmp/nodisplay.out"
 check "no-display screenshot" test -s "$tmp/tilescope-shot.png"
 
+# The demo scripts play to the end.
+for d in "$src"/assets/demos/*.txt; do
+  check "demo $(basename "$d")" "$ts" shot --backend cpu --size 800x500 --script "$d" -o "$tmp/demo.png" >/dev/null
+done
+
 # Bad input to the viewer commands.
 expect2() { # expect2 REGEX ARGS...: exit 2 and one line naming the fault
   local re=$1
