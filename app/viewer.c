@@ -459,7 +459,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
 
 void viewer_mouse_move(viewer *v, float sx, float sy)
 {
-  float x, y;
+  float x = 0, y = 0;
   v->hover_pane = screen_to_image(v, sx, sy, &x, &y);
   v->hover_x = x;
   v->hover_y = y;
@@ -484,7 +484,7 @@ void viewer_click(viewer *v, float sx, float sy)
     scrub(v, sx);
     return;
   }
-  float x, y;
+  float x = 0, y = 0;
   if (screen_to_image(v, sx, sy, &x, &y) >= 0) {
     int pass;
     uint32_t id;
