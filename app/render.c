@@ -101,10 +101,19 @@ static void upload_images(viewer *v)
     free(rgba);
     v->in_uploaded = v->input_generation;
   }
-  if (v->have_snap && v->snap.rgba && v->out_uploaded != v->snap_serial) {
-    const ts_kctx *k = ts_run_kctx(v->snap.run);
-    upload_rgba(v->img_tex[1], k->W, k->H, v->snap.rgba);
-    v->out_uploaded = v->snap_serial;
+  if (v->out_run && v->out_rgba) {
+    const ts_kctx *k = ts_run_kctx(v->out_run);
+    if (v->out_full) {
+      upload_rgba(v->img_tex[1], k->W, k->H, v->out_rgba);
+    } else if (v->out_dirty_y1 > v->out_dirty_y0) {
+      /* Only the rows that changed since the last frame. */
+      glBindTexture(GL_TEXTURE_2D, v->img_tex[1]);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, v->out_dirty_y0, k->W, v->out_dirty_y1 - v->out_dirty_y0,
+                      GL_RGBA, GL_UNSIGNED_BYTE, v->out_rgba + (size_t)v->out_dirty_y0 * k->W * 4);
+    }
+    v->out_full = 0;
+    v->out_dirty_y0 = v->out_dirty_y1 = 0;
   }
 }
 
@@ -189,11 +198,11 @@ static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
   }
 #undef U
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, v->img_tex[pane == 1 && v->have_snap && v->snap.rgba ? 1 : 0]);
+  glBindTexture(GL_TEXTURE_2D, v->img_tex[pane == 1 && v->out_run ? 1 : 0]);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, v->thr_tex);
   glActiveTexture(GL_TEXTURE0);
-  if (pane == 1 && !(v->have_snap && v->snap.rgba))
+  if (pane == 1 && !v->out_run)
     return;
   float q[12] = { r->x, r->y, r->x + r->w, r->y, r->x + r->w, r->y + r->h,
                   r->x, r->y, r->x + r->w, r->y + r->h, r->x, r->y + r->h };
@@ -263,7 +272,7 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
   const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
   int wide = pane == 1 && k && k->buf[TS_BUF_OUT].esize == 4;
   int C = pane == 0 ? v->input->c : (k ? k->C : 0);
-  if (pane == 1 && (!k || !v->snap.raw))
+  if (pane == 1 && (!k || !v->out_raw))
     return;
   int font = FONT_SMALL, lh = v->g.font[font].height;
   float x0, y0;
@@ -283,11 +292,11 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
       for (int c = 0; c < lines; c++) {
         char s[16];
         if (wide)
-          snprintf(s, sizeof s, "%u", ((const uint32_t *)v->snap.raw)[(size_t)py * k->W + px]);
+          snprintf(s, sizeof s, "%u", ((const uint32_t *)v->out_raw)[(size_t)py * k->W + px]);
         else if (pane == 0)
           snprintf(s, sizeof s, "%u", v->input->data[((size_t)py * v->input->w + px) * C + c]);
         else
-          snprintf(s, sizeof s, "%u", v->snap.raw[((size_t)py * k->W + px) * C + c]);
+          snprintf(s, sizeof s, "%u", v->out_raw[((size_t)py * k->W + px) * C + c]);
         float w = (float)gfx_text_width(&v->g, font, s);
         if (w > v->zoom - 2)
           continue;
@@ -295,7 +304,7 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
         if (!clipped(r, tx, ty) || !clipped(r, tx + w, ty + (float)lh))
           continue;
         uint8_t val = wide ? 128 : pane == 0 ? v->input->data[((size_t)py * v->input->w + px) * C + c]
-                                             : v->snap.raw[((size_t)py * k->W + px) * C + c];
+                                             : v->out_raw[((size_t)py * k->W + px) * C + c];
         gfx_color col = val > 140 ? gfx_rgba(0, 0, 0, 1) : WHITE;
         if (lines == 3)
           col = c == 0 ? gfx_rgba(1, 0.45f, 0.45f, 1) : c == 1 ? gfx_rgba(0.4f, 1, 0.4f, 1) : gfx_rgba(0.5f, 0.7f, 1, 1);
@@ -545,14 +554,14 @@ static void draw_panel(viewer *v, const vw_rect *r)
     const uint8_t *ip = v->input->data + ((size_t)py * v->input->w + px) * v->input->c;
     for (int c = 0; c < v->input->c; c++)
       snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "", ip[c]);
-    if (v->have_snap && v->snap.run && v->snap.raw) {
+    if (v->have_snap && v->snap.run && v->out_raw) {
       const ts_kctx *k = ts_run_kctx(v->snap.run);
       if (k->buf[TS_BUF_OUT].esize == 4)
-        snprintf(out, sizeof out, "%u", ((const uint32_t *)v->snap.raw)[(size_t)py * k->W + px]);
+        snprintf(out, sizeof out, "%u", ((const uint32_t *)v->out_raw)[(size_t)py * k->W + px]);
       else
         for (int c = 0; c < k->C; c++)
           snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "",
-                   v->snap.raw[((size_t)py * k->W + px) * k->C + c]);
+                   v->out_raw[((size_t)py * k->W + px) * k->C + c]);
     }
     panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }

@@ -180,7 +180,7 @@ int script_run(viewer *v, const char *path)
       viewer_sync(v, 60000);
       int x = atoi(argv[1]), y = atoi(argv[2]);
       const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-      if (!k || !v->snap.raw || x < 0 || y < 0 || x >= k->W || y >= k->H) {
+      if (!k || !v->out_raw || x < 0 || y < 0 || x >= k->W || y >= k->H) {
         fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, line, x, y);
         failures++;
         continue;
@@ -188,9 +188,9 @@ int script_run(viewer *v, const char *path)
       for (int c = 0; c + 3 < argc; c++) {
         unsigned long want = strtoul(argv[3 + c], NULL, 10), got;
         if (k->buf[TS_BUF_OUT].esize == 4)
-          got = ((const uint32_t *)v->snap.raw)[(size_t)y * k->W + x];
+          got = ((const uint32_t *)v->out_raw)[(size_t)y * k->W + x];
         else
-          got = v->snap.raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
+          got = v->out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
         if (got != want) {
           fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",
                   path, line, x, y, c, got, want);

@@ -354,6 +354,8 @@ void viewer_destroy(viewer *v)
     SDL_DestroyWindow(v->win);
   ts_image_destroy(v->input);
   free(v->thr_data);
+  free(v->out_rgba);
+  free(v->out_raw);
   free(v);
   SDL_Quit();
 }
@@ -569,6 +571,34 @@ static void pick_up(viewer *v)
     return;
   v->have_snap = 1;
   v->snap_serial++;
+  /* Apply the snapshot's rows to the window's copy of the output. */
+  if (v->snap.run && (v->snap.full || v->snap.run != v->out_run)) {
+    const ts_kctx *k = ts_run_kctx(v->snap.run);
+    const ts_buf *b = &k->buf[TS_BUF_OUT];
+    free(v->out_rgba);
+    free(v->out_raw);
+    v->out_rgba = calloc((size_t)k->W * k->H, 4);
+    v->out_raw = calloc((size_t)b->cols * b->rows, (size_t)b->esize);
+    v->out_run = v->snap.run;
+    v->out_full = 1;
+  } else if (!v->snap.run) {
+    v->out_run = NULL;
+  }
+  if (v->snap.run && v->out_rgba && v->out_raw && v->snap.y1 > v->snap.y0 && v->snap.rgba) {
+    const ts_kctx *k = ts_run_kctx(v->snap.run);
+    const ts_buf *b = &k->buf[TS_BUF_OUT];
+    size_t rgba_row = (size_t)k->W * 4, raw_row = (size_t)b->cols * b->esize;
+    int n = v->snap.y1 - v->snap.y0;
+    memcpy(v->out_rgba + (size_t)v->snap.y0 * rgba_row, v->snap.rgba, (size_t)n * rgba_row);
+    memcpy(v->out_raw + (size_t)v->snap.y0 * raw_row, v->snap.raw, (size_t)n * raw_row);
+    if (v->out_dirty_y1 <= v->out_dirty_y0) {
+      v->out_dirty_y0 = v->snap.y0;
+      v->out_dirty_y1 = v->snap.y1;
+    } else {
+      v->out_dirty_y0 = v->snap.y0 < v->out_dirty_y0 ? v->snap.y0 : v->out_dirty_y0;
+      v->out_dirty_y1 = v->snap.y1 > v->out_dirty_y1 ? v->snap.y1 : v->out_dirty_y1;
+    }
+  }
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
       v->tick >= ts_run_sched(v->snap.run)->length)
     v->tick = v->snap.tick; /* "the end" resolved */

@@ -28,9 +28,9 @@ typedef struct vw_snapshot {
   uint64_t generation;  /* of the settings it was made for */
   int64_t tick;
   ts_run *run;          /* read-only here: schedule, hazards, geometry */
-  uint8_t *rgba;        /* output as RGBA8, W x H */
-  uint8_t *raw;         /* output values: W x H x C bytes, or W x H uint32 */
-  size_t raw_bytes;
+  int y0, y1, full;     /* the output rows below; full: a new run, take them as all */
+  uint8_t *rgba;        /* rows y0 .. y1 - 1 of the output as RGBA8 */
+  uint8_t *raw;         /* the same rows' values: W x C bytes, or W uint32, a row */
   char error[1024];     /* a run that could not be made */
   char note[1200];      /* e.g. "no OpenCL platform; using the CPU model" */
   char *build_log;      /* the last failed kernel build, if any */
@@ -59,7 +59,11 @@ typedef struct viewer {
   vw_worker *wk;
   vw_snapshot snap;     /* the latest picked-up snapshot (owned) */
   int have_snap;
-  uint64_t snap_serial, out_uploaded, in_uploaded;
+  uint64_t snap_serial, in_uploaded;
+  /* the output as the window knows it, updated row range by row range from snapshots */
+  ts_run *out_run;
+  uint8_t *out_rgba, *out_raw;
+  int out_dirty_y0, out_dirty_y1, out_full;
   ts_run *stats_run;    /* the run the traffic figures below are for */
   double bytes_read, bytes_written;
   int64_t tick;         /* the tick asked for */

@@ -32,6 +32,8 @@ struct vw_worker {
   uint64_t input_gen, run_gen;
   vw_settings run_set;
   ts_run *run;
+  ts_run *published;      /* the run of the last snapshot made */
+  uint32_t scale;         /* the integral image's display scale, for `run` */
   ts_cl *cl;
   int cl_device;
   double copy_gbps;
@@ -128,6 +130,36 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
       s->have_dev_mem = 1;
 }
 
+/* Rows y0 .. y1 - 1 of the output as RGBA8 and as values. */
+static void extract_rows(vw_worker *w, vw_snapshot *s)
+{
+  const ts_kctx *k = ts_run_kctx(w->run);
+  const ts_buf *b = &k->buf[TS_BUF_OUT];
+  size_t row = (size_t)b->cols * b->esize, n = (size_t)(s->y1 - s->y0) * (size_t)k->W;
+  s->raw = malloc((size_t)(s->y1 - s->y0) * row);
+  s->rgba = malloc(n * 4);
+  if (!s->raw || !s->rgba) {
+    s->y0 = s->y1 = 0;
+    return;
+  }
+  memcpy(s->raw, b->data + (size_t)s->y0 * row, (size_t)(s->y1 - s->y0) * row);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t *d = s->rgba + i * 4;
+    if (b->esize == 4) {
+      uint64_t v = ((const uint32_t *)s->raw)[i], mx = w->scale ? w->scale : 1;
+      d[0] = d[1] = d[2] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
+    } else {
+      const uint8_t *p = s->raw + i * (size_t)k->C;
+      d[0] = p[0];
+      d[1] = k->C >= 3 ? p[1] : p[0];
+      d[2] = k->C >= 3 ? p[2] : p[0];
+    }
+    d[3] = 255;
+  }
+}
+
+/* Seeks, then publishes the rows that changed since the last snapshot (all of them for a
+ * new run), merged with a snapshot the window has not taken yet. */
 static void fill_snapshot(vw_worker *w, vw_snapshot *s)
 {
   s->generation = w->run_gen;
@@ -146,25 +178,37 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   if (ts_run_seek(w->run, w->req_tick, &err) != TS_OK)
     snprintf(s->error, sizeof s->error, "%s", err.msg);
   s->tick = ts_run_tick(w->run);
-  ts_image *out = NULL;
-  if (ts_run_output(w->run, &out, NULL) == TS_OK) {
-    size_t n = (size_t)out->w * out->h;
-    s->rgba = malloc(n * 4);
-    for (size_t i = 0; s->rgba && i < n; i++) {
-      const uint8_t *p = out->data + i * out->c;
-      uint8_t *d = s->rgba + i * 4;
-      d[0] = p[0];
-      d[1] = out->c >= 3 ? p[1] : p[0];
-      d[2] = out->c >= 3 ? p[2] : p[0];
-      d[3] = 255;
-    }
-    ts_image_destroy(out);
+  int y0 = 0, y1 = 0;
+  int changed = ts_run_take_changed_rows(w->run, &y0, &y1);
+  if (w->published != w->run) {
+    w->published = w->run;
+    w->scale = ts_run_integral_scale(w->run);
+    s->full = 1;
   }
-  const ts_buf *b = &ts_run_kctx(w->run)->buf[TS_BUF_OUT];
-  s->raw_bytes = (size_t)b->cols * b->rows * b->esize;
-  s->raw = malloc(s->raw_bytes);
-  if (s->raw)
-    memcpy(s->raw, b->data, s->raw_bytes);
+  SDL_LockMutex(w->mu);
+  if (w->has_pending && w->pending.run == w->run) {
+    /* The window has not seen the last one: this one carries its rows too. */
+    vw_snapshot *p = &w->pending;
+    s->full |= p->full;
+    if (p->y1 > p->y0) {
+      y0 = changed ? (y0 < p->y0 ? y0 : p->y0) : p->y0;
+      y1 = changed ? (y1 > p->y1 ? y1 : p->y1) : p->y1;
+      changed = 1;
+    }
+    vw_snapshot_free(p);
+    w->has_pending = 0;
+  }
+  SDL_UnlockMutex(w->mu);
+  if (s->full) {
+    y0 = 0;
+    y1 = ts_run_kctx(w->run)->H;
+  } else if (!changed) {
+    y0 = y1 = 0;
+  }
+  s->y0 = y0;
+  s->y1 = y1;
+  if (y1 > y0)
+    extract_rows(w, s);
 }
 
 static int worker_main(void *ud)

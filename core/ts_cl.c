@@ -583,13 +583,17 @@ ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, t
   return TS_OK;
 }
 
-ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, ts_error *err)
+ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, const int *lo, const int *hi,
+                             ts_error *err)
 {
-  for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
-    if (r->buf[b])
-      CL_TRY(clEnqueueReadBuffer(r->cl->queue, r->buf[b], CL_FALSE, 0, r->bytes[b], k->buf[b].data,
-                                 0, NULL, NULL),
-             "clEnqueueReadBuffer");
+  for (int b = TS_BUF_OUT; b < TS_NBUF; b++) {
+    if (!r->buf[b] || hi[b] <= lo[b])
+      continue;
+    size_t off = (size_t)lo[b] * (size_t)r->pitch[b], n = (size_t)(hi[b] - lo[b]) * (size_t)r->pitch[b];
+    CL_TRY(clEnqueueReadBuffer(r->cl->queue, r->buf[b], CL_FALSE, off, n, k->buf[b].data + off, 0,
+                               NULL, NULL),
+           "clEnqueueReadBuffer");
+  }
   CL_TRY(clFinish(r->cl->queue), "clFinish");
   return TS_OK;
 }

@@ -63,8 +63,10 @@ ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err);
 ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int direct,
                          ts_error *err);
 ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, ts_error *err);
-/* Waits for the device and copies the committed OUT and MID buffers into k. */
-ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, ts_error *err);
+/* Waits for the device and copies rows lo[b] .. hi[b] - 1 of the committed OUT and MID
+ * buffers into k (an empty range copies nothing). */
+ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, const int *lo, const int *hi,
+                             ts_error *err);
 /* Kernel time (profiling events) of the launches since the last call, in ms. */
 double ts_cl_run_take_kernel_ms(ts_cl_run *r);
 

@@ -18,7 +18,57 @@ struct ts_run {
   uint32_t cpos;     /* next thread (in start_seq) to commit */
   int64_t tick;
   double exec_ms;
+  /* Rows changed since the last download (per buffer) and since the viewer last asked. */
+  int dl_lo[TS_NBUF], dl_hi[TS_NBUF], view_lo, view_hi;
 };
+
+static void mark_rows(ts_run *run, int b, int lo, int hi)
+{
+  if (hi <= lo)
+    return;
+  if (run->dl_hi[b] <= run->dl_lo[b]) {
+    run->dl_lo[b] = lo;
+    run->dl_hi[b] = hi;
+  } else {
+    run->dl_lo[b] = lo < run->dl_lo[b] ? lo : run->dl_lo[b];
+    run->dl_hi[b] = hi > run->dl_hi[b] ? hi : run->dl_hi[b];
+  }
+  if (b == TS_BUF_OUT) {
+    if (run->view_hi <= run->view_lo) {
+      run->view_lo = lo;
+      run->view_hi = hi;
+    } else {
+      run->view_lo = lo < run->view_lo ? lo : run->view_lo;
+      run->view_hi = hi > run->view_hi ? hi : run->view_hi;
+    }
+  }
+}
+
+static void mark_all(ts_run *run)
+{
+  for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
+    if (run->k.buf[b].data)
+      mark_rows(run, b, 0, run->k.buf[b].rows);
+}
+
+/* Downloads the rows the device changed since the last download. */
+static ts_status download(ts_run *run, ts_error *err)
+{
+  ts_status st = ts_cl_run_download(run->cl, &run->k, run->dl_lo, run->dl_hi, err);
+  for (int b = 0; b < TS_NBUF; b++)
+    run->dl_lo[b] = run->dl_hi[b] = 0;
+  return st;
+}
+
+int ts_run_take_changed_rows(ts_run *run, int *y0, int *y1)
+{
+  if (run->view_hi <= run->view_lo)
+    return 0;
+  *y0 = run->view_lo;
+  *y1 = run->view_hi;
+  run->view_lo = run->view_hi = 0;
+  return 1;
+}
 
 void ts_run_params_resolve(ts_run_params *p)
 {
@@ -257,6 +307,7 @@ static ts_status reset(ts_run *run, ts_error *err)
     }
   run->pos = run->cpos = 0;
   run->tick = -1; /* nothing of tick 0 replayed yet */
+  mark_all(run);
   return run->cl ? ts_cl_run_reset(run->cl, err) : TS_OK;
 }
 
@@ -292,15 +343,19 @@ static ts_status run_batch(ts_run *run, int pi, uint32_t from, uint32_t to, int 
 
 static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, ts_error *err)
 {
-  if (run->cl)
-    return ts_cl_run_commit(run->cl, pi, from, to - from, err);
+  const ts_pass_desc *pd = &run->params.variant->passes[pi];
   for (uint32_t i = from; i < to; i++) {
     int p;
     uint32_t id;
     rec_at(run, i, &p, &id);
-    commit_thread(run, p, id);
+    int tx, ty;
+    thread_xy(&run->sched->pass[p], id, &tx, &ty);
+    ts_rect r = pd->write_rect(&run->k, tx, ty);
+    mark_rows(run, pd->dst, r.y, r.y + r.h);
+    if (!run->cl)
+      commit_thread(run, p, id);
   }
-  return TS_OK;
+  return run->cl ? ts_cl_run_commit(run->cl, pi, from, to - from, err) : TS_OK;
 }
 
 /* End of the run of start-sequence indices from `i` that share pass and start (or end) tick. */
@@ -355,7 +410,7 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     }
   }
   if (st == TS_OK && run->cl)
-    st = ts_cl_run_download(run->cl, &run->k, err);
+    st = download(run, err);
   run->exec_ms += now_ms() - t0;
   run->tick = tick;
   return st;
@@ -376,8 +431,9 @@ ts_status ts_run_finish_fast(ts_run *run, ts_error *err)
     st = run_batch(run, pi, i, j, 1, err);
     i = j;
   }
+  mark_all(run);
   if (st == TS_OK && run->cl)
-    st = ts_cl_run_download(run->cl, &run->k, err);
+    st = download(run, err);
   run->exec_ms += now_ms() - t0;
   run->pos = run->cpos = s->total;
   run->tick = s->length;

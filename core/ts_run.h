@@ -48,6 +48,9 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err);
  * one launch per pass (per start tick for a pass that reads its own output, which is then
  * only right under a hazard-free schedule). Leaves the run at its last tick. */
 ts_status ts_run_finish_fast(ts_run *run, ts_error *err);
+/* The output rows [*y0, *y1) that may have changed since the last call (all of them after a
+ * seek back or a fast run); returns 0 when none did. For viewers that redraw only those. */
+int ts_run_take_changed_rows(ts_run *run, int *y0, int *y1);
 /* Device kernel time of the launches since the last call, in ms (0 on the CPU). */
 double ts_run_take_kernel_ms(ts_run *run);
 int64_t ts_run_tick(const ts_run *run);
