@@ -532,13 +532,17 @@ static void draw_panel(viewer *v, const vw_rect *r)
   if (v->snap.build_log && v->snap.build_log[0]) {
     y += 6;
     panel_line(v, x, &y, WARN, "kernel build failed (r to retry):");
-    char line[64];
+    /* The log, wrapped to the panel: up to ten lines. */
+    int fits = (int)(PANEL_TEXT_W / (float)v->g.font[FONT_SMALL].advance);
     const char *s = v->snap.build_log;
-    for (int n = 0; *s && n < 6; n++) {
+    for (int n = 0; *s && n < 10; n++) {
       size_t len = strcspn(s, "\n");
-      snprintf(line, sizeof line, "%.*s", (int)(len < 56 ? len : 56), s);
-      panel_line(v, x, &y, WARN, "%s", line);
-      s += len + (s[len] ? 1 : 0);
+      size_t take = len > (size_t)fits ? (size_t)fits : len;
+      gfx_textf(&v->g, FONT_SMALL, x, y, WARN, "%.*s", (int)take, s);
+      y += (float)v->g.font[FONT_SMALL].height;
+      s += take;
+      if (take == len && *s)
+        s++;
     }
   }
   /* The inspector. */
@@ -745,7 +749,14 @@ void render_frame(viewer *v)
               v->snap.tick, s->length,
               s->npasses > 1 ? (shown_pass(v) ? "   pass 2: the transposed pass" : "   pass 1") : "");
   } else if (v->have_snap && v->snap.error[0]) {
-    gfx_text(&v->g, FONT_UI, rout.x + 12, rout.y + 12, WARN, v->snap.error);
+    /* The error, wrapped to the pane. */
+    int fits = (int)((rout.w - 24) / (float)v->g.font[FONT_UI].advance);
+    const char *e = v->snap.error;
+    for (float ey = rout.y + 12; *e && fits > 8; ey += (float)v->g.font[FONT_UI].height) {
+      int take = (int)strlen(e) > fits ? fits : (int)strlen(e);
+      gfx_textf(&v->g, FONT_UI, rout.x + 12, ey, WARN, "%.*s", take, e);
+      e += take;
+    }
   }
   gfx_rect(&v->g, rin.x + rin.w, 0, 2, rin.y + rin.h, BG);
   draw_panel(v, &panel);

@@ -37,6 +37,14 @@ check "printf frame pattern" test -f "$tmp/p001.png"
 check "no-display message" grep -q "no display .* writing a screenshot of the scene to tilescope-shot.png" "$tmp/nodisplay.out"
 check "no-display screenshot" test -s "$tmp/tilescope-shot.png"
 
+# A kernel that does not build: the viewer stays up and shows the error and the log.
+cp -r "$src/kernels" "$tmp/kernels"
+printf '\n__kernel void broken(void) { this is not C }\n' >>"$tmp/kernels/box.cl"
+printf 'report\n' >"$tmp/report.txt"
+"$ts" shot --kernels "$tmp/kernels" --script "$tmp/report.txt" -o "$tmp/broken.png" >"$tmp/broken.out" 2>&1
+check "build error reported in the viewer" grep -q "error=.*box.cl: the kernel does not build" "$tmp/broken.out"
+check "build error screenshot" test -s "$tmp/broken.png"
+
 # The demo scripts play to the end.
 for d in "$src"/assets/demos/*.txt; do
   check "demo $(basename "$d")" "$ts" shot --backend cpu --size 800x500 --script "$d" -o "$tmp/demo.png" >/dev/null
