@@ -538,7 +538,12 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
     global[1] = local[1];
     dims = 2;
   } else {
+    /* One work-item per tile, 64 to a group, but small launches (a wavefront's diagonal)
+     * in smaller groups so that every compute unit gets several. */
+    size_t groups_wanted = 4 * (size_t)(r->cl->info.compute_units ? r->cl->info.compute_units : 1);
     local[0] = r->cl->max_group >= 64 ? 64 : r->cl->max_group;
+    while (local[0] > 1 && (size_t)n < local[0] * groups_wanted)
+      local[0] /= 2;
     global[0] = ((size_t)n + local[0] - 1) / local[0] * local[0];
     dims = 1;
   }

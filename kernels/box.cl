@@ -8,11 +8,18 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void box2d(TS_ARGS)
   int x = t.x * 16 + (int)get_local_id(0), y = t.y * 16 + (int)get_local_id(1);
   if (x >= W || y >= H)
     return;
+  int inside = x > 0 && y > 0 && x < W - 1 && y < H - 1, row = W * C;
   for (int c = 0; c < C; c++) {
     int s = 0;
-    for (int j = -1; j <= 1; j++)
-      for (int i = -1; i <= 1; i++)
-        s += ld8(src, W, H, C, x + i, y + j, c);
+    if (inside) { /* no clamping needed: nine loads around the pixel */
+      __global const uchar *p = src + (y * W + x) * C + c;
+      for (int j = -1; j <= 1; j++)
+        s += p[j * row - C] + p[j * row] + p[j * row + C];
+    } else {
+      for (int j = -1; j <= 1; j++)
+        for (int i = -1; i <= 1; i++)
+          s += ld8(src, W, H, C, x + i, y + j, c);
+    }
     dst[(y * W + x) * C + c] = box_scale(s);
   }
 }
@@ -26,16 +33,46 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void box2d(TS_ARGS)
 inline void lin_read_row(__global const uchar *src, int W, int H, int C, int2 t, int row,
                          uchar *in)
 {
-  int col0 = t.x * LIN_W - C;
-  for (int j = 0; j < LIN_W + 2 * C; j++)
-    in[j] = ld8_col(src, W, H, C, col0 + j, row);
+  int col0 = t.x * LIN_W - C, rowbytes = W * C;
+  __global const uchar *p = src + clamp(row, 0, H - 1) * rowbytes;
+  if (col0 >= 0 && col0 + 32 <= rowbytes) { /* inside the row: two 16-byte block loads */
+    vstore16(vload16(0, p + col0), 0, in);
+    vstore16(vload16(0, p + col0 + 16), 0, in + 16);
+  } else {                                  /* at an edge: byte by byte, clamped */
+    for (int j = 0; j < LIN_W + 2 * C; j++) {
+      int col = col0 + j;
+      in[j] = col >= 0 && col < rowbytes ? p[col] : ld8_col(src, W, H, C, col, row);
+    }
+  }
 }
 
-/* Horizontal 3-tap sums of one input row. */
+/* Horizontal 3-tap sums of one input row. The row arithmetic is plain loops: pocl
+ * vectorises them across work-items, which explicit vectors here would prevent. */
 inline void lin_hsum(int C, const uchar *in, short *m)
 {
   for (int j = 0; j < LIN_W; j++)
     m[j] = (short)(in[j] + in[j + C] + in[j + 2 * C]);
+}
+
+/* Vertical 3-row sums of partial sums. */
+inline void lin_vsum(const short *a, const short *b, const short *c, short *s)
+{
+  for (int j = 0; j < LIN_W; j++)
+    s[j] = (short)(a[j] + b[j] + c[j]);
+}
+
+inline void lin_scale(const short *s, uchar *out)
+{
+  for (int j = 0; j < LIN_W; j++)
+    out[j] = box_scale(s[j]);
+}
+
+/* The sliding variants: the output row from a 3-row window of partial sums. */
+inline void lin_window_out(short m[3][LIN_W], uchar *out)
+{
+  short s[LIN_W];
+  lin_vsum(m[0], m[1], m[2], s);
+  lin_scale(s, out);
 }
 
 inline void lin_write_row(__global uchar *dst, int W, int H, int C, int2 t, int row,
@@ -43,10 +80,14 @@ inline void lin_write_row(__global uchar *dst, int W, int H, int C, int2 t, int 
 {
   if (row >= H)
     return;
-  for (int j = 0; j < LIN_W; j++) {
-    int col = t.x * LIN_W + j;
-    if (col < W * C)
-      dst[row * W * C + col] = out[j];
+  int col0 = t.x * LIN_W, rowbytes = W * C;
+  __global uchar *p = dst + row * rowbytes + col0;
+  if (col0 + LIN_W <= rowbytes) { /* the whole 24 bytes: one block store */
+    vstore16(vload16(0, out), 0, p);
+    vstore8(vload8(0, out + 16), 0, p + 16);
+  } else {
+    for (int j = 0; j < rowbytes - col0; j++)
+      p[j] = out[j];
   }
 }
 
@@ -65,11 +106,9 @@ __kernel void linear1d2(TS_ARGS)
   for (int r = 0; r < 8; r++)
     lin_hsum(C, in[r], m[r]);
   for (int r = 0; r < LIN_H; r++)
-    for (int j = 0; j < LIN_W; j++)
-      m_out[r][j] = (short)(m[r][j] + m[r + 1][j] + m[r + 2][j]);
+    lin_vsum(m[r], m[r + 1], m[r + 2], m_out[r]);
   for (int r = 0; r < LIN_H; r++)
-    for (int j = 0; j < LIN_W; j++)
-      out[r][j] = box_scale(m_out[r][j]);
+    lin_scale(m_out[r], out[r]);
   for (int r = 0; r < LIN_H; r++)
     lin_write_row(dst, W, H, C, t, t.y * LIN_H + r, out[r]);
 }
@@ -89,14 +128,12 @@ __kernel void linearslide(TS_ARGS)
     lin_hsum(C, in[r], m[r]);
   }
   for (int s = 0; s < LIN_H - 1; s++) {
-    for (int j = 0; j < LIN_W; j++)
-      out[j] = box_scale(m[0][j] + m[1][j] + m[2][j]);
+    lin_window_out(m, out);
     lin_write_row(dst, W, H, C, t, t.y * LIN_H + s, out);
     lin_read_row(src, W, H, C, t, row0 + s + 3, in[s % 3]); /* slide down one row */
     lin_hsum(C, in[s % 3], m[s % 3]);
   }
-  for (int j = 0; j < LIN_W; j++)
-    out[j] = box_scale(m[0][j] + m[1][j] + m[2][j]);
+  lin_window_out(m, out);
   lin_write_row(dst, W, H, C, t, t.y * LIN_H + LIN_H - 1, out);
 }
 
@@ -114,12 +151,10 @@ __kernel void linearslide2(TS_ARGS)
   for (int r = 0; r < 3; r++)
     lin_hsum(C, in[r], m[r]);
   for (int s = 0; s < LIN_H - 1; s++) {
-    for (int j = 0; j < LIN_W; j++)
-      out[s][j] = box_scale(m[0][j] + m[1][j] + m[2][j]);
+    lin_window_out(m, out[s]);
     lin_hsum(C, in[s + 3], m[s % 3]);
   }
-  for (int j = 0; j < LIN_W; j++)
-    out[LIN_H - 1][j] = box_scale(m[0][j] + m[1][j] + m[2][j]);
+  lin_window_out(m, out[LIN_H - 1]);
   for (int r = 0; r < LIN_H; r++)
     lin_write_row(dst, W, H, C, t, t.y * LIN_H + r, out[r]);
 }
@@ -134,17 +169,14 @@ inline void tp_hpass(__global const uchar *src, __global uchar *dst, int2 t, int
   int x = t.x * 32 + (int)get_local_id(0), y = t.y * 8 + (int)get_local_id(1);
   if (x >= sw || y >= sh)
     return;
+  int xl = max(x - 1, 0), xr = min(x + 1, sw - 1); /* the clamped neighbours */
+  int l = (y * sw + xl) * C, m = (y * sw + x) * C, rr = (y * sw + xr) * C, o = (x * sh + y) * C;
   for (int c = 0; c < C; c++) {
-    int s;
     if (second) {
       __global const ushort *s16 = (__global const ushort *)src;
-      s = ld16(s16, sw, sh, C, x - 1, y, c) + ld16(s16, sw, sh, C, x, y, c) +
-          ld16(s16, sw, sh, C, x + 1, y, c);
-      dst[(x * sh + y) * C + c] = box_scale(s);
+      dst[o + c] = box_scale(s16[l + c] + s16[m + c] + s16[rr + c]);
     } else {
-      s = ld8(src, sw, sh, C, x - 1, y, c) + ld8(src, sw, sh, C, x, y, c) +
-          ld8(src, sw, sh, C, x + 1, y, c);
-      ((__global ushort *)dst)[(x * sh + y) * C + c] = (ushort)s;
+      ((__global ushort *)dst)[o + c] = (ushort)(src[l + c] + src[m + c] + src[rr + c]);
     }
   }
 }

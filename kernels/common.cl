@@ -32,13 +32,6 @@ inline uchar ld8_col(__global const uchar *b, int W, int H, int C, int col, int 
   return ld8(b, W, H, C, px, row, col - px * C);
 }
 
-inline ushort ld16(__global const ushort *b, int W, int H, int C, int x, int y, int c)
-{
-  x = clamp(x, 0, W - 1);
-  y = clamp(y, 0, H - 1);
-  return b[(y * W + x) * C + c];
-}
-
 /* Box 3x3 scale: one float multiply by 0.111f, truncated toward zero. */
 inline uchar box_scale(int sum)
 {

@@ -10,25 +10,35 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_global(TS
   int x = t.x * GWG + (int)get_local_id(0), y = t.y * GWG + (int)get_local_id(1);
   if (x >= W || y >= H)
     return;
+  int inside = x >= r && y >= r && x + r < W && y + r < H, row = W * C;
   for (int c = 0; c < C; c++) {
     uint s = 0;
-    for (int j = -r; j <= r; j++)
-      for (int i = -r; i <= r; i++)
-        s += weights[j + r] * weights[i + r] * ld8(src, W, H, C, x + i, y + j, c);
+    if (inside) { /* no clamping needed */
+      __global const uchar *p = src + (y * W + x) * C + c;
+      for (int j = -r; j <= r; j++)
+        for (int i = -r; i <= r; i++)
+          s += weights[j + r] * weights[i + r] * p[j * row + i * C];
+    } else {
+      for (int j = -r; j <= r; j++)
+        for (int i = -r; i <= r; i++)
+          s += weights[j + r] * weights[i + r] * ld8(src, W, H, C, x + i, y + j, c);
+    }
     dst[(y * W + x) * C + c] = (uchar)((s + 32768u) >> 16);
   }
 }
 
-/* The work-group copies its (16 + 2r)^2 input tile with halo into local memory, every
- * work-item taking every 256th element, then waits at the barrier. */
+/* The work-group copies its (16 + 2r)^2 input tile with halo into local memory, row by
+ * row, the work-items taking consecutive bytes, then waits at the barrier. Only tiles at the image's left or right edge clamp columns. */
 inline void stage_tile(__global const uchar *src, __local uchar *tile, int2 t, int W, int H,
                        int C, int r)
 {
-  int side = GWG + 2 * r, n = side * side * C;
+  int side = GWG + 2 * r, rowbytes = side * C, x0 = t.x * GWG - r;
   int lid = (int)(get_local_id(1) * GWG + get_local_id(0));
-  for (int e = lid; e < n; e += GWG * GWG) {
-    int c = e % C, i = (e / C) % side, j = e / (C * side);
-    tile[e] = ld8(src, W, H, C, t.x * GWG - r + i, t.y * GWG - r + j, c);
+  int inside = x0 >= 0 && x0 + side <= W;
+  for (int e = lid; e < side * rowbytes; e += GWG * GWG) {
+    int j = e / rowbytes, b = e - j * rowbytes, y = t.y * GWG - r + j;
+    tile[e] = inside ? src[clamp(y, 0, H - 1) * W * C + x0 * C + b]
+                     : ld8_col(src, W, H, C, x0 * C + b, y);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -60,12 +70,12 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep
   __local uchar *tile = (__local uchar *)lmem;
   __local uint *h = lmem + (side * side * C + 3) / 4; /* after the tile, word-aligned */
   stage_tile(src, tile, t, W, H, C, r);
-  int lid = ly * GWG + lx, n = side * GWG * C;
-  for (int e = lid; e < n; e += GWG * GWG) {
-    int c = e % C, col = (e / C) % GWG, row = e / (C * GWG);
+  int lid = ly * GWG + lx, hbytes = GWG * C; /* h rows are 16 pixels of C channels */
+  for (int e = lid; e < side * hbytes; e += GWG * GWG) {
+    int row = e / hbytes, b = e - row * hbytes;
     uint s = 0;
     for (int i = 0; i <= 2 * r; i++)
-      s += weights[i] * tile[(row * side + col + i) * C + c];
+      s += weights[i] * tile[row * side * C + b + i * C];
     h[e] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
