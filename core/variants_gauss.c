@@ -2,7 +2,9 @@
  * every variant is bit-exact: 1-D weights sum to 256, the 2-D weight is w_i * w_j (sum
  * 65536) and out = (S + 32768) >> 16. gauss_global loads k*k pixels per work-item;
  * gauss_local stages the work-group's tile plus halo in local memory first;
- * gauss_local_sep also runs the horizontal pass into a second local array. */
+ * gauss_local_sep also runs the horizontal pass into a second local array; gauss_slide
+ * gives one work-item a 48-byte x 64-row strip and slides a k-row window of horizontal sums
+ * down it in private memory, the linear box variants' idea applied to a wider filter. */
 #include <math.h>
 
 #include "variant_internal.h"
@@ -188,4 +190,78 @@ const ts_variant ts_variant_gauss_local_sep = {
   .summary = "local tile, horizontal pass into a second local array, then vertical",
   .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = 8, .npasses = 1,
   .passes = gauss_local_sep_pass, .setup = g_setup, .local_bytes = g_local_sep_bytes,
+};
+
+/* ---- gauss_slide: 48 bytes x 64 rows per work-item (16 RGB pixels, 48 grey, 12 RGBA). It
+ * walks the 64 + 2r input rows of its strip once: each row's horizontal sums (16-bit: at
+ * most 255 * 256) enter a ring of k rows; once the ring is full, every new row yields one
+ * output row from the vertical weighted sum of the ring. Every input row is read once. ---- */
+
+enum { GS_W = 48, GS_H = 64, GS_IN_MAX = GS_W + (TS_GAUSS_MAX_K - 1) * 4 };
+
+static void gs_space(const ts_kctx *k, int *tw, int *th)
+{
+  *tw = ts_ceil_div(k->W * k->C, GS_W);
+  *th = ts_ceil_div(k->H, GS_H);
+}
+
+static ts_rect gs_write(const ts_kctx *k, int tx, int ty)
+{
+  return ts_clip(&k->buf[TS_BUF_OUT], tx * GS_W, ty * GS_H, GS_W, GS_H);
+}
+
+static ts_rect gs_tile(const ts_kctx *k, int tx, int ty)
+{
+  int pw = GS_W / k->C;
+  return (ts_rect){ tx * pw, ty * GS_H, pw, GS_H };
+}
+
+static ts_rect gs_read(const ts_kctx *k, int tx, int ty)
+{
+  int pw = GS_W / k->C;
+  return (ts_rect){ tx * pw - k->r, ty * GS_H - k->r, pw + 2 * k->r, GS_H + 2 * k->r };
+}
+
+static void gauss_slide_run(ts_kctx *k, int tx, int ty)
+{
+  const int C = k->C, r = k->r, ksize = 2 * r + 1, col0 = tx * GS_W - r * C;
+  uint8_t in[GS_IN_MAX];
+  uint16_t ring[TS_GAUSS_MAX_K][GS_W]; /* horizontal sums of the last k input rows */
+  for (int j = 0; j < GS_H + 2 * r; j++) {
+    int row = ty * GS_H - r + j;
+    for (int b = 0; b < GS_W + 2 * r * C; b++)
+      in[b] = ts_ld8_col(&k->buf[TS_BUF_IN], C, col0 + b, row);
+    uint16_t *h = ring[j % ksize];
+    for (int b = 0; b < GS_W; b++) {
+      uint32_t s = 0;
+      for (int i = 0; i < ksize; i++)
+        s += k->w1[i] * in[b + i * C];
+      h[b] = (uint16_t)s;
+    }
+    if (j < 2 * r)
+      continue; /* the window is not full yet */
+    for (int b = 0; b < GS_W; b++) {
+      uint32_t s = 0;
+      for (int i = 0; i < ksize; i++) /* ring row of input row j - 2r + i */
+        s += k->w1[i] * ring[(j - 2 * r + i) % ksize][b];
+      ts_st8(&k->shadow[TS_BUF_OUT], tx * GS_W + b, ty * GS_H + j - 2 * r, ts_gauss_round(s));
+    }
+  }
+}
+
+static const ts_pass_desc gauss_slide_pass[] = { {
+    .name = "separable, sliding window", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
+    .tile = "48 bytes x 64 rows (one work-item)", .space = gs_space, .run = gauss_slide_run,
+    .write_rect = gs_write, .tile_px = gs_tile, .read_px = gs_read, .cl_file = "gauss.cl",
+    .cl_kernel = "gauss_slide", .cl_group_w = 1, .cl_group_h = 1,
+} };
+
+/* Declared for k = 5: the ring of 5 x 48 16-bit sums, and the clamped copy of an input row
+ * that strips at the image's left or right edge work from (48 + 14 * 4 = 104 B); at k = 15
+ * the ring is 1440 B. Strips inside the image read their rows straight from global memory. */
+const ts_variant ts_variant_gauss_slide = {
+  .name = "gauss_slide", .filter = TS_FILTER_GAUSS,
+  .summary = "one work-item per 48-byte x 64-row strip: a k-row ring of horizontal sums slides down",
+  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = 5 * GS_W * 2 + GS_IN_MAX, .npasses = 1,
+  .passes = gauss_slide_pass, .setup = g_setup,
 };

@@ -89,3 +89,96 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep
     dst[(y * W + x) * C + c] = (uchar)((s + 32768u) >> 16);
   }
 }
+
+/* gauss_slide: one work-item owns 48 bytes x 64 rows and walks its 64 + 2r input rows
+ * once. Each row's horizontal sums (16 bits: at most 255 * 256) go into a ring of k rows
+ * in private memory, three 16-lane vectors per row; once the ring is full, each new row
+ * gives one output row from the vertical weighted sum of the ring. */
+#define GS_W 48
+#define GS_H 64
+
+/* The horizontal weighted sums of the strip's 48 bytes of one row (p: the row, col its
+ * first byte), three 16-lane vectors, each tap applied to all three at once. */
+inline void gs_hsum_global(__global const uchar *p, int col, int C, int k, __constant uint *w,
+                           ushort16 *h)
+{
+  ushort16 s0 = 0, s1 = 0, s2 = 0;
+  for (int i = 0; i < k; i++, p += C) {
+    ushort wi = (ushort)w[i];
+    s0 += wi * convert_ushort16(vload16(0, p + col));
+    s1 += wi * convert_ushort16(vload16(0, p + col + 16));
+    s2 += wi * convert_ushort16(vload16(0, p + col + 32));
+  }
+  h[0] = s0;
+  h[1] = s1;
+  h[2] = s2;
+}
+
+inline void gs_hsum_private(const uchar *p, int C, int k, __constant uint *w, ushort16 *h)
+{
+  ushort16 s0 = 0, s1 = 0, s2 = 0;
+  for (int i = 0; i < k; i++, p += C) {
+    ushort wi = (ushort)w[i];
+    s0 += wi * convert_ushort16(vload16(0, p));
+    s1 += wi * convert_ushort16(vload16(0, p + 16));
+    s2 += wi * convert_ushort16(vload16(0, p + 32));
+  }
+  h[0] = s0;
+  h[1] = s1;
+  h[2] = s2;
+}
+
+/* 16 output bytes, the tail of a strip at the image's right edge clipped. */
+inline void gs_store(__global uchar *q, int v, int n, float16 s)
+{
+  /* Every sum is an integer below 2^24, so float arithmetic is exact, and the fastest a
+   * CPU's vector units offer. */
+  uchar16 o = convert_uchar16((convert_uint16(s) + 32768u) >> 16);
+  if (16 * v + 16 <= n) {
+    vstore16(o, 0, q + 16 * v);
+  } else {
+    uchar b[16];
+    vstore16(o, 0, b);
+    for (int e = 16 * v; e < n; e++)
+      q[e] = b[e - 16 * v];
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gauss_slide(TS_ARGS)
+{
+  int t_i = get_group_id(0);
+  if (t_i >= ntiles)
+    return;
+  int2 t = tiles[first + t_i];
+  int k = 2 * r + 1, rowbytes = W * C, col0 = t.x * GS_W - r * C, inw = GS_W + 2 * r * C;
+  int inside = col0 >= 0 && col0 + inw <= rowbytes;
+  ushort16 ring[15][3];
+  uchar edge[GS_W + 14 * 4]; /* an edge tile's row, clamped */
+  int head = 0;              /* the ring slot the next row goes to */
+  for (int j = 0; j < GS_H + 2 * r; j++) {
+    int row = t.y * GS_H - r + j;
+    if (inside) {
+      gs_hsum_global(src + clamp(row, 0, H - 1) * rowbytes, col0, C, k, weights, ring[head]);
+    } else {
+      for (int b = 0; b < inw; b++)
+        edge[b] = ld8_col(src, W, H, C, col0 + b, row);
+      gs_hsum_private(edge, C, k, weights, ring[head]);
+    }
+    head = head + 1 == k ? 0 : head + 1;
+    int y = t.y * GS_H + j - 2 * r;
+    if (j < 2 * r || y >= H)
+      continue; /* the window is not full yet, or the row is below the image */
+    float16 s0 = 0, s1 = 0, s2 = 0;
+    for (int i = 0, slot = head; i < k; i++, slot = slot + 1 == k ? 0 : slot + 1) {
+      float wi = (float)weights[i]; /* oldest row first */
+      s0 += wi * convert_float16(ring[slot][0]);
+      s1 += wi * convert_float16(ring[slot][1]);
+      s2 += wi * convert_float16(ring[slot][2]);
+    }
+    __global uchar *q = dst + y * rowbytes + t.x * GS_W;
+    int n = min(GS_W, rowbytes - t.x * GS_W);
+    gs_store(q, 0, n, s0);
+    gs_store(q, 1, n, s1);
+    gs_store(q, 2, n, s2);
+  }
+}

@@ -26,7 +26,7 @@ check() {
     passes=$((passes + 1))
   fi
 }
-for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep integral; do
+for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral; do
   check --variant "$v" -i "$tmp/rgb.png"
   check --variant "$v" -i "$tmp/rgb.png" --slots 3 --tick 5
 done
@@ -34,6 +34,7 @@ done
 "$ts" run --backend cpu --variant integral -i "$tmp/rgb.png" -o "$tmp/grey.png" >/dev/null
 check --variant gauss_local_sep -i "$tmp/grey.png" --kernel-size 15
 check --variant gauss_local -i "$tmp/grey.png" --kernel-size 15
+check --variant gauss_slide -i "$tmp/grey.png" --kernel-size 15
 check --variant linear1d2 -i "$tmp/grey.png"
 check --variant integral -i "$tmp/grey.png" --pattern none
 echo "$passes passed, $fails failed"

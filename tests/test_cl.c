@@ -74,6 +74,34 @@ static void exact_everywhere(ts_cl *cl)
   }
 }
 
+/* Every Gaussian variant on the device at every kernel size, on images wide enough that
+ * the strip variants have strips inside the image as well as at its edges. */
+static void gaussian_sizes_on_device(ts_cl *cl)
+{
+  static const int chans[] = { 1, 3, 4 };
+  for (int k = 3; k <= TS_GAUSS_MAX_K; k += 2)
+    for (int ci = 0; ci < 3; ci++) {
+      ts_image *img = random_image(150 + (int)check_rand(60), 20 + (int)check_rand(90), chans[ci]);
+      for (int vi = 0; vi < ts_variant_count(); vi++) {
+        const ts_variant *v = ts_variant_at(vi);
+        if (v->filter != TS_FILTER_GAUSS)
+          continue;
+        char what[128];
+        snprintf(what, sizeof what, "cl %s k=%d %dx%dx%d", v->name, k, img->w, img->h, img->c);
+        testlib_cl = cl;
+        ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, k, 0, 0);
+        testlib_cl = NULL;
+        if (!run)
+          continue;
+        ts_error err = { 0 };
+        CHECK(ts_run_finish_fast(run, &err) == TS_OK, "%s: %s", what, err.msg);
+        compare_to_ref(run, img, what, 1);
+        ts_run_destroy(run);
+      }
+      ts_image_destroy(img);
+    }
+}
+
 static void random_ticks(ts_cl *cl)
 {
   for (int trial = 0; trial < 40; trial++) {
@@ -221,6 +249,7 @@ int main(void)
   }
   printf("test_cl: on %s (%s)\n", ts_cl_device(cl)->name, ts_cl_device(cl)->platform);
   exact_everywhere(cl);
+  gaussian_sizes_on_device(cl);
   random_ticks(cl);
   integral_hazards_on_device(cl);
   device_memory(cl);
