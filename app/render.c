@@ -745,9 +745,11 @@ void render_frame(viewer *v)
               v->input->c > 1 ? "s" : "", v->zoom * 100);
   if (v->have_snap && v->snap.run) {
     const ts_sched *s = sched_of(v);
+    char pass[48] = "";
+    if (s->npasses > 1)
+      snprintf(pass, sizeof pass, "   pass %d of %d", shown_pass(v) + 1, s->npasses);
     gfx_textf(&v->g, FONT_UI, rout.x + 8, 4, WHITE, "output at tick %" PRId64 " / %" PRId64 "%s",
-              v->snap.tick, s->length,
-              s->npasses > 1 ? (shown_pass(v) ? "   pass 2: the transposed pass" : "   pass 1") : "");
+              v->snap.tick, s->length, pass);
   } else if (v->have_snap && v->snap.error[0]) {
     /* The error, wrapped to the pane. */
     int fits = (int)((rout.w - 24) / (float)v->g.font[FONT_UI].advance);

@@ -35,3 +35,55 @@ __kernel void integral(TS_ARGS)
     for (int i = 0; i < bw; i++)
       out[(y0 + j) * W + x0 + i] = calc[j][i] + left[j] + top[i] - corner;
 }
+
+/* integral_scan, pass 1: one work-item per row writes the row's prefix sums. */
+__kernel void integral_rows(TS_ARGS)
+{
+  int k = get_global_id(0);
+  if (k >= ntiles)
+    return;
+  int y = tiles[first + k].y;
+  __global const uchar *p = src + y * W;
+  __global uint *q = (__global uint *)dst + y * W;
+  uint s = 0;
+  for (int x = 0; x < W; x++) {
+    s += p[x];
+    q[x] = s;
+  }
+}
+
+/* integral_scan, pass 2: one work-item per strip of 64 columns walks down the rows, adding
+ * each row's prefix sums to a running sum per column: four 16-lane vectors. */
+#define IS_STRIP 64
+
+__kernel void integral_columns(TS_ARGS)
+{
+  int k = get_global_id(0);
+  if (k >= ntiles)
+    return;
+  int x0 = tiles[first + k].x * IS_STRIP, n = min(IS_STRIP, W - x0);
+  __global const uint *m = (__global const uint *)src + x0;
+  __global uint *out = (__global uint *)dst + x0;
+  if (n == IS_STRIP) {
+    uint16 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int y = 0; y < H; y++, m += W, out += W) {
+      a0 += vload16(0, m);
+      a1 += vload16(1, m);
+      a2 += vload16(2, m);
+      a3 += vload16(3, m);
+      vstore16(a0, 0, out);
+      vstore16(a1, 1, out);
+      vstore16(a2, 2, out);
+      vstore16(a3, 3, out);
+    }
+  } else { /* the strip at the right edge */
+    uint acc[IS_STRIP];
+    for (int i = 0; i < n; i++)
+      acc[i] = 0;
+    for (int y = 0; y < H; y++, m += W, out += W)
+      for (int i = 0; i < n; i++) {
+        acc[i] += m[i];
+        out[i] = acc[i];
+      }
+  }
+}

@@ -26,7 +26,7 @@ check() {
     passes=$((passes + 1))
   fi
 }
-for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral; do
+for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral integral_scan; do
   check --variant "$v" -i "$tmp/rgb.png"
   check --variant "$v" -i "$tmp/rgb.png" --slots 3 --tick 5
 done

@@ -88,7 +88,7 @@ log "test_cl exit $rc"
 "$build/assets/ts_mkchart" "$work/chart8k.png" 7680x4320 >/dev/null
 : >"$out/identical.txt"
 for img in chart4k chart8k; do
-  for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral; do
+  for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral integral_scan; do
     "$ts" run -i "$work/$img.png" --variant "$v" --backend cl --device "$gpu" --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
     "$ts" run -i "$work/$img.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
     if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
