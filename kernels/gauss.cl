@@ -97,36 +97,25 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep
 #define GS_W 48
 #define GS_H 64
 
-/* The horizontal weighted sums of the strip's 48 bytes of one row (p: the row, col its
- * first byte), three 16-lane vectors, each tap applied to all three at once. */
-inline void gs_hsum_global(__global const uchar *p, int col, int C, int k, __constant uint *w,
-                           ushort16 *h)
-{
-  ushort16 s0 = 0, s1 = 0, s2 = 0;
-  for (int i = 0; i < k; i++, p += C) {
-    ushort wi = (ushort)w[i];
-    s0 += wi * convert_ushort16(vload16(0, p + col));
-    s1 += wi * convert_ushort16(vload16(0, p + col + 16));
-    s2 += wi * convert_ushort16(vload16(0, p + col + 32));
+/* The horizontal weighted sums of the strip's 48 bytes of one row (p: the row's first byte
+ * the strip reads), three 16-lane vectors, each tap applied to all three at once. Defined
+ * twice by the macro, for a row in global memory and for an edge row copied to private. */
+#define GS_HSUM(name, space)                                                            \
+  inline void name(space const uchar *p, int C, int k, __constant uint *w, ushort16 *h) \
+  {                                                                                     \
+    ushort16 s0 = 0, s1 = 0, s2 = 0;                                                    \
+    for (int i = 0; i < k; i++, p += C) {                                               \
+      ushort wi = (ushort)w[i];                                                         \
+      s0 += wi * convert_ushort16(vload16(0, p));                                       \
+      s1 += wi * convert_ushort16(vload16(0, p + 16));                                  \
+      s2 += wi * convert_ushort16(vload16(0, p + 32));                                  \
+    }                                                                                   \
+    h[0] = s0;                                                                          \
+    h[1] = s1;                                                                          \
+    h[2] = s2;                                                                          \
   }
-  h[0] = s0;
-  h[1] = s1;
-  h[2] = s2;
-}
-
-inline void gs_hsum_private(const uchar *p, int C, int k, __constant uint *w, ushort16 *h)
-{
-  ushort16 s0 = 0, s1 = 0, s2 = 0;
-  for (int i = 0; i < k; i++, p += C) {
-    ushort wi = (ushort)w[i];
-    s0 += wi * convert_ushort16(vload16(0, p));
-    s1 += wi * convert_ushort16(vload16(0, p + 16));
-    s2 += wi * convert_ushort16(vload16(0, p + 32));
-  }
-  h[0] = s0;
-  h[1] = s1;
-  h[2] = s2;
-}
+GS_HSUM(gs_hsum_global, __global)
+GS_HSUM(gs_hsum_private, __private)
 
 /* 16 output bytes, the tail of a strip at the image's right edge clipped. */
 inline void gs_store(__global uchar *q, int v, int n, float16 s)
@@ -158,7 +147,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gauss_slide(TS_ARGS
   for (int j = 0; j < GS_H + 2 * r; j++) {
     int row = t.y * GS_H - r + j;
     if (inside) {
-      gs_hsum_global(src + clamp(row, 0, H - 1) * rowbytes, col0, C, k, weights, ring[head]);
+      gs_hsum_global(src + clamp(row, 0, H - 1) * rowbytes + col0, C, k, weights, ring[head]);
     } else {
       for (int b = 0; b < inw; b++)
         edge[b] = ld8_col(src, W, H, C, col0 + b, row);
