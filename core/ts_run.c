@@ -317,6 +317,13 @@ static const ts_thread *rec_at(const ts_run *run, uint32_t seq, int *pi, uint32_
   return &run->sched->pass[*pi].t[*id];
 }
 
+/* The same, with the thread's coordinates in its pass's thread space. */
+static void rec_xy(const ts_run *run, uint32_t seq, int *pi, uint32_t *id, int *tx, int *ty)
+{
+  rec_at(run, seq, pi, id);
+  thread_xy(&run->sched->pass[*pi], *id, tx, ty);
+}
+
 /* The threads at start-sequence indices [from, to) all start (or all end) at one tick and
  * belong to one pass: run them, or commit them. */
 static ts_status run_batch(ts_run *run, int pi, uint32_t from, uint32_t to, int direct,
@@ -330,11 +337,9 @@ static ts_status run_batch(ts_run *run, int pi, uint32_t from, uint32_t to, int 
   if (direct)
     run->k.shadow[pd->dst] = run->k.buf[pd->dst];
   for (uint32_t i = from; i < to; i++) {
-    int p;
+    int p, tx, ty;
     uint32_t id;
-    rec_at(run, i, &p, &id);
-    int tx, ty;
-    thread_xy(&run->sched->pass[p], id, &tx, &ty);
+    rec_xy(run, i, &p, &id, &tx, &ty);
     pd->run(&run->k, tx, ty);
   }
   run->k.shadow[pd->dst] = keep;
@@ -345,11 +350,9 @@ static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, t
 {
   const ts_pass_desc *pd = &run->params.variant->passes[pi];
   for (uint32_t i = from; i < to; i++) {
-    int p;
+    int p, tx, ty;
     uint32_t id;
-    rec_at(run, i, &p, &id);
-    int tx, ty;
-    thread_xy(&run->sched->pass[p], id, &tx, &ty);
+    rec_xy(run, i, &p, &id, &tx, &ty);
     ts_rect r = pd->write_rect(&run->k, tx, ty);
     mark_rows(run, pd->dst, r.y, r.y + r.h);
     if (!run->cl)

@@ -115,7 +115,8 @@ static ts_rect is_row(const ts_kctx *k, int tx, int ty)
 
 static ts_rect is_write1(const ts_kctx *k, int tx, int ty)
 {
-  return ts_clip(&k->buf[TS_BUF_MID], tx, ty, k->W, 1);
+  (void)tx;
+  return ts_clip(&k->buf[TS_BUF_MID], 0, ty, k->W, 1);
 }
 
 static ts_rect is_strip(const ts_kctx *k, int tx, int ty)

@@ -32,6 +32,12 @@ inline uchar ld8_col(__global const uchar *b, int W, int H, int C, int col, int 
   return ld8(b, W, H, C, px, row, col - px * C);
 }
 
+/* Gaussian: (S + 32768) >> 16 with weights summing to 65536. */
+inline uchar gauss_round(uint s)
+{
+  return (uchar)((s + 32768u) >> 16);
+}
+
 /* Box 3x3 scale: one float multiply by 0.111f, truncated toward zero. */
 inline uchar box_scale(int sum)
 {

@@ -1,5 +1,5 @@
 /* Gaussian k x k kernels (seed: the Thorin shared-memory report). Fixed point: the 2-D
- * weight is w_i * w_j (sum 65536), out = (S + 32768) >> 16, so all three are bit-exact. */
+ * weight is w_i * w_j (sum 65536), out = (S + 32768) >> 16, so every variant is bit-exact. */
 
 #define GWG 16
 
@@ -23,7 +23,7 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_global(TS
         for (int i = -r; i <= r; i++)
           s += weights[j + r] * weights[i + r] * ld8(src, W, H, C, x + i, y + j, c);
     }
-    dst[(y * W + x) * C + c] = (uchar)((s + 32768u) >> 16);
+    dst[(y * W + x) * C + c] = gauss_round(s);
   }
 }
 
@@ -57,7 +57,7 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local(TS_
     for (int j = 0; j <= 2 * r; j++)
       for (int i = 0; i <= 2 * r; i++)
         s += weights[j] * weights[i] * tile[((ly + j) * side + lx + i) * C + c];
-    dst[(y * W + x) * C + c] = (uchar)((s + 32768u) >> 16);
+    dst[(y * W + x) * C + c] = gauss_round(s);
   }
 }
 
@@ -86,7 +86,7 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep
     uint s = 0;
     for (int j = 0; j <= 2 * r; j++)
       s += weights[j] * h[((ly + j) * GWG + lx) * C + c];
-    dst[(y * W + x) * C + c] = (uchar)((s + 32768u) >> 16);
+    dst[(y * W + x) * C + c] = gauss_round(s);
   }
 }
 
