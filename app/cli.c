@@ -126,6 +126,7 @@ void cli_sched_defaults(cli_sched *s)
   memset(s, 0, sizeof *s);
   s->variant = "box2d";
   s->backend = "cl";
+  s->exec = "sim";
   s->device = -1;
   s->slots = TS_SLOTS_DEFAULT;
   s->ksize = 5;
@@ -167,6 +168,17 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
   if (strcmp(s->backend, "cpu") != 0 && strcmp(s->backend, "cl") != 0) {
     fprintf(stderr, "tilescope %s: --backend '%s': unknown back end (cl or cpu)\n", cmd,
             s->backend);
+    return 0;
+  }
+  if (strcmp(s->exec, "sim") != 0 && strcmp(s->exec, "device") != 0) {
+    fprintf(stderr, "tilescope %s: --exec '%s': unknown execution (sim or device)\n", cmd,
+            s->exec);
+    return 0;
+  }
+  p->exec_device = strcmp(s->exec, "device") == 0;
+  if (p->exec_device && strcmp(s->backend, "cl") != 0) {
+    fprintf(stderr, "tilescope %s: --exec device: the device runs the schedule on the OpenCL "
+            "back end, not with --backend %s\n", cmd, s->backend);
     return 0;
   }
   if (s->have_tick && s->tick < 0) {
@@ -275,7 +287,7 @@ int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)
   ts_status st = ts_cl_create(s->device, dir, &p->cl, &err);
   if (st == TS_OK)
     return 1;
-  if (st == TS_ERR_DEVICE && !s->have_backend) {
+  if (st == TS_ERR_DEVICE && !s->have_backend && strcmp(s->exec, "device") != 0) {
     fprintf(stderr, "tilescope %s: %s; using the CPU back end\n", cmd, err.msg);
     return 1;
   }

@@ -24,7 +24,7 @@ typedef struct cli_opt {
 
 /* The options that pick what runs: shared by run, shot and bench. */
 typedef struct cli_sched {
-  const char *variant, *pattern, *walk, *backend, *kernels;
+  const char *variant, *pattern, *walk, *backend, *kernels, *exec;
   int slots, cost, ksize, device;
   double sigma;
   int64_t tick;
@@ -42,7 +42,8 @@ typedef struct cli_sched {
   { "--kernels", 0, OPT_STR, &(s)->kernels, "DIR", "kernels folder (default: TILESCOPE_KERNELS, next to the executable, or the source tree)", NULL }, \
   { "--kernel-size", 0, OPT_INT, &(s)->ksize, "K", "Gaussian size, odd 3..15 (default 5)", NULL }, \
   { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", &(s)->have_sigma }, \
-  { "--tick", 0, OPT_I64, &(s)->tick, "T", "stop at tick T (default: the end)", &(s)->have_tick }
+  { "--tick", 0, OPT_I64, &(s)->tick, "T", "stop at tick T (default: the end)", &(s)->have_tick }, \
+  { "--exec", 0, OPT_STR, &(s)->exec, "sim|device", "sim: replay the simulated schedule tick by tick; device: one launch per pass, the device keeps the walk order with a scoreboard (default sim)", NULL }
 
 void cli_sched_defaults(cli_sched *s);
 /* Turns the names into run parameters; prints the error and returns 0 on a bad value,
@@ -51,7 +52,8 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p);
 
 /* Opens the OpenCL back end when --backend is cl (the default) and sets p->cl. Without any
  * OpenCL platform it says so and carries on with the CPU model, unless cl was asked for
- * explicitly. Returns 0 (after printing the error) when the command must stop. */
+ * explicitly or --exec device needs it. Returns 0 (after printing the error) when the
+ * command must stop. */
 int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p);
 /* Prints a failed run's error; for a kernel build error, the compiler's log after it. */
 void cli_report_run_error(const char *cmd, const char *what, const ts_error *err,

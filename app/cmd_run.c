@@ -8,11 +8,15 @@
 
 #include "cli.h"
 #include "ts_export.h"
+#include "ts_record.h"
 
 static const char usage[] =
-    "usage: tilescope run [-i IN.png] [-o OUT.png] [--raw OUT.npy] [--schedule OUT.csv] [options]\n"
+    "usage: tilescope run [-i IN.png] [-o OUT.png] [--raw OUT.npy] [--schedule OUT.csv]\n"
+    "                     [--exec device [--trace OUT.json]] [options]\n"
     "Runs a variant under a schedule, headless, and writes what was committed by the end\n"
-    "(or by --tick). Without -i the default test chart is used.";
+    "(or by --tick). Without -i the default test chart is used. With --exec device the\n"
+    "device runs each pass in one launch, keeping the walk order with a scoreboard, and\n"
+    "what every work-group did is recorded (--trace writes it for ui.perfetto.dev).";
 
 static ts_status save_integral_png(const char *path, const ts_run *run, ts_error *err)
 {
@@ -47,16 +51,55 @@ static void print_hazards(const ts_run *run)
     printf("hazard: ... and %zu more\n", n - show);
 }
 
+/* The device's run beside the simulator's: the summary, the wrong tiles and the hazards
+ * predicted for the same schedule. Returns 0 when the output is wrong although the
+ * simulator found the schedule hazard-free (the device broke its own ordering). */
+static int print_device(const ts_run *run)
+{
+  const ts_dev_run *d = ts_run_device_result(run);
+  const ts_sched *s = ts_run_sched(run);
+  char line[400];
+  ts_dev_summary(d, line, sizeof line);
+  printf("%s\n", line);
+  size_t nh;
+  ts_run_hazards(run, &nh);
+  printf("simulated: %" PRId64 " ticks, %zu hazard%s in %zu thread%s\n", s->length, nh,
+         nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
+         ts_run_hazardous_threads(run) == 1 ? "" : "s");
+  const ts_pass_sched *ps = &s->pass[s->npasses - 1];
+  uint32_t shown = 0, w = (uint32_t)ps->tw;
+  for (uint32_t id = 0; id < ps->n && shown < 5; id++)
+    if (d->wrong[id]) {
+      const ts_thread *t = &ps->t[id];
+      printf("wrong tile: pass %d thread (%u,%u), ticket %u; simulated: %d hazard%s\n",
+             s->npasses, id % w, id / w, t->dispatch, t->hazards, t->hazards == 1 ? "" : "s");
+      shown++;
+    }
+  if (d->nwrong > shown)
+    printf("wrong tile: ... and %u more\n", d->nwrong - shown);
+  if (d->nwrong > 0 && nh == 0) {
+    fprintf(stderr, "tilescope run: %u tiles differ from the reference under a schedule the "
+            "simulator finds hazard-free\n", d->nwrong);
+    return 0;
+  }
+  return 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
   cli_sched cs;
   cli_sched_defaults(&cs);
-  const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL;
+  const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
+             *trace_path = NULL;
+  int stuck = -1, spin_limit = 0;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
     { "--raw", 0, OPT_STR, &raw_path, "OUT.npy", "write the exact output as a NumPy array", NULL },
     { "--schedule", 0, OPT_STR, &csv_path, "OUT.csv", "write one row per thread", NULL },
+    { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
+    { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
+    { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
     CLI_SCHED_OPTS(&cs),
   };
   const char *pos[1];
@@ -70,6 +113,16 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   if (!in_path && !(in_path = cli_default_asset()))
     return EXIT_USAGE;
+  if ((trace_path || stuck >= 0 || spin_limit) && !p.exec_device) {
+    fprintf(stderr, "tilescope run: %s: needs --exec device\n",
+            trace_path ? "--trace" : stuck >= 0 ? "--test-stuck" : "--spin-limit");
+    return EXIT_USAGE;
+  }
+  if (spin_limit < 0 || (p.exec_device && cs.have_tick)) {
+    fprintf(stderr, "tilescope run: %s\n", spin_limit < 0 ? "--spin-limit: must be 1 or more"
+                    : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
+    return EXIT_USAGE;
+  }
   if (!cli_open_backend("run", &cs, &p))
     return EXIT_USAGE;
 
@@ -81,9 +134,13 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
+  ts_dev_opts dopts = { .record = 1, .stuck = stuck, .spin_limit = (uint32_t)spin_limit };
   if (ts_run_create(in, &p, &run, &err) != TS_OK ||
-      ts_run_seek(run, cs.have_tick ? cs.tick : INT64_MAX, &err) != TS_OK) {
+      (p.exec_device ? ts_run_device(run, &dopts, &err)
+                     : ts_run_seek(run, cs.have_tick ? cs.tick : INT64_MAX, &err)) != TS_OK) {
     cli_report_run_error("run", in_path, &err, &p);
+    if (err.code == TS_ERR_STALLED)
+      rc = EXIT_DIFF;
     goto out;
   }
   double kernel_ms = ts_run_take_kernel_ms(run);
@@ -95,6 +152,10 @@ int cmd_run(int argc, char **argv)
          s->total, ts_pattern_name(p.sched.pattern), ts_walk_name(p.sched.walk), p.sched.slots,
          p.cost);
   print_hazards(run);
+  int device_ok = 1;
+  if (p.exec_device) {
+    device_ok = print_device(run);
+  } else {
   char timing[400];
   if (p.cl)
     snprintf(timing, sizeof timing, "OpenCL on %s: kernels %.2f ms, stepped run %.1f ms",
@@ -105,6 +166,7 @@ int cmd_run(int argc, char **argv)
          "running, %s\n",
          ts_run_tick(run), s->length, nh, nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
          ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
+  }
 
   ts_status st = TS_OK;
   if (out_path) {
@@ -122,13 +184,17 @@ int cmd_run(int argc, char **argv)
     st = ts_export_npy(raw_path, run, &err);
   if (st == TS_OK && csv_path)
     st = ts_export_schedule_csv(csv_path, run, &err);
+  if (st == TS_OK && trace_path)
+    st = ts_trace_write(trace_path, run, in_path, &err);
   if (st != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
   if (out_path)
     printf("wrote %s\n", out_path);
-  rc = EXIT_OK;
+  if (trace_path)
+    printf("wrote %s\n", trace_path);
+  rc = device_ok ? EXIT_OK : EXIT_DIFF;
 out:
   ts_run_destroy(run);
   ts_cl_destroy(p.cl);

@@ -9,10 +9,11 @@
 #include "ts_cl.h"
 #include "ts_file.h"
 
-enum { MAX_PROGRAMS = 8, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
+enum { MAX_PROGRAMS = 16, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
 
 typedef struct program {
   char file[32];
+  int device_exec; /* built with -DTS_DEVICE: the scoreboard entry points */
   cl_program prog;
 } program;
 
@@ -28,6 +29,7 @@ struct ts_cl {
   char *log;
   size_t max_group;
   int sync; /* TILESCOPE_CL_SYNC=1: wait after every launch, so a fault names its kernel */
+  int nvidia; /* NVIDIA's platform: device time and multiprocessor ids through inline PTX */
 };
 
 struct ts_cl_run {
@@ -37,6 +39,11 @@ struct ts_cl_run {
   size_t bytes[TS_NBUF];
   int pitch[TS_NBUF]; /* bytes per row */
   cl_kernel kernel[MAX_KERNELS_PER_RUN], commit;
+  /* Device-scheduled launches (made on first use): kernels, the scoreboard, the walk's tiles,
+   * wait sets and records, sized for the largest pass. */
+  cl_kernel dkernel[MAX_KERNELS_PER_RUN];
+  cl_mem board, dtiles, dwaits, drec;
+  uint32_t dcap;
   size_t lmem;
   int W, H, C, r;
   cl_event *events;
@@ -204,6 +211,7 @@ ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_erro
                   &cl->max_group, NULL);
   const char *sync = getenv("TILESCOPE_CL_SYNC");
   cl->sync = sync && strcmp(sync, "1") == 0;
+  cl->nvidia = strstr(cl->info.platform, "NVIDIA") != NULL;
   *out = cl;
   return TS_OK;
 fail:
@@ -265,7 +273,8 @@ static ts_status read_kernel_file(const ts_cl *cl, const char *file, char **text
 }
 
 /* Builds common.cl + file; on failure stores the log and leaves *out alone. */
-static ts_status build(ts_cl *cl, const char *file, cl_program *out, ts_error *err)
+static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program *out,
+                       ts_error *err)
 {
   char *src[2] = { NULL, NULL };
   ts_status st = read_kernel_file(cl, "common.cl", &src[0], err);
@@ -286,7 +295,10 @@ static ts_status build(ts_cl *cl, const char *file, cl_program *out, ts_error *e
   free(src[1]);
   if ((st = cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
     return st;
-  e = clBuildProgram(p, 1, &cl->device, "-cl-std=CL1.2", NULL, NULL);
+  const char *opts = !device_exec ? "-cl-std=CL1.2"
+                     : cl->nvidia ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_NVIDIA=1"
+                                  : "-cl-std=CL1.2 -DTS_DEVICE=1";
+  e = clBuildProgram(p, 1, &cl->device, opts, NULL, NULL);
   if (e != CL_SUCCESS) {
     size_t n = 0;
     clGetProgramBuildInfo(p, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
@@ -305,21 +317,23 @@ static ts_status build(ts_cl *cl, const char *file, cl_program *out, ts_error *e
   return TS_OK;
 }
 
-static ts_status get_program(ts_cl *cl, const char *file, cl_program *out, ts_error *err)
+static ts_status get_program(ts_cl *cl, const char *file, int device_exec, cl_program *out,
+                             ts_error *err)
 {
   for (int i = 0; i < cl->nprograms; i++)
-    if (strcmp(cl->programs[i].file, file) == 0) {
+    if (strcmp(cl->programs[i].file, file) == 0 && cl->programs[i].device_exec == device_exec) {
       *out = cl->programs[i].prog;
       return TS_OK;
     }
   if (cl->nprograms == MAX_PROGRAMS)
     return ts_fail(err, TS_ERR_ARG, "too many kernel files");
   cl_program p = NULL;
-  ts_status st = build(cl, file, &p, err);
+  ts_status st = build(cl, file, device_exec, &p, err);
   if (st != TS_OK)
     return st;
   program *pr = &cl->programs[cl->nprograms++];
   snprintf(pr->file, sizeof pr->file, "%s", file);
+  pr->device_exec = device_exec;
   pr->prog = p;
   *out = p;
   return TS_OK;
@@ -329,7 +343,7 @@ ts_status ts_cl_reload(ts_cl *cl, ts_error *err)
 {
   cl_program fresh[MAX_PROGRAMS];
   for (int i = 0; i < cl->nprograms; i++) {
-    ts_status st = build(cl, cl->programs[i].file, &fresh[i], err);
+    ts_status st = build(cl, cl->programs[i].file, cl->programs[i].device_exec, &fresh[i], err);
     if (st != TS_OK) {
       for (int k = 0; k < i; k++)
         clReleaseProgram(fresh[k]);
@@ -343,16 +357,22 @@ ts_status ts_cl_reload(ts_cl *cl, ts_error *err)
   return TS_OK;
 }
 
-static ts_status make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
-                             ts_error *err)
+static ts_status make_kernel_in(ts_cl *cl, const char *file, int device_exec, const char *name,
+                                cl_kernel *out, ts_error *err)
 {
   cl_program p = NULL;
-  ts_status st = get_program(cl, file, &p, err);
+  ts_status st = get_program(cl, file, device_exec, &p, err);
   if (st != TS_OK)
     return st;
   cl_int e;
   *out = clCreateKernel(p, name, &e);
   return cl_check(e, "clCreateKernel", err);
+}
+
+static ts_status make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
+                             ts_error *err)
+{
+  return make_kernel_in(cl, file, 0, name, out, err);
 }
 
 /* ---- runs ---- */
@@ -468,9 +488,12 @@ void ts_cl_run_destroy(ts_cl_run *r)
     clFinish(r->cl->queue);
   release_events(r);
   free(r->events);
-  for (int p = 0; p < MAX_KERNELS_PER_RUN; p++)
+  for (int p = 0; p < MAX_KERNELS_PER_RUN; p++) {
     if (r->kernel[p])
       clReleaseKernel(r->kernel[p]);
+    if (r->dkernel[p])
+      clReleaseKernel(r->dkernel[p]);
+  }
   if (r->commit)
     clReleaseKernel(r->commit);
   for (int b = 0; b < TS_NBUF; b++) {
@@ -479,8 +502,8 @@ void ts_cl_run_destroy(ts_cl_run *r)
     if (r->shadow[b])
       clReleaseMemObject(r->shadow[b]);
   }
-  cl_mem extra[] = { r->tiles, r->rects, r->weights };
-  for (size_t i = 0; i < 3; i++)
+  cl_mem extra[] = { r->tiles, r->rects, r->weights, r->board, r->dtiles, r->dwaits, r->drec };
+  for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
     if (extra[i])
       clReleaseMemObject(extra[i]);
   free(r);
@@ -618,6 +641,131 @@ double ts_cl_run_take_kernel_ms(ts_cl_run *r)
   }
   release_events(r);
   return ns * 1e-6;
+}
+
+/* ---- device-scheduled launches ---- */
+
+int ts_cl_clock_is_time(const ts_cl *cl)
+{
+  return cl->nvidia;
+}
+
+/* Kernels and buffers for launches of up to n work-groups. */
+static ts_status device_state(ts_cl_run *r, uint32_t n, ts_error *err)
+{
+  ts_cl *cl = r->cl;
+  ts_status st = TS_OK;
+  for (int p = 0; p < r->v->npasses && st == TS_OK; p++)
+    if (!r->dkernel[p])
+      st = make_kernel_in(cl, r->v->passes[p].cl_file, 1, r->v->passes[p].cl_kernel,
+                          &r->dkernel[p], err);
+  if (st != TS_OK || n <= r->dcap)
+    return st;
+  cl_mem *bufs[] = { &r->board, &r->dtiles, &r->dwaits, &r->drec };
+  size_t sizes[] = { ((size_t)n + 4) * sizeof(cl_int), (size_t)n * 2 * sizeof(cl_int),
+                     (size_t)n * 8 * sizeof(cl_int), (size_t)n * 6 * sizeof(cl_ulong) };
+  for (int i = 0; i < 4; i++) {
+    if (*bufs[i])
+      clReleaseMemObject(*bufs[i]);
+    *bufs[i] = NULL;
+  }
+  r->dcap = 0;
+  for (int i = 0; i < 4 && st == TS_OK; i++)
+    st = new_buffer(cl, sizes[i], bufs[i], err);
+  if (st == TS_OK)
+    r->dcap = n;
+  return st;
+}
+
+ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts_grec *rec,
+                           ts_cl_dev_result *res, ts_error *err)
+{
+  memset(res, 0, sizeof *res);
+  if (l->n == 0)
+    return TS_OK;
+  ts_status st = device_state(r, l->n, err);
+  if (st != TS_OK)
+    return st;
+  ts_cl *cl = r->cl;
+  const ts_pass_desc *pd = &r->v->passes[pass];
+  const cl_int zero = 0;
+  size_t n = l->n;
+  CL_TRY(clEnqueueFillBuffer(cl->queue, r->board, &zero, sizeof zero, 0, (n + 4) * sizeof zero, 0,
+                             NULL, NULL),
+         "clEnqueueFillBuffer");
+  CL_TRY(clEnqueueWriteBuffer(cl->queue, r->dtiles, CL_FALSE, 0, n * 2 * sizeof(cl_int), l->tiles,
+                              0, NULL, NULL),
+         "clEnqueueWriteBuffer");
+  CL_TRY(clEnqueueWriteBuffer(cl->queue, r->dwaits, CL_FALSE, 0, n * 8 * sizeof(cl_int), l->waits,
+                              0, NULL, NULL),
+         "clEnqueueWriteBuffer");
+  cl_kernel kern = r->dkernel[pass];
+  int first = 0, ntiles = (int)n, record = rec != NULL, stuck = l->stuck;
+  cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 27;
+  cl_mem src = r->buf[pd->src], dst = r->buf[pd->dst];
+  cl_int e = 0;
+  e |= clSetKernelArg(kern, 0, sizeof(cl_mem), &src);
+  e |= clSetKernelArg(kern, 1, sizeof(cl_mem), &dst);
+  e |= clSetKernelArg(kern, 2, sizeof(cl_mem), &dst);
+  e |= clSetKernelArg(kern, 3, sizeof(cl_mem), &r->dtiles);
+  e |= clSetKernelArg(kern, 4, sizeof(int), &first);
+  e |= clSetKernelArg(kern, 5, sizeof(int), &ntiles);
+  e |= clSetKernelArg(kern, 6, sizeof(int), &r->W);
+  e |= clSetKernelArg(kern, 7, sizeof(int), &r->H);
+  e |= clSetKernelArg(kern, 8, sizeof(int), &r->C);
+  e |= clSetKernelArg(kern, 9, sizeof(cl_mem), &r->weights);
+  e |= clSetKernelArg(kern, 10, sizeof(int), &r->r);
+  e |= clSetKernelArg(kern, 11, r->lmem, NULL);
+  e |= clSetKernelArg(kern, 12, sizeof(cl_mem), &r->board);
+  e |= clSetKernelArg(kern, 13, sizeof(cl_mem), &r->dwaits);
+  e |= clSetKernelArg(kern, 14, sizeof(cl_mem), &r->drec);
+  e |= clSetKernelArg(kern, 15, sizeof(int), &record);
+  e |= clSetKernelArg(kern, 16, sizeof(int), &stuck);
+  e |= clSetKernelArg(kern, 17, sizeof(cl_uint), &spin);
+  CL_TRY(e, "clSetKernelArg");
+  /* One tile per work-group: the work-group kernels keep their shape, the one-work-item
+   * kernels run as groups of one. */
+  size_t local[2] = { 1, 1 }, global[2];
+  if (pd->cl_group_w > 0) {
+    local[0] = (size_t)pd->cl_group_w;
+    local[1] = (size_t)pd->cl_group_h;
+  }
+  global[0] = n * local[0];
+  global[1] = local[1];
+  cl_event ev;
+  CL_TRY(clEnqueueNDRangeKernel(cl->queue, kern, 2, NULL, global, local, 0, NULL, &ev),
+         "clEnqueueNDRangeKernel");
+  cl_int fin = clWaitForEvents(1, &ev);
+  if ((st = keep_event(r, ev, err)) != TS_OK)
+    return st;
+  if (fin != CL_SUCCESS)
+    return ts_fail(err, TS_ERR_DEVICE, "kernel %s (pass %d, one launch of %u work-groups) failed: %s (%d)",
+                   pd->cl_kernel, pass + 1, l->n, cl_error_name(fin), (int)fin);
+  cl_int board[4];
+  CL_TRY(clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, 0, sizeof board, board, 0, NULL, NULL),
+         "clEnqueueReadBuffer");
+  res->tickets = (uint32_t)board[0];
+  res->gave_up = board[1];
+  res->waited_for = board[3];
+  res->spin_limit = spin;
+  if (rec) {
+    cl_ulong *raw = malloc(n * 6 * sizeof *raw);
+    if (!raw)
+      return ts_fail(err, TS_ERR_NOMEM, "out of memory for %zu records", n);
+    e = clEnqueueReadBuffer(cl->queue, r->drec, CL_TRUE, 0, n * 6 * sizeof *raw, raw, 0, NULL,
+                            NULL);
+    if (e == CL_SUCCESS)
+      for (size_t t = 0; t < n; t++) {
+        const cl_ulong *q = raw + 6 * t;
+        rec[t] = (ts_grec){ .group = (uint32_t)q[0],
+                            .unit = q[1] == 0xffffffffu ? -1 : (int32_t)q[1],
+                            .tx = (int32_t)(uint32_t)q[2], .ty = (int32_t)(uint32_t)(q[2] >> 32),
+                            .start = q[3], .waited = q[4], .end = q[5] };
+      }
+    free(raw);
+    CL_TRY(e, "clEnqueueReadBuffer");
+  }
+  return TS_OK;
 }
 
 /* ---- what the device reports ---- */

@@ -70,4 +70,40 @@ ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, const int *lo, const int 
 /* Kernel time (profiling events) of the launches since the last call, in ms. */
 double ts_cl_run_take_kernel_ms(ts_cl_run *r);
 
+/* ---- device-scheduled launches (SPEC section 8) ----
+ * One launch runs a whole pass: each work-group takes a ticket, works on the ticket's tile of
+ * the walk, waits on the done flags of its effective wait set, and signals its own. */
+
+/* What one work-group of a device-scheduled launch did, by ticket. Times are nanoseconds of
+ * the device's clock where ts_cl_clock_is_time, else a logical clock (event order only). */
+typedef struct ts_grec {
+  uint32_t group;         /* the work-group id the device gave it */
+  int32_t unit;           /* compute unit, or -1 where the device cannot say */
+  int32_t tx, ty;         /* the tile it worked on */
+  uint64_t start, waited, end;
+  int32_t lane;           /* for drawing: the unit, or a logical lane (filled by ts_run) */
+} ts_grec;
+
+typedef struct ts_cl_dev_launch {
+  const int32_t *tiles;   /* n tiles (x, y) in walk order: ticket t works on tiles[t] */
+  const int32_t *waits;   /* n x 8: the size of ticket t's wait set, then its producers' tickets */
+  uint32_t n;
+  int stuck;              /* a ticket that never signals (tests), or -1 */
+  uint32_t spin_limit;    /* spins before a wait gives up; 0: the default for the device */
+} ts_cl_dev_launch;
+
+typedef struct ts_cl_dev_result {
+  uint32_t tickets;       /* tickets taken: n when every group ran */
+  int gave_up;            /* 0, or 1 + the ticket of the first group whose wait gave up */
+  int waited_for;         /* the ticket it was waiting for */
+  uint32_t spin_limit;
+} ts_cl_dev_result;
+
+/* 1 when device records are in nanoseconds (NVIDIA), 0 for the logical clock. */
+int ts_cl_clock_is_time(const ts_cl *cl);
+/* Runs pass `pass` in one launch, straight into its buffer, and waits for it. rec: n records
+ * to fill, or NULL to launch without recording. */
+ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts_grec *rec,
+                           ts_cl_dev_result *res, ts_error *err);
+
 #endif

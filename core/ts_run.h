@@ -21,6 +21,7 @@ typedef struct ts_run_params {
   int ksize;      /* Gaussian kernel size; 0: 5 */
   double sigma;   /* Gaussian sigma; <= 0: the default for ksize */
   ts_cl *cl;      /* the OpenCL back end, or NULL for the CPU model */
+  int exec_device; /* the schedule is run by the device (ts_run_device), not replayed */
 } ts_run_params;
 
 typedef struct ts_hazard {
@@ -72,6 +73,49 @@ const uint32_t *ts_run_output_u32(const ts_run *run);
 /* What a correct integral image peaks at: the sum of all luma (at most 2^32 - 1), so that
  * every tick and every schedule of one image is drawn on the same scale. */
 uint32_t ts_run_integral_scale(const ts_run *run);
+
+/* ---- the schedule run by the device (SPEC section 8) ---- */
+
+typedef struct ts_dev_opts {
+  int record;             /* keep a record of every work-group */
+  int stuck;              /* tests: a ticket of the last pass that never signals; -1 none */
+  uint32_t spin_limit;    /* 0: the device's default */
+} ts_dev_opts;
+
+typedef struct ts_dev_pass {
+  uint32_t n;
+  ts_grec *rec;           /* by ticket (NULL when not recorded) */
+} ts_dev_pass;
+
+/* What the device did: per pass one record per work-group (ticket t is dispatch index t of
+ * the walk), times relative to the earliest start, and the tiles of the last pass whose
+ * output differs from the reference. */
+typedef struct ts_dev_run {
+  int npasses;
+  ts_dev_pass pass[TS_MAX_PASSES];
+  int clock_ns;           /* 1: times in nanoseconds; 0: a logical clock */
+  uint64_t t_end;         /* the latest end */
+  int lanes;              /* compute units seen, or logical lanes */
+  double kernel_ms;       /* the launches' kernel time (0 for a loaded record) */
+  uint8_t *wrong;         /* by thread id of the last pass: 1 where its tile is wrong */
+  uint32_t nwrong;
+  char device[128];
+} ts_dev_run;
+
+/* Runs every pass in one launch with the scoreboard, on the run's OpenCL back end, leaving
+ * the device's output in the run's buffers and its record in ts_run_device_result. A wait
+ * that reaches its bound gives TS_ERR_STALLED with a line naming the variant, pattern, walk
+ * and the tickets. */
+ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err);
+/* The last device run's result (or a loaded one), or NULL. */
+const ts_dev_run *ts_run_device_result(const ts_run *run);
+/* Gives the run a device result made elsewhere (a loaded record); checked against the
+ * run's schedule: same passes and tiles in walk order. Takes ownership on success. */
+ts_status ts_run_attach_device(ts_run *run, ts_dev_run *d, ts_error *err);
+void ts_dev_run_free(ts_dev_run *d);
+/* Fills lanes (compute units as they are, else the fewest logical lanes that hold every
+ * group without overlap), rebases times on the earliest start, and sets t_end and lanes. */
+void ts_dev_run_finish(ts_dev_run *d);
 
 ts_thread_state ts_thread_state_at(const ts_thread *t, int64_t tick);
 const char *ts_thread_state_name(ts_thread_state s);

@@ -13,7 +13,8 @@
   X(TS_ERR_TOO_LARGE, "size over the limit")                \
   X(TS_ERR_UNSUPPORTED, "unsupported")                      \
   X(TS_ERR_DEVICE, "compute device error")                  \
-  X(TS_ERR_BUILD, "kernel build failed")
+  X(TS_ERR_BUILD, "kernel build failed")                    \
+  X(TS_ERR_STALLED, "device schedule gave up waiting")
 
 typedef enum ts_status {
 #define TS_X_ENUM(id, text) id,

@@ -2,9 +2,8 @@
  * out = trunc(float(sum of the centred, edge-clamped 3x3 window) * 0.111f). */
 
 /* box2d: one work-group per 16x16 tile, one work-item per pixel, nine loads each. */
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void box2d(TS_ARGS)
+inline void box2d_tile(TS_BODY_ARGS, int2 t)
 {
-  int2 t = tiles[first + get_group_id(0)];
   int x = t.x * 16 + (int)get_local_id(0), y = t.y * 16 + (int)get_local_id(1);
   if (x >= W || y >= H)
     return;
@@ -23,6 +22,7 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void box2d(TS_ARGS)
     dst[(y * W + x) * C + c] = box_scale(s);
   }
 }
+TS_GROUP_ENTRY(box2d, 16, 16)
 
 /* The tutorial's three register budgets: one work-item (one hardware thread) owns 24 bytes
  * x 6 rows and reads a (24 + 2C)-byte x 8-row block starting one pixel up and left. */
@@ -92,12 +92,8 @@ inline void lin_write_row(__global uchar *dst, int W, int H, int C, int2 t, int 
 }
 
 /* linear1d2: the whole block in registers: in 8x32 + m 8x24 s16 + m_out 6x24 s16 + out 6x24. */
-__kernel void linear1d2(TS_ARGS)
+inline void linear1d2_tile(TS_BODY_ARGS, int2 t)
 {
-  int i = get_global_id(0);
-  if (i >= ntiles)
-    return;
-  int2 t = tiles[first + i];
   uchar in[8][32];
   short m[8][LIN_W], m_out[LIN_H][LIN_W];
   uchar out[LIN_H][LIN_W];
@@ -112,14 +108,11 @@ __kernel void linear1d2(TS_ARGS)
   for (int r = 0; r < LIN_H; r++)
     lin_write_row(dst, W, H, C, t, t.y * LIN_H + r, out[r]);
 }
+TS_ITEM_ENTRY(linear1d2)
 
 /* linearslide: three rows of input and of partial sums; one row in, one row out per step. */
-__kernel void linearslide(TS_ARGS)
+inline void linearslide_tile(TS_BODY_ARGS, int2 t)
 {
-  int i = get_global_id(0);
-  if (i >= ntiles)
-    return;
-  int2 t = tiles[first + i];
   uchar in[3][32], out[LIN_W];
   short m[3][LIN_W];
   int row0 = t.y * LIN_H - 1;
@@ -136,14 +129,11 @@ __kernel void linearslide(TS_ARGS)
   lin_window_out(m, out);
   lin_write_row(dst, W, H, C, t, t.y * LIN_H + LIN_H - 1, out);
 }
+TS_ITEM_ENTRY(linearslide)
 
 /* linearslide2: one block read, a 3-row window of partial sums, one block write. */
-__kernel void linearslide2(TS_ARGS)
+inline void linearslide2_tile(TS_BODY_ARGS, int2 t)
 {
-  int i = get_global_id(0);
-  if (i >= ntiles)
-    return;
-  int2 t = tiles[first + i];
   uchar in[8][32], out[LIN_H][LIN_W];
   short m[3][LIN_W];
   for (int r = 0; r < 8; r++)
@@ -158,6 +148,7 @@ __kernel void linearslide2(TS_ARGS)
   for (int r = 0; r < LIN_H; r++)
     lin_write_row(dst, W, H, C, t, t.y * LIN_H + r, out[r]);
 }
+TS_ITEM_ENTRY(linearslide2)
 
 /* transpose2pass: one horizontal 3-tap kernel, run twice. A work-group covers 32x8 source
  * pixels; each work-item sums along its source row and writes at the transposed position.
@@ -181,12 +172,14 @@ inline void tp_hpass(__global const uchar *src, __global uchar *dst, int2 t, int
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void transpose_pass1(TS_ARGS)
+inline void transpose_pass1_tile(TS_BODY_ARGS, int2 t)
 {
-  tp_hpass(src, dst, tiles[first + get_group_id(0)], W, H, C, 0);
+  tp_hpass(src, dst, t, W, H, C, 0);
 }
+TS_GROUP_ENTRY(transpose_pass1, 32, 8)
 
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void transpose_pass2(TS_ARGS)
+inline void transpose_pass2_tile(TS_BODY_ARGS, int2 t)
 {
-  tp_hpass(src, dst, tiles[first + get_group_id(0)], H, W, C, 1);
+  tp_hpass(src, dst, t, H, W, C, 1);
 }
+TS_GROUP_ENTRY(transpose_pass2, 32, 8)

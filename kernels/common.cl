@@ -1,6 +1,7 @@
-/* Helpers shared by every tilescope kernel (prepended to each kernel file at build time).
- * Out-of-image reads clamp to the nearest edge pixel, as media-block reads do; writes
- * outside the image are dropped.
+/* Helpers shared by every tilescope kernel (prepended to each kernel file at build time):
+ * the two execution modes (simulated order, or the device's own with a scoreboard), and
+ * edge-clamped loads. Out-of-image reads clamp to the nearest edge pixel, as media-block
+ * reads do; writes outside the image are dropped.
  *
  * Every kernel has the same arguments, so the host launches them all alike:
  *   src        the pass's input buffer (uchar, or ushort for a transposed intermediate)
@@ -12,10 +13,200 @@
  *   lmem       local memory for the variants that stage a tile, as 32-bit words so that it
  *              is aligned for the 32-bit sums some of them keep there */
 
+/* ---- Two ways to run a pass ----
+ * Each kernel is a tile function, NAME_tile(TS_BODY_ARGS, int2 t): what one work-group (the
+ * work-group kernels) or one work-item (the one-work-item kernels) does for tile t, free to
+ * return early. TS_GROUP_ENTRY / TS_ITEM_ENTRY make the __kernel around it. The host builds
+ * every file twice:
+ *  - simulated (the default): a launch runs tiles[first .. first + ntiles - 1], work-group
+ *    (or work-item) k of the launch taking tiles[first + k]; the host orders the launches.
+ *  - device (-DTS_DEVICE): one launch runs a whole pass and the device keeps the order itself
+ *    with a scoreboard (SPEC section 8), through the helpers below. Waits belong to
+ *    work-groups: the work-items of one group need not make progress independently (pocl
+ *    runs them in loops between barriers; SIMT lanes may not advance while a neighbour
+ *    spins), so the one-work-item kernels run as groups of one work-item in this mode. */
+#ifndef TS_DEVICE
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
       __global const int2 *tiles, int first, int ntiles, int W, int H, int C,        \
       __constant uint *weights, int r, __local uint *lmem
+#else
+/* board: [0] ticket counter, [1] error (1 + the ticket that gave up), [2] logical clock,
+ *        [3] the ticket it waited for, then one done flag per ticket.
+ * waits: per ticket, 8 ints: the size of its effective wait set, then the producers' tickets.
+ * rec:   per ticket, 6 ulongs (record != 0): work-group, compute unit, tile (x | y << 32),
+ *        start, end of wait, end.
+ * stuck: a ticket that never signals (tests of the bounded wait), or -1. */
+#define TS_ARGS                                                                      \
+  __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
+      __global const int2 *tiles, int first, int ntiles, int W, int H, int C,        \
+      __constant uint *weights, int r, __local uint *lmem, __global int *board,      \
+      __global const int *waits, __global ulong *rec, int record, int stuck,         \
+      uint spin_limit
+#endif
+
+#define TS_BODY_ARGS                                                                 \
+  __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
+      int W, int H, int C, __constant uint *weights, int r, __local uint *lmem
+#define TS_BODY_PASS src, dst, committed, W, H, C, weights, r, lmem
+
+#ifdef TS_DEVICE
+enum { TS_BOARD_TICKET, TS_BOARD_ERROR, TS_BOARD_CLOCK, TS_BOARD_WAITED, TS_BOARD_FLAGS };
+
+/* Device time and compute unit: NVIDIA's global nanosecond timer and multiprocessor id
+ * through inline PTX; elsewhere a logical clock, bumped at every event, which orders the
+ * events exactly but does not measure their length. The host picks by the platform. */
+#ifdef TS_NVIDIA
+inline ulong ts_now(__global int *board)
+{
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+inline ulong ts_unit(void)
+{
+  uint u;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(u));
+  return u;
+}
+#else
+inline ulong ts_now(__global int *board)
+{
+  return (ulong)atomic_inc(&board[TS_BOARD_CLOCK]);
+}
+inline ulong ts_unit(void)
+{
+  return 0xffffffffu; /* the device cannot say */
+}
+#endif
+
+/* cm_fence: what this work-item wrote to global memory is visible to every other work-group
+ * before anything it does next (the seed's fence before a signal). On NVIDIA a device-wide
+ * membar, as OpenCL 1.2's mem_fence only orders within the group there. */
+inline void ts_cm_fence(void)
+{
+#ifdef TS_NVIDIA
+  asm volatile("membar.gl;" ::: "memory");
+#else
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+
+/* The hardware dispatcher's in-order issue: the ticket is the group's place in the walk. */
+inline int ts_cm_ticket(__global int *board)
+{
+  return atomic_inc(&board[TS_BOARD_TICKET]);
+}
+
+/* cm_wait: spins until every producer in the ticket's effective wait set has signalled. Each
+ * is an earlier ticket, so a group that is running or done: the wait ends while started
+ * groups progress. Bounded: at spin_limit, or when another group already gave up, it records
+ * the error and stops waiting. Returns 0 on a give-up. */
+inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, uint spin_limit)
+{
+  __global const int *w = waits + 8 * tk;
+  for (int i = 0; i < w[0]; i++) {
+    __global volatile int *flag = &board[TS_BOARD_FLAGS + w[1 + i]];
+    uint spins = 0;
+    while (atomic_or(flag, 0) == 0) {
+      if (++spins >= spin_limit || atomic_or(&board[TS_BOARD_ERROR], 0) != 0) {
+        if (atomic_cmpxchg(&board[TS_BOARD_ERROR], 0, tk + 1) == 0)
+          atomic_xchg(&board[TS_BOARD_WAITED], w[1 + i]);
+        return 0;
+      }
+    }
+  }
+  ts_cm_fence(); /* nothing read after the wait may come from before it */
+  return 1;
+}
+
+/* cm_signal: sets the ticket's done flag, after the group's writes and their fence. */
+inline void ts_cm_signal(__global int *board, int tk)
+{
+  atomic_xchg(&board[TS_BOARD_FLAGS + tk], 1);
+}
+
+/* Work-item 0 of the group takes the ticket, stamps the start, waits, stamps the end of the
+ * wait; the ticket reaches the others through local memory. */
+inline int ts_group_begin(__global int *board, __global const int *waits, __global ulong *rec,
+                          int record, uint spin_limit)
+{
+  int tk = ts_cm_ticket(board);
+  ulong t0 = record ? ts_now(board) : 0;
+  ts_cm_wait(board, waits, tk, spin_limit);
+  if (record) {
+    __global ulong *e = rec + 6 * tk;
+    e[0] = get_group_id(0);
+    e[1] = ts_unit();
+    e[3] = t0;
+    e[4] = ts_now(board);
+  }
+  return tk;
+}
+
+inline void ts_group_end(__global int *board, __global const int2 *tiles, __global ulong *rec,
+                         int record, int stuck, int tk)
+{
+  if (record) {
+    __global ulong *e = rec + 6 * tk;
+    int2 t = tiles[tk];
+    e[2] = (ulong)(uint)t.x | (ulong)(uint)t.y << 32;
+    e[5] = ts_now(board);
+  }
+  if (tk != stuck)
+    ts_cm_signal(board, tk);
+}
+
+#define TS_BEGIN(k)                                                                   \
+  __local int ts_tk_[1];                                                              \
+  int ts_lead_ = get_local_id(0) == 0 && get_local_id(1) == 0;                        \
+  if (ts_lead_)                                                                       \
+    ts_tk_[0] = ts_group_begin(board, waits, rec, record, spin_limit);               \
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                \
+  int2 ts_t_ = tiles[ts_tk_[0]];
+
+#define TS_END()                                                                      \
+  ts_cm_fence();                                                                      \
+  barrier(CLK_GLOBAL_MEM_FENCE);                                                      \
+  if (ts_lead_)                                                                       \
+    ts_group_end(board, tiles, rec, record, stuck, ts_tk_[0]);
+
+/* A neighbour's committed result, read after the wait: volatile, so that it comes from
+ * memory every group sees (NVIDIA's L1 is not coherent between multiprocessors). */
+inline uint ld_committed32(__global const uint *p)
+{
+  return *(volatile __global const uint *)p;
+}
+#else
+#define TS_BEGIN(k)                                                                   \
+  int ts_k_ = (int)(k);                                                               \
+  if (ts_k_ >= ntiles)                                                                \
+    return;                                                                           \
+  int2 ts_t_ = tiles[first + ts_k_];
+#define TS_END()
+inline uint ld_committed32(__global const uint *p)
+{
+  return *p;
+}
+#endif
+
+/* A kernel whose work-group of wx x wy work-items owns one tile. */
+#define TS_GROUP_ENTRY(name, wx, wy)                                                  \
+  __kernel __attribute__((reqd_work_group_size(wx, wy, 1))) void name(TS_ARGS)        \
+  {                                                                                   \
+    TS_BEGIN(get_group_id(0))                                                         \
+    name##_tile(TS_BODY_PASS, ts_t_);                                                 \
+    TS_END()                                                                          \
+  }
+
+/* A kernel whose work-item owns one tile (groups of one work-item in device mode). */
+#define TS_ITEM_ENTRY(name)                                                           \
+  __kernel void name(TS_ARGS)                                                         \
+  {                                                                                   \
+    TS_BEGIN(get_global_id(0))                                                        \
+    name##_tile(TS_BODY_PASS, ts_t_);                                                 \
+    TS_END()                                                                          \
+  }
 
 inline uchar ld8(__global const uchar *b, int W, int H, int C, int x, int y, int c)
 {

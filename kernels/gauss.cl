@@ -4,9 +4,8 @@
 #define GWG 16
 
 /* gauss_global: every work-item reads its k x k window from global memory. */
-__kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_global(TS_ARGS)
+inline void gauss_global_tile(TS_BODY_ARGS, int2 t)
 {
-  int2 t = tiles[first + get_group_id(0)];
   int x = t.x * GWG + (int)get_local_id(0), y = t.y * GWG + (int)get_local_id(1);
   if (x >= W || y >= H)
     return;
@@ -26,6 +25,7 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_global(TS
     dst[(y * W + x) * C + c] = gauss_round(s);
   }
 }
+TS_GROUP_ENTRY(gauss_global, GWG, GWG)
 
 /* The work-group copies its (16 + 2r)^2 input tile with halo into local memory, row by
  * row, the work-items taking consecutive bytes, then waits at the barrier. Only tiles at the image's left or right edge clamp columns. */
@@ -43,9 +43,8 @@ inline void stage_tile(__global const uchar *src, __local uchar *tile, int2 t, i
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-__kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local(TS_ARGS)
+inline void gauss_local_tile(TS_BODY_ARGS, int2 t)
 {
-  int2 t = tiles[first + get_group_id(0)];
   int lx = (int)get_local_id(0), ly = (int)get_local_id(1), side = GWG + 2 * r;
   __local uchar *tile = (__local uchar *)lmem;
   stage_tile(src, tile, t, W, H, C, r);
@@ -60,12 +59,12 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local(TS_
     dst[(y * W + x) * C + c] = gauss_round(s);
   }
 }
+TS_GROUP_ENTRY(gauss_local, GWG, GWG)
 
 /* gauss_local_sep: the staged tile, a horizontal pass over all 16 + 2r rows into a second
  * local array of 32-bit sums, a barrier, then the vertical pass. */
-__kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep(TS_ARGS)
+inline void gauss_local_sep_tile(TS_BODY_ARGS, int2 t)
 {
-  int2 t = tiles[first + get_group_id(0)];
   int lx = (int)get_local_id(0), ly = (int)get_local_id(1), side = GWG + 2 * r;
   __local uchar *tile = (__local uchar *)lmem;
   __local uint *h = lmem + (side * side * C + 3) / 4; /* after the tile, word-aligned */
@@ -89,6 +88,7 @@ __kernel __attribute__((reqd_work_group_size(GWG, GWG, 1))) void gauss_local_sep
     dst[(y * W + x) * C + c] = gauss_round(s);
   }
 }
+TS_GROUP_ENTRY(gauss_local_sep, GWG, GWG)
 
 /* gauss_slide: one work-item owns 48 bytes x 64 rows and walks its 64 + 2r input rows
  * once. Each row's horizontal sums (16 bits: at most 255 * 256) go into a ring of k rows
@@ -133,12 +133,8 @@ inline void gs_store(__global uchar *q, int v, int n, float16 s)
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gauss_slide(TS_ARGS)
+inline void gauss_slide_tile(TS_BODY_ARGS, int2 t)
 {
-  int t_i = get_group_id(0);
-  if (t_i >= ntiles)
-    return;
-  int2 t = tiles[first + t_i];
   int k = 2 * r + 1, rowbytes = W * C, col0 = t.x * GS_W - r * C, inw = GS_W + 2 * r * C;
   int inside = col0 >= 0 && col0 + inw <= rowbytes;
   ushort16 ring[15][3];
@@ -171,3 +167,4 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gauss_slide(TS_ARGS
     gs_store(q, 2, n, s2);
   }
 }
+TS_GROUP_ENTRY(gauss_slide, 1, 1)

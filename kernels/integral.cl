@@ -5,12 +5,8 @@
 
 #define IB 16
 
-__kernel void integral(TS_ARGS)
+inline void integral_tile(TS_BODY_ARGS, int2 t)
 {
-  int k = get_global_id(0);
-  if (k >= ntiles)
-    return;
-  int2 t = tiles[first + k];
   __global const uint *sums = (__global const uint *)committed;
   __global uint *out = (__global uint *)dst;
   int x0 = t.x * IB, y0 = t.y * IB;
@@ -25,24 +21,22 @@ __kernel void integral(TS_ARGS)
     }
   }
   for (int j = 0; j < bh; j++)
-    left[j] = x0 > 0 ? sums[(y0 + j) * W + x0 - 1] : 0u;
+    left[j] = x0 > 0 ? ld_committed32(sums + (y0 + j) * W + x0 - 1) : 0u;
   for (int i = 0; i < bw; i++)
-    top[i] = y0 > 0 ? sums[(y0 - 1) * W + x0 + i] : 0u;
+    top[i] = y0 > 0 ? ld_committed32(sums + (y0 - 1) * W + x0 + i) : 0u;
   if (x0 > 0 && y0 > 0)
-    corner = sums[(y0 - 1) * W + x0 - 1];
+    corner = ld_committed32(sums + (y0 - 1) * W + x0 - 1);
 
   for (int j = 0; j < bh; j++)
     for (int i = 0; i < bw; i++)
       out[(y0 + j) * W + x0 + i] = calc[j][i] + left[j] + top[i] - corner;
 }
+TS_ITEM_ENTRY(integral)
 
 /* integral_scan, pass 1: one work-item per row writes the row's prefix sums. */
-__kernel void integral_rows(TS_ARGS)
+inline void integral_rows_tile(TS_BODY_ARGS, int2 t)
 {
-  int k = get_global_id(0);
-  if (k >= ntiles)
-    return;
-  int y = tiles[first + k].y;
+  int y = t.y;
   __global const uchar *p = src + y * W;
   __global uint *q = (__global uint *)dst + y * W;
   uint s = 0;
@@ -51,17 +45,15 @@ __kernel void integral_rows(TS_ARGS)
     q[x] = s;
   }
 }
+TS_ITEM_ENTRY(integral_rows)
 
 /* integral_scan, pass 2: one work-item per strip of 64 columns walks down the rows, adding
  * each row's prefix sums to a running sum per column: four 16-lane vectors. */
 #define IS_STRIP 64
 
-__kernel void integral_columns(TS_ARGS)
+inline void integral_columns_tile(TS_BODY_ARGS, int2 t)
 {
-  int k = get_global_id(0);
-  if (k >= ntiles)
-    return;
-  int x0 = tiles[first + k].x * IS_STRIP, n = min(IS_STRIP, W - x0);
+  int x0 = t.x * IS_STRIP, n = min(IS_STRIP, W - x0);
   __global const uint *m = (__global const uint *)src + x0;
   __global uint *out = (__global uint *)dst + x0;
   if (n == IS_STRIP) {
@@ -87,3 +79,4 @@ __kernel void integral_columns(TS_ARGS)
       }
   }
 }
+TS_ITEM_ENTRY(integral_columns)

@@ -1,0 +1,544 @@
+/* Device records: summary line, trace-event JSON out, and back in (see ts_record.h).
+ * The reader is a small recursive-descent JSON parser with a depth cap; it skips every
+ * top-level key but "tilescope" without building anything, so a large trace costs no more
+ * memory than its record. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_file.h"
+#include "ts_record.h"
+
+double ts_dev_mean_wait(const ts_dev_run *d)
+{
+  double sum = 0;
+  uint64_t n = 0;
+  for (int p = 0; p < d->npasses; p++)
+    for (uint32_t i = 0; d->pass[p].rec && i < d->pass[p].n; i++) {
+      sum += (double)(d->pass[p].rec[i].waited - d->pass[p].rec[i].start);
+      n++;
+    }
+  return n ? sum / (double)n : 0.0;
+}
+
+void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size)
+{
+  uint32_t groups = 0;
+  for (int p = 0; p < d->npasses; p++)
+    groups += d->pass[p].n;
+  char span[96] = "", kern[48] = "";
+  if (d->clock_ns)
+    snprintf(span, sizeof span, " in %.3f ms, mean %.2f us waiting", (double)d->t_end * 1e-6,
+             ts_dev_mean_wait(d) * 1e-3);
+  else
+    snprintf(span, sizeof span, " (logical clock: %" PRIu64 " events)", d->t_end + 1);
+  if (d->kernel_ms > 0)
+    snprintf(kern, sizeof kern, ", kernels %.3f ms", d->kernel_ms);
+  snprintf(buf, size, "device: %u group%s on %d %s%s%s; %u wrong tile%s", groups,
+           groups == 1 ? "" : "s", d->lanes, d->clock_ns ? "units" : "lanes", span, kern,
+           d->nwrong, d->nwrong == 1 ? "" : "s");
+}
+
+/* ---- writing ---- */
+
+static void json_string(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* Chrome's "ts" is in microseconds: device nanoseconds / 1000, one logical event = 1 us. */
+static double to_us(const ts_dev_run *d, uint64_t t)
+{
+  return d->clock_ns ? (double)t * 1e-3 : (double)t;
+}
+
+static void write_device_events(FILE *f, const ts_run *run, const ts_dev_run *d)
+{
+  const ts_sched *s = ts_run_sched(run);
+  fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":");
+  char name[256];
+  snprintf(name, sizeof name, "device: %s (%s)", d->device,
+           d->clock_ns ? "nanosecond timer" : "logical clock, 1 us per event");
+  json_string(f, name);
+  fprintf(f, "}}");
+  for (int l = 0; l < d->lanes; l++)
+    fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"%s %d\"}}",
+            l, d->clock_ns ? "unit" : "lane", l);
+  for (int p = 0; p < d->npasses; p++) {
+    const ts_dev_pass *dp = &d->pass[p];
+    for (uint32_t t = 0; dp->rec && t < dp->n; t++) {
+      const ts_grec *g = &dp->rec[t];
+      uint32_t id = s->pass[p].order[t];
+      int wrong = p == d->npasses - 1 && d->wrong && d->wrong[id];
+      fprintf(f, ",\n{\"name\":\"tile %d,%d\",\"cat\":\"pass %d\",\"ph\":\"X\",\"pid\":1,"
+                 "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"ticket\":%u,\"tile\":[%d,%d],"
+                 "\"pass\":%d,\"group\":%u,\"unit\":%d,\"wait\":%.3f,\"wrong\":%d}}",
+              g->tx, g->ty, p + 1, g->lane, to_us(d, g->start), to_us(d, g->end - g->start), t,
+              g->tx, g->ty, p + 1, g->group, g->unit, to_us(d, g->waited - g->start), wrong);
+      if (g->waited > g->start)
+        fprintf(f, ",\n{\"name\":\"wait\",\"cat\":\"pass %d\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
+                   "\"ts\":%.3f,\"dur\":%.3f}",
+                p + 1, g->lane, to_us(d, g->start), to_us(d, g->waited - g->start));
+    }
+  }
+}
+
+static void write_sim_events(FILE *f, const ts_run *run)
+{
+  const ts_sched *s = ts_run_sched(run);
+  fprintf(f, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":"
+             "\"simulated: %d slots, one tick = 1 us\"}}",
+          s->params.slots);
+  for (int p = 0; p < s->npasses; p++) {
+    const ts_pass_sched *ps = &s->pass[p];
+    for (uint32_t d = 0; d < ps->n; d++) {
+      uint32_t id = ps->order[d];
+      const ts_thread *t = &ps->t[id];
+      fprintf(f, ",\n{\"name\":\"thread %u,%u\",\"cat\":\"pass %d\",\"ph\":\"X\",\"pid\":2,"
+                 "\"tid\":%d,\"ts\":%" PRId64 ",\"dur\":%" PRId64 ",\"args\":{\"dispatch\":%u,"
+                 "\"dispatch_tick\":%" PRId64 ",\"depth\":%d,\"hazards\":%d}}",
+              id % (uint32_t)ps->tw, id / (uint32_t)ps->tw, p + 1, t->slot, t->start_tick,
+              t->end_tick - t->start_tick, d, t->dispatch_tick, t->depth, t->hazards);
+    }
+  }
+}
+
+static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const char *input)
+{
+  const ts_run_params *p = ts_run_params_of(run);
+  const ts_kctx *k = ts_run_kctx(run);
+  const ts_sched *s = ts_run_sched(run);
+  fprintf(f, "{\"version\":1,\"variant\":");
+  json_string(f, p->variant->name);
+  fprintf(f, ",\"pattern\":\"%s\",\"walk\":\"%s\",\"slots\":%d,\"cost\":%d,\"ksize\":%d,"
+             "\"sigma\":%.17g,\"image\":[%d,%d,%d],\"input\":",
+          ts_pattern_name(p->sched.pattern), ts_walk_name(p->sched.walk), p->sched.slots, p->cost,
+          p->ksize, p->sigma, k->W, k->H, ts_run_output_u32(run) ? 1 : k->C);
+  json_string(f, input ? input : "");
+  fprintf(f, ",\"device\":");
+  json_string(f, d->device);
+  fprintf(f, ",\"clock\":\"%s\",\"kernel_ms\":%.6f,\n\"passes\":[", d->clock_ns ? "ns" : "logical",
+          d->kernel_ms);
+  for (int pi = 0; pi < d->npasses; pi++) {
+    const ts_dev_pass *dp = &d->pass[pi];
+    fprintf(f, "%s{\"tw\":%d,\"th\":%d,\"groups\":[", pi ? ",\n" : "", s->pass[pi].tw,
+            s->pass[pi].th);
+    for (uint32_t t = 0; dp->rec && t < dp->n; t++) {
+      const ts_grec *g = &dp->rec[t];
+      fprintf(f, "%s[%u,%d,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", t ? (t % 8 ? "," : ",\n")
+              : "", g->group, g->unit, g->tx, g->ty, g->start, g->waited, g->end);
+    }
+    fprintf(f, "]}");
+  }
+  fprintf(f, "],\n\"wrong\":[");
+  const ts_pass_sched *last = &s->pass[s->npasses - 1];
+  int any = 0;
+  for (uint32_t id = 0; d->wrong && id < last->n; id++)
+    if (d->wrong[id])
+      fprintf(f, "%s%u", any++ ? "," : "", id);
+  fprintf(f, "]}");
+}
+
+ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err)
+{
+  const ts_dev_run *d = ts_run_device_result(run);
+  if (!d || !d->pass[0].rec)
+    return ts_fail(err, TS_ERR_ARG, "%s: no device record to write (--trace needs --exec device)",
+                   path);
+  ts_outfile of;
+  ts_status st = ts_outfile_open(&of, path, err);
+  if (st != TS_OK)
+    return st;
+  fprintf(of.f, "{\"tilescope\":");
+  write_record(of.f, run, d, input);
+  fprintf(of.f, ",\n\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
+  write_device_events(of.f, run, d);
+  write_sim_events(of.f, run);
+  fprintf(of.f, "\n]}\n");
+  return ts_outfile_commit(&of, err);
+}
+
+/* ---- reading ---- */
+
+enum { JSON_MAX_DEPTH = 64 };
+
+typedef struct jp {
+  const char *s, *end, *path, *base;
+  int depth;
+  ts_error *err;
+} jp;
+
+static void ws(jp *j)
+{
+  while (j->s < j->end && (*j->s == ' ' || *j->s == '\n' || *j->s == '\r' || *j->s == '\t'))
+    j->s++;
+}
+
+static ts_status bad(jp *j, const char *what)
+{
+  return ts_fail(j->err, TS_ERR_FORMAT, "%s: not a tilescope trace: %s at byte %td", j->path,
+                 what, j->s - j->base);
+}
+
+static int eat(jp *j, char c)
+{
+  ws(j);
+  if (j->s < j->end && *j->s == c) {
+    j->s++;
+    return 1;
+  }
+  return 0;
+}
+
+/* A string into buf (truncated to size - 1; escapes other than \uXXXX kept simple). */
+static ts_status str(jp *j, char *buf, size_t size)
+{
+  size_t n = 0;
+  if (!eat(j, '"'))
+    return bad(j, "expected a string");
+  while (j->s < j->end && *j->s != '"') {
+    char c = *j->s++;
+    if (c == '\\') {
+      if (j->s >= j->end)
+        break;
+      c = *j->s++;
+      if (c == 'u') {
+        if (j->end - j->s < 4)
+          return bad(j, "short \\u escape");
+        j->s += 4;
+        c = '?';
+      } else if (c == 'n') {
+        c = '\n';
+      } else if (c == 't') {
+        c = '\t';
+      }
+    } else if ((unsigned char)c < 0x20) {
+      return bad(j, "control character in a string");
+    }
+    if (buf && n + 1 < size)
+      buf[n++] = c;
+  }
+  if (buf && size)
+    buf[n] = 0;
+  if (j->s >= j->end)
+    return bad(j, "unterminated string");
+  j->s++;
+  return TS_OK;
+}
+
+static ts_status num(jp *j, double *v)
+{
+  ws(j);
+  const char *p = j->s;
+  while (p < j->end && strchr("+-0123456789.eE", *p))
+    p++;
+  if (p == j->s || p - j->s > 40)
+    return bad(j, "expected a number");
+  char tmp[48];
+  memcpy(tmp, j->s, (size_t)(p - j->s));
+  tmp[p - j->s] = 0;
+  char *e;
+  *v = strtod(tmp, &e);
+  if (*e || !isfinite(*v))
+    return bad(j, "malformed number");
+  j->s = p;
+  return TS_OK;
+}
+
+static ts_status skip(jp *j)
+{
+  ws(j);
+  if (j->s >= j->end)
+    return bad(j, "unexpected end");
+  if (++j->depth > JSON_MAX_DEPTH)
+    return bad(j, "nested too deep");
+  ts_status st = TS_OK;
+  char c = *j->s;
+  if (c == '{' || c == '[') {
+    char close = c == '{' ? '}' : ']';
+    j->s++;
+    if (!eat(j, close)) {
+      do {
+        if (c == '{' && ((st = str(j, NULL, 0)) != TS_OK || (!eat(j, ':') && (st = bad(j, "expected ':'")))))
+          break;
+        if ((st = skip(j)) != TS_OK)
+          break;
+      } while (eat(j, ','));
+      if (st == TS_OK && !eat(j, close))
+        st = bad(j, "expected ',' or a closing bracket");
+    }
+  } else if (c == '"') {
+    st = str(j, NULL, 0);
+  } else if (c == 't' || c == 'f' || c == 'n') {
+    const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+    size_t n = strlen(w);
+    if ((size_t)(j->end - j->s) < n || memcmp(j->s, w, n) != 0)
+      st = bad(j, "unknown word");
+    else
+      j->s += n;
+  } else {
+    double v;
+    st = num(j, &v);
+  }
+  j->depth--;
+  return st;
+}
+
+static ts_status int_in(jp *j, double lo, double hi, const char *what, int64_t *out)
+{
+  double v;
+  ts_status st = num(j, &v);
+  if (st != TS_OK)
+    return st;
+  if (v < lo || v > hi || v != floor(v))
+    return ts_fail(j->err, TS_ERR_FORMAT, "%s: %s %g is out of range", j->path, what, v);
+  *out = (int64_t)v;
+  return TS_OK;
+}
+
+/* [group, unit, tx, ty, start, waited, end] */
+static ts_status group_rec(jp *j, ts_grec *g)
+{
+  int64_t v[7];
+  static const char *const names[] = { "group", "unit", "tile x", "tile y", "start", "wait",
+                                       "end" };
+  if (!eat(j, '['))
+    return bad(j, "expected a group record");
+  for (int i = 0; i < 7; i++) {
+    if (i && !eat(j, ','))
+      return bad(j, "a group record has 7 numbers");
+    ts_status st = int_in(j, i == 1 ? -1 : 0, i < 4 ? 2147483647.0 : 9007199254740992.0,
+                          names[i], &v[i]);
+    if (st != TS_OK)
+      return st;
+  }
+  if (!eat(j, ']'))
+    return bad(j, "a group record has 7 numbers");
+  if (v[5] < v[4] || v[6] < v[5])
+    return ts_fail(j->err, TS_ERR_FORMAT, "%s: a group's times are out of order", j->path);
+  *g = (ts_grec){ .group = (uint32_t)v[0], .unit = (int32_t)v[1], .tx = (int32_t)v[2],
+                  .ty = (int32_t)v[3], .start = (uint64_t)v[4], .waited = (uint64_t)v[5],
+                  .end = (uint64_t)v[6] };
+  return TS_OK;
+}
+
+static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
+{
+  if (!eat(j, '{'))
+    return bad(j, "expected a pass object");
+  ts_status st = TS_OK;
+  size_t cap = 0;
+  do {
+    char key[32];
+    if ((st = str(j, key, sizeof key)) != TS_OK)
+      return st;
+    if (!eat(j, ':'))
+      return bad(j, "expected ':'");
+    int64_t v;
+    if (strcmp(key, "tw") == 0 || strcmp(key, "th") == 0) {
+      if ((st = int_in(j, 1, 1 << 24, key, &v)) != TS_OK)
+        return st;
+      *(key[1] == 'w' ? tw : th) = (int)v;
+    } else if (strcmp(key, "groups") == 0) {
+      if (!eat(j, '['))
+        return bad(j, "expected the groups array");
+      if (!eat(j, ']')) {
+        do {
+          if (dp->n == cap) {
+            if (cap >= (1u << 26))
+              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: too many groups", j->path);
+            size_t nc = cap ? cap * 2 : 1024;
+            ts_grec *r = realloc(dp->rec, nc * sizeof *r);
+            if (!r)
+              return ts_fail(j->err, TS_ERR_NOMEM, "out of memory");
+            dp->rec = r;
+            cap = nc;
+          }
+          if ((st = group_rec(j, &dp->rec[dp->n])) != TS_OK)
+            return st;
+          dp->n++;
+        } while (eat(j, ','));
+        if (!eat(j, ']'))
+          return bad(j, "expected ',' or ']' in groups");
+      }
+    } else if ((st = skip(j)) != TS_OK) {
+      return st;
+    }
+  } while (eat(j, ','));
+  return eat(j, '}') ? TS_OK : bad(j, "expected '}' after a pass");
+}
+
+static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wrong, size_t *nw)
+{
+  if (!eat(j, '{'))
+    return bad(j, "\"tilescope\" is not an object");
+  ts_status st = TS_OK;
+  int version = 0, have_passes = 0;
+  size_t cap = 0;
+  do {
+    char key[32], clock[16];
+    int64_t v;
+    if ((st = str(j, key, sizeof key)) != TS_OK)
+      return st;
+    if (!eat(j, ':'))
+      return bad(j, "expected ':'");
+    if (strcmp(key, "version") == 0) {
+      if ((st = int_in(j, 1, 1, "version", &v)) != TS_OK)
+        return st;
+      version = 1;
+    } else if (strcmp(key, "variant") == 0) {
+      st = str(j, info->variant, sizeof info->variant);
+    } else if (strcmp(key, "pattern") == 0) {
+      st = str(j, info->pattern, sizeof info->pattern);
+    } else if (strcmp(key, "walk") == 0) {
+      st = str(j, info->walk, sizeof info->walk);
+    } else if (strcmp(key, "input") == 0) {
+      st = str(j, info->input, sizeof info->input);
+    } else if (strcmp(key, "device") == 0) {
+      st = str(j, d->device, sizeof d->device);
+    } else if (strcmp(key, "clock") == 0) {
+      if ((st = str(j, clock, sizeof clock)) == TS_OK)
+        d->clock_ns = strcmp(clock, "ns") == 0;
+    } else if (strcmp(key, "slots") == 0 || strcmp(key, "cost") == 0 ||
+               strcmp(key, "ksize") == 0) {
+      if ((st = int_in(j, 0, 65536, key, &v)) == TS_OK)
+        *(key[0] == 's' ? &info->slots : key[0] == 'c' ? &info->cost : &info->ksize) = (int)v;
+    } else if (strcmp(key, "sigma") == 0) {
+      st = num(j, &info->sigma);
+    } else if (strcmp(key, "image") == 0) {
+      int64_t w, h, c;
+      if (!eat(j, '[') || (st = int_in(j, 1, 1 << 20, "width", &w)) != TS_OK || !eat(j, ',') ||
+          (st = int_in(j, 1, 1 << 20, "height", &h)) != TS_OK || !eat(j, ',') ||
+          (st = int_in(j, 1, 4, "channels", &c)) != TS_OK || !eat(j, ']'))
+        return st != TS_OK ? st : bad(j, "\"image\" is [width, height, channels]");
+      info->w = (int)w;
+      info->h = (int)h;
+      info->c = (int)c;
+    } else if (strcmp(key, "passes") == 0) {
+      if (!eat(j, '['))
+        return bad(j, "expected the passes array");
+      do {
+        if (d->npasses == TS_MAX_PASSES)
+          return ts_fail(j->err, TS_ERR_FORMAT, "%s: more than %d passes", j->path,
+                         TS_MAX_PASSES);
+        int tw = 0, th = 0;
+        if ((st = pass_rec(j, &d->pass[d->npasses], &tw, &th)) != TS_OK)
+          return st;
+        d->npasses++;
+      } while (eat(j, ','));
+      if (!eat(j, ']'))
+        return bad(j, "expected ']' after the passes");
+      have_passes = 1;
+    } else if (strcmp(key, "wrong") == 0) {
+      if (!eat(j, '['))
+        return bad(j, "expected the wrong tiles array");
+      if (!eat(j, ']')) {
+        do {
+          if (*nw == cap) {
+            if (cap >= (1u << 26))
+              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: too many wrong tiles", j->path);
+            size_t nc = cap ? cap * 2 : 256;
+            uint32_t *r = realloc(*wrong, nc * sizeof *r);
+            if (!r)
+              return ts_fail(j->err, TS_ERR_NOMEM, "out of memory");
+            *wrong = r;
+            cap = nc;
+          }
+          if ((st = int_in(j, 0, 4294967295.0, "wrong tile", &v)) != TS_OK)
+            return st;
+          (*wrong)[(*nw)++] = (uint32_t)v;
+        } while (eat(j, ','));
+        if (!eat(j, ']'))
+          return bad(j, "expected ']' after the wrong tiles");
+      }
+    } else {
+      st = skip(j);
+    }
+    if (st != TS_OK)
+      return st;
+  } while (eat(j, ','));
+  if (!eat(j, '}'))
+    return bad(j, "expected '}' after the record");
+  if (!version || !have_passes || !info->variant[0] || !info->w)
+    return ts_fail(j->err, TS_ERR_FORMAT,
+                   "%s: the \"tilescope\" record lacks its version, variant, image or passes",
+                   j->path);
+  return TS_OK;
+}
+
+ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out, ts_error *err)
+{
+  uint8_t *data;
+  size_t len;
+  ts_status st = ts_file_read_all(path, (size_t)1 << 30, &data, &len, err);
+  if (st != TS_OK)
+    return st;
+  memset(info, 0, sizeof *info);
+  ts_dev_run *d = calloc(1, sizeof *d);
+  uint32_t *wrong = NULL;
+  size_t nw = 0;
+  jp j = { (const char *)data, (const char *)data + len, path, (const char *)data, 0, err };
+  int found = 0;
+  if (!d) {
+    st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  } else if (!eat(&j, '{')) {
+    st = bad(&j, "expected a JSON object");
+  } else if (!eat(&j, '}')) {
+    do {
+      char key[32];
+      if ((st = str(&j, key, sizeof key)) != TS_OK)
+        break;
+      if (!eat(&j, ':')) {
+        st = bad(&j, "expected ':'");
+        break;
+      }
+      if (strcmp(key, "tilescope") == 0 && !found) {
+        found = 1;
+        st = record(&j, info, d, &wrong, &nw);
+      } else {
+        st = skip(&j);
+      }
+    } while (st == TS_OK && eat(&j, ','));
+    if (st == TS_OK && !eat(&j, '}'))
+      st = bad(&j, "expected '}' at the end");
+  }
+  if (st == TS_OK && !found)
+    st = ts_fail(err, TS_ERR_FORMAT, "%s: no \"tilescope\" record (not written by tilescope run --trace)",
+                 path);
+  if (st == TS_OK && d->npasses > 0) {
+    uint32_t nlast = d->pass[d->npasses - 1].n;
+    d->wrong = calloc(nlast ? nlast : 1, 1);
+    if (!d->wrong)
+      st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; st == TS_OK && i < nw; i++) {
+      if (wrong[i] >= nlast) {
+        st = ts_fail(err, TS_ERR_FORMAT, "%s: wrong tile %u is not a thread of the last pass",
+                     path, wrong[i]);
+        break;
+      }
+      d->nwrong += !d->wrong[wrong[i]];
+      d->wrong[wrong[i]] = 1;
+    }
+  }
+  free(wrong);
+  free(data);
+  if (st != TS_OK) {
+    ts_dev_run_free(d);
+    return st;
+  }
+  ts_dev_run_finish(d);
+  *out = d;
+  return TS_OK;
+}

@@ -1,0 +1,36 @@
+/* Device records (SPEC section 8) out of the run and back in: a one-line summary, the trace
+ * file (Chrome / Perfetto trace-event JSON: one track per compute unit or logical lane, one
+ * slice per work-group, and the simulated schedule of the same run as a second process), and
+ * loading a saved trace so that a run recorded on one machine is viewed on another. The
+ * trace carries everything needed to rebuild the run besides the input image, under the
+ * top-level key "tilescope", which trace viewers ignore. */
+#ifndef TS_RECORD_H
+#define TS_RECORD_H
+
+#include <stddef.h>
+
+#include "ts_run.h"
+
+/* "device: 1200 groups on 2 lanes (logical clock), kernels 1.23 ms; 3 wrong tiles" and the
+ * like, for the CLI and the viewer's panel. */
+void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size);
+/* Mean time from start to end of wait over every group, in the record's unit. */
+double ts_dev_mean_wait(const ts_dev_run *d);
+
+/* Writes the run's device record and its simulated schedule as trace-event JSON (to a
+ * temporary file, then renamed). input: the input image's path as the user gave it. */
+ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err);
+
+/* What a saved trace says about its run: the parameters to rebuild it with. */
+typedef struct ts_trace_info {
+  char variant[64], pattern[32], walk[32], input[1024];
+  int slots, cost, ksize;
+  double sigma;
+  int w, h, c;
+} ts_trace_info;
+
+/* Reads a trace written by ts_trace_write: the run's parameters and its device record
+ * (ts_dev_run_free it). Every error names the file and what is wrong. */
+ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out, ts_error *err);
+
+#endif
