@@ -193,6 +193,40 @@ if "$ts" list | grep -q "^  0: "; then
   expect 0 "integral .*%" "$ts" bench --size 96x64 --repeats 2 --channels 3 --variants box2d,integral
   expect 2 "--variants: unknown variant 'nope'" "$ts" bench --variants nope
   expect 2 "--size 'big'" "$ts" bench --size big
+  # --- the schedule run by the device ---
+  expect 0 "device: 1200 groups on [0-9]+ (lanes|units).*; 0 wrong tiles" \
+    "$ts" run --variant integral --exec device --trace "$tmp/trace.json" -o "$tmp/dev.png"
+  "$ts" run --variant integral -o "$tmp/sim.png" >/dev/null
+  cmp -s "$tmp/dev.png" "$tmp/sim.png" || { echo "FAIL: --exec device differs from --exec sim"; fails=$((fails + 1)); }
+  # The trace: valid JSON, one slice per work-group with its ticket and tile, the simulated
+  # schedule as a second process, and the record under "tilescope".
+  if python3 - "$tmp/trace.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+groups = [e for e in ev if e.get("pid") == 1 and e.get("ph") == "X" and e["name"] != "wait"]
+sim = [e for e in ev if e.get("pid") == 2 and e.get("ph") == "X"]
+tickets = sorted(e["args"]["ticket"] for e in groups)
+assert len(groups) == 1200 and tickets == list(range(1200)), len(groups)
+assert len(sim) == 1200
+assert all(e["dur"] >= 0 and "tile" in e["args"] for e in groups)
+rec = d["tilescope"]
+assert rec["variant"] == "integral" and rec["pattern"] == "wavefront"
+assert len(rec["passes"][0]["groups"]) == 1200
+PY
+  then passes=$((passes + 1)); else echo "FAIL: the trace file"; fails=$((fails + 1)); fi
+  start=$(date +%s)
+  expect 1 "integral, pattern wavefront, walk wavefront: the device schedule did not finish: .* waiting for ticket 30 " \
+    "$ts" run --variant integral --exec device --test-stuck 30 -o "$tmp/stuck.png"
+  (($(date +%s) - start < 30)) || { echo "FAIL: the stuck run took too long"; fails=$((fails + 1)); }
+  [[ ! -e $tmp/stuck.png ]] || { echo "FAIL: a stalled run wrote its output"; fails=$((fails + 1)); }
+  one_line_error "$ts" run --variant integral --exec device --test-stuck 30 --spin-limit 1000
+  expect 0 "wrong tile: pass 1 thread|0 wrong tiles" "$ts" run --variant integral --exec device --pattern none
+  expect 2 "--exec device: the device runs the schedule on the OpenCL back end" \
+    "$ts" run --exec device --backend cpu
+  expect 2 "--exec 'gpu': unknown execution" "$ts" run --exec gpu
+  expect 2 "--trace: needs --exec device" "$ts" run --trace "$tmp/t.json"
+  expect 2 "--tick: the device runs the whole schedule" "$ts" run --exec device --tick 3
 elif [[ ${CI:-} == true ]]; then
   echo "FAIL: no OpenCL device in CI"
   fails=$((fails + 1))

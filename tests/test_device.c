@@ -1,0 +1,306 @@
+/* The schedule run by the device (label `opencl`, SPEC section 8): every variant in one
+ * launch per pass equals the reference on grey, RGB and RGBA images of awkward sizes under
+ * every pattern and random hazard-free schedules; the record's properties hold (tickets a
+ * permutation, ticket t's tile the walk's t-th, no end of wait before a producer's end);
+ * every walk x pattern finishes on a 40x30 thread space; a group that never signals gives
+ * TS_ERR_STALLED naming variant, pattern and walk; integral without its wavefront races;
+ * a trace written and read back holds the same record. Without OpenCL it is skipped (77),
+ * except in CI, where that fails. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testlib.h"
+#include "ts_file.h"
+#include "ts_record.h"
+
+static ts_run *device_run(const ts_image *img, const ts_variant *v, ts_pattern pat, ts_walk walk,
+                          ts_cl *cl, const char *what)
+{
+  ts_run_params p = { .variant = v, .sched = { pat, walk, 168 }, .cl = cl, .exec_device = 1 };
+  ts_run *run = NULL;
+  ts_error err = { 0 };
+  ts_dev_opts o = { .record = 1, .stuck = -1 };
+  CHECK(ts_run_create(img, &p, &run, &err) == TS_OK, "%s: %s", what, err.msg);
+  if (run && ts_run_device(run, &o, &err) != TS_OK) {
+    CHECK(0, "%s: %s", what, err.msg);
+    ts_run_destroy(run);
+    return NULL;
+  }
+  return run;
+}
+
+/* SPEC section 8's properties of a record, on any device. */
+static void check_record(const ts_run *run, const char *what)
+{
+  const ts_dev_run *d = ts_run_device_result(run);
+  const ts_sched *s = ts_run_sched(run);
+  CHECK(d && d->npasses == s->npasses, "%s: no record", what);
+  if (!d)
+    return;
+  for (int p = 0; p < s->npasses; p++) {
+    const ts_pass_sched *ps = &s->pass[p];
+    const ts_grec *rec = d->pass[p].rec;
+    uint8_t *seen = calloc(ps->n ? ps->n : 1, 1);
+    int bad = 0;
+    for (uint32_t t = 0; t < ps->n && !bad; t++) {
+      const ts_grec *g = &rec[t];
+      uint32_t id = ps->order[t];
+      /* The tickets are a permutation of the work-groups. */
+      if (g->group >= ps->n || seen[g->group]) {
+        CHECK(0, "%s: pass %d ticket %u: work-group %u took two tickets or none", what, p + 1, t,
+              g->group);
+        bad = 1;
+      } else {
+        seen[g->group] = 1;
+      }
+      if (g->tx != (int)(id % (uint32_t)ps->tw) || g->ty != (int)(id / (uint32_t)ps->tw)) {
+        CHECK(0, "%s: pass %d ticket %u worked on tile %d,%d, the walk's is %u,%u", what, p + 1, t,
+              g->tx, g->ty, id % (uint32_t)ps->tw, id / (uint32_t)ps->tw);
+        bad = 1;
+      }
+      if (!(g->start <= g->waited && g->waited <= g->end)) {
+        CHECK(0, "%s: pass %d ticket %u: times out of order", what, p + 1, t);
+        bad = 1;
+      }
+      uint32_t tg[TS_PATTERN_MAX_VECTORS];
+      int nw = ts_sched_waits(s, p, id, tg);
+      for (int i = 0; i < nw && !bad; i++) {
+        const ts_grec *prod = &rec[ps->t[tg[i]].dispatch];
+        if (g->waited < prod->end) {
+          CHECK(0, "%s: pass %d ticket %u ended its wait at %llu, before producer ticket %u "
+                "ended at %llu", what, p + 1, t, (unsigned long long)g->waited,
+                ps->t[tg[i]].dispatch, (unsigned long long)prod->end);
+          bad = 1;
+        }
+      }
+    }
+    free(seen);
+  }
+}
+
+/* Every variant, image shapes and channel counts, every pattern with its default walk. */
+static void exact_under_every_pattern(ts_cl *cl)
+{
+  static const int sizes[][2] = { { 1, 1 }, { 17, 13 }, { 50, 47 }, { 131, 67 } };
+  static const int chans[] = { 1, 3, 4 };
+  for (int si = 0; si < 4; si++)
+    for (int ci = 0; ci < 3; ci++) {
+      ts_image *img = random_image(sizes[si][0], sizes[si][1], chans[ci]);
+      for (int vi = 0; vi < ts_variant_count(); vi++)
+        for (int pat = 0; pat < TS_PAT_COUNT; pat++) {
+          const ts_variant *v = ts_variant_at(vi);
+          if (v->filter == TS_FILTER_INTEGRAL && pat == TS_PAT_NONE && img->w * img->h > 256)
+            continue; /* a real race: see races_without_wavefront */
+          ts_walk walk = ts_pattern_default_walk((ts_pattern)pat);
+          char what[160];
+          snprintf(what, sizeof what, "device %s %dx%dx%d %s", v->name, img->w, img->h, img->c,
+                   ts_pattern_name((ts_pattern)pat));
+          ts_run *run = device_run(img, v, (ts_pattern)pat, walk, cl, what);
+          if (!run)
+            continue;
+          size_t nh;
+          ts_run_hazards(run, &nh);
+          if (nh == 0) {
+            compare_to_ref(run, img, what, 1);
+            CHECK(ts_run_device_result(run)->nwrong == 0, "%s: %u wrong tiles", what,
+                  ts_run_device_result(run)->nwrong);
+          }
+          check_record(run, what);
+          ts_run_destroy(run);
+        }
+      ts_image_destroy(img);
+    }
+}
+
+/* Random walks, patterns and Gaussian sizes: exact wherever the simulator finds no hazard. */
+static void exact_random_schedules(ts_cl *cl)
+{
+  for (int trial = 0; trial < 40; trial++) {
+    int w = 1 + (int)check_rand(180), h = 1 + (int)check_rand(120);
+    int c = (int[]){ 1, 3, 4 }[check_rand(3)];
+    const ts_variant *v = trial < 12 ? ts_variant_find("integral")
+                                     : ts_variant_at((int)check_rand((uint32_t)ts_variant_count()));
+    ts_pattern pat = (ts_pattern)check_rand(TS_PAT_COUNT);
+    ts_walk walk = (ts_walk)check_rand(TS_WALK_COUNT);
+    ts_image *img = random_image(w, h, c);
+    ts_run_params p = { .variant = v, .sched = { pat, walk, 1 + (int)check_rand(400) },
+                        .ksize = v->filter == TS_FILTER_GAUSS ? 3 + 2 * (int)check_rand(7) : 0,
+                        .cl = cl, .exec_device = 1 };
+    char what[160];
+    snprintf(what, sizeof what, "device %s %dx%dx%d %s/%s k=%d", v->name, w, h, c,
+             ts_pattern_name(pat), ts_walk_name(walk), p.ksize);
+    ts_run *run = NULL;
+    ts_error err = { 0 };
+    ts_dev_opts o = { .record = trial % 2, .stuck = -1 };
+    CHECK(ts_run_create(img, &p, &run, &err) == TS_OK, "%s: %s", what, err.msg);
+    size_t nh = 1;
+    if (run)
+      ts_run_hazards(run, &nh);
+    if (run && nh == 0) {
+      CHECK(ts_run_device(run, &o, &err) == TS_OK, "%s: %s", what, err.msg);
+      compare_to_ref(run, img, what, 1);
+      if (o.record)
+        check_record(run, what);
+    }
+    ts_run_destroy(run);
+    ts_image_destroy(img);
+  }
+}
+
+/* Every walk with every pattern finishes, with no wait reaching its bound: 40x30 tiles. */
+static void every_walk_and_pattern(ts_cl *cl)
+{
+  ts_image *img = random_image(640, 480, 1);
+  const ts_variant *v = ts_variant_find("integral");
+  for (int pat = 0; pat < TS_PAT_COUNT; pat++)
+    for (int walk = 0; walk < TS_WALK_COUNT; walk++) {
+      char what[128];
+      snprintf(what, sizeof what, "integral 40x30 %s/%s", ts_pattern_name((ts_pattern)pat),
+               ts_walk_name((ts_walk)walk));
+      ts_run *run = device_run(img, v, (ts_pattern)pat, (ts_walk)walk, cl, what);
+      if (run) {
+        check_record(run, what);
+        size_t nh;
+        ts_run_hazards(run, &nh);
+        if (nh == 0)
+          CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
+      }
+      ts_run_destroy(run);
+    }
+  ts_image_destroy(img);
+}
+
+/* A group that never signals: its waiters give up, and the run says who waited for whom. */
+static void stuck_group_is_an_error(ts_cl *cl)
+{
+  ts_image *img = random_image(160, 160, 1);
+  const ts_variant *v = ts_variant_find("integral");
+  ts_run_params p = { .variant = v, .sched = { TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168 },
+                      .cl = cl, .exec_device = 1 };
+  ts_run *run = NULL;
+  ts_error err = { 0 };
+  ts_dev_opts o = { .record = 1, .stuck = 12, .spin_limit = 1u << 20 };
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if (ts_run_create(img, &p, &run, &err) == TS_OK) {
+    ts_status st = ts_run_device(run, &o, &err);
+    CHECK(st == TS_ERR_STALLED, "a stuck group gave %s: %s", ts_status_name(st), err.msg);
+    CHECK(strstr(err.msg, "integral, pattern wavefront, walk wavefront") &&
+              strstr(err.msg, "waiting for ticket 12"),
+          "message: %s", err.msg);
+    /* The same run goes on working once nothing is stuck. */
+    o.stuck = -1;
+    CHECK(ts_run_device(run, &o, &err) == TS_OK, "after a stall: %s", err.msg);
+    CHECK(compare_to_ref(run, img, "after a stall", 1) == 0, "after a stall");
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  CHECK(t1.tv_sec - t0.tv_sec < 60, "the stall took %ld s", (long)(t1.tv_sec - t0.tv_sec));
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+}
+
+/* integral without a dependency pattern is a real race on the device: over 20 runs some tile
+ * comes out wrong, and every run's wrong tiles are counted against the reference. */
+static void races_without_wavefront(ts_cl *cl)
+{
+  ts_image *img = random_image(2048, 1024, 1);
+  const ts_variant *v = ts_variant_find("integral");
+  uint32_t runs_wrong = 0, most = 0;
+  for (int i = 0; i < 20; i++) {
+    ts_run *run = device_run(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, cl, "integral none");
+    if (!run)
+      break;
+    const ts_dev_run *d = ts_run_device_result(run);
+    size_t bad = compare_to_ref(run, img, "race", 0);
+    CHECK((bad == 0) == (d->nwrong == 0), "wrong tiles %u but %zu wrong values", d->nwrong, bad);
+    runs_wrong += d->nwrong > 0;
+    most = d->nwrong > most ? d->nwrong : most;
+    ts_run_destroy(run);
+  }
+  printf("test_device: integral under pattern none: %u of 20 runs had wrong tiles (at most %u "
+         "of %d)\n", runs_wrong, most, 128 * 64);
+  CHECK(runs_wrong > 0, "no race seen in 20 runs");
+  ts_image_destroy(img);
+}
+
+/* A trace written and read back holds the same record; the reader refuses damaged files. */
+static void trace_round_trip(ts_cl *cl)
+{
+  ts_image *img = random_image(100, 70, 3);
+  const ts_variant *v = ts_variant_find("transpose2pass");
+  ts_run *run = device_run(img, v, TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, cl, "trace");
+  char path[] = "/tmp/tilescope-trace-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0, "mkstemp");
+  close(fd);
+  ts_error err = { 0 };
+  if (run) {
+    CHECK(ts_trace_write(path, run, "in.png", &err) == TS_OK, "%s", err.msg);
+    ts_trace_info info;
+    ts_dev_run *d = NULL;
+    CHECK(ts_trace_read(path, &info, &d, &err) == TS_OK, "%s", err.msg);
+    const ts_dev_run *a = ts_run_device_result(run);
+    if (d) {
+      CHECK(strcmp(info.variant, "transpose2pass") == 0 && strcmp(info.pattern, "wavefront") == 0 &&
+                info.w == 100 && info.h == 70 && info.c == 3 && strcmp(info.input, "in.png") == 0,
+            "trace info %s %s %dx%dx%d", info.variant, info.pattern, info.w, info.h, info.c);
+      CHECK(d->npasses == 2 && d->clock_ns == a->clock_ns && d->lanes == a->lanes,
+            "passes %d lanes %d vs %d", d->npasses, d->lanes, a->lanes);
+      for (int p = 0; p < 2 && d->npasses == 2; p++)
+        for (uint32_t t = 0; t < a->pass[p].n; t++) {
+          const ts_grec *x = &a->pass[p].rec[t], *y = &d->pass[p].rec[t];
+          if (x->group != y->group || x->tx != y->tx || x->ty != y->ty || x->start != y->start ||
+              x->waited != y->waited || x->end != y->end || x->lane != y->lane) {
+            CHECK(0, "pass %d ticket %u differs after the round trip", p + 1, t);
+            break;
+          }
+        }
+      CHECK(ts_run_attach_device(run, d, &err) == TS_OK, "attach: %s", err.msg);
+    }
+    /* Damaged files: truncated, and a group's tile changed. */
+    uint8_t *data = NULL;
+    size_t len = 0;
+    ts_file_read_all(path, 1 << 26, &data, &len, NULL);
+    for (size_t cut = 1; data && cut < len; cut = cut * 3 + 7) {
+      FILE *f = fopen(path, "wb");
+      fwrite(data, 1, cut, f);
+      fclose(f);
+      ts_dev_run *dd = NULL;
+      CHECK(ts_trace_read(path, &info, &dd, &err) != TS_OK, "a trace cut at %zu bytes loaded", cut);
+      CHECK(strstr(err.msg, path) != NULL, "message names the file: %s", err.msg);
+      ts_dev_run_free(dd);
+    }
+    free(data);
+  }
+  remove(path);
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+}
+
+int main(void)
+{
+  ts_error err = { 0 };
+  ts_cl *cl = NULL;
+  if (ts_cl_create(-1, TS_KERNELS_DIR, &cl, &err) != TS_OK) {
+    const char *ci = getenv("CI");
+    fprintf(stderr, "test_device: %s\n", err.msg);
+    if (ci && strcmp(ci, "true") == 0) {
+      fprintf(stderr, "test_device: CI must have OpenCL (pocl): failing instead of skipping\n");
+      return 1;
+    }
+    printf("test_device: skipped, no OpenCL device\n");
+    return 77;
+  }
+  printf("test_device: on %s (%s)\n", ts_cl_device(cl)->name, ts_cl_device(cl)->platform);
+  exact_under_every_pattern(cl);
+  exact_random_schedules(cl);
+  every_walk_and_pattern(cl);
+  stuck_group_is_an_error(cl);
+  races_without_wavefront(cl);
+  trace_round_trip(cl);
+  ts_cl_destroy(cl);
+  return check_exit("test_device");
+}
