@@ -1,7 +1,9 @@
-/* `tilescope bench`: every variant (or a chosen list) on the OpenCL device, whole image, one
- * launch per pass; kernel time from profiling events, the median of repeats after a warm-up;
- * beside it the device's copy bandwidth measured in the same run, and each variant's share
- * of it. A table, or --json. */
+/* `tilescope bench`: every variant (or a chosen list) on the OpenCL device, whole image, two
+ * ways: host-ordered launches (one per pass, or per wave of a pass whose threads read each
+ * other's output) and the device's own schedule (one launch per pass, a scoreboard; without
+ * records unless --records). Kernel time from profiling events, the median of repeats after
+ * a warm-up; beside it the device's copy bandwidth measured in the same run, and each
+ * variant's share of it. A table, or --json. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +15,17 @@
 
 static const char usage[] =
     "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
-    "                       [--repeats N] [--json] [--kernel-size K] [--device N] [--kernels DIR]\n"
+    "                       [--repeats N] [--json] [--records] [--kernel-size K] [--device N]\n"
+    "                       [--kernels DIR]\n"
     "Times every variant on the OpenCL device (kernel time from profiling events, median of\n"
-    "the repeats after two warm-up runs) beside the device's copy bandwidth.";
+    "the repeats after two warm-up runs) beside the device's copy bandwidth, two ways:\n"
+    "'launches': the host orders the work (one launch per pass, or per wave of a pass that\n"
+    "reads its own output); 'one launch': the device keeps the walk order with a scoreboard\n"
+    "(--exec device), without per-group records unless --records.";
 
 typedef struct result {
   const ts_variant *v;
-  double ms, gbps, share;
+  double ms, gbps, share, dev_ms;
   double bytes;
 } result;
 
@@ -61,7 +67,7 @@ static int selected(const char *list, const char *name)
 int cmd_bench(int argc, char **argv)
 {
   const char *size = "3840x2160", *variants = NULL, *in_path = NULL, *kernels = NULL;
-  int channels = 1, repeats = 10, json = 0, ksize = 5, device = -1;
+  int channels = 1, repeats = 10, json = 0, ksize = 5, device = -1, records = 0;
   const cli_opt opts[] = {
     { "--size", 0, OPT_STR, &size, "WxH", "image size (default 3840x2160; a test chart)", NULL },
     { "--channels", 0, OPT_INT, &channels, "C", "1, 3 or 4 (default 1)", NULL },
@@ -69,6 +75,7 @@ int cmd_bench(int argc, char **argv)
     { "--variants", 0, OPT_STR, &variants, "LIST", "comma-separated variants (default: all)", NULL },
     { "--repeats", 0, OPT_INT, &repeats, "N", "timed runs per variant, 1..1000 (default 10)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print JSON instead of a table", NULL },
+    { "--records", 0, OPT_FLAG, &records, NULL, "time the one-launch runs with their per-group records", NULL },
     { "--kernel-size", 0, OPT_INT, &ksize, "K", "Gaussian size (default 5)", NULL },
     { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder", NULL },
@@ -155,6 +162,17 @@ int cmd_bench(int argc, char **argv)
       if (k >= 0)
         t[k] = ms;
     }
+    double launches_ms = 0;
+    if (st == TS_OK) {
+      qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+      launches_ms = t[repeats / 2];
+    }
+    ts_dev_opts dopts = { .record = records, .stuck = -1 };
+    for (int k = -2; st == TS_OK && k < repeats; k++) {
+      st = ts_run_device(run, &dopts, &err);
+      if (st == TS_OK && k >= 0)
+        t[k] = ts_run_device_result(run)->kernel_ms;
+    }
     if (st != TS_OK) {
       if (tty)
         fprintf(stderr, "\r\033[K");
@@ -165,7 +183,8 @@ int cmd_bench(int argc, char **argv)
     qsort(t, (size_t)repeats, sizeof *t, cmp_double);
     result *x = &res[nres++];
     x->v = v;
-    x->ms = t[repeats / 2];
+    x->ms = launches_ms;
+    x->dev_ms = t[repeats / 2];
     x->bytes = compulsory_bytes(run);
     x->gbps = x->ms > 0 ? x->bytes / (x->ms * 1e6) : 0;
     x->share = copy_gbps > 0 ? x->gbps / copy_gbps : 0;
@@ -183,23 +202,29 @@ int cmd_bench(int argc, char **argv)
     const ts_cl_device_info *d = ts_cl_device(cl);
     if (json) {
       printf("{\"device\": \"%s\", \"platform\": \"%s\", \"width\": %d, \"height\": %d, "
-             "\"channels\": %d, \"repeats\": %d, \"copy_gbps\": %.3f, \"variants\": [",
-             d->name, d->platform, img->w, img->h, img->c, repeats, copy_gbps);
+             "\"channels\": %d, \"repeats\": %d, \"records\": %s, \"copy_gbps\": %.3f, "
+             "\"variants\": [",
+             d->name, d->platform, img->w, img->h, img->c, repeats, records ? "true" : "false",
+             copy_gbps);
       for (int i = 0; i < nres; i++)
         printf("%s\n  {\"name\": \"%s\", \"median_ms\": %.4f, \"ns_per_pixel\": %.4f, "
-               "\"gbps\": %.3f, \"copy_share\": %.4f}",
+               "\"gbps\": %.3f, \"copy_share\": %.4f, \"one_launch_ms\": %.4f}",
                i ? "," : "", res[i].v->name, res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
-               res[i].share);
+               res[i].share, res[i].dev_ms);
       printf("\n]}\n");
     } else {
       printf("%s (%s), %dx%d, %d channel%s, median of %d after 2 warm-up runs\n", d->name,
              d->platform, img->w, img->h, img->c, img->c > 1 ? "s" : "", repeats);
       printf("copy bandwidth: %.2f GB/s (%.4f ns per pixel for the same bytes in and out)\n",
              copy_gbps, copy_gbps > 0 ? 2.0 * img->c / copy_gbps : 0);
-      printf("%-16s %10s %10s %10s %8s\n", "variant", "ms", "ns/pixel", "GB/s", "of copy");
+      printf("%-16s %-14s %10s %10s %10s %8s %13s\n", "variant", "pattern", "launches ms",
+             "ns/pixel", "GB/s", "of copy", "one launch ms");
       for (int i = 0; i < nres; i++)
-        printf("%-16s %10.3f %10.4f %10.2f %7.1f%%\n", res[i].v->name, res[i].ms,
-               res[i].ms * 1e6 / px, res[i].gbps, 100.0 * res[i].share);
+        printf("%-16s %-14s %11.3f %10.4f %10.2f %7.1f%% %13.3f\n", res[i].v->name,
+               ts_pattern_name(res[i].v->pattern), res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
+               100.0 * res[i].share, res[i].dev_ms);
+      printf("one launch: the device keeps the walk order with a scoreboard%s\n",
+             records ? ", recording every work-group" : " (no records)");
     }
   }
   ts_image_destroy(src);

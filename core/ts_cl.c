@@ -725,7 +725,7 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   CL_TRY(e, "clSetKernelArg");
   /* One tile per work-group: the work-group kernels keep their shape, the one-work-item
    * kernels run as groups of one. */
-  size_t local[2] = { 1, 1 }, global[2];
+  size_t local[2] = { pd->cl_dev_group_w > 0 ? (size_t)pd->cl_dev_group_w : 1, 1 }, global[2];
   if (pd->cl_group_w > 0) {
     local[0] = (size_t)pd->cl_group_w;
     local[1] = (size_t)pd->cl_group_h;

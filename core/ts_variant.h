@@ -58,6 +58,9 @@ typedef struct ts_pass_desc {
    * runs one thread's tile (0 x 0: one work-item per tile). */
   const char *cl_file, *cl_kernel;
   int cl_group_w, cl_group_h;
+  /* For a one-work-item kernel, the work-items that share a tile in device mode (the kernel
+   * says how), or 0: a group of one. */
+  int cl_dev_group_w;
 } ts_pass_desc;
 
 typedef struct ts_variant {

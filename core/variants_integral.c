@@ -78,7 +78,7 @@ static const ts_pass_desc integral_pass[] = { {
     .name = "16x16 blocks", .src = TS_BUF_IN, .dst = TS_BUF_OUT, .tile = "16x16 pixels",
     .space = ii_space, .run = integral_run, .write_rect = ii_write, .tile_px = ii_tile,
     .read_px = ii_tile, .self_reads = ii_self_reads, .wtile_w = IB, .wtile_h = IB,
-    .cl_file = "integral.cl", .cl_kernel = "integral",
+    .cl_file = "integral.cl", .cl_kernel = "integral", .cl_dev_group_w = IB,
 } };
 
 /* in 16x16 u8 + calc 16x16 u32 + left and top 16 u32 each + corner. */

@@ -106,10 +106,14 @@ inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, ui
 {
   __global const int *w = waits + 8 * tk;
   for (int i = 0; i < w[0]; i++) {
-    __global volatile int *flag = &board[TS_BOARD_FLAGS + w[1 + i]];
+    /* Polled with plain volatile loads, which every device keeps coherent for a flag
+     * written by an atomic (NVIDIA serves them from L2): a locked read-modify-write per
+     * poll would pull the line away from the producer on a CPU. */
+    __global volatile const int *flag = &board[TS_BOARD_FLAGS + w[1 + i]];
+    __global volatile const int *error = &board[TS_BOARD_ERROR];
     uint spins = 0;
-    while (atomic_or(flag, 0) == 0) {
-      if (++spins >= spin_limit || atomic_or(&board[TS_BOARD_ERROR], 0) != 0) {
+    while (*flag == 0) {
+      if (++spins >= spin_limit || *error != 0) {
         if (atomic_cmpxchg(&board[TS_BOARD_ERROR], 0, tk + 1) == 0)
           atomic_xchg(&board[TS_BOARD_WAITED], w[1 + i]);
         return 0;
@@ -178,16 +182,22 @@ inline uint ld_committed32(__global const uint *p)
   return *(volatile __global const uint *)p;
 }
 #else
-#define TS_BEGIN(k)                                                                   \
-  int ts_k_ = (int)(k);                                                               \
-  if (ts_k_ >= ntiles)                                                                \
-    return;                                                                           \
-  int2 ts_t_ = tiles[first + ts_k_];
+/* The host launches exactly ntiles work-groups, and TS_ITEM_ENTRY returns early for the
+ * work-items past ntiles in the last group of a one-work-item kernel. */
+#define TS_BEGIN(k) int2 ts_t_ = tiles[first + (int)(k)];
 #define TS_END()
 inline uint ld_committed32(__global const uint *p)
 {
   return *p;
 }
+#endif
+
+#ifdef TS_DEVICE
+#define TS_ITEM_GUARD()
+#else
+#define TS_ITEM_GUARD()                                                               \
+  if ((int)get_global_id(0) >= ntiles)                                                \
+    return;
 #endif
 
 /* A kernel whose work-group of wx x wy work-items owns one tile. */
@@ -203,6 +213,7 @@ inline uint ld_committed32(__global const uint *p)
 #define TS_ITEM_ENTRY(name)                                                           \
   __kernel void name(TS_ARGS)                                                         \
   {                                                                                   \
+    TS_ITEM_GUARD()                                                                   \
     TS_BEGIN(get_global_id(0))                                                        \
     name##_tile(TS_BODY_PASS, ts_t_);                                                 \
     TS_END()                                                                          \

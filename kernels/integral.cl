@@ -31,7 +31,47 @@ inline void integral_tile(TS_BODY_ARGS, int2 t)
     for (int i = 0; i < bw; i++)
       out[(y0 + j) * W + x0 + i] = calc[j][i] + left[j] + top[i] - corner;
 }
+
+#ifndef TS_DEVICE
 TS_ITEM_ENTRY(integral)
+#else
+/* In device mode a group of 16 work-items shares the block instead of a group of one: each
+ * sums one row into local memory, then, after the barrier, runs down one column adding the
+ * neighbours' sums. The same values; but a group of one work-item runs scalar on pocl, while
+ * 16 run as one vector, which keeps the one-launch integral as fast as the per-wave launches.
+ * The waits stay with the group, as every scoreboard wait does. */
+inline void integral_coop(TS_BODY_ARGS, __local uint (*rows)[IB], int2 t)
+{
+  __global const uint *sums = (__global const uint *)committed;
+  __global uint *out = (__global uint *)dst;
+  int x0 = t.x * IB, y0 = t.y * IB, k = (int)get_local_id(0);
+  int bw = min(IB, W - x0), bh = min(IB, H - y0);
+  if (k < bh) {
+    uint row = 0;
+    for (int i = 0; i < bw; i++) {
+      row += src[(y0 + k) * W + x0 + i];
+      rows[k][i] = row;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint top = y0 > 0 && k < bw ? ld_committed32(sums + (y0 - 1) * W + x0 + k) : 0u;
+  uint corner = x0 > 0 && y0 > 0 ? ld_committed32(sums + (y0 - 1) * W + x0 - 1) : 0u;
+  uint col = 0;
+  for (int j = 0; j < bh && k < bw; j++) { /* no return: TS_END has a barrier */
+    col += rows[j][k];
+    uint left = x0 > 0 ? ld_committed32(sums + (y0 + j) * W + x0 - 1) : 0u;
+    out[(y0 + j) * W + x0 + k] = col + left + top - corner;
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(IB, 1, 1))) void integral(TS_ARGS)
+{
+  __local uint rows[IB][IB];
+  TS_BEGIN(get_group_id(0))
+  integral_coop(TS_BODY_PASS, rows, ts_t_);
+  TS_END()
+}
+#endif
 
 /* integral_scan, pass 1: one work-item per row writes the row's prefix sums. */
 inline void integral_rows_tile(TS_BODY_ARGS, int2 t)

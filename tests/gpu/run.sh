@@ -95,9 +95,35 @@ for img in chart4k chart8k; do
     echo "$img $v: $r; $(tail -1 "$work/run.txt")" | tee -a "$out/identical.txt"
   done
 done
+
+# 6. The schedule run by the device (--exec device): its test suite, every variant's 4K run
+#    equal to the CPU back end, a wavefront integral's trace, and the race of the integral
+#    without its wavefront over 20 runs.
+log "test_device"
+"$build/tests/test_device" 2>&1 | tee "$out/test_device.txt" | tail -5
+r2=${PIPESTATUS[0]}
+log "test_device exit $r2"
+[[ $r2 -eq 0 ]] || rc=1
+for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral integral_scan; do
+  "$ts" run -i "$work/chart4k.png" --variant "$v" --exec device --device "$gpu" --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
+  "$ts" run -i "$work/chart4k.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+  if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+  echo "exec device chart4k $v: $r; $(grep '^device:' "$work/run.txt")" | tee -a "$out/identical.txt"
+done
+"$ts" run -i "$work/chart4k.png" --variant integral --exec device --device "$gpu" \
+  --trace "$work/integral4k.json" >>"$out/identical.txt" 2>&1 && gzip -c "$work/integral4k.json" >"$out/integral4k.json.gz"
+"$ts" run -i "$work/chart4k.png" --variant integral --pattern none --exec device --device "$gpu" \
+  --trace "$work/race4k.json" >>"$out/identical.txt" 2>&1 && gzip -c "$work/race4k.json" >"$out/race4k.json.gz"
+log "race: integral --pattern none --exec device at 4K, 20 runs"
+for i in $(seq 20); do
+  "$ts" run -i "$work/chart4k.png" --variant integral --pattern none --exec device --device "$gpu" 2>&1 | grep '^device:'
+done | tee -a "$out/identical.txt" | awk '{n += ($(NF-2) > 0)} END {print n " of " NR " runs had wrong tiles"}' | tee -a "$out/summary.txt"
 rm -rf "$work"
 
-# 6. Timings.
+# 7. Timings (each variant both ways: host-ordered launches and one launch on the device),
+#    and the cost of per-group records.
+log "bench 3840x2160 grey, one launch with records"
+"$ts" bench --device "$gpu" --size 3840x2160 --repeats "${TS_GPU_REPEATS:-20}" --records 2>&1 | tee -a "$out/bench.txt"
 for size in 3840x2160 7680x4320; do
   for c in 1 3; do
     log "bench $size, $c channel(s)"
