@@ -35,7 +35,7 @@
  *        [3] the ticket it waited for, then one done flag per ticket.
  * waits: per ticket, 8 ints: the size of its effective wait set, then the producers' tickets.
  * rec:   per ticket, 6 ulongs (record != 0): work-group, compute unit, tile (x | y << 32),
- *        start, end of wait, end.
+ *        start (the ticket), end of wait, end.
  * stuck: a ticket that never signals (tests of the bounded wait), or -1. */
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
@@ -130,22 +130,26 @@ inline void ts_cm_signal(__global int *board, int tk)
   atomic_xchg(&board[TS_BOARD_FLAGS + tk], 1);
 }
 
-/* Work-item 0 of the group takes the ticket, stamps the start, waits, stamps the end of the
- * wait; the ticket reaches the others through local memory. */
-inline int ts_group_begin(__global int *board, __global const int *waits, __global ulong *rec,
-                          int record, uint spin_limit)
+/* Work-item 0 of the group takes the ticket and stamps the start; the ticket reaches the
+ * others through local memory. Later it waits and stamps the end of the wait. */
+inline int ts_group_ticket(__global int *board, __global ulong *rec, int record)
 {
   int tk = ts_cm_ticket(board);
-  ulong t0 = record ? ts_now(board) : 0;
-  ts_cm_wait(board, waits, tk, spin_limit);
   if (record) {
     __global ulong *e = rec + 6 * tk;
     e[0] = get_group_id(0);
     e[1] = ts_unit();
-    e[3] = t0;
-    e[4] = ts_now(board);
+    e[3] = ts_now(board);
   }
   return tk;
+}
+
+inline void ts_group_wait(__global int *board, __global const int *waits, __global ulong *rec,
+                          int record, uint spin_limit, int tk)
+{
+  ts_cm_wait(board, waits, tk, spin_limit);
+  if (record)
+    rec[6 * tk + 4] = ts_now(board);
 }
 
 inline void ts_group_end(__global int *board, __global const int2 *tiles, __global ulong *rec,
@@ -161,13 +165,22 @@ inline void ts_group_end(__global int *board, __global const int2 *tiles, __glob
     ts_cm_signal(board, tk);
 }
 
-#define TS_BEGIN(k)                                                                   \
+/* TS_TICKET then TS_WAIT; a kernel may do work that reads only its input in between, off
+ * the critical path of the wait (the integral image sums its block there). */
+#define TS_TICKET(k)                                                                  \
   __local int ts_tk_[1];                                                              \
   int ts_lead_ = get_local_id(0) == 0 && get_local_id(1) == 0;                        \
   if (ts_lead_)                                                                       \
-    ts_tk_[0] = ts_group_begin(board, waits, rec, record, spin_limit);               \
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                \
+    ts_tk_[0] = ts_group_ticket(board, rec, record);                                  \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                       \
   int2 ts_t_ = tiles[ts_tk_[0]];
+#define TS_WAIT()                                                                     \
+  if (ts_lead_)                                                                       \
+    ts_group_wait(board, waits, rec, record, spin_limit, ts_tk_[0]);                  \
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#define TS_BEGIN(k)                                                                   \
+  TS_TICKET(k)                                                                        \
+  TS_WAIT()
 
 #define TS_END()                                                                      \
   ts_cm_fence();                                                                      \

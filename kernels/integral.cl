@@ -35,15 +35,15 @@ inline void integral_tile(TS_BODY_ARGS, int2 t)
 #ifndef TS_DEVICE
 TS_ITEM_ENTRY(integral)
 #else
-/* In device mode a group of 16 work-items shares the block instead of a group of one: each
- * sums one row into local memory, then, after the barrier, runs down one column adding the
- * neighbours' sums. The same values; but a group of one work-item runs scalar on pocl, while
- * 16 run as one vector, which keeps the one-launch integral as fast as the per-wave launches.
- * The waits stay with the group, as every scoreboard wait does. */
-inline void integral_coop(TS_BODY_ARGS, __local uint (*rows)[IB], int2 t)
+/* In device mode a group of 16 work-items shares the block instead of a group of one, and
+ * on a GPU sums it before waiting: each work-item sums one row into local memory, then,
+ * after the barrier, runs down one column. Only then does the group wait for its
+ * neighbours, read their sums and write, so that the wait's critical path (a wavefront of
+ * 16x16 blocks is W/16 + H/16 - 1 waits long) holds only those reads and writes. 16 work-items also run as
+ * one vector on pocl, where a group of one runs scalar. The values are the same. */
+inline void integral_coop_sums(__global const uchar *src, int W, int H, __local uint (*rows)[IB],
+                               int2 t, int columns)
 {
-  __global const uint *sums = (__global const uint *)committed;
-  __global uint *out = (__global uint *)dst;
   int x0 = t.x * IB, y0 = t.y * IB, k = (int)get_local_id(0);
   int bw = min(IB, W - x0), bh = min(IB, H - y0);
   if (k < bh) {
@@ -54,11 +54,22 @@ inline void integral_coop(TS_BODY_ARGS, __local uint (*rows)[IB], int2 t)
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  for (int j = 1; columns && j < bh && k < bw; j++) /* column k's running sums, in place */
+    rows[j][k] += rows[j - 1][k];
+}
+
+/* columns: rows already holds the column sums; else they are summed here. */
+inline void integral_coop_finish(TS_BODY_ARGS, __local uint (*rows)[IB], int2 t, int columns)
+{
+  __global const uint *sums = (__global const uint *)committed;
+  __global uint *out = (__global uint *)dst;
+  int x0 = t.x * IB, y0 = t.y * IB, k = (int)get_local_id(0);
+  int bw = min(IB, W - x0), bh = min(IB, H - y0);
   uint top = y0 > 0 && k < bw ? ld_committed32(sums + (y0 - 1) * W + x0 + k) : 0u;
   uint corner = x0 > 0 && y0 > 0 ? ld_committed32(sums + (y0 - 1) * W + x0 - 1) : 0u;
   uint col = 0;
   for (int j = 0; j < bh && k < bw; j++) { /* no return: TS_END has a barrier */
-    col += rows[j][k];
+    col = columns ? rows[j][k] : col + rows[j][k];
     uint left = x0 > 0 ? ld_committed32(sums + (y0 + j) * W + x0 - 1) : 0u;
     out[(y0 + j) * W + x0 + k] = col + left + top - corner;
   }
@@ -67,8 +78,18 @@ inline void integral_coop(TS_BODY_ARGS, __local uint (*rows)[IB], int2 t)
 __kernel __attribute__((reqd_work_group_size(IB, 1, 1))) void integral(TS_ARGS)
 {
   __local uint rows[IB][IB];
-  TS_BEGIN(get_group_id(0))
-  integral_coop(TS_BODY_PASS, rows, ts_t_);
+  TS_TICKET(get_group_id(0))
+#ifdef TS_NVIDIA
+  integral_coop_sums(src, W, H, rows, ts_t_, 1);
+  TS_WAIT()
+  integral_coop_finish(TS_BODY_PASS, rows, ts_t_, 1);
+#else
+  /* A CPU's few threads always have a group ready to run, so the wait is not on the
+   * critical path there, and the fewest passes over the block measured fastest on pocl. */
+  TS_WAIT()
+  integral_coop_sums(src, W, H, rows, ts_t_, 0);
+  integral_coop_finish(TS_BODY_PASS, rows, ts_t_, 0);
+#endif
   TS_END()
 }
 #endif
