@@ -748,6 +748,21 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   res->gave_up = board[1];
   res->waited_for = board[3];
   res->spin_limit = spin;
+  res->root = -1;
+  if (res->gave_up) {
+    int *flags = malloc(n * sizeof *flags);
+    if (flags && clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, 4 * sizeof(cl_int),
+                                     n * sizeof *flags, flags, 0, NULL, NULL) == CL_SUCCESS)
+      for (size_t t = 0; t < n && res->root < 0; t++) {
+        const int32_t *w = l->waits + 8 * t;
+        int ready = !flags[t];
+        for (int i = 0; i < w[0] && ready; i++)
+          ready = flags[w[1 + i]] != 0;
+        if (ready)
+          res->root = (int)t;
+      }
+    free(flags);
+  }
   if (rec) {
     cl_ulong *raw = malloc(n * 6 * sizeof *raw);
     if (!raw)

@@ -96,6 +96,8 @@ typedef struct ts_cl_dev_result {
   uint32_t tickets;       /* tickets taken: n when every group ran */
   int gave_up;            /* 0, or 1 + the ticket of the first group whose wait gave up */
   int waited_for;         /* the ticket it was waiting for */
+  int root;               /* the first ticket whose producers all signalled but that did not
+                           * signal itself (where a stall began), or -1 */
   uint32_t spin_limit;
 } ts_cl_dev_result;
 

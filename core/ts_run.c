@@ -733,12 +733,14 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
       st = ts_fail(err, TS_ERR_STALLED,
                    "%s, pattern %s, walk %s: the device schedule did not finish: pass %d's "
                    "work-group with ticket %d (tile %d,%d) gave up after %u spins waiting for "
-                   "ticket %d (tile %d,%d)",
+                   "ticket %d (tile %d,%d); ticket %d (tile %d,%d) never signalled",
                    v->name, ts_pattern_name(run->params.sched.pattern),
                    ts_walk_name(run->params.sched.walk), pi + 1, tk, tiles[2 * tk],
                    tiles[2 * tk + 1], res.spin_limit, wf,
                    wf >= 0 && (uint32_t)wf < ps->n ? tiles[2 * wf] : -1,
-                   wf >= 0 && (uint32_t)wf < ps->n ? tiles[2 * wf + 1] : -1);
+                   wf >= 0 && (uint32_t)wf < ps->n ? tiles[2 * wf + 1] : -1, res.root,
+                   res.root >= 0 ? tiles[2 * res.root] : -1,
+                   res.root >= 0 ? tiles[2 * res.root + 1] : -1);
     } else if (st == TS_OK && res.tickets != ps->n) {
       st = ts_fail(err, TS_ERR_DEVICE, "%s: pass %d took %u tickets for %u work-groups", v->name,
                    pi + 1, res.tickets, ps->n);

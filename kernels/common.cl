@@ -100,12 +100,16 @@ inline int ts_cm_ticket(__global int *board)
 
 /* cm_wait: spins until every producer in the ticket's effective wait set has signalled. Each
  * is an earlier ticket, so a group that is running or done: the wait ends while started
- * groups progress. Bounded: at spin_limit, or when another group already gave up, it records
- * the error and stops waiting. Returns 0 on a give-up. */
-inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, uint spin_limit)
+ * groups progress. The group's work-items share the polls, work-item `lane` of `lanes`
+ * taking producers lane, lane + lanes, ...: each spins on another group's flag, never on a
+ * neighbour's progress, so a SIMT warp whose lanes diverge here cannot deadlock, and on a
+ * GPU the polls overlap instead of adding up. Bounded: at spin_limit, or when another group
+ * already gave up, it records the error and stops waiting. Returns 0 on a give-up. */
+inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, uint spin_limit,
+                      int lane, int lanes)
 {
   __global const int *w = waits + 8 * tk;
-  for (int i = 0; i < w[0]; i++) {
+  for (int i = lane; i < w[0]; i += lanes) {
     /* Polled with plain volatile loads, which every device keeps coherent for a flag
      * written by an atomic (NVIDIA serves them from L2): a locked read-modify-write per
      * poll would pull the line away from the producer on a CPU. */
@@ -144,10 +148,8 @@ inline int ts_group_ticket(__global int *board, __global ulong *rec, int record)
   return tk;
 }
 
-inline void ts_group_wait(__global int *board, __global const int *waits, __global ulong *rec,
-                          int record, uint spin_limit, int tk)
+inline void ts_group_waited(__global int *board, __global ulong *rec, int record, int tk)
 {
-  ts_cm_wait(board, waits, tk, spin_limit);
   if (record)
     rec[6 * tk + 4] = ts_now(board);
 }
@@ -175,9 +177,12 @@ inline void ts_group_end(__global int *board, __global const int2 *tiles, __glob
   barrier(CLK_LOCAL_MEM_FENCE);                                                       \
   int2 ts_t_ = tiles[ts_tk_[0]];
 #define TS_WAIT()                                                                     \
+  ts_cm_wait(board, waits, ts_tk_[0], spin_limit,                                     \
+             (int)(get_local_id(1) * get_local_size(0) + get_local_id(0)),            \
+             (int)(get_local_size(0) * get_local_size(1)));                           \
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                \
   if (ts_lead_)                                                                       \
-    ts_group_wait(board, waits, rec, record, spin_limit, ts_tk_[0]);                  \
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    ts_group_waited(board, rec, record, ts_tk_[0]);
 #define TS_BEGIN(k)                                                                   \
   TS_TICKET(k)                                                                        \
   TS_WAIT()

@@ -189,7 +189,7 @@ static void stuck_group_is_an_error(ts_cl *cl)
     ts_status st = ts_run_device(run, &o, &err);
     CHECK(st == TS_ERR_STALLED, "a stuck group gave %s: %s", ts_status_name(st), err.msg);
     CHECK(strstr(err.msg, "integral, pattern wavefront, walk wavefront") &&
-              strstr(err.msg, "waiting for ticket 12"),
+              strstr(err.msg, "ticket 12 (tile 2,2) never signalled"),
           "message: %s", err.msg);
     /* The same run goes on working once nothing is stuck. */
     o.stuck = -1;
