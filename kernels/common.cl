@@ -117,6 +117,11 @@ inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, ui
     __global volatile const int *error = &board[TS_BOARD_ERROR];
     uint spins = 0;
     while (*flag == 0) {
+#ifdef TS_NVIDIA
+      /* Back off: thousands of waiting groups polling L2 without pause slow the very
+       * groups they wait for. */
+      asm volatile("nanosleep.u32 %0;" ::"r"(200u));
+#endif
       if (++spins >= spin_limit || *error != 0) {
         if (atomic_cmpxchg(&board[TS_BOARD_ERROR], 0, tk + 1) == 0)
           atomic_xchg(&board[TS_BOARD_WAITED], w[1 + i]);
