@@ -25,7 +25,9 @@ inline void box2d_tile(TS_BODY_ARGS, int2 t)
 TS_GROUP_ENTRY(box2d, 16, 16)
 
 /* The tutorial's three register budgets: one work-item (one hardware thread) owns 24 bytes
- * x 6 rows and reads a (24 + 2C)-byte x 8-row block starting one pixel up and left. */
+ * x 6 rows and reads a (24 + 2C)-byte x 8-row block starting one pixel up and left. In
+ * device mode each runs as a work-group of one work-item: the seed's thread is one tile,
+ * and scoreboard waits belong to work-groups (common.cl). */
 
 #define LIN_W 24
 #define LIN_H 6

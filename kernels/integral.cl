@@ -99,7 +99,8 @@ __kernel __attribute__((reqd_work_group_size(IB, 1, 1))) void integral(TS_ARGS)
 }
 #endif
 
-/* integral_scan, pass 1: one work-item per row writes the row's prefix sums. */
+/* integral_scan, pass 1: one work-item per row writes the row's prefix sums. Both passes run
+ * as work-groups of one work-item in device mode, a row or a strip being one tile. */
 inline void integral_rows_tile(TS_BODY_ARGS, int2 t)
 {
   int y = t.y;
