@@ -11,7 +11,7 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center;
-  int help_overlay;
+  int help_overlay, show_times;
   double zoom;
 } view_args;
 
@@ -105,6 +105,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },
+    { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
     { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks (shot)", NULL },
     CLI_SCHED_OPTS(&a->cs),
@@ -183,6 +184,7 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
   viewer *v = viewer_create(&o);
   if (!v)
     return EXIT_USAGE;
+  v->show_times = a->show_times;
   int rc = EXIT_OK;
   if (a->script) {
     int f = script_run(v, a->script);
