@@ -25,6 +25,8 @@ static const char shot_usage[] =
     "Renders what the viewer shows for these options, without a display. --frames writes one\n"
     "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png).";
 
+/* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
+ * code as an out-of-range int and crashed it). */
 static int parse_pair(const char *s, const char *sep, double *a, double *b)
 {
   char *end;
@@ -33,7 +35,7 @@ static int parse_pair(const char *s, const char *sep, double *a, double *b)
     return 0;
   const char *t = end + strlen(sep);
   *b = strtod(t, &end);
-  return end != t && *end == 0;
+  return end != t && *end == 0 && *a >= -1e6 && *a <= 1e6 && *b >= -1e6 && *b <= 1e6;
 }
 
 /* Options to viewer options; prints the error and returns 0 on a bad value. */
@@ -76,7 +78,7 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   }
   if (a->zoom != 0) {
     double cx = 0, cy = 0;
-    if (a->zoom < 0.02 || a->zoom > 256 || !a->center || !parse_pair(a->center, ",", &cx, &cy)) {
+    if (!(a->zoom >= 0.02 && a->zoom <= 256) || !a->center || !parse_pair(a->center, ",", &cx, &cy)) {
       fprintf(stderr, "tilescope %s: --zoom needs 0.02..256 and --center X,Y\n", cmd);
       return 0;
     }
