@@ -1,7 +1,9 @@
 /* `tilescope diff A.png B.png`: exit 0 when the images match within the tolerance and the
- * allowed number of differing pixels, 1 when they differ, 2 on bad input. Reports the
- * differing pixels, the largest channel difference, PSNR, and what thresholds would pass. */
+ * allowed number of differing pixels, 1 when they differ (images of different sizes or
+ * channel counts included), 2 on bad input. Reports the differing pixels, the largest channel
+ * difference, PSNR, and what thresholds would pass; as text, or one JSON object (--json). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +12,10 @@
 #include "ts_compare.h"
 
 static const char usage[] =
-    "usage: tilescope diff A.png B.png [--tolerance N] [--max-diff-pixels N|P%] [-o DIFF.png]\n"
+    "usage: tilescope diff A.png B.png [--tolerance N] [--max-diff-pixels N|P%] [-o DIFF.png] [--json]\n"
     "Compares two images. A pixel differs when one of its channels differs by more than the\n"
-    "tolerance. Exit 0: same within the limits, 1: different, 2: bad input.";
+    "tolerance. Images of different sizes or channel counts differ. Exit 0: same within the\n"
+    "limits, 1: different, 2: bad input.";
 
 /* Parses "N" or "P%" into a pixel count for `total` pixels. */
 static int parse_allowance(const char *s, size_t total, size_t *out)
@@ -29,22 +32,91 @@ static int parse_allowance(const char *s, size_t total, size_t *out)
   }
   if (*end || v != floor(v))
     return 0;
-  *out = (size_t)v;
+  /* More than every pixel allows every pixel (and keeps the conversion in range). */
+  *out = v >= (double)total ? total : (size_t)v;
   return 1;
+}
+
+/* Bytes of a UTF-8 sequence starting at s (1 to 4), or 0 when it is not valid UTF-8. */
+static int utf8_len(const unsigned char *s)
+{
+  int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+      (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+    return 0; /* overlong, a surrogate, or past U+10FFFF */
+  return n;
+}
+
+/* A file name as a JSON string: quotes, backslashes and control characters escaped, bytes
+ * that are not UTF-8 replaced by U+FFFD. */
+static void json_string(const char *s)
+{
+  putchar('"');
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    if (*p == '"' || *p == '\\') {
+      printf("\\%c", *p++);
+    } else if (*p < 0x20 || *p == 0x7f) {
+      printf("\\u%04x", *p++);
+    } else if (*p < 0x80) {
+      putchar(*p++);
+    } else {
+      int n = utf8_len(p);
+      if (n) {
+        fwrite(p, 1, (size_t)n, stdout);
+        p += n;
+      } else {
+        printf("\\ufffd");
+        p++;
+      }
+    }
+  }
+  putchar('"');
+}
+
+/* Images that cannot be compared pixel for pixel: one line, or a JSON object, and exit 1. */
+static int report_mismatch(const char *pa, const ts_image *a, const char *pb, const ts_image *b,
+                           int json)
+{
+  char reason[64 + 2 * 4096];
+  if (a->w != b->w || a->h != b->h)
+    snprintf(reason, sizeof reason, "%s is %dx%d, %s is %dx%d", pa, a->w, a->h, pb, b->w, b->h);
+  else
+    snprintf(reason, sizeof reason, "%s has %d channel%s, %s has %d", pa, a->c,
+             a->c > 1 ? "s" : "", pb, b->c);
+  if (!json) {
+    printf("different: %s\n", reason);
+    return EXIT_DIFF;
+  }
+  printf("{\"a\": ");
+  json_string(pa);
+  printf(", \"b\": ");
+  json_string(pb);
+  printf(", \"same\": false, \"reason\": ");
+  json_string(reason);
+  printf(", \"a_width\": %d, \"a_height\": %d, \"a_channels\": %d, \"b_width\": %d, "
+         "\"b_height\": %d, \"b_channels\": %d}\n",
+         a->w, a->h, a->c, b->w, b->h, b->c);
+  return EXIT_DIFF;
 }
 
 int cmd_diff(int argc, char **argv)
 {
-  int tol = 0;
+  int tol = 0, json = 0;
   const char *allow = NULL, *out_path = NULL;
   const cli_opt opts[] = {
     { "--tolerance", 0, OPT_INT, &tol, "N", "largest channel difference that counts as equal (0..255, default 0)", NULL },
     { "--max-diff-pixels", 0, OPT_STR, &allow, "N|P%", "differing pixels allowed (default 0)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "DIFF.png", "write a diff image (differences in red)", NULL },
+    { "--json", 0, OPT_FLAG, &json, NULL, "print the result as one JSON object", NULL },
   };
   const char *pos[2];
   int npos;
-  int r = cli_parse("diff", argc, argv, opts, 3, pos, 2, &npos, usage);
+  int r = cli_parse("diff", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 2, &npos,
+                    usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
   if (npos != 2) {
@@ -56,7 +128,7 @@ int cmd_diff(int argc, char **argv)
     return EXIT_USAGE;
   }
   ts_error err = { 0 };
-  ts_image *a = NULL, *b = NULL, *a2 = NULL, *b2 = NULL, *d = NULL;
+  ts_image *a = NULL, *b = NULL, *d = NULL;
   int rc = EXIT_USAGE;
   if (ts_image_load_png(pos[0], &a, &err) != TS_OK || ts_image_load_png(pos[1], &b, &err) != TS_OK) {
     fprintf(stderr, "tilescope diff: %s\n", err.msg);
@@ -68,40 +140,57 @@ int cmd_diff(int argc, char **argv)
             allow);
     goto out;
   }
-  if (a->w != b->w || a->h != b->h) {
-    printf("different: %s is %dx%d, %s is %dx%d\n", pos[0], a->w, a->h, pos[1], b->w, b->h);
-    rc = EXIT_DIFF;
+  if (a->w != b->w || a->h != b->h || a->c != b->c) {
+    rc = report_mismatch(pos[0], a, pos[1], b, json);
     goto out;
   }
-  /* Grey, RGB and RGBA compare after widening both to the larger channel count. */
-  int c = a->c > b->c ? a->c : b->c;
-  if (ts_image_convert(a, c, &a2, &err) != TS_OK || ts_image_convert(b, c, &b2, &err) != TS_OK)
-    goto fail;
   ts_diff_stats s;
   size_t hist[256];
-  if (ts_image_compare(a2, b2, tol, &s, out_path ? &d : NULL, &err) != TS_OK ||
-      ts_image_diff_profile(a2, b2, hist, &err) != TS_OK)
+  if (ts_image_compare(a, b, tol, &s, out_path ? &d : NULL, &err) != TS_OK ||
+      ts_image_diff_profile(a, b, hist, &err) != TS_OK)
     goto fail;
   if (out_path && ts_image_save_png(out_path, d, &err) != TS_OK)
     goto fail;
   int same = s.differing <= allowed;
-  printf("%s: %zu of %zu pixels differ by more than %d (%.4f%%), largest difference %d, ",
-         same ? "same" : "different", s.differing, s.pixels, tol,
-         100.0 * (double)s.differing / (double)s.pixels, s.max_diff);
-  if (isinf(s.psnr))
-    printf("PSNR inf\n");
-  else
-    printf("PSNR %.2f dB\n", s.psnr);
-  if (!same) {
-    /* The smallest tolerance that passes with this pixel allowance. */
-    int t = tol;
-    while (t < 255 && hist[t] > allowed)
-      t++;
-    printf("would pass with --tolerance %d, or with --max-diff-pixels %zu (%.4f%%)\n", t,
-           s.differing, 100.0 * (double)s.differing / (double)s.pixels);
+  double share = (double)s.differing / (double)s.pixels;
+  /* The smallest tolerance that passes with this pixel allowance (hist falls as t grows and
+   * hist[255] is 0), and the smallest allowance that passes with this tolerance. */
+  int pass_tol = 0;
+  while (pass_tol < 255 && hist[pass_tol] > allowed)
+    pass_tol++;
+  if (json) {
+    printf("{\"a\": ");
+    json_string(pos[0]);
+    printf(", \"b\": ");
+    json_string(pos[1]);
+    printf(", \"same\": %s, \"width\": %d, \"height\": %d, \"channels\": %d, \"pixels\": %zu, "
+           "\"differing_pixels\": %zu, \"share\": %.6f, \"max_diff\": %d, ",
+           same ? "true" : "false", a->w, a->h, a->c, s.pixels, s.differing, share, s.max_diff);
+    if (isinf(s.psnr))
+      printf("\"psnr\": null, ");
+    else
+      printf("\"psnr\": %.3f, ", s.psnr);
+    printf("\"tolerance\": %d, \"max_diff_pixels\": %zu, \"passing_tolerance\": %d, "
+           "\"passing_max_diff_pixels\": %zu, \"diff_image\": ",
+           tol, allowed, pass_tol, s.differing);
+    if (out_path)
+      json_string(out_path);
+    else
+      printf("null");
+    printf("}\n");
+  } else {
+    printf("%s: %zu of %zu pixels differ by more than %d (%.4f%%), largest difference %d, ",
+           same ? "same" : "different", s.differing, s.pixels, tol, 100.0 * share, s.max_diff);
+    if (isinf(s.psnr))
+      printf("PSNR inf\n");
+    else
+      printf("PSNR %.2f dB\n", s.psnr);
+    if (!same)
+      printf("would pass with --tolerance %d, or with --max-diff-pixels %zu (%.4f%%)\n",
+             pass_tol, s.differing, 100.0 * share);
+    if (out_path)
+      printf("wrote %s\n", out_path);
   }
-  if (out_path)
-    printf("wrote %s\n", out_path);
   rc = same ? EXIT_OK : EXIT_DIFF;
   goto out;
 fail:
@@ -109,8 +198,6 @@ fail:
 out:
   ts_image_destroy(a);
   ts_image_destroy(b);
-  ts_image_destroy(a2);
-  ts_image_destroy(b2);
   ts_image_destroy(d);
   return rc;
 }

@@ -11,7 +11,7 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center;
-  int help_overlay;
+  int help_overlay, show_times;
   double zoom;
 } view_args;
 
@@ -25,6 +25,8 @@ static const char shot_usage[] =
     "Renders what the viewer shows for these options, without a display. --frames writes one\n"
     "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png).";
 
+/* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
+ * code as an out-of-range int and crashed it). */
 static int parse_pair(const char *s, const char *sep, double *a, double *b)
 {
   char *end;
@@ -33,7 +35,7 @@ static int parse_pair(const char *s, const char *sep, double *a, double *b)
     return 0;
   const char *t = end + strlen(sep);
   *b = strtod(t, &end);
-  return end != t && *end == 0;
+  return end != t && *end == 0 && *a >= -1e6 && *a <= 1e6 && *b >= -1e6 && *b <= 1e6;
 }
 
 /* Options to viewer options; prints the error and returns 0 on a bad value. */
@@ -76,7 +78,7 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   }
   if (a->zoom != 0) {
     double cx = 0, cy = 0;
-    if (a->zoom < 0.02 || a->zoom > 256 || !a->center || !parse_pair(a->center, ",", &cx, &cy)) {
+    if (!(a->zoom >= 0.02 && a->zoom <= 256) || !a->center || !parse_pair(a->center, ",", &cx, &cy)) {
       fprintf(stderr, "tilescope %s: --zoom needs 0.02..256 and --center X,Y\n", cmd);
       return 0;
     }
@@ -105,6 +107,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },
+    { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
     { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks (shot)", NULL },
     CLI_SCHED_OPTS(&a->cs),
@@ -183,6 +186,7 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
   viewer *v = viewer_create(&o);
   if (!v)
     return EXIT_USAGE;
+  v->show_times = a->show_times;
   int rc = EXIT_OK;
   if (a->script) {
     int f = script_run(v, a->script);

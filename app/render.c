@@ -500,14 +500,16 @@ static void draw_panel(viewer *v, const vw_rect *r)
     }
     y += 6;
     panel_line(v, x, &y, head, "memory per thread (budget 4 KB: one Gen9 EU thread)");
+    /* What may differ between two runs of the same options: left out of shots by default. */
+    int live = !v->offscreen || v->show_times;
     char dev[64] = "";
-    if (v->snap.have_dev_mem)
+    if (v->snap.have_dev_mem && live)
       snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_private[p]);
     panel_line(v, x, &y, WHITE, "private: declared %d B%s", var->private_bytes, dev);
     draw_bar(v, x, y, r->w - 24, (double)var->private_bytes / GEN9_THREAD_BYTES, ACCENT);
     y += 12;
     int lb = var->local_bytes ? var->local_bytes(k) : 0;
-    if (v->snap.have_dev_mem)
+    if (v->snap.have_dev_mem && live)
       snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_local[p]);
     panel_line(v, x, &y, WHITE, "local per work-group: declared %d B%s", lb, dev);
     traffic(v);
@@ -518,7 +520,9 @@ static void draw_panel(viewer *v, const vw_rect *r)
     y += 6;
     panel_line(v, x, &y, head, "device   [b]");
     panel_line(v, x, &y, WHITE, "%.52s", v->snap.device);
-    if (v->snap.on_cl && v->snap.kernel_ms > 0) {
+    if (v->snap.on_cl && !live) {
+      panel_line(v, x, &y, DIM, "kernel time: measured in the window (--show-times)");
+    } else if (v->snap.on_cl && v->snap.kernel_ms > 0) {
       double px = (double)k->W * k->H, gbps = (v->bytes_read + v->bytes_written) / (v->snap.kernel_ms * 1e6);
       panel_line(v, x, &y, WHITE, "kernels %.3f ms, %.2f ns/px, %.2f GB/s", v->snap.kernel_ms,
                  v->snap.kernel_ms * 1e6 / px, gbps);

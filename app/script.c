@@ -12,29 +12,22 @@
  *                           cost, backend, tick, pass, hazards, overlay, selected)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   quit
- * Every action that looks at the result first waits for the worker to catch up. */
+ * The whole script is read and checked first (script_parse.c): an unknown action, key, name
+ * or field, a missing or extra argument, or a number that is not one or out of range stops it
+ * before anything plays. Coordinates lie within 1e6, zoom in 0.02..256, waits up to 100000
+ * frames. Every action that looks at the result first waits for the worker to catch up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "script_parse.h"
+#include "ts_file.h"
 #include "viewer.h"
 
-static SDL_Keycode key_code(const char *name)
-{
-  static const struct { const char *name; SDL_Keycode key; } named[] = {
-    { "space", SDLK_SPACE }, { "left", SDLK_LEFT }, { "right", SDLK_RIGHT },
-    { "home", SDLK_HOME },   { "end", SDLK_END },   { "escape", SDLK_ESCAPE },
-    { "f1", SDLK_F1 },       { "plus", SDLK_PLUS }, { "minus", SDLK_MINUS },
-  };
-  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-    if (strcmp(name, named[i].name) == 0)
-      return named[i].key;
-  if (strlen(name) == 1 && (name[0] >= 'a' && name[0] <= 'z'))
-    return (SDL_Keycode)name[0];
-  if (strlen(name) == 1 && strchr("0123456789[]+-=", name[0]))
-    return (SDL_Keycode)name[0];
-  return SDLK_UNKNOWN;
-}
+/* SDL's codes for script_key_names, in the same order. */
+static const SDL_Keycode named_keys[SCRIPT_NAMED_KEYS] = {
+  SDLK_SPACE, SDLK_LEFT, SDLK_RIGHT, SDLK_HOME, SDLK_END, SDLK_ESCAPE, SDLK_F1, SDLK_PLUS, SDLK_MINUS,
+};
 
 /* The value of `field` in a report line "a=b c=d ...". */
 static int report_field(const char *report, const char *field, char *out, size_t n)
@@ -50,161 +43,159 @@ static int report_field(const char *report, const char *field, char *out, size_t
   return 0;
 }
 
-static int bad(const char *path, int line, const char *what, const char *arg)
+/* Plays one action; returns the number of failed expectations (0 or more). */
+static int play(viewer *v, const char *path, const script_action *a)
 {
-  fprintf(stderr, "tilescope: script %s:%d: %s '%s'\n", path, line, what, arg);
-  return -1;
+  char report[1024];
+  int failures = 0;
+  switch (a->op) {
+  case SCRIPT_KEY:
+    viewer_key(v, a->key_char ? (SDL_Keycode)a->key_char : named_keys[a->key_name], a->shift);
+    break;
+  case SCRIPT_MOVE:
+  case SCRIPT_CLICK: {
+    viewer_sync(v, 60000);
+    float sx, sy;
+    viewer_image_to_screen(v, a->input_pane ? 0 : 1, (float)a->x + 0.5f, (float)a->y + 0.5f, &sx, &sy);
+    if (a->op == SCRIPT_MOVE)
+      viewer_mouse_move(v, sx, sy);
+    else
+      viewer_click(v, sx, sy);
+    break;
+  }
+  case SCRIPT_TICK:
+    viewer_sync(v, 60000);
+    viewer_set_tick(v, a->n == SCRIPT_TICK_END ? INT64_MAX / 4 : a->n);
+    break;
+  case SCRIPT_VARIANT:
+    v->set.variant = a->variant;
+    v->set.pattern = ts_variant_at(a->variant)->pattern;
+    v->set.walk = ts_pattern_default_walk(v->set.pattern);
+    viewer_apply(v);
+    break;
+  case SCRIPT_PATTERN:
+    v->set.pattern = a->pattern;
+    v->set.walk = ts_pattern_default_walk(a->pattern);
+    viewer_apply(v);
+    break;
+  case SCRIPT_WALK:
+    v->set.walk = a->walk;
+    viewer_apply(v);
+    break;
+  case SCRIPT_SLOTS:
+  case SCRIPT_COST:
+    *(a->op == SCRIPT_SLOTS ? &v->set.slots : &v->set.cost) = (int)a->n;
+    viewer_apply(v);
+    break;
+  case SCRIPT_BACKEND:
+    v->set.use_cl = a->on;
+    viewer_apply(v);
+    break;
+  case SCRIPT_OVERLAY:
+    overlay_parse(a->text, &v->mode); /* checked before playing */
+    break;
+  case SCRIPT_GRID:
+  case SCRIPT_HELP:
+    *(a->op == SCRIPT_GRID ? &v->tile_grid : &v->help) = a->on;
+    break;
+  case SCRIPT_ZOOM:
+    v->zoom = (float)a->zoom;
+    if (a->have_center) {
+      v->cx = (float)a->x;
+      v->cy = (float)a->y;
+    }
+    break;
+  case SCRIPT_FIT:
+    viewer_key(v, SDLK_f, 0);
+    break;
+  case SCRIPT_WAIT: {
+    viewer_sync(v, 60000);
+    /* Offscreen nobody watches: one frame stands for the pause. */
+    int frames = v->offscreen ? 1 : (int)a->n;
+    for (int i = 0; i < frames && !v->quit; i++)
+      viewer_frame(v, 1);
+    break;
+  }
+  case SCRIPT_SHOT:
+    viewer_sync(v, 60000);
+    if (!viewer_screenshot(v, a->text))
+      failures++;
+    break;
+  case SCRIPT_REPORT:
+    viewer_sync(v, 60000);
+    viewer_report(v, report, sizeof report);
+    printf("%s\n", report);
+    break;
+  case SCRIPT_EXPECT: {
+    viewer_sync(v, 60000);
+    viewer_report(v, report, sizeof report);
+    char got[256] = "";
+    report_field(report, a->text, got, sizeof got);
+    if (strcmp(got, a->value) != 0) {
+      fprintf(stderr, "tilescope: script %s:%d: expected %s=%s, got %s=%s\n", path, a->line,
+              a->text, a->value, a->text, got);
+      failures++;
+    }
+    break;
+  }
+  case SCRIPT_EXPECT_PIXEL: {
+    viewer_sync(v, 60000);
+    int x = (int)a->x, y = (int)a->y;
+    const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
+    if (!k || !v->out_raw || x >= k->W || y >= k->H) {
+      fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, a->line, x, y);
+      return 1;
+    }
+    for (int c = 0; c < a->nvalues; c++) {
+      unsigned long want = a->values[c], got;
+      if (k->buf[TS_BUF_OUT].esize == 4)
+        got = ((const uint32_t *)v->out_raw)[(size_t)y * k->W + x];
+      else
+        got = v->out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
+      if (got != want) {
+        fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",
+                path, a->line, x, y, c, got, want);
+        failures++;
+      }
+    }
+    break;
+  }
+  case SCRIPT_QUIT:
+    v->quit = 1;
+    break;
+  }
+  return failures;
 }
 
 int script_run(viewer *v, const char *path)
 {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "tilescope: cannot open script '%s'\n", path);
+  uint8_t *text = NULL;
+  size_t len = 0;
+  ts_error err = { 0 };
+  if (ts_file_read_all(path, SCRIPT_MAX_BYTES, &text, &len, &err) != TS_OK) {
+    fprintf(stderr, "tilescope: --script: %s\n", err.msg);
     return -1;
   }
-  char buf[1024];
-  int line = 0, failures = 0;
-  while (fgets(buf, sizeof buf, f) && !v->quit) {
-    line++;
-    char *hash = strchr(buf, '#');
-    if (hash)
-      *hash = 0;
-    char *argv[8];
-    int argc = 0;
-    for (char *tok = strtok(buf, " \t\r\n"); tok && argc < 8; tok = strtok(NULL, " \t\r\n"))
-      argv[argc++] = tok;
-    if (argc == 0)
-      continue;
-    const char *cmd = argv[0];
-    char report[1024];
-    if (strcmp(cmd, "key") == 0 && argc >= 2) {
-      SDL_Keycode k = key_code(argv[1]);
-      if (k == SDLK_UNKNOWN) {
-        fclose(f);
-        return bad(path, line, "unknown key", argv[1]);
-      }
-      viewer_key(v, k, argc > 2 && strcmp(argv[2], "shift") == 0);
-    } else if ((strcmp(cmd, "move") == 0 || strcmp(cmd, "click") == 0) && argc >= 3) {
-      viewer_sync(v, 60000);
-      int pane = argc > 3 && strcmp(argv[3], "input") == 0 ? 0 : 1;
-      float sx, sy;
-      viewer_image_to_screen(v, pane, (float)atof(argv[1]) + 0.5f, (float)atof(argv[2]) + 0.5f, &sx, &sy);
-      if (cmd[0] == 'm')
-        viewer_mouse_move(v, sx, sy);
-      else
-        viewer_click(v, sx, sy);
-    } else if (strcmp(cmd, "tick") == 0 && argc == 2) {
-      viewer_sync(v, 60000);
-      viewer_set_tick(v, strcmp(argv[1], "end") == 0 ? INT64_MAX / 4 : atoll(argv[1]));
-    } else if (strcmp(cmd, "variant") == 0 && argc == 2) {
-      const ts_variant *var = ts_variant_find(argv[1]);
-      int i = 0;
-      while (var && ts_variant_at(i) != var)
-        i++;
-      if (!var) {
-        fclose(f);
-        return bad(path, line, "unknown variant", argv[1]);
-      }
-      v->set.variant = i;
-      v->set.pattern = var->pattern;
-      v->set.walk = ts_pattern_default_walk(var->pattern);
-      viewer_apply(v);
-    } else if (strcmp(cmd, "pattern") == 0 && argc == 2) {
-      if (!ts_pattern_parse(argv[1], &v->set.pattern)) {
-        fclose(f);
-        return bad(path, line, "unknown pattern", argv[1]);
-      }
-      v->set.walk = ts_pattern_default_walk(v->set.pattern);
-      viewer_apply(v);
-    } else if (strcmp(cmd, "walk") == 0 && argc == 2) {
-      if (!ts_walk_parse(argv[1], &v->set.walk)) {
-        fclose(f);
-        return bad(path, line, "unknown walk", argv[1]);
-      }
-      viewer_apply(v);
-    } else if ((strcmp(cmd, "slots") == 0 || strcmp(cmd, "cost") == 0) && argc == 2) {
-      int n = atoi(argv[1]);
-      if (n < 1 || n > (cmd[0] == 's' ? TS_SLOTS_MAX : TS_COST_MAX)) {
-        fclose(f);
-        return bad(path, line, "out of range", argv[1]);
-      }
-      *(cmd[0] == 's' ? &v->set.slots : &v->set.cost) = n;
-      viewer_apply(v);
-    } else if (strcmp(cmd, "backend") == 0 && argc == 2) {
-      v->set.use_cl = strcmp(argv[1], "cl") == 0;
-      viewer_apply(v);
-    } else if (strcmp(cmd, "overlay") == 0 && argc == 2) {
-      if (!overlay_parse(argv[1], &v->mode)) {
-        fclose(f);
-        return bad(path, line, "unknown overlay", argv[1]);
-      }
-    } else if ((strcmp(cmd, "grid") == 0 || strcmp(cmd, "help") == 0) && argc == 2) {
-      *(cmd[0] == 'g' ? &v->tile_grid : &v->help) = strcmp(argv[1], "on") == 0;
-    } else if (strcmp(cmd, "zoom") == 0 && argc >= 2) {
-      v->zoom = (float)atof(argv[1]);
-      if (argc >= 4) {
-        v->cx = (float)atof(argv[2]);
-        v->cy = (float)atof(argv[3]);
-      }
-    } else if (strcmp(cmd, "fit") == 0) {
-      viewer_key(v, SDLK_f, 0);
-    } else if (strcmp(cmd, "wait") == 0 && argc == 2) {
-      viewer_sync(v, 60000);
-      /* Offscreen nobody watches: one frame stands for the pause. */
-      int frames = v->offscreen ? 1 : atoi(argv[1]);
-      for (int i = 0; i < frames && !v->quit; i++)
-        viewer_frame(v, 1);
-    } else if (strcmp(cmd, "shot") == 0 && argc == 2) {
-      viewer_sync(v, 60000);
-      if (!viewer_screenshot(v, argv[1]))
-        failures++;
-    } else if (strcmp(cmd, "report") == 0) {
-      viewer_sync(v, 60000);
-      viewer_report(v, report, sizeof report);
-      printf("%s\n", report);
-    } else if (strcmp(cmd, "expect") == 0 && argc == 3) {
-      viewer_sync(v, 60000);
-      viewer_report(v, report, sizeof report);
-      char got[256];
-      if (!report_field(report, argv[1], got, sizeof got)) {
-        fclose(f);
-        return bad(path, line, "unknown field", argv[1]);
-      }
-      if (strcmp(got, argv[2]) != 0) {
-        fprintf(stderr, "tilescope: script %s:%d: expected %s=%s, got %s=%s\n", path, line,
-                argv[1], argv[2], argv[1], got);
-        failures++;
-      }
-    } else if (strcmp(cmd, "expect-pixel") == 0 && argc >= 4) {
-      viewer_sync(v, 60000);
-      int x = atoi(argv[1]), y = atoi(argv[2]);
-      const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-      if (!k || !v->out_raw || x < 0 || y < 0 || x >= k->W || y >= k->H) {
-        fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, line, x, y);
-        failures++;
-        continue;
-      }
-      for (int c = 0; c + 3 < argc; c++) {
-        unsigned long want = strtoul(argv[3 + c], NULL, 10), got;
-        if (k->buf[TS_BUF_OUT].esize == 4)
-          got = ((const uint32_t *)v->out_raw)[(size_t)y * k->W + x];
-        else
-          got = v->out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
-        if (got != want) {
-          fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",
-                  path, line, x, y, c, got, want);
-          failures++;
-        }
-      }
-    } else if (strcmp(cmd, "quit") == 0) {
-      v->quit = 1;
-    } else {
-      fclose(f);
-      return bad(path, line, "unknown action", cmd);
-    }
+  script s;
+  char msg[1400];
+  int ok = script_parse((const char *)text, len, path, &s, msg, sizeof msg);
+  free(text);
+  if (!ok) {
+    fprintf(stderr, "tilescope: script %s\n", msg);
+    return -1;
   }
-  fclose(f);
+  overlay_mode mode;
+  for (int i = 0; i < s.n; i++)
+    if (s.act[i].op == SCRIPT_OVERLAY && !overlay_parse(s.act[i].text, &mode)) {
+      fprintf(stderr, "tilescope: script %s:%d: unknown overlay '%.64s'\n", path, s.act[i].line,
+              s.act[i].text);
+      script_free(&s);
+      return -1;
+    }
+  int failures = 0;
+  for (int i = 0; i < s.n && !v->quit; i++)
+    failures += play(v, path, &s.act[i]);
+  script_free(&s);
   viewer_sync(v, 60000);
   return failures;
 }

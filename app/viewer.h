@@ -91,6 +91,10 @@ typedef struct viewer {
   float drag_x, drag_y;
   int quit;
   int shot_counter;
+  /* Offscreen shots leave out figures that change from run to run (measured kernel time and
+   * bandwidth, and the device's memory report, which only a run's first snapshot carries)
+   * unless this is set (shot --show-times); the window always shows them. */
+  int show_times;
   /* per-thread texture data for the pass shown */
   float *thr_data;
   size_t thr_cap;

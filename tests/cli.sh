@@ -165,9 +165,59 @@ expect 2 "cannot open '$tmp/nope.png'" "$ts" diff "$chart" "$tmp/nope.png"
 expect 2 "--max-diff-pixels 'lots'" "$ts" diff --max-diff-pixels lots "$chart" "$chart"
 expect 2 "--tolerance 300: must be 0..255" "$ts" diff --tolerance 300 "$chart" "$chart"
 expect 1 "wrote $tmp/d.png" "$ts" diff -o "$tmp/d.png" "$chart" "$tmp/box.png"
-# A grey copy of the chart equals... itself as RGB: grey and RGB compare after widening.
+# A grey image equals itself; against an RGB one of the same size it differs, with the reason.
 "$ts" run --variant integral -o "$tmp/grey16.png" >/dev/null
 expect 0 "same:" "$ts" diff "$tmp/grey16.png" "$tmp/grey16.png"
+expect 1 "^different: .*chart.png has 3 channels, .*grey16.png has 1$" "$ts" diff "$chart" "$tmp/grey16.png"
+
+# --- diff --json: one object; check its fields with Python ---
+# json_check NAME CODE PYTHON-EXPR ARGS...: diff --json ARGS exits CODE, prints one line of
+# JSON, and EXPR (over the object j) is true.
+json_check() {
+  local name=$1 code=$2 expr=$3
+  shift 3
+  local out rc
+  out=$("$ts" diff --json "$@" 2>"$tmp/json.err")
+  rc=$?
+  if [[ $rc -ne $code || $(wc -l <<<"$out") -ne 1 || -s $tmp/json.err ]] ||
+    ! python3 -c "import json, sys; j = json.loads(sys.argv[1]); sys.exit(0 if ($expr) else 1)" "$out"; then
+    echo "FAIL: diff --json $name: exit $rc (want $code): $out $(cat "$tmp/json.err")"
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+json_check same 0 'j["same"] is True and j["differing_pixels"] == 0 and j["psnr"] is None and
+  j["max_diff"] == 0 and j["share"] == 0 and (j["width"], j["height"], j["channels"]) == (640, 480, 3) and
+  j["pixels"] == 307200 and j["tolerance"] == 0 and j["passing_tolerance"] == 0 and
+  j["diff_image"] is None and j["a"].endswith("chart.png")' "$chart" "$chart"
+json_check different 1 'j["same"] is False and 0 < j["differing_pixels"] <= 307200 and
+  abs(j["share"] - j["differing_pixels"] / 307200) < 1e-6 and 0 < j["max_diff"] <= 255 and
+  j["psnr"] > 0 and j["passing_tolerance"] == j["max_diff"] and
+  j["passing_max_diff_pixels"] == j["differing_pixels"] and j["max_diff_pixels"] == 0' \
+  "$chart" "$tmp/box.png"
+# The thresholds it reports pass, and one less fails.
+read -r t n < <("$ts" diff --json --tolerance 3 "$chart" "$tmp/box.png" |
+  python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["passing_tolerance"], j["passing_max_diff_pixels"])')
+expect 0 "^same:" "$ts" diff --tolerance "$t" "$chart" "$tmp/box.png"
+expect 1 "^different:" "$ts" diff --tolerance $((t - 1)) "$chart" "$tmp/box.png"
+expect 0 "^same:" "$ts" diff --tolerance 3 --max-diff-pixels "$n" "$chart" "$tmp/box.png"
+expect 1 "^different:" "$ts" diff --tolerance 3 --max-diff-pixels $((n - 1)) "$chart" "$tmp/box.png"
+json_check allowance 0 'j["same"] and j["tolerance"] == 255 and j["max_diff_pixels"] == 3072 and
+  j["diff_image"].endswith("d2.png")' --tolerance 255 --max-diff-pixels 1% -o "$tmp/d2.png" "$chart" "$tmp/box.png"
+[[ -s $tmp/d2.png ]] || { echo "FAIL: diff --json -o wrote no image"; fails=$((fails + 1)); }
+json_check size 1 'j["same"] is False and "is 640x480" in j["reason"] and "is 64x64" in j["reason"] and
+  (j["a_width"], j["a_height"], j["b_width"], j["b_height"], j["b_channels"]) == (640, 480, 64, 64, 3)' \
+  "$chart" "$tmp/small.png"
+json_check channels 1 'j["same"] is False and j["reason"].endswith("has 3 channels, " + j["b"] + " has 1")
+  and (j["a_channels"], j["b_channels"]) == (3, 1)' "$chart" "$tmp/grey16.png"
+# File names with quotes, backslashes, control characters and bytes that are not UTF-8.
+odd=$tmp/$(printf 'q"b\\s\001\377\303\251.png')
+cp "$chart" "$odd"
+json_check "odd name" 0 'j["a"].endswith("q\"b\\s\x01\ufffd\u00e9.png")' "$odd" "$chart"
+expect 2 "cannot open '$tmp/nope.png'" "$ts" diff --json "$chart" "$tmp/nope.png"
+[[ -z $("$ts" diff --json "$chart" "$tmp/nope.png" 2>/dev/null) ]] ||
+  { echo "FAIL: diff --json printed JSON for bad input"; fails=$((fails + 1)); }
 
 # --- the committed chart is what the generator draws ---
 "$mkchart" "$tmp/chart.png" || { echo "FAIL: ts_mkchart"; fails=$((fails + 1)); }

@@ -67,10 +67,42 @@ expect2 "--overlay 'rainbow'" shot -o "$tmp/x.png" --overlay rainbow
 expect2 "--frames '9:1:1'" shot -o "$tmp/x.png" --frames 9:1:1
 expect2 "--size '10x10'" shot -o "$tmp/x.png" --size 10x10
 expect2 "--hover 'here'" shot -o "$tmp/x.png" --hover here
-expect2 "cannot open script '$tmp/none.txt'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/none.txt"
+expect2 "--script: cannot open '$tmp/none.txt'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/none.txt"
 printf 'frobnicate 3\n' >"$tmp/bad.txt"
 expect2 "bad.txt:1: unknown action 'frobnicate'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/bad.txt"
 expect2 "cannot open '$tmp/missing.png'" shot -o "$tmp/x.png" -i "$tmp/missing.png"
+# View points that crashed the drawing code (a NaN hover, a centre far outside int range).
+expect2 "--hover 'nan,5'" shot -o "$tmp/x.png" --backend cpu --hover nan,5
+expect2 "--zoom needs 0.02..256 and --center" shot -o "$tmp/x.png" --backend cpu --zoom 20 --center 1e30,5
+expect2 "--zoom needs 0.02..256" shot -o "$tmp/x.png" --backend cpu --zoom nan --center 5,5
+expect2 "--size 'nanx500'" shot -o "$tmp/x.png" --backend cpu --size nanx500
+# Scripts are checked whole before anything plays: numbers, ranges, names, arguments.
+script_error() { # script_error REGEX LINES...: the script fails with REGEX and plays nothing
+  local re=$1
+  shift
+  printf '%s\n' "shot $tmp/early.png" "$@" >"$tmp/s.txt"
+  expect2 "s.txt:[0-9]+: $re" shot -o "$tmp/x.png" --backend cpu --script "$tmp/s.txt"
+  check "nothing played before: $re" test ! -e "$tmp/early.png"
+}
+script_error "not a coordinate .*'1e30'" "zoom 20 1e30 5"
+script_error "not a coordinate .*'nan'" "move nan 3"
+script_error "not a coordinate .*'inf'" "click 3 inf"
+script_error "not a zoom .*'0'" "zoom 0"
+script_error "not a tick .*'abc'" "tick abc"
+script_error "not a tick .*'-1'" "tick -1"
+script_error "not a number of frames .*'100001'" "wait 100001"
+script_error "out of range '70000'" "slots 70000"
+script_error "expected 'shift', got 'sideways'" "key right sideways"
+script_error "unknown key 'ctrl'" "key ctrl"
+script_error "unknown overlay 'rainbow'" "overlay rainbow"
+script_error "unknown field 'colour'" "expect colour red"
+script_error "wrong number of arguments for 'wait'" "wait 1 2"
+script_error "expected on or off, got 'yes'" "grid yes"
+script_error "not a pixel value .*'4294967296'" "expect-pixel 1 2 4294967296"
+script_error "too many arguments, from 'x'" "expect-pixel 1 2 3 4 5 6 7 x"
+script_error "wrong number of arguments for 'expect-pixel'" "expect-pixel 1 2 3 4 5 6 7"
+printf 'tick 1\0\n' >"$tmp/nul.txt"
+expect2 "nul.txt: holds a NUL byte" shot -o "$tmp/x.png" --backend cpu --script "$tmp/nul.txt"
 check "no half-written screenshot" test ! -e "$tmp/x.png"
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

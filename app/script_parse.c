@@ -1,0 +1,277 @@
+/* Parsing viewer scripts (see script_parse.h): one action per line, every argument checked
+ * (numbers whole or finite and in range, names known), so that what plays is what the
+ * script says and nothing it says reaches the viewer out of range. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_parse.h"
+#include "ts_sched.h"
+#include "ts_variant.h"
+
+enum { MAX_ARGS = 8 };
+
+const char *const script_key_names[SCRIPT_NAMED_KEYS] = { "space", "left",   "right",
+                                                          "home",  "end",    "escape",
+                                                          "f1",    "plus",   "minus" };
+
+/* The fields of the viewer's report line that `expect` may check. */
+static const char *const report_fields[] = { "variant", "pattern", "walk",     "slots",
+                                             "cost",    "backend", "tick",     "pass",
+                                             "hazards", "overlay", "selected" };
+
+typedef struct parser {
+  const char *name;
+  int line;
+  char *err;
+  size_t errn;
+} parser;
+
+/* "NAME:LINE: what 'arg'", the argument cut short and its control characters shown as '?'. */
+static int bad(parser *p, const char *what, const char *arg)
+{
+  char shown[68];
+  size_t n = 0;
+  for (; arg[n] && n < 64; n++)
+    shown[n] = (unsigned char)arg[n] < 0x20 || arg[n] == 0x7f ? '?' : arg[n];
+  snprintf(shown + n, sizeof shown - n, "%s", arg[n] ? "..." : "");
+  snprintf(p->err, p->errn, "%s:%d: %s '%s'", p->name, p->line, what, shown);
+  return 0;
+}
+
+static int whole(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return 0;
+  *out = (int64_t)v;
+  return 1;
+}
+
+/* A finite decimal number in [lo, hi] (NaN and infinities fail the comparison). */
+static int decimal(const char *s, double lo, double hi, double *out)
+{
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || *end || !(v >= lo && v <= hi))
+    return 0;
+  *out = v;
+  return 1;
+}
+
+static int on_off(const char *s, int *on)
+{
+  *on = strcmp(s, "on") == 0;
+  return *on || strcmp(s, "off") == 0;
+}
+
+static int parse_key(parser *p, script_action *a, char **argv, int argc)
+{
+  const char *k = argv[1];
+  if (k[0] && !k[1] && ((k[0] >= 'a' && k[0] <= 'z') || strchr("0123456789[]+-=", k[0]))) {
+    a->key_char = k[0];
+  } else {
+    while (a->key_name < SCRIPT_NAMED_KEYS && strcmp(k, script_key_names[a->key_name]) != 0)
+      a->key_name++;
+    if (a->key_name == SCRIPT_NAMED_KEYS)
+      return bad(p, "unknown key", k);
+  }
+  if (argc == 3 && strcmp(argv[2], "shift") != 0)
+    return bad(p, "expected 'shift', got", argv[2]);
+  a->shift = argc == 3;
+  return 1;
+}
+
+static int point(parser *p, script_action *a, const char *x, const char *y)
+{
+  if (!decimal(x, -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &a->x))
+    return bad(p, "not a coordinate (a number within 1e6)", x);
+  if (!decimal(y, -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &a->y))
+    return bad(p, "not a coordinate (a number within 1e6)", y);
+  return 1;
+}
+
+/* One line's tokens into an action; returns 0 after writing the error. */
+static int parse_action(parser *p, script_action *a, char **argv, int argc)
+{
+  static const struct {
+    const char *name;
+    script_op op;
+    int min, max; /* arguments after the name */
+  } ops[] = {
+    { "key", SCRIPT_KEY, 1, 2 },         { "move", SCRIPT_MOVE, 2, 3 },
+    { "click", SCRIPT_CLICK, 2, 2 },     { "tick", SCRIPT_TICK, 1, 1 },
+    { "wait", SCRIPT_WAIT, 1, 1 },       { "variant", SCRIPT_VARIANT, 1, 1 },
+    { "pattern", SCRIPT_PATTERN, 1, 1 }, { "walk", SCRIPT_WALK, 1, 1 },
+    { "slots", SCRIPT_SLOTS, 1, 1 },     { "cost", SCRIPT_COST, 1, 1 },
+    { "backend", SCRIPT_BACKEND, 1, 1 }, { "overlay", SCRIPT_OVERLAY, 1, 1 },
+    { "grid", SCRIPT_GRID, 1, 1 },       { "help", SCRIPT_HELP, 1, 1 },
+    { "zoom", SCRIPT_ZOOM, 1, 3 },       { "fit", SCRIPT_FIT, 0, 0 },
+    { "shot", SCRIPT_SHOT, 1, 1 },       { "report", SCRIPT_REPORT, 0, 0 },
+    { "expect", SCRIPT_EXPECT, 2, 2 },   { "expect-pixel", SCRIPT_EXPECT_PIXEL, 3, 2 + SCRIPT_MAX_VALUES },
+    { "quit", SCRIPT_QUIT, 0, 0 },
+  };
+  size_t i = 0;
+  while (i < sizeof ops / sizeof ops[0] && strcmp(argv[0], ops[i].name) != 0)
+    i++;
+  if (i == sizeof ops / sizeof ops[0])
+    return bad(p, "unknown action", argv[0]);
+  if (argc - 1 < ops[i].min || argc - 1 > ops[i].max)
+    return bad(p, "wrong number of arguments for", argv[0]);
+  memset(a, 0, sizeof *a);
+  a->op = ops[i].op;
+  a->line = p->line;
+  const char *arg = argc > 1 ? argv[1] : "";
+  switch (a->op) {
+  case SCRIPT_KEY:
+    return parse_key(p, a, argv, argc);
+  case SCRIPT_MOVE:
+    if (argc == 4 && strcmp(argv[3], "input") != 0)
+      return bad(p, "expected 'input', got", argv[3]);
+    a->input_pane = argc == 4;
+    return point(p, a, argv[1], argv[2]);
+  case SCRIPT_CLICK:
+    return point(p, a, argv[1], argv[2]);
+  case SCRIPT_TICK:
+    if (strcmp(arg, "end") == 0)
+      a->n = SCRIPT_TICK_END;
+    else if (!whole(arg, 0, INT64_MAX / 4, &a->n))
+      return bad(p, "not a tick (a whole number from 0, or end)", arg);
+    return 1;
+  case SCRIPT_WAIT:
+    if (!whole(arg, 0, SCRIPT_WAIT_MAX, &a->n))
+      return bad(p, "not a number of frames (0..100000)", arg);
+    return 1;
+  case SCRIPT_VARIANT: {
+    const ts_variant *v = ts_variant_find(arg);
+    if (!v)
+      return bad(p, "unknown variant", arg);
+    while (ts_variant_at(a->variant) != v)
+      a->variant++;
+    return 1;
+  }
+  case SCRIPT_PATTERN:
+    return ts_pattern_parse(arg, &a->pattern) ? 1 : bad(p, "unknown pattern", arg);
+  case SCRIPT_WALK:
+    return ts_walk_parse(arg, &a->walk) ? 1 : bad(p, "unknown walk", arg);
+  case SCRIPT_SLOTS:
+  case SCRIPT_COST:
+    if (!whole(arg, 1, a->op == SCRIPT_SLOTS ? TS_SLOTS_MAX : TS_COST_MAX, &a->n))
+      return bad(p, "out of range", arg);
+    return 1;
+  case SCRIPT_BACKEND:
+    a->on = strcmp(arg, "cl") == 0;
+    return a->on || strcmp(arg, "cpu") == 0 ? 1 : bad(p, "unknown back end (cl or cpu)", arg);
+  case SCRIPT_GRID:
+  case SCRIPT_HELP:
+    return on_off(arg, &a->on) ? 1 : bad(p, "expected on or off, got", arg);
+  case SCRIPT_ZOOM:
+    if (argc == 3)
+      return bad(p, "zoom takes Z, or Z X Y, not two numbers:", argv[2]);
+    if (!decimal(arg, SCRIPT_ZOOM_MIN, SCRIPT_ZOOM_MAX, &a->zoom))
+      return bad(p, "not a zoom (0.02..256)", arg);
+    a->have_center = argc == 4;
+    return argc == 4 ? point(p, a, argv[2], argv[3]) : 1;
+  case SCRIPT_OVERLAY: /* the viewer knows the modes' names: script.c checks them */
+  case SCRIPT_SHOT:
+    a->text = arg;
+    return 1;
+  case SCRIPT_EXPECT: {
+    size_t k = 0;
+    while (k < sizeof report_fields / sizeof report_fields[0] && strcmp(arg, report_fields[k]) != 0)
+      k++;
+    if (k == sizeof report_fields / sizeof report_fields[0])
+      return bad(p, "unknown field", arg);
+    a->text = arg;
+    a->value = argv[2];
+    return 1;
+  }
+  case SCRIPT_EXPECT_PIXEL: {
+    int64_t v[2 + SCRIPT_MAX_VALUES] = { 0 };
+    for (int c = 1; c < argc; c++)
+      if (!whole(argv[c], 0, c < 3 ? SCRIPT_PIXEL_MAX : UINT32_MAX, &v[c - 1]))
+        return bad(p, c < 3 ? "not a pixel position" : "not a pixel value (0..4294967295)",
+                   argv[c]);
+    a->x = (double)v[0];
+    a->y = (double)v[1];
+    for (int c = 3; c < argc; c++)
+      a->values[a->nvalues++] = (uint32_t)v[c - 1];
+    return 1;
+  }
+  case SCRIPT_FIT:
+  case SCRIPT_REPORT:
+  case SCRIPT_QUIT:
+    return 1;
+  }
+  return bad(p, "unknown action", argv[0]);
+}
+
+void script_free(script *s)
+{
+  free(s->text);
+  free(s->act);
+  memset(s, 0, sizeof *s);
+}
+
+int script_parse(const char *text, size_t len, const char *name, script *s, char *err,
+                 size_t errn)
+{
+  memset(s, 0, sizeof *s);
+  parser p = { name, 0, err, errn };
+  if (len > SCRIPT_MAX_BYTES) {
+    snprintf(err, errn, "%s: over %d bytes: not a script", name, SCRIPT_MAX_BYTES);
+    return 0;
+  }
+  if (memchr(text, 0, len)) {
+    snprintf(err, errn, "%s: holds a NUL byte: not a text file", name);
+    return 0;
+  }
+  s->text = malloc(len + 1);
+  if (!s->text) {
+    snprintf(err, errn, "%s: out of memory", name);
+    return 0;
+  }
+  memcpy(s->text, text, len);
+  s->text[len] = 0;
+  int cap = 0;
+  for (char *line = s->text, *next; line; line = next) {
+    p.line++;
+    next = strchr(line, '\n');
+    if (next)
+      *next++ = 0;
+    char *hash = strchr(line, '#');
+    if (hash)
+      *hash = 0;
+    char *argv[MAX_ARGS + 1], *save = NULL;
+    int argc = 0;
+    for (char *tok = strtok_r(line, " \t\r\v\f", &save); tok; tok = strtok_r(NULL, " \t\r\v\f", &save)) {
+      if (argc == MAX_ARGS) {
+        bad(&p, "too many arguments, from", tok);
+        script_free(s);
+        return 0;
+      }
+      argv[argc++] = tok;
+    }
+    if (argc == 0)
+      continue;
+    if (s->n == cap) {
+      script_action *more = realloc(s->act, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *more);
+      if (!more) {
+        snprintf(err, errn, "%s: out of memory", name);
+        script_free(s);
+        return 0;
+      }
+      s->act = more;
+    }
+    if (!parse_action(&p, &s->act[s->n], argv, argc)) {
+      script_free(s);
+      return 0;
+    }
+    s->n++;
+  }
+  return 1;
+}
