@@ -383,15 +383,16 @@ static size_t local_bytes(const ts_variant *v, const ts_kctx *k)
   return n > 0 ? ((size_t)n + 3) / 4 * 4 : 4; /* whole 32-bit words */
 }
 
-static ts_status set_args(ts_cl_run *r, int pass, cl_kernel kern, cl_mem src, cl_mem dst,
-                          cl_mem committed, int first, int n, ts_error *err)
+/* The arguments every kernel shares (TS_ARGS in common.cl); device-scheduled launches add
+ * the scoreboard's after them. */
+static ts_status set_args(ts_cl_run *r, cl_kernel kern, cl_mem src, cl_mem dst,
+                          cl_mem committed, cl_mem tiles, int first, int n, ts_error *err)
 {
-  (void)pass;
   cl_int e = 0;
   e |= clSetKernelArg(kern, 0, sizeof(cl_mem), &src);
   e |= clSetKernelArg(kern, 1, sizeof(cl_mem), &dst);
   e |= clSetKernelArg(kern, 2, sizeof(cl_mem), &committed);
-  e |= clSetKernelArg(kern, 3, sizeof(cl_mem), &r->tiles);
+  e |= clSetKernelArg(kern, 3, sizeof(cl_mem), &tiles);
   e |= clSetKernelArg(kern, 4, sizeof(int), &first);
   e |= clSetKernelArg(kern, 5, sizeof(int), &n);
   e |= clSetKernelArg(kern, 6, sizeof(int), &r->W);
@@ -548,7 +549,7 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
   const ts_pass_desc *pd = &r->v->passes[pass];
   cl_kernel kern = r->kernel[pass];
   cl_mem dst = direct ? r->buf[pd->dst] : r->shadow[pd->dst];
-  ts_status st = set_args(r, pass, kern, r->buf[pd->src], dst, r->buf[pd->dst], (int)first,
+  ts_status st = set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
                           (int)n, err);
   if (st != TS_OK)
     return st;
@@ -702,20 +703,10 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   cl_kernel kern = r->dkernel[pass];
   int first = 0, ntiles = (int)n, record = rec != NULL, stuck = l->stuck;
   cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 27;
-  cl_mem src = r->buf[pd->src], dst = r->buf[pd->dst];
+  cl_mem dst = r->buf[pd->dst];
+  if ((st = set_args(r, kern, r->buf[pd->src], dst, dst, r->dtiles, first, ntiles, err)) != TS_OK)
+    return st;
   cl_int e = 0;
-  e |= clSetKernelArg(kern, 0, sizeof(cl_mem), &src);
-  e |= clSetKernelArg(kern, 1, sizeof(cl_mem), &dst);
-  e |= clSetKernelArg(kern, 2, sizeof(cl_mem), &dst);
-  e |= clSetKernelArg(kern, 3, sizeof(cl_mem), &r->dtiles);
-  e |= clSetKernelArg(kern, 4, sizeof(int), &first);
-  e |= clSetKernelArg(kern, 5, sizeof(int), &ntiles);
-  e |= clSetKernelArg(kern, 6, sizeof(int), &r->W);
-  e |= clSetKernelArg(kern, 7, sizeof(int), &r->H);
-  e |= clSetKernelArg(kern, 8, sizeof(int), &r->C);
-  e |= clSetKernelArg(kern, 9, sizeof(cl_mem), &r->weights);
-  e |= clSetKernelArg(kern, 10, sizeof(int), &r->r);
-  e |= clSetKernelArg(kern, 11, r->lmem, NULL);
   e |= clSetKernelArg(kern, 12, sizeof(cl_mem), &r->board);
   e |= clSetKernelArg(kern, 13, sizeof(cl_mem), &r->dwaits);
   e |= clSetKernelArg(kern, 14, sizeof(cl_mem), &r->drec);
