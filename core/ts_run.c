@@ -15,6 +15,9 @@ struct ts_run {
   ts_sched *sched;
   ts_hazard *hazards;
   size_t nhazards, nhazardous;
+  ts_hazard *races;   /* reads the scoreboard does not order (SPEC section 8) */
+  size_t nraces;
+  uint32_t *stamp, *queue, stamp_now; /* ordered_by_waits's scratch, by thread id */
   ts_cl_run *cl;      /* device state, when the back end is OpenCL */
   uint32_t pos;      /* next thread (in start_seq) to run */
   uint32_t cpos;     /* next thread (in start_seq) to commit */
@@ -107,9 +110,52 @@ static ts_status alloc_buf(ts_buf *b, ts_error *err)
   return TS_OK;
 }
 
+static ts_status push_pair(ts_hazard **list, size_t *n, size_t *cap, ts_hazard h, ts_error *err)
+{
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 256;
+    ts_hazard *l = realloc(*list, nc * sizeof *l);
+    if (!l)
+      return ts_fail(err, TS_ERR_NOMEM, "out of memory for the hazard list");
+    *list = l;
+    *cap = nc;
+  }
+  (*list)[(*n)++] = h;
+  return TS_OK;
+}
+
+/* Whether the scoreboard orders producer `prod` before consumer `cons`: a chain of waits
+ * leads from the consumer back to it. Each wait goes to a smaller ticket, so the search
+ * goes back only through tickets after the producer's. A dependency the pattern leaves out
+ * can still be ordered through others (wavefront26x orders a tile's left neighbour through
+ * the one below it), and a tile whose waits fall outside the space is ordered by nothing:
+ * the simulator's ticks may still have finished the producer first, the device need not. */
+static int ordered_by_waits(ts_run *run, int pi, uint32_t prod, uint32_t cons)
+{
+  const ts_pass_sched *ps = &run->sched->pass[pi];
+  uint32_t floor = ps->t[prod].dispatch, stamp = ++run->stamp_now, head = 0, tail = 0;
+  uint32_t tg[TS_PATTERN_MAX_VECTORS];
+  run->queue[tail++] = cons;
+  run->stamp[cons] = stamp;
+  while (head < tail) {
+    int nw = ts_sched_waits(run->sched, pi, run->queue[head++], tg);
+    for (int i = 0; i < nw; i++) {
+      if (tg[i] == prod)
+        return 1;
+      if (ps->t[tg[i]].dispatch > floor && run->stamp[tg[i]] != stamp) {
+        run->stamp[tg[i]] = stamp;
+        run->queue[tail++] = tg[i];
+      }
+    }
+  }
+  return 0;
+}
+
 /* Adds the hazards of thread `id` of pass `pi`: producers of what it reads from its own
- * pass's output that had not finished when it started. */
-static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, ts_error *err)
+ * pass's output that had not finished when it started; and its races: those producers the
+ * scoreboard does not order before it. */
+static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, size_t *rcap,
+                                 ts_error *err)
 {
   const ts_pass_desc *pd = &run->params.variant->passes[pi];
   ts_pass_sched *ps = &run->sched->pass[pi];
@@ -126,7 +172,7 @@ static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, 
     for (int py = r->y / pd->wtile_h; py <= (r->y + r->h - 1) / pd->wtile_h; py++)
       for (int px = r->x / pd->wtile_w; px <= (r->x + r->w - 1) / pd->wtile_w; px++) {
         uint32_t prod = (uint32_t)py * (uint32_t)ps->tw + (uint32_t)px;
-        if (prod == id || ps->t[prod].end_tick <= t->start_tick)
+        if (prod == id)
           continue;
         int dup = 0;
         for (int s = 0; s < nseen; s++)
@@ -134,15 +180,15 @@ static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, 
         if (dup || nseen == 32)
           continue;
         seen[nseen++] = prod;
-        if (run->nhazards == *cap) {
-          size_t nc = *cap ? *cap * 2 : 256;
-          ts_hazard *h = realloc(run->hazards, nc * sizeof *h);
-          if (!h)
-            return ts_fail(err, TS_ERR_NOMEM, "out of memory for the hazard list");
-          run->hazards = h;
-          *cap = nc;
-        }
-        run->hazards[run->nhazards++] = (ts_hazard){ pi, id, prod };
+        ts_hazard h = { pi, id, prod };
+        ts_status st;
+        if (!ordered_by_waits(run, pi, prod, id) &&
+            (st = push_pair(&run->races, &run->nraces, rcap, h, err)) != TS_OK)
+          return st;
+        if (ps->t[prod].end_tick <= t->start_tick)
+          continue;
+        if ((st = push_pair(&run->hazards, &run->nhazards, cap, h, err)) != TS_OK)
+          return st;
         t->hazards++;
       }
   }
@@ -153,19 +199,29 @@ static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, 
 
 static ts_status find_hazards(ts_run *run, ts_error *err)
 {
-  size_t cap = 0;
+  size_t cap = 0, rcap = 0;
   for (int pi = 0; pi < run->sched->npasses; pi++) {
     ts_pass_sched *ps = &run->sched->pass[pi];
     for (uint32_t id = 0; id < ps->n; id++)
       ps->t[id].hazards = 0;
     if (!run->params.variant->passes[pi].self_reads)
       continue;
+    free(run->stamp);
+    free(run->queue);
+    run->stamp = calloc(ps->n, sizeof *run->stamp);
+    run->queue = malloc(ps->n * sizeof *run->queue);
+    if (!run->stamp || !run->queue)
+      return ts_fail(err, TS_ERR_NOMEM, "out of memory for the hazard search");
+    run->stamp_now = 0;
     for (uint32_t id = 0; id < ps->n; id++) {
-      ts_status st = find_hazards_of(run, pi, id, &cap, err);
+      ts_status st = find_hazards_of(run, pi, id, &cap, &rcap, err);
       if (st != TS_OK)
         return st;
     }
   }
+  free(run->stamp);
+  free(run->queue);
+  run->stamp = run->queue = NULL;
   return TS_OK;
 }
 
@@ -278,6 +334,9 @@ void ts_run_destroy(ts_run *run)
   ts_dev_run_free(run->dev);
   ts_sched_destroy(run->sched);
   free(run->hazards);
+  free(run->races);
+  free(run->stamp);
+  free(run->queue);
   free(run);
 }
 
@@ -479,6 +538,12 @@ const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n)
 {
   *n = run->nhazards;
   return run->hazards;
+}
+
+const ts_hazard *ts_run_races(const ts_run *run, size_t *n)
+{
+  *n = run->nraces;
+  return run->races;
 }
 
 size_t ts_run_hazardous_threads(const ts_run *run)

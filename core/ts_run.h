@@ -59,6 +59,10 @@ const ts_sched *ts_run_sched(const ts_run *run);
 const ts_kctx *ts_run_kctx(const ts_run *run);
 const ts_run_params *ts_run_params_of(const ts_run *run);
 const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n);
+/* The races of a device-scheduled run (SPEC section 8): reads of a producer that no chain
+ * of waits orders before its consumer, whatever the simulator's ticks say. Under none of
+ * them the device's output is exact; each is a hazard or can become one on a device. */
+const ts_hazard *ts_run_races(const ts_run *run, size_t *n);
 /* Threads with at least one hazard. */
 size_t ts_run_hazardous_threads(const ts_run *run);
 /* Milliseconds spent running and committing threads since the run was created. */

@@ -272,6 +272,21 @@ PY
   [[ ! -e $tmp/stuck.png ]] || { echo "FAIL: a stalled run wrote its output"; fails=$((fails + 1)); }
   one_line_error "$ts" run --variant integral --exec device --test-stuck 30 --spin-limit 1000
   expect 0 "wrong tile: pass 1 thread|0 wrong tiles" "$ts" run --variant integral --exec device --pattern none
+  # wavefront26x orders a left neighbour through the tile below it: a last row of tiles has
+  # none, so its left reads are races although the simulator's ticks find no hazard.
+  python3 - "$tmp/odd.png" <<'PY'
+import struct, sys, zlib
+w, h = 80, 40  # 5 x 3 blocks of 16 x 16
+ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+rows = b"".join(b"\0" + bytes((x * 7 + y * 13) % 256 for x in range(w)) for y in range(h))
+chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) +
+                               chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+PY
+  "$ts" run --variant integral --exec device --pattern wavefront26x -i "$tmp/odd.png" > "$tmp/26x.txt"
+  if grep -q "0 hazards in 0 threads" "$tmp/26x.txt" && grep -q "^races: 4 reads" "$tmp/26x.txt" &&
+     grep -q "^race: pass 1 thread (1,2) reads what thread (0,2) writes" "$tmp/26x.txt"
+  then passes=$((passes + 1)); else echo "FAIL: wavefront26x races"; cat "$tmp/26x.txt"; fails=$((fails + 1)); fi
   expect 2 "--exec device: the device runs the schedule on the OpenCL back end" \
     "$ts" run --exec device --backend cpu
   expect 2 "--exec 'gpu': unknown execution" "$ts" run --exec gpu

@@ -101,9 +101,9 @@ static void exact_under_every_pattern(ts_cl *cl)
           ts_run *run = device_run(img, v, (ts_pattern)pat, walk, cl, what);
           if (!run)
             continue;
-          size_t nh;
-          ts_run_hazards(run, &nh);
-          if (nh == 0) {
+          size_t nr;
+          ts_run_races(run, &nr);
+          if (nr == 0) {
             compare_to_ref(run, img, what, 1);
             CHECK(ts_run_device_result(run)->nwrong == 0, "%s: %u wrong tiles", what,
                   ts_run_device_result(run)->nwrong);
@@ -136,10 +136,10 @@ static void exact_random_schedules(ts_cl *cl)
     ts_error err = { 0 };
     ts_dev_opts o = { .record = trial % 2, .stuck = -1 };
     CHECK(ts_run_create(img, &p, &run, &err) == TS_OK, "%s: %s", what, err.msg);
-    size_t nh = 1;
+    size_t nr = 1;
     if (run)
-      ts_run_hazards(run, &nh);
-    if (run && nh == 0) {
+      ts_run_races(run, &nr);
+    if (run && nr == 0) {
       CHECK(ts_run_device(run, &o, &err) == TS_OK, "%s: %s", what, err.msg);
       compare_to_ref(run, img, what, 1);
       if (o.record)
@@ -163,9 +163,9 @@ static void every_walk_and_pattern(ts_cl *cl)
       ts_run *run = device_run(img, v, (ts_pattern)pat, (ts_walk)walk, cl, what);
       if (run) {
         check_record(run, what);
-        size_t nh;
-        ts_run_hazards(run, &nh);
-        if (nh == 0)
+        size_t nr;
+        ts_run_races(run, &nr);
+        if (nr == 0)
           CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
       }
       ts_run_destroy(run);

@@ -131,6 +131,83 @@ static void integral_hazards(void)
 }
 
 /* At tick T the output holds exactly the tiles of threads that ended at or before T. */
+/* The races a device run would have (SPEC section 8): a read is ordered only through a chain
+ * of waits. Checked against the transitive closure of the wait graph, built here by brute
+ * force, under random walks and patterns; every hazard is a race (the simulator starts a
+ * thread only after everything it is ordered after), and the one case the ticks hide:
+ * wavefront26x orders a tile's left neighbour through the tile below, which the last row
+ * of tiles lacks. */
+static void integral_races(void)
+{
+  const ts_variant *v = ts_variant_find("integral");
+  for (int trial = 0; trial < 30; trial++) {
+    int w = 1 + (int)check_rand(150), h = 1 + (int)check_rand(120);
+    ts_image *img = random_image(w, h, 1);
+    ts_pattern pat = (ts_pattern)check_rand(TS_PAT_COUNT);
+    ts_walk walk = (ts_walk)check_rand(TS_WALK_COUNT);
+    ts_run *run = run_variant(img, v, pat, walk, 1 + (int)check_rand(50), 0, 0, 0, 0);
+    const ts_sched *s = ts_run_sched(run);
+    const ts_pass_sched *ps = &s->pass[0];
+    uint32_t n = ps->n, words = (n + 63) / 64;
+    uint64_t *anc = calloc((size_t)n * words, sizeof *anc);
+    for (uint32_t d = 0; d < n; d++) { /* dispatch order: producers before waiters */
+      uint32_t id = ps->order[d], tg[TS_PATTERN_MAX_VECTORS];
+      int nw = ts_sched_waits(s, 0, id, tg);
+      for (int i = 0; i < nw; i++) {
+        anc[(size_t)id * words + tg[i] / 64] |= 1ull << (tg[i] % 64);
+        for (uint32_t k = 0; k < words; k++)
+          anc[(size_t)id * words + k] |= anc[(size_t)tg[i] * words + k];
+      }
+    }
+    size_t nr, nh;
+    const ts_hazard *r = ts_run_races(run, &nr), *hz = ts_run_hazards(run, &nh);
+    for (size_t i = 0; i < nr; i++)
+      CHECK(!(anc[(size_t)r[i].consumer * words + r[i].producer / 64] >> (r[i].producer % 64) & 1),
+            "%dx%d %s/%s: race %u <- %u is ordered", w, h, ts_pattern_name(pat),
+            ts_walk_name(walk), r[i].consumer, r[i].producer);
+    for (size_t i = 0; i < nh; i++) {
+      int found = 0;
+      for (size_t j = 0; j < nr; j++)
+        found |= r[j].consumer == hz[i].consumer && r[j].producer == hz[i].producer;
+      CHECK(found, "%dx%d %s/%s: hazard %u <- %u is no race", w, h, ts_pattern_name(pat),
+            ts_walk_name(walk), hz[i].consumer, hz[i].producer);
+    }
+    /* Every neighbour the integral reads (left, up, up-left) is a race or ordered. */
+    size_t reads = 0, ordered = 0;
+    for (uint32_t id = 0; id < n; id++)
+      for (int k = 0; k < 3; k++) {
+        int tx = (int)(id % (uint32_t)ps->tw) - (k != 1), ty = (int)(id / (uint32_t)ps->tw) - (k != 0);
+        if (tx < 0 || ty < 0)
+          continue;
+        uint32_t p = (uint32_t)ty * (uint32_t)ps->tw + (uint32_t)tx;
+        reads++;
+        ordered += anc[(size_t)id * words + p / 64] >> (p % 64) & 1;
+      }
+    CHECK(reads == ordered + nr, "%dx%d %s/%s: %zu reads, %zu ordered, %zu races", w, h,
+          ts_pattern_name(pat), ts_walk_name(walk), reads, ordered, nr);
+    free(anc);
+    ts_run_destroy(run);
+    ts_image_destroy(img);
+  }
+  ts_image *img = random_image(50, 47, 1); /* 4 x 3 threads */
+  ts_run *run = run_variant(img, v, TS_PAT_WAVEFRONT26X, TS_WALK_WAVEFRONT26X, 168, 0, 0, 0,
+                            INT64_MAX);
+  size_t nr, nh;
+  const ts_hazard *r = ts_run_races(run, &nr);
+  ts_run_hazards(run, &nh);
+  CHECK(nh == 0 && nr == 3, "wavefront26x on 4x3: %zu hazards, %zu races", nh, nr);
+  for (size_t i = 0; i < nr; i++)
+    CHECK(r[i].consumer / 4 == 2 && r[i].producer == r[i].consumer - 1,
+          "wavefront26x race %u <- %u is not a last-row left neighbour", r[i].consumer,
+          r[i].producer);
+  ts_run_destroy(run);
+  run = run_variant(img, v, TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168, 0, 0, 0, INT64_MAX);
+  ts_run_races(run, &nr);
+  CHECK(nr == 0, "wavefront: %zu races", nr);
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+}
+
 static void stepping(void)
 {
   ts_image *img = random_image(70, 45, 3);
@@ -181,6 +258,7 @@ int main(void)
   all_variants_exact();
   gaussian_sizes();
   integral_hazards();
+  integral_races();
   stepping();
   return check_exit("test_variants");
 }
