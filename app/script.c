@@ -5,11 +5,13 @@
  *   move X Y [input]        hover image point (X, Y) on the output (or the input) pane
  *   click X Y               select the thread that wrote output pixel (X, Y)
  *   tick N | end            go to a tick;      wait N     draw N frames (a pause)
+ *   devtime T | P% | end    in the device view, go to device time T (the record's unit) or P%
  *   variant NAME, pattern NAME, walk NAME, slots N, cost N, backend cl|cpu
  *   overlay MODE, grid on|off, help on|off, zoom Z [X Y], fit
  *   shot FILE               write a screenshot;  report   print the viewer's state line
  *   expect FIELD VALUE      check a field of the state line (variant, pattern, walk, slots,
- *                           cost, backend, tick, pass, hazards, overlay, selected)
+ *                           cost, backend, tick, pass, hazards, overlay, selected, view; in
+ *                           the device view also devtime (T/END) and wrong)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   quit
  * Every action that looks at the result first waits for the worker to catch up. */
@@ -97,6 +99,24 @@ int script_run(viewer *v, const char *path)
     } else if (strcmp(cmd, "tick") == 0 && argc == 2) {
       viewer_sync(v, 60000);
       viewer_set_tick(v, strcmp(argv[1], "end") == 0 ? INT64_MAX / 4 : atoll(argv[1]));
+    } else if (strcmp(cmd, "devtime") == 0 && argc == 2) {
+      viewer_sync(v, 60000);
+      const ts_dev_run *d = viewer_dev(v);
+      char *end;
+      double t = strtod(argv[1], &end);
+      if (!d) {
+        fprintf(stderr, "tilescope: script %s:%d: devtime needs the device view\n", path, line);
+        failures++;
+      } else if (strcmp(argv[1], "end") == 0) {
+        viewer_set_dev_time(v, (int64_t)d->t_end);
+      } else if (end != argv[1] && strcmp(end, "%") == 0) {
+        viewer_set_dev_time(v, (int64_t)(t / 100.0 * (double)d->t_end + 0.5));
+      } else if (end != argv[1] && !*end) {
+        viewer_set_dev_time(v, (int64_t)t);
+      } else {
+        fclose(f);
+        return bad(path, line, "bad device time", argv[1]);
+      }
     } else if (strcmp(cmd, "variant") == 0 && argc == 2) {
       const ts_variant *var = ts_variant_find(argv[1]);
       int i = 0;
@@ -180,7 +200,8 @@ int script_run(viewer *v, const char *path)
       viewer_sync(v, 60000);
       int x = atoi(argv[1]), y = atoi(argv[2]);
       const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-      if (!k || !v->out_raw || x < 0 || y < 0 || x >= k->W || y >= k->H) {
+      const uint8_t *out_raw = viewer_out_raw(v);
+      if (!k || !out_raw || x < 0 || y < 0 || x >= k->W || y >= k->H) {
         fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, line, x, y);
         failures++;
         continue;
@@ -188,9 +209,9 @@ int script_run(viewer *v, const char *path)
       for (int c = 0; c + 3 < argc; c++) {
         unsigned long want = strtoul(argv[3 + c], NULL, 10), got;
         if (k->buf[TS_BUF_OUT].esize == 4)
-          got = ((const uint32_t *)v->out_raw)[(size_t)y * k->W + x];
+          got = ((const uint32_t *)out_raw)[(size_t)y * k->W + x];
         else
-          got = v->out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
+          got = out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
         if (got != want) {
           fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",
                   path, line, x, y, c, got, want);
