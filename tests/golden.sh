@@ -3,9 +3,11 @@
 # compares it with the committed golden through `tilescope diff`. The tolerance: a channel
 # may differ by 8 and 0.2% of the pixels may differ beyond that (font rasterisation and
 # llvmpipe rounding), no more. --update rewrites the goldens instead (say so in the commit).
+# Scenes run from the source folder, so that they name its files (records) relatively.
 # usage: golden.sh TILESCOPE SOURCE_DIR [--update]
 set -u
-ts=$1 src=$2 update=${3:-}
+ts=$(realpath "$1") src=$(realpath "$2") update=${3:-}
+cd "$src" || exit 1
 dir=$src/tests/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
