@@ -1,18 +1,24 @@
 /* `tilescope [view]` opens the viewer; `tilescope shot` renders exactly what the window would
  * show, headless, through SDL's offscreen video driver, to a PNG (or a numbered sequence).
- * Both take the run options, an overlay, a hover point and a script. */
+ * Both take the run options, an overlay, a hover point and a script; `--exec device` runs the
+ * schedule on the device too, and `--record` opens a saved record of such a run. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "ts_record.h"
 #include "viewer.h"
 
 typedef struct view_args {
   cli_sched cs;
-  const char *input, *out, *size, *overlay, *script, *frames, *hover, *center;
+  const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
+      *dev_time;
   int help_overlay, show_times;
   double zoom;
+  char record_input[1100]; /* the record's input path, resolved */
 } view_args;
 
 static const char view_usage[] =
@@ -38,6 +44,102 @@ static int parse_pair(const char *s, const char *sep, double *a, double *b)
   return end != t && *end == 0 && *a >= -1e6 && *a <= 1e6 && *b >= -1e6 && *b <= 1e6;
 }
 
+/* The input a record's run is rebuilt on: -i, else the path the record names (as given, or
+ * beside the record when the two were moved together), else the default chart. */
+static const char *record_input(view_args *a, const ts_trace_info *info)
+{
+  if (a->input)
+    return a->input;
+  if (info->input[0]) {
+    snprintf(a->record_input, sizeof a->record_input, "%s", info->input);
+    if (access(a->record_input, R_OK) == 0)
+      return a->record_input;
+    const char *base = strrchr(info->input, '/'), *dir = strrchr(a->record, '/');
+    snprintf(a->record_input, sizeof a->record_input, "%.*s%s", dir ? (int)(dir - a->record + 1) : 0,
+             a->record, base ? base + 1 : info->input);
+    if (access(a->record_input, R_OK) == 0)
+      return a->record_input;
+  }
+  return NULL;
+}
+
+/* Reads --record, takes the run's settings from it and checks that it fits that run on the
+ * input (image size, then every tile in walk order). One error line and 0 when it does not. */
+static int load_record(const char *cmd, view_args *a, vw_options *o)
+{
+  ts_trace_info info;
+  ts_dev_run *d = NULL;
+  ts_error err = { 0 };
+  ts_image *img = NULL;
+  ts_run *run = NULL;
+  if (ts_trace_read(a->record, &info, &d, &err) != TS_OK) {
+    fprintf(stderr, "tilescope %s: --record %s\n", cmd, err.msg);
+    return 0;
+  }
+  ts_run_params p = { .variant = ts_variant_find(info.variant), .sched.slots = info.slots,
+                      .cost = info.cost, .ksize = info.ksize, .sigma = info.sigma };
+  int ok = p.variant && ts_pattern_parse(info.pattern, &p.sched.pattern) &&
+           ts_walk_parse(info.walk, &p.sched.walk) && info.slots >= 1;
+  if (!ok) {
+    fprintf(stderr, "tilescope %s: --record %s: unknown variant, pattern or walk (%s, %s, %s)\n",
+            cmd, a->record, info.variant, info.pattern, info.walk);
+    goto fail;
+  }
+  o->input = record_input(a, &info);
+  const char *in = o->input ? o->input : cli_default_asset();
+  if (!in)
+    goto fail;
+  if (ts_image_load_png(in, &img, &err) != TS_OK) {
+    fprintf(stderr, "tilescope %s: --record %s: %s\n", cmd, a->record, err.msg);
+    goto fail;
+  }
+  /* The integral image's record names one channel whatever the input had. */
+  int c_ok = info.c == img->c || p.variant->filter == TS_FILTER_INTEGRAL;
+  if (img->w != info.w || img->h != info.h || !c_ok) {
+    fprintf(stderr, "tilescope %s: --record %s: recorded on a %dx%dx%d image, %s is %dx%dx%d (give "
+            "the record's input with -i)\n", cmd, a->record, info.w, info.h, info.c, in, img->w,
+            img->h, img->c);
+    goto fail;
+  }
+  ts_run_params_resolve(&p);
+  if (ts_run_create(img, &p, &run, &err) != TS_OK) {
+    fprintf(stderr, "tilescope %s: --record %s: %s\n", cmd, a->record, err.msg);
+    goto fail;
+  }
+  /* A check on a copy: the viewer's runs get theirs from the worker. */
+  ts_dev_run *copy = NULL;
+  ts_trace_info again;
+  if (ts_trace_read(a->record, &again, &copy, &err) != TS_OK ||
+      ts_run_attach_device(run, copy, &err) != TS_OK) {
+    ts_dev_run_free(copy);
+    fprintf(stderr, "tilescope %s: --record %s does not fit %s on %s: %s\n", cmd, a->record,
+            info.variant, in, err.msg);
+    goto fail;
+  }
+  int vi = 0;
+  while (ts_variant_at(vi) != p.variant)
+    vi++;
+  o->set.variant = vi;
+  o->set.pattern = p.sched.pattern;
+  o->set.walk = p.sched.walk;
+  o->set.slots = p.sched.slots;
+  o->set.cost = p.cost;
+  o->set.ksize = p.ksize;
+  o->set.sigma = p.sigma;
+  o->set.exec_device = 0;
+  o->record = d;
+  const char *slash = strrchr(a->record, '/');
+  o->record_name = slash ? slash + 1 : a->record;
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+  return 1;
+fail:
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+  ts_dev_run_free(d);
+  return 0;
+}
+
 /* Options to viewer options; prints the error and returns 0 on a bad value. */
 static int to_options(const char *cmd, view_args *a, vw_options *o)
 {
@@ -50,8 +152,26 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     vi++;
   o->set = (vw_settings){ .variant = vi, .pattern = p.sched.pattern, .walk = p.sched.walk,
                           .slots = p.sched.slots, .cost = p.cost, .ksize = p.ksize,
-                          .use_cl = strcmp(a->cs.backend, "cl") == 0, .device = a->cs.device };
+                          .sigma = p.sigma, .use_cl = strcmp(a->cs.backend, "cl") == 0,
+                          .device = a->cs.device, .exec_device = p.exec_device };
   o->input = a->input;
+  o->devview = p.exec_device;
+  o->dev_time = -1;
+  o->dev_pct = -1;
+  if (a->dev_time) {
+    char *end;
+    double t = strtod(a->dev_time, &end);
+    int pct = *end == '%' && end[1] == 0;
+    if (end == a->dev_time || (*end && !pct) || t < 0 || (pct && t > 100) || t > 9e15) {
+      fprintf(stderr, "tilescope %s: --device-time '%s': give P%% of the run or a time in the "
+              "record's unit (ns, or logical events)\n", cmd, a->dev_time);
+      return 0;
+    }
+    if (pct)
+      o->dev_pct = t;
+    else
+      o->dev_time = (int64_t)t;
+  }
   o->tick = a->cs.have_tick ? a->cs.tick : -1;
   o->mode = OV_STATE;
   if (a->overlay && !overlay_parse(a->overlay, &o->mode)) {
@@ -91,6 +211,16 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->kernels_dir = dir;
   if (!dir && o->set.use_cl)
     o->set.use_cl = 0;
+  if (a->record) {
+    if (p.exec_device) {
+      fprintf(stderr, "tilescope %s: --record opens a saved run and --exec device makes a new "
+              "one: give one of them\n", cmd);
+      return 0;
+    }
+    if (!load_record(cmd, a, o))
+      return 0;
+    o->devview = 1;
+  }
   return 1;
 }
 
@@ -110,6 +240,8 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
     { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks (shot)", NULL },
+    { "--record", 0, OPT_STR, &a->record, "IN.json", "open a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
+    { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "the device view at device time T (ns, or logical events) or at P% of the run", NULL },
     CLI_SCHED_OPTS(&a->cs),
   };
   const char *pos[1];
@@ -180,8 +312,10 @@ static int shoot(viewer *v, const view_args *a)
 static int run_viewer(const char *cmd, view_args *a, int offscreen)
 {
   vw_options o;
-  if (!to_options(cmd, a, &o))
+  if (!to_options(cmd, a, &o)) {
+    ts_dev_run_free(o.record);
     return EXIT_USAGE;
+  }
   o.offscreen = offscreen;
   viewer *v = viewer_create(&o);
   if (!v)

@@ -1,6 +1,9 @@
 /* Drawing the viewer: the two image panes (input; output with the thread-space overlay),
  * hover footprint and dependency arrows, pixel values when zoomed in, the side panel with
- * the inspector and legend, the timeline, the help overlay. */
+ * the inspector and legend, the timeline, the help overlay. The device view draws the same
+ * parts from the device's record: tiles by their state at the device time, the output masked
+ * to the tiles finished by then, wrong tiles hatched, and a timeline of device time with one
+ * lane per compute unit. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ts_record.h"
 #include "viewer.h"
 
 enum { GEN9_THREAD_BYTES = 4096 };
@@ -37,11 +41,58 @@ static const ts_sched *sched_of(const viewer *v)
   return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run) : NULL;
 }
 
-/* The pass shown: the one running at the snapshot's tick. */
+/* The pass shown: the one running at the snapshot's tick, or at the device time. */
 static int shown_pass(const viewer *v)
 {
   const ts_sched *s = sched_of(v);
-  return s ? viewer_pass_at_tick(s, v->snap.tick) : 0;
+  if (!s)
+    return 0;
+  const ts_dev_run *d = viewer_dev(v);
+  if (d) {
+    uint64_t t = viewer_dev_time(v);
+    for (int p = 0; p < d->npasses - 1; p++)
+      if (t < v->dev_pass_end[p])
+        return p;
+    return d->npasses - 1;
+  }
+  return viewer_pass_at_tick(s, v->snap.tick);
+}
+
+int viewer_shown_pass(const viewer *v)
+{
+  return shown_pass(v);
+}
+
+/* A work-group's state at device time t: the same four states as a simulated thread. */
+static ts_thread_state dev_state(const ts_grec *g, uint64_t t)
+{
+  return t < g->start ? TS_STATE_PENDING : t < g->waited ? TS_STATE_WAITING
+                      : t < g->end ? TS_STATE_RUNNING : TS_STATE_DONE;
+}
+
+/* The record of thread `id` of pass p: tickets are dispatch indices. */
+static const ts_grec *dev_rec(const viewer *v, const ts_dev_run *d, int p, uint32_t id)
+{
+  return &d->pass[p].rec[sched_of(v)->pass[p].t[id].dispatch];
+}
+
+/* Whether the device named its compute units (else the lanes are logical). */
+static int dev_has_units(const ts_dev_run *d)
+{
+  return d->pass[0].n > 0 && d->pass[0].rec[0].unit >= 0;
+}
+
+/* Device times in one unit for the whole run, chosen by its length. */
+static void fmt_dev_time(const ts_dev_run *d, uint64_t t, char *out, size_t n)
+{
+  if (!d->clock_ns)
+    snprintf(out, n, "event %" PRIu64, t);
+  else if (d->t_end < 10000)
+    snprintf(out, n, "%" PRIu64 " ns", t);
+  else if (d->t_end < 10000000)
+    snprintf(out, n, "%.2f us", (double)t * 1e-3);
+  else
+    snprintf(out, n, "%.3f ms", (double)t * 1e-6);
 }
 
 /* A thread's tile in image pixels, and whether the pass's tiles are transposed. */
@@ -115,6 +166,100 @@ static void upload_images(viewer *v)
     v->out_full = 0;
     v->out_dirty_y0 = v->out_dirty_y1 = 0;
   }
+  if (v->dev_rgba && v->dev_run && !v->dev_uploaded) {
+    const ts_kctx *k = ts_run_kctx(v->dev_run);
+    upload_rgba(v->dev_tex, k->W, k->H, v->dev_rgba);
+    v->dev_uploaded = 1;
+  }
+}
+
+typedef struct start_key {
+  uint64_t start;
+  uint32_t ticket;
+} start_key;
+
+static int cmp_start(const void *a, const void *b)
+{
+  const start_key *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->ticket < y->ticket ? -1 : x->ticket > y->ticket;
+}
+
+/* The observed dispatch order of pass p: each group's rank by start time (ties by ticket). */
+static const uint32_t *dev_ranks(viewer *v, const ts_dev_run *d, int p)
+{
+  const ts_pass_sched *ps = &sched_of(v)->pass[p];
+  if (v->rank_run == v->snap.run && v->rank_pass == p)
+    return v->dev_rank;
+  start_key *k = malloc((size_t)ps->n * sizeof *k + 1);
+  if (ps->n > v->dev_rank_cap) {
+    uint32_t *r = realloc(v->dev_rank, (size_t)ps->n * sizeof *r);
+    if (r) {
+      v->dev_rank = r;
+      v->dev_rank_cap = ps->n;
+    }
+  }
+  if (!k || ps->n > v->dev_rank_cap) {
+    free(k);
+    return NULL;
+  }
+  for (uint32_t t = 0; t < ps->n; t++)
+    k[t] = (start_key){ d->pass[p].rec[t].start, t };
+  qsort(k, ps->n, sizeof *k, cmp_start);
+  for (uint32_t r = 0; r < ps->n; r++)
+    v->dev_rank[ps->order[k[r].ticket]] = r;
+  free(k);
+  v->rank_run = v->snap.run;
+  v->rank_pass = p;
+  return v->dev_rank;
+}
+
+/* The device view's texel per thread: observed order, time waiting, lane, state at the
+ * device time (+4 for a wrong tile). */
+static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *norm)
+{
+  const ts_pass_sched *ps = &sched_of(v)->pass[p];
+  const ts_dev_pass *dp = &d->pass[p];
+  uint64_t now = viewer_dev_time(v), maxw = 1;
+  for (uint32_t t = 0; t < dp->n; t++)
+    if (dp->rec[t].waited - dp->rec[t].start > maxw)
+      maxw = dp->rec[t].waited - dp->rec[t].start;
+  norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+  norm[1] = (float)maxw;
+  norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
+  if (v->thr_run == v->snap.run && v->thr_dev && v->thr_dev_time == (int64_t)now &&
+      v->thr_pass == p)
+    return;
+  const uint32_t *rank = dev_ranks(v, d, p);
+  size_t need = (size_t)ps->n * 4;
+  if (need > v->thr_cap) {
+    float *nd = realloc(v->thr_data, need * sizeof *nd);
+    if (!nd)
+      return;
+    v->thr_data = nd;
+    v->thr_cap = need;
+  }
+  const uint8_t *wrong = p == d->npasses - 1 ? d->wrong : NULL;
+  memset(v->dev_counts, 0, sizeof v->dev_counts);
+  for (uint32_t id = 0; id < ps->n; id++) {
+    const ts_grec *g = &dp->rec[ps->t[id].dispatch];
+    ts_thread_state st = dev_state(g, now);
+    v->dev_counts[st]++;
+    float *o = v->thr_data + (size_t)id * 4;
+    o[0] = (float)(rank ? rank[id] : ps->t[id].dispatch);
+    o[1] = (float)(g->waited - g->start);
+    o[2] = (float)(g->lane < 0 ? 0 : g->lane);
+    o[3] = (float)st + (wrong && wrong[id] ? 4.0f : 0.0f);
+  }
+  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_run = v->snap.run;
+  v->thr_pass = p;
+  v->thr_dev = 1;
+  v->thr_dev_time = (int64_t)now;
 }
 
 /* One texel per thread of the pass shown: dispatch, depth, slot, state (+4 for a hazard). */
@@ -124,6 +269,11 @@ static void update_threads(viewer *v, float *norm)
   if (!s)
     return;
   int p = shown_pass(v);
+  const ts_dev_run *dev = viewer_dev(v);
+  if (dev) {
+    update_threads_device(v, dev, p, norm);
+    return;
+  }
   const ts_pass_sched *ps = &s->pass[p];
   int64_t tick = v->snap.tick;
   norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
@@ -134,7 +284,7 @@ static void update_threads(viewer *v, float *norm)
       norm[1] = (float)ps->t[i].depth;
   if ((uint32_t)norm[2] + 1 > ps->n)
     norm[2] = norm[0];
-  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p)
+  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p && !v->thr_dev)
     return;
   size_t need = (size_t)ps->n * 4;
   if (need > v->thr_cap) {
@@ -159,6 +309,7 @@ static void update_threads(viewer *v, float *norm)
   v->thr_run = v->snap.run;
   v->thr_tick = tick;
   v->thr_pass = p;
+  v->thr_dev = 0;
 }
 
 static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
@@ -182,6 +333,11 @@ static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
   glUniform1f(U("u_alpha"), 0.45f);
   glUniform1i(U("u_tile_grid"), pane == 1 && v->tile_grid && v->have_snap && v->snap.run);
   glUniform2f(U("u_hover"), -1, -1);
+  /* The device view's output: tiles not finished by the device time are masked (all of it
+   * while an earlier pass runs), finished wrong tiles hatched. */
+  const ts_dev_run *dev = pane == 1 ? viewer_dev(v) : NULL;
+  glUniform1i(U("u_device"), dev != NULL);
+  glUniform1i(U("u_mask"), dev ? (shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0);
   if (v->have_snap && v->snap.run) {
     const ts_sched *s = sched_of(v);
     int p = shown_pass(v);
@@ -198,7 +354,7 @@ static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
   }
 #undef U
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, v->img_tex[pane == 1 && v->out_run ? 1 : 0]);
+  glBindTexture(GL_TEXTURE_2D, dev ? v->dev_tex : v->img_tex[pane == 1 && v->out_run ? 1 : 0]);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, v->thr_tex);
   glActiveTexture(GL_TEXTURE0);
@@ -272,7 +428,8 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
   const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
   int wide = pane == 1 && k && k->buf[TS_BUF_OUT].esize == 4;
   int C = pane == 0 ? v->input->c : (k ? k->C : 0);
-  if (pane == 1 && (!k || !v->out_raw))
+  const uint8_t *out_raw = viewer_out_raw(v);
+  if (pane == 1 && (!k || !out_raw))
     return;
   int font = FONT_SMALL, lh = v->g.font[font].height;
   float x0, y0;
@@ -292,11 +449,11 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
       for (int c = 0; c < lines; c++) {
         char s[16];
         if (wide)
-          snprintf(s, sizeof s, "%u", ((const uint32_t *)v->out_raw)[(size_t)py * k->W + px]);
+          snprintf(s, sizeof s, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
         else if (pane == 0)
           snprintf(s, sizeof s, "%u", v->input->data[((size_t)py * v->input->w + px) * C + c]);
         else
-          snprintf(s, sizeof s, "%u", v->out_raw[((size_t)py * k->W + px) * C + c]);
+          snprintf(s, sizeof s, "%u", out_raw[((size_t)py * k->W + px) * C + c]);
         float w = (float)gfx_text_width(&v->g, font, s);
         if (w > v->zoom - 2)
           continue;
@@ -304,7 +461,7 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
         if (!clipped(r, tx, ty) || !clipped(r, tx + w, ty + (float)lh))
           continue;
         uint8_t val = wide ? 128 : pane == 0 ? v->input->data[((size_t)py * v->input->w + px) * C + c]
-                                             : v->out_raw[((size_t)py * k->W + px) * C + c];
+                                             : out_raw[((size_t)py * k->W + px) * C + c];
         gfx_color col = val > 140 ? gfx_rgba(0, 0, 0, 1) : WHITE;
         if (lines == 3)
           col = c == 0 ? gfx_rgba(1, 0.45f, 0.45f, 1) : c == 1 ? gfx_rgba(0.4f, 1, 0.4f, 1) : gfx_rgba(0.5f, 0.7f, 1, 1);
@@ -376,9 +533,10 @@ static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
     tile_center(v, pass, tg[i], &ox, &oy);
     gfx_arrow(&v->g, ox, oy, cx, cy, th, WAITERS);
   }
-  /* Hazards: lines to the producers it read too early. */
-  size_t nh;
-  const ts_hazard *hz = ts_run_hazards(v->snap.run, &nh);
+  /* Hazards: lines to the producers it read too early (the simulation's, so not here in the
+   * device view, which marks wrong tiles instead). */
+  size_t nh = 0;
+  const ts_hazard *hz = viewer_dev(v) ? NULL : ts_run_hazards(v->snap.run, &nh);
   for (size_t i = 0; i < nh; i++)
     if (hz[i].pass == pass && hz[i].consumer == id) {
       float ox, oy;
@@ -405,6 +563,26 @@ static float panel_line(viewer *v, float x, float *y, gfx_color c, const char *f
   float w = gfx_text(&v->g, FONT_UI, x, *y, c, buf);
   *y += (float)v->g.font[FONT_UI].height;
   return w;
+}
+
+/* A long line broken at spaces over as many panel lines as it needs. */
+static void panel_wrap(viewer *v, float x, float *y, gfx_color c, const char *text)
+{
+  size_t fits = (size_t)(PANEL_TEXT_W / (float)v->g.font[FONT_UI].advance);
+  while (*text) {
+    size_t n = strlen(text);
+    if (n > fits) {
+      n = fits;
+      while (n > 0 && text[n] != ' ')
+        n--;
+      if (n == 0)
+        n = fits;
+    }
+    panel_line(v, x, y, c, "%.*s", (int)n, text);
+    text += n;
+    while (*text == ' ')
+      text++;
+  }
 }
 
 static void fmt_bytes(double b, char *out, size_t n)
@@ -453,6 +631,126 @@ static void draw_bar(viewer *v, float x, float y, float w, double frac, gfx_colo
   gfx_rect(&v->g, x, y, (float)fmin(1.0, frac) * w, 8, frac > 1 ? WARN : c);
 }
 
+static const char *const DEV_STATE_NAMES[5] = { "to start", "waiting", "running", "done",
+                                                "wrong" };
+
+/* Three device times of one group on a panel line: units on each, or the clock named once. */
+static void fmt_dev_times(const ts_dev_run *d, const ts_grec *g, char *out, size_t n)
+{
+  if (!d->clock_ns) {
+    snprintf(out, n, "events %" PRIu64 ", %" PRIu64 ", %" PRIu64 " (start, wait, end)", g->start,
+             g->waited, g->end);
+    return;
+  }
+  char a[32], b[32], c[32];
+  fmt_dev_time(d, g->start, a, sizeof a);
+  fmt_dev_time(d, g->waited, b, sizeof b);
+  fmt_dev_time(d, g->end, c, sizeof c);
+  snprintf(out, n, "start %s, wait %s, end %s", a, b, c);
+}
+
+/* The hovered tile's record beside its simulated schedule. */
+static void inspect_device(viewer *v, float x, float *y, const ts_dev_run *d, int pass, uint32_t id)
+{
+  const ts_thread *t = &sched_of(v)->pass[pass].t[id];
+  const ts_grec *g = dev_rec(v, d, pass, id);
+  char times[128], now[32];
+  if (g->unit >= 0)
+    panel_line(v, x, y, WHITE, "device: ticket #%u, unit %d, work-group %u", t->dispatch, g->unit,
+               g->group);
+  else
+    panel_line(v, x, y, WHITE, "device: ticket #%u, lane %d, work-group %u", t->dispatch, g->lane,
+               g->group);
+  fmt_dev_times(d, g, times, sizeof times);
+  panel_line(v, x, y, WHITE, "  %s", times);
+  uint64_t tn = viewer_dev_time(v);
+  ts_thread_state st = dev_state(g, tn);
+  int wrong = pass == d->npasses - 1 && d->wrong && d->wrong[id];
+  fmt_dev_time(d, tn, now, sizeof now);
+  panel_line(v, x, y, STATE_COLORS[wrong && st == TS_STATE_DONE ? 4 : st], "  at %s: %s%s", now,
+             DEV_STATE_NAMES[st], !wrong ? "" : st == TS_STATE_DONE ? ", WRONG (not the reference)"
+                                                                 : ", wrong when done");
+  panel_line(v, x, y, DIM, "simulated: dispatch #%u, depth %d, slot %d", t->dispatch, t->depth,
+             t->slot);
+  panel_line(v, x, y, t->hazards ? WARN : DIM,
+             "  ticks %" PRId64 ", %" PRId64 ", %" PRId64 " (dispatch, start, end)%s",
+             t->dispatch_tick, t->start_tick, t->end_tick, t->hazards ? ", hazard" : "");
+}
+
+/* Whether the device kept the scoreboard: every producer ended before this group's wait did. */
+static void inspect_device_waits(viewer *v, float x, float *y, const ts_dev_run *d, int pass,
+                                 uint32_t id, const uint32_t *tg, int n)
+{
+  const ts_pass_sched *ps = &sched_of(v)->pass[pass];
+  const ts_grec *g = dev_rec(v, d, pass, id);
+  char late[160] = "";
+  for (int i = 0; i < n; i++)
+    if (dev_rec(v, d, pass, tg[i])->end > g->waited)
+      snprintf(late + strlen(late), sizeof late - strlen(late), " (%u,%u)",
+               tg[i] % (uint32_t)ps->tw, tg[i] / (uint32_t)ps->tw);
+  if (late[0])
+    panel_line(v, x, y, WARN, "  ended after its wait:%s", late);
+  else
+    panel_line(v, x, y, WHITE, "  all ended before its wait did");
+}
+
+/* The kernels' memory against the budget, and the traffic of the whole run. */
+static void draw_memory(viewer *v, float x, float *yp, const vw_rect *r, int p, int live)
+{
+  const ts_variant *var = ts_variant_at(v->set.variant);
+  const ts_kctx *k = ts_run_kctx(v->snap.run);
+  float y = *yp;
+  panel_line(v, x, &y, ACCENT, "memory per thread (budget 4 KB: one Gen9 EU thread)");
+  char dev[64] = "";
+  if (v->snap.have_dev_mem && live)
+    snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_private[p]);
+  panel_line(v, x, &y, WHITE, "private: declared %d B%s", var->private_bytes, dev);
+  draw_bar(v, x, y, r->w - 24, (double)var->private_bytes / GEN9_THREAD_BYTES, ACCENT);
+  y += 12;
+  int lb = var->local_bytes ? var->local_bytes(k) : 0;
+  if (v->snap.have_dev_mem && live)
+    snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_local[p]);
+  panel_line(v, x, &y, WHITE, "local per work-group: declared %d B%s", lb, dev);
+  char rb[32], wb[32];
+  fmt_bytes(v->bytes_read, rb, sizeof rb);
+  fmt_bytes(v->bytes_written, wb, sizeof wb);
+  panel_line(v, x, &y, WHITE, "traffic: %s read, %s written", rb, wb);
+  *yp = y;
+}
+
+/* The device's run beside the simulated one: the record's summary and the simulator's
+ * verdict on the same schedule, then the groups' states at the device time. */
+static void draw_device_block(viewer *v, float x, float *y, const ts_dev_run *d)
+{
+  const ts_sched *s = sched_of(v);
+  panel_line(v, x, y, ACCENT, "device schedule   [d] for the simulated one");
+  /* Shots show no measured kernel time (it changes from run to run); the record's own
+   * times are what the view draws. */
+  ts_dev_run shown = *d;
+  if (v->offscreen && !v->show_times)
+    shown.kernel_ms = 0;
+  char line[400];
+  ts_dev_summary(&shown, line, sizeof line);
+  panel_wrap(v, x, y, d->nwrong ? WARN : WHITE, line);
+  size_t nh;
+  ts_run_hazards(v->snap.run, &nh);
+  panel_line(v, x, y, nh ? WARN : WHITE, "simulated: %" PRId64 " ticks, %zu hazards in %zu threads",
+             s->length, nh, ts_run_hazardous_threads(v->snap.run));
+  size_t nr;
+  ts_run_races(v->snap.run, &nr);
+  panel_line(v, x, y, nr ? WARN : WHITE, "races: %zu reads that no chain of waits orders", nr);
+  if (v->record_name[0]) {
+    panel_line(v, x, y, DIM, "record %s (%s)", v->record_name, d->device);
+    panel_line(v, x, y, DIM, "a record holds no pixels: the output is simulated");
+  }
+  else
+    panel_line(v, x, y, DIM, "run on %s", d->device);
+  char t[48];
+  fmt_dev_time(d, viewer_dev_time(v), t, sizeof t);
+  const uint32_t *c = v->dev_counts;
+  panel_line(v, x, y, WHITE, "at %s: %u done, %u running, %u waiting", t, c[3], c[2], c[1]);
+}
+
 static void draw_panel(viewer *v, const vw_rect *r)
 {
   gfx_rect(&v->g, r->x, r->y, r->w, r->h, PANEL);
@@ -469,6 +767,7 @@ static void draw_panel(viewer *v, const vw_rect *r)
     const ts_sched *s = ts_run_sched(v->snap.run);
     const ts_kctx *k = ts_run_kctx(v->snap.run);
     int p = shown_pass(v);
+    const ts_dev_run *dev = viewer_dev(v);
     const ts_pass_desc *pd = &var->passes[p];
     ts_rect tile = pd->tile_px(k, 0, 0), rd = pd->read_px(k, 0, 0);
     panel_line(v, x, &y, WHITE, "pass %d of %d: %s", p + 1, s->npasses, pd->name);
@@ -498,25 +797,16 @@ static void draw_panel(viewer *v, const vw_rect *r)
     } else {
       panel_line(v, x, &y, WHITE, "no hazards");
     }
+    if (!dev && ts_run_device_result(v->snap.run) && v->dev_run == v->snap.run)
+      panel_line(v, x, &y, ACCENT, "the device's run of it: d shows it");
     y += 6;
-    panel_line(v, x, &y, head, "memory per thread (budget 4 KB: one Gen9 EU thread)");
     /* What may differ between two runs of the same options: left out of shots by default. */
     int live = !v->offscreen || v->show_times;
-    char dev[64] = "";
-    if (v->snap.have_dev_mem && live)
-      snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_private[p]);
-    panel_line(v, x, &y, WHITE, "private: declared %d B%s", var->private_bytes, dev);
-    draw_bar(v, x, y, r->w - 24, (double)var->private_bytes / GEN9_THREAD_BYTES, ACCENT);
-    y += 12;
-    int lb = var->local_bytes ? var->local_bytes(k) : 0;
-    if (v->snap.have_dev_mem && live)
-      snprintf(dev, sizeof dev, ", device %" PRIu64 " B", v->snap.dev_local[p]);
-    panel_line(v, x, &y, WHITE, "local per work-group: declared %d B%s", lb, dev);
     traffic(v);
-    char rb[32], wb[32];
-    fmt_bytes(v->bytes_read, rb, sizeof rb);
-    fmt_bytes(v->bytes_written, wb, sizeof wb);
-    panel_line(v, x, &y, WHITE, "traffic: %s read, %s written", rb, wb);
+    if (dev)
+      draw_device_block(v, x, &y, dev);
+    else
+      draw_memory(v, x, &y, r, p, live);
     y += 6;
     panel_line(v, x, &y, head, "device   [b]");
     panel_line(v, x, &y, WHITE, "%.52s", v->snap.device);
@@ -562,14 +852,15 @@ static void draw_panel(viewer *v, const vw_rect *r)
     const uint8_t *ip = v->input->data + ((size_t)py * v->input->w + px) * v->input->c;
     for (int c = 0; c < v->input->c; c++)
       snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "", ip[c]);
-    if (v->have_snap && v->snap.run && v->out_raw) {
+    const uint8_t *out_raw = viewer_out_raw(v);
+    if (v->have_snap && v->snap.run && out_raw) {
       const ts_kctx *k = ts_run_kctx(v->snap.run);
       if (k->buf[TS_BUF_OUT].esize == 4)
-        snprintf(out, sizeof out, "%u", ((const uint32_t *)v->out_raw)[(size_t)py * k->W + px]);
+        snprintf(out, sizeof out, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
       else
         for (int c = 0; c < k->C; c++)
           snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "",
-                   v->out_raw[((size_t)py * k->W + px) * k->C + c]);
+                   out_raw[((size_t)py * k->W + px) * k->C + c]);
     }
     panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }
@@ -580,11 +871,16 @@ static void draw_panel(viewer *v, const vw_rect *r)
     ts_thread_state st = ts_thread_state_at(t, v->snap.tick);
     panel_line(v, x, &y, WHITE, "thread (%u,%u) of pass %d%s", id % (uint32_t)ps->tw,
                id / (uint32_t)ps->tw, pass + 1, v->sel_pass == pass && v->sel_id == id ? "  [selected]" : "");
+    const ts_dev_run *dev = viewer_dev(v);
+    if (dev) {
+      inspect_device(v, x, &y, dev, pass, id);
+    } else {
     panel_line(v, x, &y, WHITE, "dispatch #%u, depth %d, slot %d", t->dispatch, t->depth, t->slot);
     panel_line(v, x, &y, WHITE, "ticks: dispatched %" PRId64 ", started %" PRId64 ", ends %" PRId64,
                t->dispatch_tick, t->start_tick, t->end_tick);
     panel_line(v, x, &y, STATE_COLORS[t->hazards && st >= TS_STATE_RUNNING ? 4 : st], "state at tick %" PRId64 ": %s%s",
                v->snap.tick, ts_thread_state_name(st), t->hazards ? ", HAZARD" : "");
+    }
     uint32_t tg[TS_PATTERN_MAX_VECTORS];
     int n = ts_sched_waits(s, pass, id, tg);
     char ws[256] = "";
@@ -592,10 +888,12 @@ static void draw_panel(viewer *v, const vw_rect *r)
       snprintf(ws + strlen(ws), sizeof ws - strlen(ws), "%s(%u,%u)", i ? " " : "",
                tg[i] % (uint32_t)ps->tw, tg[i] / (uint32_t)ps->tw);
     panel_line(v, x, &y, WAITS, "waits for: %s", n ? ws : "nothing");
-    if (n)
+    if (n && dev)
+      inspect_device_waits(v, x, &y, dev, pass, id, tg, n);
+    else if (n)
       panel_line(v, x, &y, WHITE, "  %s at its start tick", "all finished");
-    size_t nh;
-    const ts_hazard *hz = ts_run_hazards(v->snap.run, &nh);
+    size_t nh = 0;
+    const ts_hazard *hz = dev ? NULL : ts_run_hazards(v->snap.run, &nh);
     ws[0] = 0;
     int nhz = 0;
     for (size_t i = 0; i < nh; i++)
@@ -609,17 +907,21 @@ static void draw_panel(viewer *v, const vw_rect *r)
     panel_line(v, x, &y, DIM, "that wrote a pixel. h: help");
   }
   /* The legend of the overlay. */
+  const ts_dev_run *dev = viewer_dev(v);
   float ly = r->y + r->h - 64;
   gfx_rect(&v->g, r->x + 8, ly - 6, r->w - 16, 1, DIM);
-  gfx_textf(&v->g, FONT_UI, x, ly, head, "overlay: %s [o]   tile grid %s [g]", overlay_name(v->mode),
-            v->tile_grid ? "on" : "off");
+  gfx_textf(&v->g, FONT_UI, x, ly, head, "overlay: %s [o]   tile grid %s [g]",
+            overlay_name(v->mode, dev != NULL), v->tile_grid ? "on" : "off");
   ly += 20;
   if (v->mode == OV_STATE) {
     float lx = x;
     for (int i = 0; i < 5; i++) {
       gfx_rect(&v->g, lx, ly + 2, 12, 12, STATE_COLORS[i]);
-      lx += 16 + gfx_text(&v->g, FONT_UI, lx + 16, ly, WHITE, STATE_NAMES[i]) + 10;
+      lx += 16 + gfx_text(&v->g, FONT_UI, lx + 16, ly, WHITE, (dev ? DEV_STATE_NAMES : STATE_NAMES)[i]) + 10;
     }
+    if (dev)
+      gfx_text(&v->g, FONT_SMALL, x, ly + 17, DIM,
+               "wrong: a finished tile that differs from the reference (hatched)");
   } else if (v->mode == OV_ORDER || v->mode == OV_DEPTH) {
     static const float stops[5][3] = { { 0.18f, 0.05f, 0.45f }, { 0.12f, 0.35f, 0.75f },
                                        { 0.10f, 0.65f, 0.62f }, { 0.45f, 0.82f, 0.30f },
@@ -645,9 +947,30 @@ static void draw_panel(viewer *v, const vw_rect *r)
           mx = (uint32_t)ps->t[i].depth > mx ? (uint32_t)ps->t[i].depth : mx;
     }
     gfx_text(&v->g, FONT_UI, x, ly, WHITE, "0");
-    gfx_textf(&v->g, FONT_UI, x + 36 + bw, ly, WHITE, "%u", mx);
+    if (dev && v->mode == OV_DEPTH) {
+      const ts_dev_pass *dp = &dev->pass[shown_pass(v)];
+      uint64_t mw = 0;
+      for (uint32_t i = 0; i < dp->n; i++)
+        mw = dp->rec[i].waited - dp->rec[i].start > mw ? dp->rec[i].waited - dp->rec[i].start : mw;
+      char t[32];
+      if (dev->clock_ns)
+        fmt_dev_time(dev, mw, t, sizeof t);
+      else
+        snprintf(t, sizeof t, "%" PRIu64, mw);
+      gfx_text(&v->g, FONT_UI, x + 36 + bw, ly, WHITE, t);
+    } else {
+      gfx_textf(&v->g, FONT_UI, x + 36 + bw, ly, WHITE, "%u", mx);
+    }
     gfx_text(&v->g, FONT_SMALL, x + 30, ly + 17, DIM,
-             v->mode == OV_ORDER ? "dispatch index (first to last)" : "depth: dependency wave");
+             dev ? (v->mode == OV_ORDER ? "observed order: rank of each group's start on the device"
+                                        : "time waiting: from its start to the end of its wait")
+                 : v->mode == OV_ORDER ? "dispatch index (first to last)" : "depth: dependency wave");
+  } else if (v->mode == OV_SLOT && dev) {
+    gfx_textf(&v->g, FONT_UI, x, ly, WHITE, "one hue per %s (%d)",
+              dev_has_units(dev) ? "compute unit" : "logical lane", dev->lanes);
+    if (!dev_has_units(dev))
+      gfx_text(&v->g, FONT_SMALL, x, ly + 17, DIM,
+               "no unit ids here: lanes hold the groups that overlapped");
   } else if (v->mode == OV_SLOT) {
     gfx_text(&v->g, FONT_UI, x, ly, WHITE, "one hue per resident thread slot");
   } else {
@@ -655,8 +978,186 @@ static void draw_panel(viewer *v, const vw_rect *r)
   }
 }
 
+/* A texture drawn 1:1 at (x, y) through the image program (no overlay). */
+static void draw_texture(viewer *v, GLuint tex, int w, int h, float x, float y)
+{
+  GLuint prog = v->g.image_prog;
+  glUseProgram(prog);
+#define U(name) glGetUniformLocation(prog, name)
+  glUniform2f(U("u_screen"), (float)v->width, (float)v->height);
+  glUniform2f(U("u_image_size"), (float)w, (float)h);
+  glUniform2f(U("u_origin"), x, y);
+  glUniform1f(U("u_zoom"), 1);
+  glUniform4f(U("u_clip"), x, y, x + (float)w, y + (float)h);
+  glUniform1i(U("u_overlay"), 0);
+  glUniform1i(U("u_tile_grid"), 0);
+  glUniform1i(U("u_device"), 0);
+  glUniform1i(U("u_mask"), 0);
+  glUniform1i(U("u_image"), 0);
+#undef U
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, tex);
+  float x1 = x + (float)w, y1 = y + (float)h;
+  float q[12] = { x, y, x1, y, x1, y1, x, y, x1, y1, x, y1 };
+  glBindVertexArray(v->g.quad_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof q, q);
+  glDrawArrays(GL_TRIANGLES, 0, 6);
+  glBindVertexArray(0);
+}
+
+/* Adds [a, b) of device time to one lane's columns (k: 0 running, 1 waiting), as the share
+ * of each column's time it covers. */
+static void cover(float *lane, int W, double col, uint64_t a, uint64_t b, int k)
+{
+  if (b <= a)
+    return;
+  int c0 = (int)((double)a / col), c1 = (int)((double)b / col);
+  c1 = c1 >= W ? W - 1 : c1;
+  for (int c = c0 < 0 ? 0 : c0; c <= c1; c++) {
+    double lo = fmax((double)a, c * col), hi = fmin((double)b, (c + 1) * col);
+    if (hi > lo)
+      lane[c * 2 + k] += (float)((hi - lo) / col);
+  }
+}
+
+/* The lanes of the device timeline, aggregated per pixel column so that thousands of groups
+ * cost one texture: per column and lane the share of time its groups ran (green) and waited
+ * (brown), and per column the groups in flight. Made once per run and size. */
+static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
+{
+  if (W < 1 || H < 1 || (v->gantt_run == v->snap.run && v->gantt_w == W && v->gantt_h == H))
+    return;
+  int L = d->lanes > 0 ? d->lanes : 1;
+  float *cell = calloc((size_t)L * W * 2, sizeof *cell);
+  float *flight = realloc(v->gantt_flight, (size_t)W * 2 * sizeof *flight);
+  uint8_t *px = malloc((size_t)W * H * 4);
+  if (flight)
+    v->gantt_flight = flight;
+  if (!cell || !flight || !px) {
+    free(cell);
+    free(px);
+    return;
+  }
+  double col = (double)(d->t_end > 0 ? d->t_end : 1) / W;
+  for (int p = 0; p < d->npasses; p++)
+    for (uint32_t t = 0; t < d->pass[p].n; t++) {
+      const ts_grec *g = &d->pass[p].rec[t];
+      int l = g->lane < 0 ? 0 : g->lane >= L ? L - 1 : g->lane;
+      cover(cell + (size_t)l * W * 2, W, col, g->start, g->waited, 1);
+      cover(cell + (size_t)l * W * 2, W, col, g->waited, g->end, 0);
+    }
+  float peak = 0;
+  memset(flight, 0, (size_t)W * 2 * sizeof *flight);
+  for (int l = 0; l < L; l++)
+    for (int c = 0; c < W; c++) {
+      const float *e = cell + ((size_t)l * W + c) * 2;
+      flight[c] += e[0];
+      flight[W + c] += e[1];
+      peak = fmaxf(peak, e[0] + e[1]);
+    }
+  v->gantt_peak = 0;
+  for (int c = 0; c < W; c++)
+    v->gantt_peak = fmaxf(v->gantt_peak, flight[c] + flight[W + c]);
+  /* Rows: a lane per band of rows (a dark line between bands when they are tall enough), or
+   * several lanes per row, averaged. */
+  const float bg[3] = { 0.14f, 0.15f, 0.18f }, run[3] = { 0.2f, 0.8f, 0.32f },
+              wait[3] = { 0.85f, 0.55f, 0.12f };
+  for (int y = 0; y < H; y++) {
+    int l0 = (int)((int64_t)y * L / H), l1 = (int)((int64_t)(y + 1) * L / H);
+    l1 = l1 > l0 ? l1 : l0 + 1;
+    int gap = L <= H / 4 && (int)((int64_t)(y + 1) * L / H) != l0;
+    for (int c = 0; c < W; c++) {
+      float r = 0, w = 0;
+      for (int l = l0; l < l1; l++) {
+        r += cell[((size_t)l * W + c) * 2];
+        w += cell[((size_t)l * W + c) * 2 + 1];
+      }
+      r /= (float)(l1 - l0);
+      w /= (float)(l1 - l0);
+      float in = peak > 0 ? fminf(1, (r + w) / peak) : 0;
+      uint8_t *o = px + ((size_t)y * W + c) * 4;
+      for (int k = 0; k < 3; k++) {
+        float fg = r + w > 0 ? (run[k] * r + wait[k] * w) / (r + w) : bg[k];
+        float val = gap ? bg[k] * 0.6f : bg[k] + (fg - bg[k]) * (in > 0 ? 0.35f + 0.65f * in : 0);
+        o[k] = (uint8_t)lroundf(fminf(1, val) * 255);
+      }
+      o[3] = 255;
+    }
+  }
+  upload_rgba(v->gantt_tex, W, H, px);
+  free(px);
+  free(cell);
+  v->gantt_run = v->snap.run;
+  v->gantt_w = W;
+  v->gantt_h = H;
+}
+
+/* The device timeline: groups in flight over device time, then one lane per compute unit (or
+ * logical lane), the cursor at the device time; the hovered tile's bar outlined. */
+static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
+{
+  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
+  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
+  float gx = r->x + 10, gw = floorf(r->w - 20), fy = r->y + 30, fh = 44;
+  float ly = fy + fh + 6, lh = floorf(r->y + r->h - 22 - ly);
+  int W = (int)gw, H = (int)lh;
+  build_gantt(v, d, W, H);
+  gfx_rect(&v->g, gx, fy, gw, fh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
+  if (v->gantt_run == v->snap.run && v->gantt_w == W) {
+    float scale = v->gantt_peak > 0 ? v->gantt_peak : 1;
+    for (int c = 0; c < W; c++) {
+      float run = v->gantt_flight[c], all = run + v->gantt_flight[W + c];
+      float ha = fh * all / scale, hr = fh * run / scale;
+      gfx_rect(&v->g, gx + (float)c, fy + fh - ha, 1, ha, gfx_rgba(0.35f, 0.28f, 0.12f, 1));
+      gfx_rect(&v->g, gx + (float)c, fy + fh - hr, 1, hr, gfx_rgba(0.2f, 0.75f, 0.3f, 1));
+    }
+    /* The lanes are a texture: what is batched so far is drawn first, then it. */
+    gfx_flush(&v->g);
+    draw_texture(v, v->gantt_tex, W, H, gx, ly);
+  }
+  double te = (double)(d->t_end > 0 ? d->t_end : 1);
+  for (int p = 1; p < d->npasses; p++) {
+    float px = gx + gw * (float)((double)v->dev_pass_end[p - 1] / te);
+    gfx_rect(&v->g, px, fy - 4, 1, ly + lh - fy + 8, ACCENT);
+    gfx_textf(&v->g, FONT_SMALL, px + 3, fy, ACCENT, "pass %d", p + 1);
+  }
+  int pass;
+  uint32_t id;
+  if (focus_thread(v, &pass, &id) && pass == shown_pass(v)) {
+    const ts_grec *g = dev_rec(v, d, pass, id);
+    int L = d->lanes > 0 ? d->lanes : 1;
+    float y0 = ly + floorf((float)g->lane * lh / (float)L), y1 = ly + floorf((float)(g->lane + 1) * lh / (float)L);
+    float x0 = gx + gw * (float)((double)g->start / te), x1 = gx + gw * (float)((double)g->end / te);
+    gfx_frame(&v->g, x0 - 2, y0 - 2, fmaxf(x1 - x0, 1) + 4, fmaxf(y1 - y0, 1) + 4, 1, WHITE);
+  }
+  uint64_t now = viewer_dev_time(v);
+  float cx = gx + gw * (float)((double)now / te);
+  gfx_rect(&v->g, cx - 1, fy - 6, 2, ly + lh - fy + 12, WHITE);
+  char tn[32], tend[32];
+  fmt_dev_time(d, now, tn, sizeof tn);
+  fmt_dev_time(d, d->t_end, tend, sizeof tend);
+  const uint32_t *c = v->dev_counts;
+  gfx_textf(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE,
+            "device time %s of %s   in flight %u (%u waiting), %u done   %s", tn, tend,
+            c[1] + c[2], c[1], c[3], v->playing ? "playing" : "paused");
+  gfx_textf(&v->g, FONT_SMALL, gx, ly + lh + 5, DIM,
+            "groups in flight: green past their wait, brown waiting; below, one lane per %s (%d)%s; "
+            "click or drag to scrub",
+            dev_has_units(d) ? "compute unit" : "logical lane", d->lanes,
+            d->clock_ns ? "" : ", logical clock");
+  if (v->status[0] && (v->offscreen || SDL_GetTicks() < v->status_until))
+    gfx_text(&v->g, FONT_UI, r->x + r->w - 10 - (float)gfx_text_width(&v->g, FONT_UI, v->status),
+             r->y + 8, FOOT, v->status);
+}
+
 static void draw_timeline(viewer *v, const vw_rect *r)
 {
+  const ts_dev_run *dev = viewer_dev(v);
+  if (dev) {
+    draw_dev_timeline(v, r, dev);
+    return;
+  }
   gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
   gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   const ts_sched *s = sched_of(v);
@@ -702,6 +1203,7 @@ static void draw_help(viewer *v)
     "v V        next / previous variant", "p P        cycle dependency pattern",
     "w W        cycle walk",            "[ ]        halve / double the slots",
     "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
+    "d          device view / simulated view",
     "r          reload the kernels",    "o O        overlay: state, order, depth, slot, none",
     "g          tile grid",             "f 1        fit / one to one",
     "wheel drag zoom about the cursor / pan", "click      select the thread that wrote a pixel",
@@ -747,7 +1249,17 @@ void render_frame(viewer *v)
     gfx_textf(&v->g, FONT_UI, rin.x + 8, 4, WHITE, "input  %s  %dx%d, %d channel%s   zoom %.0f%%",
               slash ? slash + 1 : v->input_name, v->input->w, v->input->h, v->input->c,
               v->input->c > 1 ? "s" : "", v->zoom * 100);
-  if (v->have_snap && v->snap.run) {
+  /* A long input title stops at its pane. */
+  gfx_rect(&v->g, rout.x - 2, 0, rout.w + 2, rin.y, PANEL);
+  const ts_dev_run *dev = viewer_dev(v);
+  if (dev) {
+    char pass[48] = "", tn[32], te[32];
+    if (dev->npasses > 1)
+      snprintf(pass, sizeof pass, "   pass %d of %d", shown_pass(v) + 1, dev->npasses);
+    fmt_dev_time(dev, viewer_dev_time(v), tn, sizeof tn);
+    fmt_dev_time(dev, dev->t_end, te, sizeof te);
+    gfx_textf(&v->g, FONT_UI, rout.x + 8, 4, WHITE, "device at %s / %s%s", tn, te, pass);
+  } else if (v->have_snap && v->snap.run) {
     const ts_sched *s = sched_of(v);
     char pass[48] = "";
     if (s->npasses > 1)

@@ -5,11 +5,13 @@
  *   move X Y [input]        hover image point (X, Y) on the output (or the input) pane
  *   click X Y               select the thread that wrote output pixel (X, Y)
  *   tick N | end            go to a tick;      wait N     draw N frames (a pause)
+ *   devtime T | P% | end    in the device view, go to device time T (the record's unit) or P%
  *   variant NAME, pattern NAME, walk NAME, slots N, cost N, backend cl|cpu
  *   overlay MODE, grid on|off, help on|off, zoom Z [X Y], fit
  *   shot FILE               write a screenshot;  report   print the viewer's state line
  *   expect FIELD VALUE      check a field of the state line (variant, pattern, walk, slots,
- *                           cost, backend, tick, pass, hazards, overlay, selected)
+ *                           cost, backend, tick, pass, hazards, overlay, selected, view; in
+ *                           the device view also devtime (T/END) and wrong)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   quit
  * The whole script is read and checked first (script_parse.c): an unknown action, key, name
@@ -67,6 +69,18 @@ static int play(viewer *v, const char *path, const script_action *a)
     viewer_sync(v, 60000);
     viewer_set_tick(v, a->n == SCRIPT_TICK_END ? INT64_MAX / 4 : a->n);
     break;
+  case SCRIPT_DEVTIME: {
+    viewer_sync(v, 60000);
+    const ts_dev_run *d = viewer_dev(v);
+    if (!d) {
+      fprintf(stderr, "tilescope: script %s:%d: devtime needs the device view\n", path, a->line);
+      return 1;
+    }
+    viewer_set_dev_time(v, a->n == SCRIPT_TICK_END ? (int64_t)d->t_end
+                           : a->percent ? (int64_t)(a->zoom / 100.0 * (double)d->t_end + 0.5)
+                                        : a->n);
+    break;
+  }
   case SCRIPT_VARIANT:
     v->set.variant = a->variant;
     v->set.pattern = ts_variant_at(a->variant)->pattern;
@@ -142,16 +156,17 @@ static int play(viewer *v, const char *path, const script_action *a)
     viewer_sync(v, 60000);
     int x = (int)a->x, y = (int)a->y;
     const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-    if (!k || !v->out_raw || x >= k->W || y >= k->H) {
+    const uint8_t *out_raw = viewer_out_raw(v);
+    if (!k || !out_raw || x >= k->W || y >= k->H) {
       fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, a->line, x, y);
       return 1;
     }
     for (int c = 0; c < a->nvalues; c++) {
       unsigned long want = a->values[c], got;
       if (k->buf[TS_BUF_OUT].esize == 4)
-        got = ((const uint32_t *)v->out_raw)[(size_t)y * k->W + x];
+        got = ((const uint32_t *)out_raw)[(size_t)y * k->W + x];
       else
-        got = v->out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
+        got = out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
       if (got != want) {
         fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",
                 path, a->line, x, y, c, got, want);

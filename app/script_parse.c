@@ -20,7 +20,8 @@ const char *const script_key_names[SCRIPT_NAMED_KEYS] = { "space", "left",   "ri
 /* The fields of the viewer's report line that `expect` may check. */
 static const char *const report_fields[] = { "variant", "pattern", "walk",     "slots",
                                              "cost",    "backend", "tick",     "pass",
-                                             "hazards", "overlay", "selected" };
+                                             "hazards", "overlay", "selected", "view",
+                                             "devtime", "wrong" };
 
 typedef struct parser {
   const char *name;
@@ -113,7 +114,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     { "zoom", SCRIPT_ZOOM, 1, 3 },       { "fit", SCRIPT_FIT, 0, 0 },
     { "shot", SCRIPT_SHOT, 1, 1 },       { "report", SCRIPT_REPORT, 0, 0 },
     { "expect", SCRIPT_EXPECT, 2, 2 },   { "expect-pixel", SCRIPT_EXPECT_PIXEL, 3, 2 + SCRIPT_MAX_VALUES },
-    { "quit", SCRIPT_QUIT, 0, 0 },
+    { "quit", SCRIPT_QUIT, 0, 0 },       { "devtime", SCRIPT_DEVTIME, 1, 1 },
   };
   size_t i = 0;
   while (i < sizeof ops / sizeof ops[0] && strcmp(argv[0], ops[i].name) != 0)
@@ -142,6 +143,21 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     else if (!whole(arg, 0, INT64_MAX / 4, &a->n))
       return bad(p, "not a tick (a whole number from 0, or end)", arg);
     return 1;
+  case SCRIPT_DEVTIME: {
+    size_t len = strlen(arg);
+    if (strcmp(arg, "end") == 0) {
+      a->n = SCRIPT_TICK_END;
+    } else if (len > 1 && arg[len - 1] == '%') {
+      char num[32];
+      snprintf(num, sizeof num, "%.*s", (int)(len - 1), arg);
+      if (len - 1 >= sizeof num || !decimal(num, 0, 100, &a->zoom))
+        return bad(p, "not a device time (T, P% from 0 to 100, or end)", arg);
+      a->percent = 1;
+    } else if (!whole(arg, 0, INT64_MAX / 4, &a->n)) {
+      return bad(p, "not a device time (T, P% from 0 to 100, or end)", arg);
+    }
+    return 1;
+  }
   case SCRIPT_WAIT:
     if (!whole(arg, 0, SCRIPT_WAIT_MAX, &a->n))
       return bad(p, "not a number of frames (0..100000)", arg);

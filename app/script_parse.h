@@ -13,7 +13,7 @@ typedef enum {
   SCRIPT_KEY, SCRIPT_MOVE, SCRIPT_CLICK, SCRIPT_TICK, SCRIPT_WAIT, SCRIPT_VARIANT,
   SCRIPT_PATTERN, SCRIPT_WALK, SCRIPT_SLOTS, SCRIPT_COST, SCRIPT_BACKEND, SCRIPT_OVERLAY,
   SCRIPT_GRID, SCRIPT_HELP, SCRIPT_ZOOM, SCRIPT_FIT, SCRIPT_SHOT, SCRIPT_REPORT, SCRIPT_EXPECT,
-  SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT
+  SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT, SCRIPT_DEVTIME
 } script_op;
 
 /* What a script may ask for: far outside any image (at most 32768 pixels a side), and small
@@ -43,7 +43,8 @@ typedef struct script_action {
   double x, y;         /* move, click, the zoom centre, expect-pixel */
   int have_center;     /* zoom Z X Y */
   double zoom;
-  int64_t n;           /* tick (SCRIPT_TICK_END: the end), wait frames, slots, cost */
+  int64_t n;           /* tick and devtime (SCRIPT_TICK_END: the end), wait frames, slots, cost */
+  int percent;         /* devtime P%: the share is in zoom */
   int on;              /* grid and help: on; backend: cl */
   int variant;         /* index in the registry */
   ts_pattern pattern;

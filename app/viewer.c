@@ -1,4 +1,5 @@
-/* The viewer's window, input and frame loop (see viewer.h); drawing is in render.c. */
+/* The viewer's window, input and frame loop (see viewer.h); drawing is in render.c. Keys and
+ * the timeline move the simulated tick, or in the device view the device time. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -11,30 +12,62 @@
 #include "viewer.h"
 
 static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+/* The device view's timeline is taller: groups in flight, then one lane per compute unit. */
 enum { NSPEEDS = (int)(sizeof speeds / sizeof speeds[0]), PANEL_W = 440, TIMELINE_H = 120,
-       TITLE_H = 24 };
+       DEV_TIMELINE_H = 250, TITLE_H = 24 };
 
-const char *overlay_name(overlay_mode m)
+const char *overlay_name(overlay_mode m, int device)
 {
-  static const char *const names[] = { "none", "state", "order", "depth", "slot" };
-  return (unsigned)m < OV_COUNT ? names[m] : "?";
+  static const char *const names[2][OV_COUNT] = { { "none", "state", "order", "depth", "slot" },
+                                                  { "none", "state", "order", "wait", "unit" } };
+  return (unsigned)m < OV_COUNT ? names[device != 0][m] : "?";
 }
 
 int overlay_parse(const char *s, overlay_mode *m)
 {
-  for (int i = 0; i < OV_COUNT; i++)
-    if (strcmp(s, overlay_name((overlay_mode)i)) == 0) {
-      *m = (overlay_mode)i;
-      return 1;
-    }
+  for (int d = 0; d < 2; d++)
+    for (int i = 0; i < OV_COUNT; i++)
+      if (strcmp(s, overlay_name((overlay_mode)i, d)) == 0) {
+        *m = (overlay_mode)i;
+        return 1;
+      }
   return 0;
+}
+
+const ts_dev_run *viewer_dev(const viewer *v)
+{
+  if (!v->devview || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_rgba)
+    return NULL;
+  const ts_dev_run *d = ts_run_device_result(v->snap.run);
+  return d && d->npasses > 0 && d->pass[0].rec ? d : NULL;
+}
+
+uint64_t viewer_dev_time(const viewer *v)
+{
+  const ts_dev_run *d = viewer_dev(v);
+  if (!d || v->dev_time < 0 || (uint64_t)v->dev_time > d->t_end)
+    return d ? d->t_end : 0;
+  return (uint64_t)v->dev_time;
+}
+
+void viewer_set_dev_time(viewer *v, int64_t t)
+{
+  const ts_dev_run *d = viewer_dev(v);
+  if (!d)
+    return;
+  v->dev_time = t < 0 ? 0 : (uint64_t)t > d->t_end ? (int64_t)d->t_end : t;
+}
+
+const uint8_t *viewer_out_raw(const viewer *v)
+{
+  return viewer_dev(v) ? v->dev_raw : v->out_raw;
 }
 
 void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
                    vw_rect *timeline)
 {
   float w = (float)v->width, h = (float)v->height;
-  float panes_w = w - PANEL_W, panes_h = h - TIMELINE_H;
+  float panes_w = w - PANEL_W, panes_h = h - (viewer_dev(v) ? DEV_TIMELINE_H : TIMELINE_H);
   float half = floorf(panes_w / 2);
   if (pane_in)
     *pane_in = (vw_rect){ 0, TITLE_H, half - 1, panes_h - TITLE_H };
@@ -43,7 +76,7 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
   if (panel)
     *panel = (vw_rect){ panes_w, 0, PANEL_W, h };
   if (timeline)
-    *timeline = (vw_rect){ 0, panes_h, panes_w, TIMELINE_H };
+    *timeline = (vw_rect){ 0, panes_h, panes_w, h - panes_h };
 }
 
 void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy)
@@ -78,6 +111,18 @@ static void fit(viewer *v)
   v->zoom = fminf(r.w / (float)v->input->w, r.h / (float)v->input->h) * 0.98f;
   v->cx = (float)v->input->w / 2;
   v->cy = (float)v->input->h / 2;
+  v->fitted = 1;
+}
+
+/* The device view has its own layout: refit when it comes or goes, unless the user zoomed. */
+static void relayout(viewer *v)
+{
+  int dv = viewer_dev(v) != NULL;
+  if (dv != v->devview_laid) {
+    v->devview_laid = dv;
+    if (v->fitted)
+      fit(v);
+  }
 }
 
 static void set_status(viewer *v, const char *msg)
@@ -130,6 +175,7 @@ static void set_image(viewer *v, ts_image *img, const char *path)
   set_status(v, msg);
   v->input_generation++;
   v->tick = INT64_MAX / 4;
+  v->dev_time = -1;
   fit(v);
   viewer_apply(v);
 }
@@ -249,11 +295,14 @@ viewer *viewer_create(const vw_options *o)
     SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     fprintf(stderr, "tilescope: cannot start SDL video: %s\n", SDL_GetError());
+    ts_dev_run_free(o->record);
     return NULL;
   }
   viewer *v = calloc(1, sizeof *v);
-  if (!v)
+  if (!v) {
+    ts_dev_run_free(o->record);
     return NULL;
+  }
   v->offscreen = o->offscreen;
   v->width = o->width > 0 ? o->width : 1600;
   v->height = o->height > 0 ? o->height : 900;
@@ -265,6 +314,10 @@ viewer *viewer_create(const vw_options *o)
   v->tile_grid = 1;
   v->help = o->help;
   v->set = o->set;
+  v->devview = o->devview;
+  v->dev_pct = o->dev_pct;
+  if (o->record_name)
+    snprintf(v->record_name, sizeof v->record_name, "%s", o->record_name);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
@@ -273,6 +326,7 @@ viewer *viewer_create(const vw_options *o)
                             v->height, flags);
   if (!v->win || !(v->gl = SDL_GL_CreateContext(v->win))) {
     fprintf(stderr, "tilescope: cannot open an OpenGL 3.3 window: %s\n", SDL_GetError());
+    ts_dev_run_free(o->record);
     viewer_destroy(v);
     return NULL;
   }
@@ -286,20 +340,27 @@ viewer *viewer_create(const vw_options *o)
       !gfx_init(&v->g, shaders, font, err, sizeof err) || !make_fbo(v)) {
     if (*err)
       fprintf(stderr, "tilescope: %s\n", err);
+    ts_dev_run_free(o->record);
     viewer_destroy(v);
     return NULL;
   }
   glGenTextures(2, v->img_tex);
   glGenTextures(1, &v->thr_tex);
+  glGenTextures(1, &v->dev_tex);
+  glGenTextures(1, &v->gantt_tex);
   v->load_mu = SDL_CreateMutex();
   snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
   v->kernels_mtime = kernels_mtime(v->kernels_dir);
   v->wk = vw_worker_start(v->kernels_dir);
   if (!v->wk) {
     fprintf(stderr, "tilescope: cannot start the worker thread\n");
+    ts_dev_run_free(o->record);
     viewer_destroy(v);
     return NULL;
   }
+  /* The record belongs to the first image (input generation 1), before the first request. */
+  if (o->record)
+    vw_worker_set_record(v->wk, o->record, &o->set, 1);
   const char *in = o->input ? o->input : cli_default_asset();
   v->tick = o->tick < 0 ? INT64_MAX / 4 : o->tick;
   int64_t want_tick = v->tick;
@@ -311,11 +372,13 @@ viewer *viewer_create(const vw_options *o)
   }
   v->status[0] = 0;
   v->tick = want_tick;
+  v->dev_time = o->dev_time;
   request(v, 0);
   if (o->zoom > 0) {
     v->zoom = o->zoom;
     v->cx = o->cx;
     v->cy = o->cy;
+    v->fitted = 0;
   }
   if (o->hover) {
     v->hover_pane = 1;
@@ -344,6 +407,8 @@ void viewer_destroy(viewer *v)
     gfx_free(&v->g);
     glDeleteTextures(2, v->img_tex);
     glDeleteTextures(1, &v->thr_tex);
+    glDeleteTextures(1, &v->dev_tex);
+    glDeleteTextures(1, &v->gantt_tex);
     if (v->fbo) {
       glDeleteFramebuffers(1, &v->fbo);
       glDeleteTextures(1, &v->fbo_tex);
@@ -356,6 +421,10 @@ void viewer_destroy(viewer *v)
   free(v->thr_data);
   free(v->out_rgba);
   free(v->out_raw);
+  free(v->dev_rgba);
+  free(v->dev_raw);
+  free(v->dev_rank);
+  free(v->gantt_flight);
   free(v);
   SDL_Quit();
 }
@@ -368,13 +437,59 @@ static void cycle_variant(viewer *v, int dir)
   v->set.pattern = var->pattern;
   v->set.walk = ts_pattern_default_walk(var->pattern);
   v->tick = INT64_MAX / 4;
+  v->dev_time = -1;
   viewer_apply(v);
+}
+
+/* Device time: a step of a share of the run. */
+static void dev_step(viewer *v, double share)
+{
+  const ts_dev_run *d = viewer_dev(v);
+  double t = (double)viewer_dev_time(v) + share * (double)d->t_end;
+  viewer_set_dev_time(v, (int64_t)llround(t));
+  v->playing = 0;
+}
+
+/* d: the simulated and the device view; without a device result, run the device schedule. */
+static void toggle_device(viewer *v)
+{
+  const ts_dev_run *d = v->have_snap && v->snap.run ? ts_run_device_result(v->snap.run) : NULL;
+  if (d && v->dev_run == v->snap.run && v->dev_rgba) {
+    v->devview = !v->devview;
+    set_status(v, v->devview ? "device view" : "simulated view");
+  } else if (v->set.use_cl) {
+    v->set.exec_device = 1;
+    v->devview = 1;
+    viewer_apply(v);
+    set_status(v, "running the schedule on the device");
+  } else {
+    set_status(v, "the device view needs the OpenCL back end [b] or a saved record (--record)");
+  }
+  v->playing = 0;
+  relayout(v);
 }
 
 void viewer_key(viewer *v, SDL_Keycode key, int shift)
 {
   int64_t len = run_length(v);
   char msg[160];
+  const ts_dev_run *dev = viewer_dev(v);
+  if (dev) {
+    /* Playback and stepping move the device time. */
+    switch (key) {
+    case SDLK_SPACE:
+      if (!v->playing && viewer_dev_time(v) >= dev->t_end)
+        viewer_set_dev_time(v, 0);
+      v->playing = !v->playing;
+      v->play_accum = 0;
+      return;
+    case SDLK_RIGHT: dev_step(v, shift ? 0.1 : 0.01); return;
+    case SDLK_LEFT: dev_step(v, shift ? -0.1 : -0.01); return;
+    case SDLK_HOME: dev_step(v, -1); return;
+    case SDLK_END: dev_step(v, 1); return;
+    default: break;
+    }
+  }
   switch (key) {
   case SDLK_SPACE:
     if (!v->playing && v->tick >= len)
@@ -425,6 +540,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     v->set.use_cl = !v->set.use_cl;
     viewer_apply(v);
     break;
+  case SDLK_d: toggle_device(v); break;
   case SDLK_r:
     v->generation++;
     request(v, 1);
@@ -437,6 +553,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
   case SDLK_f: fit(v); break;
   case SDLK_1:
     v->zoom = 1;
+    v->fitted = 0;
     break;
   case SDLK_s: {
     char path[64];
@@ -475,7 +592,11 @@ static void scrub(viewer *v, float sx)
   float f = (sx - tl.x - 10) / (tl.w - 20);
   f = f < 0 ? 0 : f > 1 ? 1 : f;
   v->playing = 0;
-  viewer_set_tick(v, (int64_t)llroundf(f * (float)len));
+  const ts_dev_run *d = viewer_dev(v);
+  if (d)
+    viewer_set_dev_time(v, (int64_t)llround((double)f * (double)d->t_end));
+  else
+    viewer_set_tick(v, (int64_t)llroundf(f * (float)len));
 }
 
 void viewer_click(viewer *v, float sx, float sy)
@@ -512,6 +633,7 @@ static void handle_event(viewer *v, const SDL_Event *e)
     } else if (v->dragging) {
       v->cx -= (float)e->motion.xrel / v->zoom;
       v->cy -= (float)e->motion.yrel / v->zoom;
+      v->fitted = 0;
     }
     viewer_mouse_move(v, (float)e->motion.x, (float)e->motion.y);
     break;
@@ -549,6 +671,7 @@ static void handle_event(viewer *v, const SDL_Event *e)
     v->cx = x - ((float)mx - (r[pane].x + r[pane].w / 2)) / z;
     v->cy = y - ((float)my - (r[pane].y + r[pane].h / 2)) / z;
     v->zoom = z;
+    v->fitted = 0;
     break;
   }
   case SDL_DROPFILE:
@@ -562,6 +685,37 @@ static void handle_event(viewer *v, const SDL_Event *e)
     }
     break;
   default: break;
+  }
+}
+
+/* The device view's output arrives with the first snapshot of a run that has a device result;
+ * the per-run figures the drawing needs are made here once. */
+static void pick_up_device(viewer *v)
+{
+  if (v->snap.dev_rgba) {
+    free(v->dev_rgba);
+    free(v->dev_raw);
+    v->dev_rgba = v->snap.dev_rgba;
+    v->dev_raw = v->snap.dev_raw;
+    v->snap.dev_rgba = v->snap.dev_raw = NULL;
+    v->dev_run = v->snap.run;
+    v->dev_uploaded = 0;
+    const ts_dev_run *d = ts_run_device_result(v->dev_run);
+    for (int p = 0; d && p < d->npasses; p++) {
+      v->dev_pass_end[p] = 0;
+      for (uint32_t t = 0; d->pass[p].rec && t < d->pass[p].n; t++)
+        if (d->pass[p].rec[t].end > v->dev_pass_end[p])
+          v->dev_pass_end[p] = d->pass[p].rec[t].end;
+    }
+    if (d && v->dev_pct >= 0) {
+      v->dev_time = (int64_t)llround(v->dev_pct / 100.0 * (double)d->t_end);
+      v->dev_pct = -1;
+    }
+  } else if (v->snap.run != v->dev_run) {
+    free(v->dev_rgba);
+    free(v->dev_raw);
+    v->dev_rgba = v->dev_raw = NULL;
+    v->dev_run = NULL;
   }
 }
 
@@ -602,8 +756,10 @@ static void pick_up(viewer *v)
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
       v->tick >= ts_run_sched(v->snap.run)->length)
     v->tick = v->snap.tick; /* "the end" resolved */
+  pick_up_device(v);
   if (v->snap.note[0])
     set_status(v, v->snap.note);
+  relayout(v);
 }
 
 void viewer_frame(viewer *v, int scripted)
@@ -618,7 +774,16 @@ void viewer_frame(viewer *v, int scripted)
       handle_event(v, &e);
   pick_up(v);
   pick_up_image(v);
-  if (v->playing && !scripted) {
+  const ts_dev_run *dev = viewer_dev(v);
+  if (v->playing && !scripted && dev) {
+    /* At speed s the whole device run plays in 100 / s seconds; short runs carry fractions. */
+    v->play_accum += dt * speeds[v->speed_index] / 100.0 * (double)dev->t_end;
+    int64_t step = (int64_t)v->play_accum;
+    v->play_accum -= (double)step;
+    viewer_set_dev_time(v, (int64_t)viewer_dev_time(v) + step);
+    if (viewer_dev_time(v) >= dev->t_end)
+      v->playing = 0;
+  } else if (v->playing && !scripted) {
     v->play_accum += dt * speeds[v->speed_index];
     int64_t step = (int64_t)v->play_accum;
     if (step > 0) {
@@ -700,18 +865,23 @@ void viewer_report(const viewer *v, char *buf, size_t n)
   int pass = 0;
   if (v->have_snap && v->snap.run) {
     ts_run_hazards(v->snap.run, &nh);
-    pass = viewer_pass_at_tick(ts_run_sched(v->snap.run), v->snap.tick) + 1;
+    pass = viewer_shown_pass(v) + 1;
   }
   char sel[48] = "none";
   if (v->sel_pass >= 0 && v->snap.run) {
     const ts_pass_sched *ps = &ts_run_sched(v->snap.run)->pass[v->sel_pass];
     snprintf(sel, sizeof sel, "(%u,%u)", v->sel_id % (uint32_t)ps->tw, v->sel_id / (uint32_t)ps->tw);
   }
+  const ts_dev_run *d = viewer_dev(v);
+  char dev[96] = "";
+  if (d)
+    snprintf(dev, sizeof dev, " devtime=%llu/%llu wrong=%u", (unsigned long long)viewer_dev_time(v),
+             (unsigned long long)d->t_end, d->nwrong);
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s%s%s",
+           "hazards=%zu overlay=%s selected=%s view=%s%s%s%s",
            var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
            v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
-           (long long)len, pass, nh, overlay_name(v->mode), sel, v->snap.error[0] ? " error=" : "",
-           v->snap.error);
+           (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
+           dev, v->snap.error[0] ? " error=" : "", v->snap.error);
 }

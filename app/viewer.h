@@ -1,7 +1,9 @@
 /* The interactive viewer: state, worker, input, layout. The model (the run) lives on a worker
  * thread: the window asks for (settings, tick) and picks up the worker's latest snapshot once
  * per frame, so a kernel run or a large image never blocks drawing. The same code draws the
- * window and `tilescope shot`'s headless screenshots. */
+ * window and `tilescope shot`'s headless screenshots. A run may carry a device result (the
+ * schedule run by the device, or a saved record): the device view shows it beside the
+ * simulated one, scrubbed in device time on the window's side alone. */
 #ifndef TS_APP_VIEWER_H
 #define TS_APP_VIEWER_H
 
@@ -11,6 +13,8 @@
 #include "gfx.h"
 #include "ts_run.h"
 
+/* In the device view the last two are their device counterparts: time spent waiting, and
+ * compute unit (or logical lane). */
 typedef enum { OV_NONE, OV_STATE, OV_ORDER, OV_DEPTH, OV_SLOT, OV_COUNT } overlay_mode;
 
 /* What to run: changing any of it starts a new run. */
@@ -19,8 +23,10 @@ typedef struct vw_settings {
   ts_pattern pattern;
   ts_walk walk;
   int slots, cost, ksize;
+  double sigma;       /* <= 0: the default for ksize */
   int use_cl;
   int device;
+  int exec_device;    /* each new run is also run by the device, with records */
 } vw_settings;
 
 /* What the worker publishes after each request. */
@@ -31,6 +37,10 @@ typedef struct vw_snapshot {
   int y0, y1, full;     /* the output rows below; full: a new run, take them as all */
   uint8_t *rgba;        /* rows y0 .. y1 - 1 of the output as RGBA8 */
   uint8_t *raw;         /* the same rows' values: W x C bytes, or W uint32, a row */
+  /* With the first snapshot of a run that has a device result, the whole output that the
+   * device view shows: the device's own, or for a loaded record (which holds no pixels) the
+   * simulated output at the end. RGBA8 and values, as above. */
+  uint8_t *dev_rgba, *dev_raw;
   char error[1024];     /* a run that could not be made */
   char note[1200];      /* e.g. "no OpenCL platform; using the CPU model" */
   char *build_log;      /* the last failed kernel build, if any */
@@ -47,7 +57,7 @@ typedef struct viewer {
   SDL_GLContext gl;
   int offscreen, width, height;
   gfx g;
-  GLuint fbo, fbo_tex, img_tex[2], thr_tex, quad;
+  GLuint fbo, fbo_tex, img_tex[2], thr_tex, quad, dev_tex, gantt_tex;
   int img_w[2], img_h[2], thr_w, thr_h;
 
   /* model */
@@ -80,6 +90,7 @@ typedef struct viewer {
 
   /* view */
   float zoom, cx, cy;   /* screen px per image px; image point at the panes' centre */
+  int fitted;           /* the zoom is fit's: refit when the layout changes */
   overlay_mode mode;
   int tile_grid, help, playing, speed_index;
   double play_accum;
@@ -101,6 +112,28 @@ typedef struct viewer {
   int thr_pass;
   int64_t thr_tick;
   ts_run *thr_run;
+
+  /* the device view */
+  int devview;          /* asked for: shown whenever the run has a device result */
+  int devview_laid;     /* the view the layout was last fitted for */
+  int64_t dev_time;     /* device time shown, in the record's unit; -1: the end */
+  double dev_pct;       /* a time asked for as a share of the run, resolved on arrival; -1 */
+  char record_name[256]; /* a loaded record's file name, or "" */
+  ts_run *dev_run;      /* the run dev_rgba and the caches below are for */
+  uint8_t *dev_rgba, *dev_raw;
+  int dev_uploaded;
+  uint64_t dev_pass_end[TS_MAX_PASSES];
+  uint32_t dev_counts[4]; /* groups not started, waiting, running, done at dev_time */
+  int thr_dev;
+  int64_t thr_dev_time;
+  uint32_t *dev_rank;   /* observed start order of the shown pass, by thread id */
+  size_t dev_rank_cap;
+  ts_run *rank_run;
+  int rank_pass;
+  ts_run *gantt_run;    /* the timeline's lanes as a texture, and groups in flight per column */
+  int gantt_w, gantt_h;
+  float *gantt_flight;  /* 2 x gantt_w: mean groups running, and waiting, per column */
+  float gantt_peak;
 } viewer;
 
 typedef struct vw_options {
@@ -116,9 +149,15 @@ typedef struct vw_options {
   float hover_x, hover_y;
   float zoom;                /* 0: fit */
   float cx, cy;
+  ts_dev_run *record;        /* a loaded record (the viewer takes it), or NULL */
+  const char *record_name;
+  int devview;               /* start in the device view */
+  int64_t dev_time;          /* -1: the end */
+  double dev_pct;            /* a share of the run instead, or -1 */
 } vw_options;
 
-/* Opens the window (or an offscreen one); prints one line and returns NULL on failure. */
+/* Opens the window (or an offscreen one); prints one line and returns NULL on failure. Takes
+ * o->record in either case. */
 viewer *viewer_create(const vw_options *o);
 void viewer_destroy(viewer *v);
 /* One frame: events (unless `scripted`), playback, snapshot pickup, drawing. */
@@ -137,6 +176,13 @@ void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *
 int viewer_load_image(viewer *v, const char *path);
 /* A one-line state report, as scripts print and check it. */
 void viewer_report(const viewer *v, char *buf, size_t n);
+/* The device result shown: the run's, when the device view is on and there is one; else NULL. */
+const ts_dev_run *viewer_dev(const viewer *v);
+/* The device time shown, clamped to the run. */
+uint64_t viewer_dev_time(const viewer *v);
+void viewer_set_dev_time(viewer *v, int64_t t);
+/* The output values shown (the device's in the device view), W x C bytes or W uint32 a row. */
+const uint8_t *viewer_out_raw(const viewer *v);
 
 /* Layout */
 typedef struct vw_rect {
@@ -158,6 +204,10 @@ void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set
  * snapshot's run, if different, is handed back to the worker to destroy. */
 int vw_worker_take(vw_worker *w, vw_snapshot *snap);
 int vw_worker_busy(vw_worker *w);
+/* Hands the worker a loaded record (it takes it): every run made with settings equal to
+ * `set` on input generation `input_generation` gets a copy attached. */
+void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,
+                          uint64_t input_generation);
 void vw_snapshot_free(vw_snapshot *s);
 
 /* render.c */
@@ -165,11 +215,14 @@ void render_frame(viewer *v);
 /* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
 int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
 int viewer_pass_at_tick(const ts_sched *s, int64_t tick);
+/* The pass shown: at the snapshot's tick, or in the device view at the device time. */
+int viewer_shown_pass(const viewer *v);
 
 /* script.c: runs a script; returns the number of failed expectations, -1 on a bad script. */
 int script_run(viewer *v, const char *path);
 
-const char *overlay_name(overlay_mode m);
+/* The mode's name; in the device view depth and slot are "wait" and "unit". */
+const char *overlay_name(overlay_mode m, int device);
 int overlay_parse(const char *s, overlay_mode *m);
 
 #endif

@@ -1,7 +1,9 @@
 /* The viewer's worker thread: owns the OpenCL context and the runs, makes a new run when the
  * settings change, seeks to the asked tick, and publishes a snapshot (output pixels and
  * values, timings, device figures). Runs are created and destroyed here only; the window
- * hands back the runs of snapshots it no longer shows. */
+ * hands back the runs of snapshots it no longer shows. A new run is also run by the device
+ * (--exec device), or gets a copy of a loaded record, before its first snapshot, so that
+ * the device view never waits on anything but that snapshot. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,10 @@ struct vw_worker {
   int cl_device;
   double copy_gbps;
   char *build_log;
+  /* a loaded record, and what a run must be to take a copy of it */
+  ts_dev_run *record;
+  vw_settings record_set;
+  uint64_t record_input_gen;
 };
 
 void vw_snapshot_free(vw_snapshot *s)
@@ -45,7 +51,9 @@ void vw_snapshot_free(vw_snapshot *s)
   free(s->rgba);
   free(s->raw);
   free(s->build_log);
-  s->rgba = s->raw = NULL;
+  free(s->dev_rgba);
+  free(s->dev_raw);
+  s->rgba = s->raw = s->dev_rgba = s->dev_raw = NULL;
   s->build_log = NULL;
 }
 
@@ -64,6 +72,124 @@ static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
+}
+
+/* Rows y0 .. y1 - 1 of the output as RGBA8 and as values (malloc'd); 0 when out of memory. */
+static int extract(vw_worker *w, int y0, int y1, uint8_t **rgba_out, uint8_t **raw_out)
+{
+  const ts_kctx *k = ts_run_kctx(w->run);
+  const ts_buf *b = &k->buf[TS_BUF_OUT];
+  size_t row = (size_t)b->cols * b->esize, n = (size_t)(y1 - y0) * (size_t)k->W;
+  uint8_t *raw = malloc((size_t)(y1 - y0) * row), *rgba = malloc(n * 4);
+  if (!raw || !rgba) {
+    free(raw);
+    free(rgba);
+    return 0;
+  }
+  memcpy(raw, b->data + (size_t)y0 * row, (size_t)(y1 - y0) * row);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t *d = rgba + i * 4;
+    if (b->esize == 4) {
+      uint64_t v = ((const uint32_t *)raw)[i], mx = w->scale ? w->scale : 1;
+      d[0] = d[1] = d[2] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
+    } else {
+      const uint8_t *p = raw + i * (size_t)k->C;
+      d[0] = p[0];
+      d[1] = k->C >= 3 ? p[1] : p[0];
+      d[2] = k->C >= 3 ? p[2] : p[0];
+    }
+    d[3] = 255;
+  }
+  *rgba_out = rgba;
+  *raw_out = raw;
+  return 1;
+}
+
+/* A copy of a device result, for one run to own. */
+static ts_dev_run *dev_clone(const ts_dev_run *d)
+{
+  ts_dev_run *c = malloc(sizeof *c);
+  if (!c)
+    return NULL;
+  *c = *d;
+  c->wrong = NULL;
+  for (int p = 0; p < TS_MAX_PASSES; p++)
+    c->pass[p].rec = NULL;
+  int ok = 1;
+  for (int p = 0; p < d->npasses && ok; p++)
+    if (d->pass[p].rec) {
+      size_t bytes = (size_t)d->pass[p].n * sizeof(ts_grec);
+      c->pass[p].rec = malloc(bytes ? bytes : 1);
+      ok = c->pass[p].rec != NULL;
+      if (ok)
+        memcpy(c->pass[p].rec, d->pass[p].rec, bytes);
+    }
+  if (ok && d->wrong && d->npasses > 0) {
+    size_t n = d->pass[d->npasses - 1].n;
+    c->wrong = malloc(n ? n : 1);
+    ok = c->wrong != NULL;
+    if (ok)
+      memcpy(c->wrong, d->wrong, n);
+  }
+  if (!ok) {
+    ts_dev_run_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* Whether a run of `set` on the current input is the loaded record's run. (The record is set
+ * before the first request and never changes after, so it is read here without the lock.) */
+static int record_fits(const vw_worker *w, const vw_settings *set)
+{
+  const vw_settings *r = &w->record_set;
+  return w->record && w->input_gen == w->record_input_gen && set->variant == r->variant &&
+         set->pattern == r->pattern && set->walk == r->walk && set->slots == r->slots &&
+         set->cost == r->cost && set->ksize == r->ksize && set->sigma == r->sigma;
+}
+
+/* The whole output, as the device view shows it. */
+static void capture_output(vw_worker *w, vw_snapshot *s)
+{
+  free(s->dev_rgba);
+  free(s->dev_raw);
+  s->dev_rgba = s->dev_raw = NULL;
+  if (!extract(w, 0, ts_run_kctx(w->run)->H, &s->dev_rgba, &s->dev_raw))
+    snprintf(s->note, sizeof s->note, "out of memory for the device view's output");
+}
+
+static void attach_record(vw_worker *w, vw_snapshot *s)
+{
+  ts_error err = { 0 };
+  ts_dev_run *c = dev_clone(w->record);
+  if (!c || ts_run_attach_device(w->run, c, &err) != TS_OK) {
+    ts_dev_run_free(c);
+    snprintf(s->note, sizeof s->note, "the record does not fit this run: %s",
+             c ? err.msg : "out of memory");
+    return;
+  }
+  /* A record holds no pixels: its view shows what the simulation committed by the end. */
+  if (ts_run_seek(w->run, INT64_MAX, &err) != TS_OK)
+    snprintf(s->error, sizeof s->error, "%s", err.msg);
+  else
+    capture_output(w, s);
+}
+
+static void run_on_device(vw_worker *w, vw_snapshot *s)
+{
+  if (!ts_run_params_of(w->run)->cl) {
+    if (!s->note[0])
+      snprintf(s->note, sizeof s->note,
+               "the device schedule needs the OpenCL back end [b]; showing the simulation");
+    return;
+  }
+  ts_error err = { 0 };
+  ts_dev_opts o = { .record = 1, .stuck = -1 };
+  if (ts_run_device(w->run, &o, &err) != TS_OK) {
+    snprintf(s->note, sizeof s->note, "%s", err.msg);
+    return;
+  }
+  capture_output(w, s);
 }
 
 /* Makes the run for the current request; fills the snapshot's error, note and figures. */
@@ -96,7 +222,7 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   }
   ts_run_params p = { .variant = ts_variant_at(set->variant),
                       .sched = { set->pattern, set->walk, set->slots },
-                      .cost = set->cost, .ksize = set->ksize,
+                      .cost = set->cost, .ksize = set->ksize, .sigma = set->sigma,
                       .cl = set->use_cl ? w->cl : NULL };
   ts_error err = { 0 };
   ts_run *run = NULL;
@@ -111,7 +237,14 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   w->run = run;
   w->run_gen = w->req_gen;
   w->run_set = *set;
-  if (!run || !p.cl)
+  if (!run)
+    return;
+  w->scale = ts_run_integral_scale(run);
+  if (record_fits(w, set))
+    attach_record(w, s);
+  else if (set->exec_device)
+    run_on_device(w, s);
+  if (!p.cl)
     return;
   /* The whole image, one launch per pass: the kernel time the panel shows. */
   double t[5];
@@ -128,34 +261,6 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &s->dev_private[i],
                          &s->dev_local[i], NULL) == TS_OK)
       s->have_dev_mem = 1;
-}
-
-/* Rows y0 .. y1 - 1 of the output as RGBA8 and as values. */
-static void extract_rows(vw_worker *w, vw_snapshot *s)
-{
-  const ts_kctx *k = ts_run_kctx(w->run);
-  const ts_buf *b = &k->buf[TS_BUF_OUT];
-  size_t row = (size_t)b->cols * b->esize, n = (size_t)(s->y1 - s->y0) * (size_t)k->W;
-  s->raw = malloc((size_t)(s->y1 - s->y0) * row);
-  s->rgba = malloc(n * 4);
-  if (!s->raw || !s->rgba) {
-    s->y0 = s->y1 = 0;
-    return;
-  }
-  memcpy(s->raw, b->data + (size_t)s->y0 * row, (size_t)(s->y1 - s->y0) * row);
-  for (size_t i = 0; i < n; i++) {
-    uint8_t *d = s->rgba + i * 4;
-    if (b->esize == 4) {
-      uint64_t v = ((const uint32_t *)s->raw)[i], mx = w->scale ? w->scale : 1;
-      d[0] = d[1] = d[2] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
-    } else {
-      const uint8_t *p = s->raw + i * (size_t)k->C;
-      d[0] = p[0];
-      d[1] = k->C >= 3 ? p[1] : p[0];
-      d[2] = k->C >= 3 ? p[2] : p[0];
-    }
-    d[3] = 255;
-  }
 }
 
 /* Seeks, then publishes the rows that changed since the last snapshot (all of them for a
@@ -195,6 +300,11 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
       y1 = changed ? (y1 > p->y1 ? y1 : p->y1) : p->y1;
       changed = 1;
     }
+    if (p->dev_rgba && !s->dev_rgba) {
+      s->dev_rgba = p->dev_rgba;
+      s->dev_raw = p->dev_raw;
+      p->dev_rgba = p->dev_raw = NULL;
+    }
     vw_snapshot_free(p);
     w->has_pending = 0;
   }
@@ -207,8 +317,8 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   }
   s->y0 = y0;
   s->y1 = y1;
-  if (y1 > y0)
-    extract_rows(w, s);
+  if (y1 > y0 && !extract(w, y0, y1, &s->rgba, &s->raw))
+    s->y0 = s->y1 = 0;
 }
 
 static int worker_main(void *ud)
@@ -327,6 +437,17 @@ int vw_worker_take(vw_worker *w, vw_snapshot *snap)
   return got;
 }
 
+void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,
+                          uint64_t input_generation)
+{
+  SDL_LockMutex(w->mu);
+  ts_dev_run_free(w->record);
+  w->record = rec;
+  w->record_set = *set;
+  w->record_input_gen = input_generation;
+  SDL_UnlockMutex(w->mu);
+}
+
 int vw_worker_busy(vw_worker *w)
 {
   SDL_LockMutex(w->mu);
@@ -367,6 +488,7 @@ void vw_worker_stop(vw_worker *w, ts_run *held)
   ts_cl_destroy(w->cl);
   ts_image_destroy(w->input);
   ts_image_destroy(w->req_input);
+  ts_dev_run_free(w->record);
   free(w->build_log);
   SDL_DestroyCond(w->cv);
   SDL_DestroyMutex(w->mu);

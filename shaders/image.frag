@@ -2,6 +2,10 @@
 // overlay drawn from a per-thread texture, one texel per thread:
 //   r = dispatch index, g = depth, b = slot, a = state (0 pending, 1 waiting, 2 running,
 //   3 done) + 4 when the thread has a hazard.
+// In the device view the same texels hold the device's record at the device time:
+//   r = observed start order, g = time spent waiting, b = compute unit or lane, a = state
+//   + 4 for a wrong tile (its output differs from the reference); the output is masked where
+//   tiles had not finished, and finished wrong tiles are hatched in red.
 #version 330 core
 in vec2 v_screen;
 out vec4 o_color;
@@ -20,6 +24,8 @@ uniform vec3 u_norm;        // largest dispatch index, depth and slot, for the r
 uniform int u_tile_grid;
 uniform float u_alpha;      // overlay opacity
 uniform vec2 u_hover;       // hovered thread, or (-1, -1)
+uniform int u_device;       // the device view: hatch finished wrong tiles
+uniform int u_mask;         // 0 none, 1 mask tiles not done, 2 mask the whole image
 
 // A ramp from deep blue through teal and green to yellow: ordered, and readable on both
 // the dark and the light parts of an image.
@@ -41,6 +47,14 @@ vec3 hue(float h)
   return clamp(p, 0.0, 1.0) * 0.75 + 0.2;
 }
 
+// What is not there yet: dark, with faint diagonal lines, so it reads as "not yet" and not as
+// a black output.
+vec3 masked(vec3 c)
+{
+  float line = mod(v_screen.x + v_screen.y, 12.0) < 1.0 ? 0.05 : 0.0;
+  return mix(c, vec3(0.10, 0.11, 0.13), 0.93) + line;
+}
+
 void main()
 {
   if (v_screen.x < u_clip.x || v_screen.y < u_clip.y || v_screen.x >= u_clip.z || v_screen.y >= u_clip.w)
@@ -49,18 +63,24 @@ void main()
   if (p.x < 0.0 || p.y < 0.0 || p.x >= u_image_size.x || p.y >= u_image_size.y)
     discard;
   vec3 c = texelFetch(u_image, ivec2(p), 0).rgb;
+  if (u_mask == 2)
+    c = masked(c);
 
-  if (u_overlay > 0) {
+  if (u_overlay > 0 || u_device != 0) {
     vec2 t = u_transposed != 0 ? vec2(floor(p.y / u_tile.y), floor(p.x / u_tile.x))
                                : vec2(floor(p.x / u_tile.x), floor(p.y / u_tile.y));
     if (t.x < u_space.x && t.y < u_space.y) {
       vec4 th = texelFetch(u_threads, ivec2(t), 0);
       float state = mod(th.a, 4.0);
-      bool hazard = th.a >= 4.0 && state >= 2.0;
-      vec3 oc = vec3(0.0);
-      float a = u_alpha;
+      // A device tile is known wrong only once it has finished.
+      bool hazard = th.a >= 4.0 && state >= (u_device != 0 ? 3.0 : 2.0);
+      if (u_mask == 1 && state < 3.0)
+        c = masked(c);
+      vec3 oc = c;
+      float a = u_overlay > 0 ? u_alpha : 0.0;
       if (u_overlay == 1) {
-        if (hazard) oc = vec3(0.95, 0.10, 0.10);
+        // A wrong tile keeps its done colour under the hatch, so its pixels stay readable.
+        if (hazard && u_device == 0) oc = vec3(0.95, 0.10, 0.10);
         else if (state == 0.0) { oc = vec3(0.0); a = u_alpha * 0.6; }
         else if (state == 1.0) oc = vec3(1.00, 0.62, 0.05);
         else if (state == 2.0) oc = vec3(0.15, 0.95, 0.25);
@@ -73,7 +93,13 @@ void main()
         oc = hue(fract(th.b * 0.61803399));
       }
       c = mix(c, oc, a);
-      if (t == u_hover)
+      if (u_device != 0 && hazard) {
+        vec2 tp = fract(p / u_tile);
+        vec2 d = min(tp, 1.0 - tp) * u_tile * u_zoom;
+        if (mod(v_screen.x - v_screen.y, 9.0) < 2.0 || min(d.x, d.y) < 1.5)
+          c = vec3(0.95, 0.10, 0.10);
+      }
+      if (t == u_hover && u_overlay > 0)
         c = mix(c, vec3(1.0), 0.25);
     }
     if (u_tile_grid != 0) {

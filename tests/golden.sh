@@ -6,9 +6,11 @@
 # difference, down to one character of panel text, fails. Then it proves that: a scene whose
 # file name differs from the golden's by one character must fail. --update rewrites the
 # goldens instead (say so in the commit).
+# Scenes run from the source folder, so that they name its files (records) relatively.
 # usage: golden.sh TILESCOPE SOURCE_DIR [--update]
 set -u
-ts=$1 src=$2 update=${3:-}
+ts=$(realpath "$1") src=$(realpath "$2") update=${3:-}
+cd "$src" || exit 1
 dir=$src/tests/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The viewer, headless: the scripted session of viewer_script.txt (keys, clicks, ticks, and
-# what the viewer reports and shows after each), `shot` with --frames, the first README
+# what the viewer reports and shows after each), the device view of a saved record
+# (viewer_device.txt) and of a run on the device, `shot` with --frames, the first README
 # command's fallback without a display, and the viewer's bad-input messages.
 # usage: viewer.sh TILESCOPE SOURCE_DIR
 set -u
@@ -25,6 +26,29 @@ fi
 "$ts" shot --script "$src/tests/viewer_script.txt" -o "$tmp/final.png" >"$tmp/out" 2>&1
 check "scripted session ($(cat "$tmp/out"))" test $? -eq 0
 
+# The device view: a saved record, then the schedule run on the OpenCL device (d runs it).
+(cd "$src" && "$ts" shot --backend cpu --record tests/records/integral_none.json \
+  --script tests/viewer_device.txt -o "$tmp/record.png") >"$tmp/out" 2>&1
+check "device view of a record ($(cat "$tmp/out"))" test $? -eq 0
+cat >"$tmp/live.txt" <<'EOF'
+expect view sim
+key d
+expect view device
+expect wrong 0
+expect-pixel 639 479 36905572
+key d
+expect view sim
+key d
+variant box2d
+expect view device
+expect-pixel 426 289 63 148 63
+EOF
+"$ts" shot --variant integral --script "$tmp/live.txt" -o "$tmp/live.png" >"$tmp/out" 2>&1
+check "device view of a run on the device ($(cat "$tmp/out"))" test $? -eq 0
+printf 'report\n' >"$tmp/report.txt"
+"$ts" shot --variant integral --exec device --script "$tmp/report.txt" -o "$tmp/live.png" >"$tmp/out" 2>&1
+check "--exec device opens the device view" grep -q "view=device devtime=" "$tmp/out"
+
 # A sequence: one picture per tick 0, 2, ..., 8, all different from each other.
 "$ts" shot --backend cpu --variant box2d --size 640x400 --frames 0:8:2 -o "$tmp/seq.png" >/dev/null
 check "frames written" test "$(ls "$tmp"/seq-*.png 2>/dev/null | wc -l)" -eq 5
@@ -40,7 +64,6 @@ check "no-display screenshot" test -s "$tmp/tilescope-shot.png"
 # A kernel that does not build: the viewer stays up and shows the error and the log.
 cp -r "$src/kernels" "$tmp/kernels"
 printf '\n__kernel void broken(void) { this is not C }\n' >>"$tmp/kernels/box.cl"
-printf 'report\n' >"$tmp/report.txt"
 "$ts" shot --kernels "$tmp/kernels" --script "$tmp/report.txt" -o "$tmp/broken.png" >"$tmp/broken.out" 2>&1
 check "build error reported in the viewer" grep -q "error=.*box.cl: the kernel does not build" "$tmp/broken.out"
 check "build error screenshot" test -s "$tmp/broken.png"
@@ -103,6 +126,16 @@ script_error "too many arguments, from 'x'" "expect-pixel 1 2 3 4 5 6 7 x"
 script_error "wrong number of arguments for 'expect-pixel'" "expect-pixel 1 2 3 4 5 6 7"
 printf 'tick 1\0\n' >"$tmp/nul.txt"
 expect2 "nul.txt: holds a NUL byte" shot -o "$tmp/x.png" --backend cpu --script "$tmp/nul.txt"
+rec=$src/tests/records/integral_none.json
+expect2 "--record $rec: recorded on a 320x240x1 image, .*chart.png is 640x480x3" shot -o "$tmp/x.png" --record "$rec" -i "$src/assets/chart.png"
+expect2 "--record opens a saved run and --exec device makes a new one" shot -o "$tmp/x.png" --record "$rec" --exec device
+printf '{"tilescope":{"version":1,"variant":"integral","passes":[{"groups":[[0,0,0,0,3,2,1]]}]}}' >"$tmp/bad.json"
+expect2 "--record $tmp/bad.json: a group's times are out of order" shot -o "$tmp/x.png" --record "$tmp/bad.json"
+sed 's/\[172,8,0,0,/[172,8,1,0,/' "$rec" >"$tmp/moved.json"
+expect2 "--record $tmp/moved.json does not fit integral on .*chart320.png: the record's ticket 0 of pass 1 is tile 1,0" shot -o "$tmp/x.png" --record "$tmp/moved.json" -i "$src/tests/records/chart320.png"
+expect2 "--device-time 'soon'" shot -o "$tmp/x.png" --device-time soon
+script_error "not a device time .*'101%'" "devtime 101%"
+script_error "not a device time .*'soon'" "devtime soon"
 check "no half-written screenshot" test ! -e "$tmp/x.png"
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]
