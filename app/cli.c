@@ -304,3 +304,41 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
   else
     fprintf(stderr, "tilescope %s: %s: %s\n", cmd, what, err->msg);
 }
+
+/* Bytes of a UTF-8 sequence starting at s (1 to 4), or 0 when it is not valid UTF-8. */
+static int utf8_len(const unsigned char *s)
+{
+  int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+      (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+    return 0; /* overlong, a surrogate, or past U+10FFFF */
+  return n;
+}
+
+void cli_json_string(const char *s)
+{
+  putchar('"');
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    if (*p == '"' || *p == '\\') {
+      printf("\\%c", *p++);
+    } else if (*p < 0x20 || *p == 0x7f) {
+      printf("\\u%04x", *p++);
+    } else if (*p < 0x80) {
+      putchar(*p++);
+    } else {
+      int n = utf8_len(p);
+      if (n) {
+        fwrite(p, 1, (size_t)n, stdout);
+        p += n;
+      } else {
+        printf("\\ufffd");
+        p++;
+      }
+    }
+  }
+  putchar('"');
+}

@@ -74,6 +74,10 @@ const char *cli_find_dir(const char *env_name, const char *folder, const char *f
 /* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
 const char *cli_kernels_dir(const char *given);
 
+/* Prints s to stdout as a JSON string: quotes, backslashes and control characters escaped,
+ * bytes that are not UTF-8 replaced by U+FFFD. */
+void cli_json_string(const char *s);
+
 int cmd_run(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -37,46 +37,6 @@ static int parse_allowance(const char *s, size_t total, size_t *out)
   return 1;
 }
 
-/* Bytes of a UTF-8 sequence starting at s (1 to 4), or 0 when it is not valid UTF-8. */
-static int utf8_len(const unsigned char *s)
-{
-  int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-  for (int i = 1; i < n; i++)
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-  if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
-      (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
-    return 0; /* overlong, a surrogate, or past U+10FFFF */
-  return n;
-}
-
-/* A file name as a JSON string: quotes, backslashes and control characters escaped, bytes
- * that are not UTF-8 replaced by U+FFFD. */
-static void json_string(const char *s)
-{
-  putchar('"');
-  for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    if (*p == '"' || *p == '\\') {
-      printf("\\%c", *p++);
-    } else if (*p < 0x20 || *p == 0x7f) {
-      printf("\\u%04x", *p++);
-    } else if (*p < 0x80) {
-      putchar(*p++);
-    } else {
-      int n = utf8_len(p);
-      if (n) {
-        fwrite(p, 1, (size_t)n, stdout);
-        p += n;
-      } else {
-        printf("\\ufffd");
-        p++;
-      }
-    }
-  }
-  putchar('"');
-}
-
 /* Images that cannot be compared pixel for pixel: one line, or a JSON object, and exit 1. */
 static int report_mismatch(const char *pa, const ts_image *a, const char *pb, const ts_image *b,
                            int json)
@@ -92,11 +52,11 @@ static int report_mismatch(const char *pa, const ts_image *a, const char *pb, co
     return EXIT_DIFF;
   }
   printf("{\"a\": ");
-  json_string(pa);
+  cli_json_string(pa);
   printf(", \"b\": ");
-  json_string(pb);
+  cli_json_string(pb);
   printf(", \"same\": false, \"reason\": ");
-  json_string(reason);
+  cli_json_string(reason);
   printf(", \"a_width\": %d, \"a_height\": %d, \"a_channels\": %d, \"b_width\": %d, "
          "\"b_height\": %d, \"b_channels\": %d}\n",
          a->w, a->h, a->c, b->w, b->h, b->c);
@@ -160,9 +120,9 @@ int cmd_diff(int argc, char **argv)
     pass_tol++;
   if (json) {
     printf("{\"a\": ");
-    json_string(pos[0]);
+    cli_json_string(pos[0]);
     printf(", \"b\": ");
-    json_string(pos[1]);
+    cli_json_string(pos[1]);
     printf(", \"same\": %s, \"width\": %d, \"height\": %d, \"channels\": %d, \"pixels\": %zu, "
            "\"differing_pixels\": %zu, \"share\": %.6f, \"max_diff\": %d, ",
            same ? "true" : "false", a->w, a->h, a->c, s.pixels, s.differing, share, s.max_diff);
@@ -174,7 +134,7 @@ int cmd_diff(int argc, char **argv)
            "\"passing_max_diff_pixels\": %zu, \"diff_image\": ",
            tol, allowed, pass_tol, s.differing);
     if (out_path)
-      json_string(out_path);
+      cli_json_string(out_path);
     else
       printf("null");
     printf("}\n");

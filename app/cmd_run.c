@@ -12,7 +12,7 @@
 
 static const char usage[] =
     "usage: tilescope run [-i IN.png] [-o OUT.png] [--raw OUT.npy] [--schedule OUT.csv]\n"
-    "                     [--exec device [--trace OUT.json]] [options]\n"
+    "                     [--exec device [--trace OUT.json]] [--json] [options]\n"
     "Runs a variant under a schedule, headless, and writes what was committed by the end\n"
     "(or by --tick). Without -i the default test chart is used. With --exec device the\n"
     "device runs each pass in one launch, keeping the walk order with a scoreboard, and\n"
@@ -52,10 +52,8 @@ static void print_hazards(const ts_run *run)
 }
 
 /* The device's run beside the simulator's: the summary, the wrong tiles, the hazards the
- * simulator predicts for the same schedule and the races (reads no chain of waits orders).
- * Returns 0 when the output is wrong although the scoreboard orders every read (the device
- * broke its own ordering). */
-static int print_device(const ts_run *run)
+ * simulator predicts for the same schedule and the races (reads no chain of waits orders). */
+static void print_device(const ts_run *run)
 {
   const ts_dev_run *d = ts_run_device_result(run);
   const ts_sched *s = ts_run_sched(run);
@@ -87,12 +85,137 @@ static int print_device(const ts_run *run)
     }
   if (d->nwrong > shown)
     printf("wrong tile: ... and %u more\n", d->nwrong - shown);
-  if (d->nwrong > 0 && nr == 0) {
-    fprintf(stderr, "tilescope run: %u tiles differ from the reference although the "
-            "scoreboard orders every read\n", d->nwrong);
+}
+
+/* Whether the device broke its own ordering: tiles came out wrong although the scoreboard
+ * orders every read. Says so on stderr. */
+static int device_broke(const ts_run *run)
+{
+  const ts_dev_run *d = ts_run_device_result(run);
+  size_t nr;
+  ts_run_races(run, &nr);
+  if (!d || d->nwrong == 0 || nr > 0)
     return 0;
-  }
+  fprintf(stderr, "tilescope run: %u tiles differ from the reference although the "
+          "scoreboard orders every read\n", d->nwrong);
   return 1;
+}
+
+/* The run's summary as text: what ran, the first hazards, and the ticks and times (or the
+ * device's run beside the simulator's). */
+static void print_text(const ts_run *run, const ts_run_params *p, const char *in_path,
+                       const ts_image *in, double kernel_ms)
+{
+  const ts_sched *s = ts_run_sched(run);
+  size_t nh;
+  ts_run_hazards(run, &nh);
+  printf("%s on %s (%dx%dx%d): %d pass%s, %u threads, pattern %s, walk %s, %d slots, cost %d\n",
+         p->variant->name, in_path, in->w, in->h, in->c, s->npasses, s->npasses > 1 ? "es" : "",
+         s->total, ts_pattern_name(p->sched.pattern), ts_walk_name(p->sched.walk),
+         p->sched.slots, p->cost);
+  print_hazards(run);
+  if (p->exec_device) {
+    print_device(run);
+    return;
+  }
+  char timing[400];
+  if (p->cl)
+    snprintf(timing, sizeof timing, "OpenCL on %s: kernels %.2f ms, stepped run %.1f ms",
+             ts_cl_device(p->cl)->name, kernel_ms, ts_run_exec_ms(run));
+  else
+    snprintf(timing, sizeof timing, "cpu model %.1f ms", ts_run_exec_ms(run));
+  printf("tick %" PRId64 " of %" PRId64 ", %zu hazard%s in %zu thread%s, mean %.1f threads "
+         "running, %s\n",
+         ts_run_tick(run), s->length, nh, nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
+         ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
+}
+
+/* One hazard or race as JSON: the pass (from 1), the consumer and producer threads, and for a
+ * hazard the consumer's start tick and the producer's end tick. */
+static void json_hazard(const ts_sched *s, const ts_hazard *h, int ticks)
+{
+  const ts_pass_sched *ps = &s->pass[h->pass];
+  uint32_t w = (uint32_t)ps->tw;
+  printf("{\"pass\": %d, \"consumer\": [%u, %u], \"producer\": [%u, %u]", h->pass + 1,
+         h->consumer % w, h->consumer / w, h->producer % w, h->producer / w);
+  if (ticks)
+    printf(", \"start_tick\": %" PRId64 ", \"producer_end_tick\": %" PRId64,
+           ps->t[h->consumer].start_tick, ps->t[h->producer].end_tick);
+  printf("}");
+}
+
+static void json_hazards(const char *key, const ts_sched *s, const ts_hazard *h, size_t n,
+                         int ticks)
+{
+  printf(", \"%s\": [", key);
+  for (size_t i = 0; i < n; i++) {
+    printf(i ? ", " : "");
+    json_hazard(s, &h[i], ticks);
+  }
+  printf("]");
+}
+
+/* The run's summary as one JSON object (README: "run --json"). stall: the device's error
+ * line when its schedule gave up waiting, else NULL. */
+static void print_json(const ts_run *run, const ts_run_params *p, const char *in_path,
+                       const ts_image *in, double kernel_ms, const char *stall,
+                       const char *const outputs[4])
+{
+  const ts_sched *s = ts_run_sched(run);
+  size_t nh;
+  const ts_hazard *h = ts_run_hazards(run, &nh);
+  printf("{\"input\": ");
+  cli_json_string(in_path);
+  printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"variant\": \"%s\", "
+         "\"schedule\": {\"pattern\": \"%s\", \"walk\": \"%s\", \"slots\": %d, \"cost\": %d}, "
+         "\"passes\": %d, \"threads\": %u, \"backend\": \"%s\", \"device\": ",
+         in->w, in->h, in->c, p->variant->name, ts_pattern_name(p->sched.pattern),
+         ts_walk_name(p->sched.walk), p->sched.slots, p->cost, s->npasses, s->total,
+         p->cl ? "cl" : "cpu");
+  if (p->cl)
+    cli_json_string(ts_cl_device(p->cl)->name);
+  else
+    printf("null");
+  printf(", \"exec\": \"%s\", \"tick\": %" PRId64 ", \"ticks\": %" PRId64 ", "
+         "\"mean_running\": %.3f, \"hazards\": %zu, \"hazard_threads\": %zu",
+         p->exec_device ? "device" : "sim", ts_run_tick(run), s->length,
+         ts_sched_mean_running(s), nh, ts_run_hazardous_threads(run));
+  json_hazards("hazard_list", s, h, nh, 1);
+  const ts_dev_run *d = ts_run_device_result(run);
+  printf(", \"times\": {\"exec_ms\": %.3f, \"kernel_ms\": %.3f}", ts_run_exec_ms(run),
+         p->exec_device && d ? d->kernel_ms : kernel_ms);
+  if (p->exec_device) {
+    printf(", \"stall\": ");
+    if (stall)
+      cli_json_string(stall);
+    else
+      printf("null");
+    if (d) {
+      size_t nr;
+      const ts_hazard *r = ts_run_races(run, &nr);
+      uint32_t groups = 0;
+      for (int i = 0; i < d->npasses; i++)
+        groups += d->pass[i].n;
+      printf(", \"groups\": %u, \"lanes\": %d, \"clock\": \"%s\", \"device_time\": %" PRIu64
+             ", \"races\": %zu", groups, d->lanes, d->clock_ns ? "ns" : "logical", d->t_end, nr);
+      json_hazards("race_list", s, r, nr, 0);
+      const ts_pass_sched *ps = &s->pass[s->npasses - 1];
+      printf(", \"wrong_tiles\": %u, \"wrong_tile_list\": [", d->nwrong);
+      for (uint32_t id = 0, k = 0; id < ps->n; id++)
+        if (d->wrong && d->wrong[id])
+          printf("%s[%u, %u]", k++ ? ", " : "", id % (uint32_t)ps->tw, id / (uint32_t)ps->tw);
+      printf("]");
+    }
+  }
+  static const char *const keys[4] = { "output", "raw", "schedule_csv", "trace" };
+  for (int i = 0; i < 4; i++) {
+    printf(", \"%s\": ", keys[i]);
+    if (outputs[i])
+      cli_json_string(outputs[i]);
+    else
+      printf("null");
+  }
+  printf("}\n");
 }
 
 int cmd_run(int argc, char **argv)
@@ -101,7 +224,7 @@ int cmd_run(int argc, char **argv)
   cli_sched_defaults(&cs);
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
              *trace_path = NULL;
-  int stuck = -1, spin_limit = 0;
+  int stuck = -1, spin_limit = 0, json = 0;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -110,6 +233,7 @@ int cmd_run(int argc, char **argv)
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
     { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
     { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
+    { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object (README: run --json)", NULL },
     CLI_SCHED_OPTS(&cs),
   };
   const char *pos[1];
@@ -149,34 +273,18 @@ int cmd_run(int argc, char **argv)
       (p.exec_device ? ts_run_device(run, &dopts, &err)
                      : ts_run_seek(run, cs.have_tick ? cs.tick : INT64_MAX, &err)) != TS_OK) {
     cli_report_run_error("run", in_path, &err, &p);
-    if (err.code == TS_ERR_STALLED)
+    if (err.code == TS_ERR_STALLED) {
       rc = EXIT_DIFF;
+      if (json) {
+        const char *const none[4] = { NULL };
+        print_json(run, &p, in_path, in, ts_run_take_kernel_ms(run), err.msg, none);
+      }
+    }
     goto out;
   }
   double kernel_ms = ts_run_take_kernel_ms(run);
-  const ts_sched *s = ts_run_sched(run);
-  size_t nh;
-  ts_run_hazards(run, &nh);
-  printf("%s on %s (%dx%dx%d): %d pass%s, %u threads, pattern %s, walk %s, %d slots, cost %d\n",
-         p.variant->name, in_path, in->w, in->h, in->c, s->npasses, s->npasses > 1 ? "es" : "",
-         s->total, ts_pattern_name(p.sched.pattern), ts_walk_name(p.sched.walk), p.sched.slots,
-         p.cost);
-  print_hazards(run);
-  int device_ok = 1;
-  if (p.exec_device) {
-    device_ok = print_device(run);
-  } else {
-  char timing[400];
-  if (p.cl)
-    snprintf(timing, sizeof timing, "OpenCL on %s: kernels %.2f ms, stepped run %.1f ms",
-             ts_cl_device(p.cl)->name, kernel_ms, ts_run_exec_ms(run));
-  else
-    snprintf(timing, sizeof timing, "cpu model %.1f ms", ts_run_exec_ms(run));
-  printf("tick %" PRId64 " of %" PRId64 ", %zu hazard%s in %zu thread%s, mean %.1f threads "
-         "running, %s\n",
-         ts_run_tick(run), s->length, nh, nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
-         ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
-  }
+  if (!json)
+    print_text(run, &p, in_path, in, kernel_ms);
 
   ts_status st = TS_OK;
   if (out_path) {
@@ -200,11 +308,15 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
-  if (out_path)
+  if (json) {
+    const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
+    print_json(run, &p, in_path, in, kernel_ms, NULL, outputs);
+  }
+  if (out_path && !json)
     printf("wrote %s\n", out_path);
-  if (trace_path)
+  if (trace_path && !json)
     printf("wrote %s\n", trace_path);
-  rc = device_ok ? EXIT_OK : EXIT_DIFF;
+  rc = p.exec_device && device_broke(run) ? EXIT_DIFF : EXIT_OK;
 out:
   ts_run_destroy(run);
   ts_cl_destroy(p.cl);

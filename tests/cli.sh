@@ -219,6 +219,44 @@ expect 2 "cannot open '$tmp/nope.png'" "$ts" diff --json "$chart" "$tmp/nope.png
 [[ -z $("$ts" diff --json "$chart" "$tmp/nope.png" 2>/dev/null) ]] ||
   { echo "FAIL: diff --json printed JSON for bad input"; fails=$((fails + 1)); }
 
+# --- run --json: one object; check its fields, and that they agree with each other ---
+# run_json NAME CODE PYTHON-EXPR ARGS...: run --json ARGS exits CODE, prints one line of JSON,
+# and EXPR (over the object j) is true.
+run_json() {
+  local name=$1 code=$2 expr=$3
+  shift 3
+  local rc
+  "$ts" run --json "$@" >"$tmp/run.json" 2>"$tmp/json.err"
+  rc=$?
+  if [[ $rc -ne $code || $(wc -l <"$tmp/run.json") -ne 1 ]] ||
+    ! python3 -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$tmp/run.json"; then
+    echo "FAIL: run --json $name: exit $rc (want $code): $(head -c 300 "$tmp/run.json") $(cat "$tmp/json.err")"
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+run_json hazards 0 'j["variant"] == "integral" and j["schedule"] == {"pattern": "none",
+  "walk": "horizontal", "slots": 168, "cost": 1} and (j["width"], j["height"], j["channels"]) ==
+  (640, 480, 3) and j["exec"] == "sim" and j["backend"] == "cpu" and j["device"] is None and
+  j["tick"] == j["ticks"] == 8 and j["threads"] == 1200 and j["hazards"] == 2928 ==
+  len(j["hazard_list"]) and j["hazard_threads"] == 1187 ==
+  len({tuple(h["consumer"]) for h in j["hazard_list"]}) and
+  j["hazard_list"][0] == {"pass": 1, "consumer": [1, 0], "producer": [0, 0], "start_tick": 0,
+  "producer_end_tick": 1} and all(h["start_tick"] < h["producer_end_tick"] for h in j["hazard_list"])
+  and j["times"]["exec_ms"] >= 0 and j["output"].endswith("rj.png") and "stall" not in j' \
+  --variant integral --pattern none --backend cpu -o "$tmp/rj.png"
+[[ -s $tmp/rj.png ]] || { echo "FAIL: run --json -o wrote no image"; fails=$((fails + 1)); }
+run_json "clean, to a tick" 0 'j["hazards"] == 0 and j["hazard_list"] == [] and j["tick"] == 3 and
+  j["ticks"] == 69 and j["schedule"]["walk"] == "wavefront" and j["output"] is None' \
+  --variant integral --backend cpu --tick 3
+run_json "two passes" 0 'j["passes"] == 2 and j["variant"] == "transpose2pass" and
+  j["schedule"]["slots"] == 7 and j["schedule"]["cost"] == 3' \
+  --variant transpose2pass --backend cpu --slots 7 --cost 3
+expect 2 "--slots 0" "$ts" run --json --slots 0
+[[ -z $("$ts" run --json -i "$tmp/nope.png" 2>/dev/null) ]] ||
+  { echo "FAIL: run --json printed JSON for bad input"; fails=$((fails + 1)); }
+
 # --- the committed chart is what the generator draws ---
 "$mkchart" "$tmp/chart.png" || { echo "FAIL: ts_mkchart"; fails=$((fails + 1)); }
 expect 0 "same:" "$ts" diff --tolerance 1 "$chart" "$tmp/chart.png"
@@ -287,6 +325,18 @@ PY
   if grep -q "0 hazards in 0 threads" "$tmp/26x.txt" && grep -q "^races: 4 reads" "$tmp/26x.txt" &&
      grep -q "^race: pass 1 thread (1,2) reads what thread (0,2) writes" "$tmp/26x.txt"
   then passes=$((passes + 1)); else echo "FAIL: wavefront26x races"; cat "$tmp/26x.txt"; fails=$((fails + 1)); fi
+  # run --json of the device's run: the wrong tiles, and every hazard is also a race.
+  run_json device 0 'j["exec"] == "device" and j["backend"] == "cl" and j["device"] and
+    j["stall"] is None and j["groups"] == 1200 and j["lanes"] >= 1 and j["clock"] in ("ns", "logical")
+    and j["wrong_tiles"] == len(j["wrong_tile_list"]) and j["races"] == len(j["race_list"]) and
+    j["hazards"] == 2928 and {(tuple(h["consumer"]), tuple(h["producer"])) for h in j["hazard_list"]}
+    <= {(tuple(r["consumer"]), tuple(r["producer"])) for r in j["race_list"]}' \
+    --variant integral --exec device --pattern none
+  run_json "device, ordered" 0 'j["wrong_tiles"] == 0 and j["wrong_tile_list"] == [] and
+    j["races"] == 0 and j["hazards"] == 0' --variant integral --exec device
+  run_json stall 1 'j["stall"].endswith("never signalled") and "; ticket 30 (tile " in j["stall"]
+    and "wrong_tiles" not in j' \
+    --variant integral --exec device --test-stuck 30 --spin-limit 1000
   expect 2 "--exec device: the device runs the schedule on the OpenCL back end" \
     "$ts" run --exec device --backend cpu
   expect 2 "--exec 'gpu': unknown execution" "$ts" run --exec gpu
