@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
+#include "anim.h"
 #include "cli.h"
 #include "ts_record.h"
 #include "viewer.h"
@@ -16,8 +18,8 @@ typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
       *dev_time;
-  int help_overlay, show_times;
-  double zoom;
+  int help_overlay, show_times, fps, have_fps, have_scale;
+  double zoom, scale;
   char record_input[1100]; /* the record's input path, resolved */
 } view_args;
 
@@ -28,8 +30,11 @@ static const char view_usage[] =
 
 static const char shot_usage[] =
     "usage: tilescope shot -o SHOT.png [--size WxH] [--frames A:B:S] [--hover X,Y] [options]\n"
+    "       tilescope shot -o ANIM.gif [--frames A:B:S [--fps N] | --script F] [--scale S] [options]\n"
     "Renders what the viewer shows for these options, without a display. --frames writes one\n"
-    "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png).";
+    "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png),\n"
+    "or to a .gif one animation, N ticks a second; a script's pauses (wait N) become the\n"
+    "frames of a .gif, each shown N/60 s.";
 
 /* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
  * code as an out-of-range int and crashed it). */
@@ -239,7 +244,9 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },
     { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
-    { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks (shot)", NULL },
+    { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks, or one animated .gif (shot)", NULL },
+    { "--fps", 0, OPT_INT, &a->fps, "N", "a .gif's frames (ticks) per second with --frames, 1..50 (default 4)", &a->have_fps },
+    { "--scale", 0, OPT_DBL, &a->scale, "S", "a .gif's size as a share of the window, 0.1..1 (default 1)", &a->have_scale },
     { "--record", 0, OPT_STR, &a->record, "IN.json", "open a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "the device view at device time T (ns, or logical events) or at P% of the run", NULL },
     CLI_SCHED_OPTS(&a->cs),
@@ -251,6 +258,8 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     return r;
   if (npos == 1)
     a->input = pos[0];
+  if (!a->have_fps)
+    a->fps = 4;
   return 0;
 }
 
@@ -261,51 +270,72 @@ static int have_display(void)
   return (x && *x) || (w && *w) || (drv && *drv && strcmp(drv, "offscreen") != 0);
 }
 
-/* Writes one picture, or one per tick of --frames. */
-static int shoot(viewer *v, const view_args *a)
+static int is_gif(const char *path)
+{
+  size_t n = strlen(path);
+  return n > 4 && strcasecmp(path + n - 4, ".gif") == 0;
+}
+
+/* Writes one picture, or one per tick of --frames; to a .gif, adds them to `an` instead (a
+ * script may have added frames already) and writes it. */
+static int shoot(viewer *v, const view_args *a, anim *an)
 {
   if (!a->frames) {
     if (!viewer_sync(v, 600000)) {
       fprintf(stderr, "tilescope shot: the run did not finish in time\n");
       return EXIT_DIFF;
     }
-    if (!viewer_screenshot(v, a->out))
+    if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out))
       return EXIT_USAGE;
-    printf("wrote %s\n", a->out);
-    return EXIT_OK;
+  } else {
+    long long f0, f1, fs;
+    char tail;
+    if (sscanf(a->frames, "%lld:%lld:%lld%c", &f0, &f1, &fs, &tail) != 3 || f0 < 0 || f1 < f0 ||
+        fs < 1 || (f1 - f0) / fs > 10000) {
+      fprintf(stderr, "tilescope shot: --frames '%s': give FIRST:LAST:STEP ticks\n", a->frames);
+      return EXIT_USAGE;
+    }
+    int n = 0, fps = a->fps < 1 ? 1 : a->fps > 50 ? 50 : a->fps; /* shot refuses others */
+    for (long long t = f0; t <= f1; t += fs) {
+      char path[4096];
+      const char *pct = strchr(a->out, '%');
+      if (an) {
+        path[0] = 0;
+      } else if (pct) {
+        /* A pattern such as shot%03d.png: the digits give the width. */
+        char *end;
+        long width = strtol(pct + 1, &end, 10);
+        if (*end != 'd' || width < 0 || width > 12) {
+          fprintf(stderr, "tilescope shot: -o '%s': use %%d or %%0Nd for the frame number\n", a->out);
+          return EXIT_USAGE;
+        }
+        snprintf(path, sizeof path, "%.*s%0*lld%s", (int)(pct - a->out), a->out, (int)width, t,
+                 end + 1);
+      } else {
+        const char *dot = strrchr(a->out, '.');
+        int stem = dot ? (int)(dot - a->out) : (int)strlen(a->out);
+        snprintf(path, sizeof path, "%.*s-%05lld%s", stem, a->out, t, dot ? dot : ".png");
+      }
+      viewer_set_tick(v, t);
+      if (!viewer_sync(v, 600000) ||
+          !(an ? viewer_anim_frame(v, an, (100 + fps / 2) / fps) : viewer_screenshot(v, path)))
+        return EXIT_USAGE;
+      n++;
+    }
+    if (!an) {
+      printf("wrote %d frames\n", n);
+      return EXIT_OK;
+    }
   }
-  long long f0, f1, fs;
-  char tail;
-  if (sscanf(a->frames, "%lld:%lld:%lld%c", &f0, &f1, &fs, &tail) != 3 || f0 < 0 || f1 < f0 ||
-      fs < 1 || (f1 - f0) / fs > 10000) {
-    fprintf(stderr, "tilescope shot: --frames '%s': give FIRST:LAST:STEP ticks\n", a->frames);
+  char err[600];
+  if (an && !anim_write(an, a->out, err, sizeof err)) {
+    fprintf(stderr, "tilescope shot: %s\n", err);
     return EXIT_USAGE;
   }
-  int n = 0;
-  for (long long t = f0; t <= f1; t += fs) {
-    char path[4096];
-    const char *pct = strchr(a->out, '%');
-    if (pct) {
-      /* A pattern such as shot%03d.png: the digits give the width. */
-      char *end;
-      long width = strtol(pct + 1, &end, 10);
-      if (*end != 'd' || width < 0 || width > 12) {
-        fprintf(stderr, "tilescope shot: -o '%s': use %%d or %%0Nd for the frame number\n", a->out);
-        return EXIT_USAGE;
-      }
-      snprintf(path, sizeof path, "%.*s%0*lld%s", (int)(pct - a->out), a->out, (int)width, t,
-               end + 1);
-    } else {
-      const char *dot = strrchr(a->out, '.');
-      int stem = dot ? (int)(dot - a->out) : (int)strlen(a->out);
-      snprintf(path, sizeof path, "%.*s-%05lld%s", stem, a->out, t, dot ? dot : ".png");
-    }
-    viewer_set_tick(v, t);
-    if (!viewer_sync(v, 600000) || !viewer_screenshot(v, path))
-      return EXIT_USAGE;
-    n++;
-  }
-  printf("wrote %d frames\n", n);
+  if (an)
+    printf("wrote %s (%d frames)\n", a->out, anim_frames(an));
+  else
+    printf("wrote %s\n", a->out);
   return EXIT_OK;
 }
 
@@ -322,20 +352,32 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
     return EXIT_USAGE;
   v->show_times = a->show_times;
   int rc = EXIT_OK;
-  if (a->script) {
+  anim *an = NULL;
+  if (a->out && is_gif(a->out)) {
+    double s = a->scale ? a->scale : 1;
+    an = anim_create(v->width, v->height, (int)(v->width * s + 0.5), (int)(v->height * s + 0.5));
+    if (!an) {
+      fprintf(stderr, "tilescope %s: %s: out of memory\n", cmd, a->out);
+      rc = EXIT_USAGE;
+    }
+    v->anim = a->frames ? NULL : an; /* without --frames, the script's pauses are the frames */
+  }
+  if (rc == EXIT_OK && a->script) {
     int f = script_run(v, a->script);
-    if (f < 0)
+    if (f < 0 || v->anim_failed)
       rc = EXIT_USAGE;
     else if (f > 0) {
       fprintf(stderr, "tilescope %s: %d expectation%s of the script failed\n", cmd, f, f > 1 ? "s" : "");
       rc = EXIT_DIFF;
     }
   }
+  v->anim = NULL;
   if (rc == EXIT_OK && a->out)
-    rc = shoot(v, a);
+    rc = shoot(v, a, an);
   else if (rc == EXIT_OK && !offscreen)
     while (!v->quit)
       viewer_frame(v, 0);
+  anim_destroy(an);
   viewer_destroy(v);
   return rc;
 }
@@ -365,6 +407,21 @@ int cmd_shot(int argc, char **argv)
     return r < 0 ? EXIT_OK : r;
   if (!a.out) {
     fprintf(stderr, "tilescope shot: needs -o SHOT.png\n");
+    return EXIT_USAGE;
+  }
+  int gif = is_gif(a.out);
+  if ((a.have_fps || a.have_scale) && !gif) {
+    fprintf(stderr, "tilescope shot: %s: goes with an animation, -o NAME.gif\n",
+            a.have_fps ? "--fps" : "--scale");
+    return EXIT_USAGE;
+  }
+  if (a.have_fps && (!a.frames || a.fps < 1 || a.fps > 50)) {
+    fprintf(stderr, "tilescope shot: --fps %d: give 1..50 frames per second, with --frames "
+            "(a script's pauses set their own times)\n", a.fps);
+    return EXIT_USAGE;
+  }
+  if (a.have_scale && !(a.scale >= 0.1 && a.scale <= 1)) {
+    fprintf(stderr, "tilescope shot: --scale %g: give a share of the window, 0.1..1\n", a.scale);
     return EXIT_USAGE;
   }
   return run_viewer("shot", &a, 1);

@@ -4,7 +4,8 @@
  *                           end, escape, f1)
  *   move X Y [input]        hover image point (X, Y) on the output (or the input) pane
  *   click X Y               select the thread that wrote output pixel (X, Y)
- *   tick N | end            go to a tick;      wait N     draw N frames (a pause)
+ *   tick N | end            go to a tick;      wait N     draw N frames (a pause; in
+ *                           `shot -o OUT.gif` one frame of the animation, shown N/60 s)
  *   devtime T | P% | end    in the device view, go to device time T (the record's unit) or P%
  *   variant NAME, pattern NAME, walk NAME, slots N, cost N, backend cl|cpu
  *   overlay MODE, grid on|off, help on|off, zoom Z [X Y], fit
@@ -124,6 +125,9 @@ static int play(viewer *v, const char *path, const script_action *a)
     break;
   case SCRIPT_WAIT: {
     viewer_sync(v, 60000);
+    /* Recording an animation: the pause is a frame shown as long (N frames at 60 Hz). */
+    if (v->anim && !v->anim_failed)
+      viewer_anim_frame(v, v->anim, (int)((a->n * 100 + 30) / 60));
     /* Offscreen nobody watches: one frame stands for the pause. */
     int frames = v->offscreen ? 1 : (int)a->n;
     for (int i = 0; i < frames && !v->quit; i++)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "anim.h"
 #include "viewer.h"
 
 static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
@@ -826,34 +827,59 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
   }
 }
 
-int viewer_screenshot(viewer *v, const char *path)
+/* Renders the current view into rgb (width x height RGB, rows top-down). */
+static void grab(viewer *v, uint8_t *rgb, uint8_t *rgba)
 {
   render_frame(v);
-  size_t n = (size_t)v->width * v->height;
-  ts_image *img = NULL;
-  ts_error err = { 0 };
-  if (ts_image_create(v->width, v->height, 3, &img, &err) != TS_OK) {
-    fprintf(stderr, "tilescope: %s\n", err.msg);
-    return 0;
-  }
-  uint8_t *rgba = malloc(n * 4);
-  if (!rgba) {
-    ts_image_destroy(img);
-    return 0;
-  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, v->width, v->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   for (int y = 0; y < v->height; y++) /* GL rows run bottom-up */
     for (int x = 0; x < v->width; x++)
-      memcpy(img->data + ((size_t)y * v->width + x) * 3,
+      memcpy(rgb + ((size_t)y * v->width + x) * 3,
              rgba + ((size_t)(v->height - 1 - y) * v->width + x) * 4, 3);
+}
+
+int viewer_screenshot(viewer *v, const char *path)
+{
+  ts_image *img = NULL;
+  ts_error err = { 0 };
+  if (ts_image_create(v->width, v->height, 3, &img, &err) != TS_OK) {
+    fprintf(stderr, "tilescope: %s\n", err.msg);
+    return 0;
+  }
+  uint8_t *rgba = malloc((size_t)v->width * v->height * 4);
+  if (!rgba) {
+    fprintf(stderr, "tilescope: %s: out of memory\n", path);
+    ts_image_destroy(img);
+    return 0;
+  }
+  grab(v, img->data, rgba);
   free(rgba);
   int ok = ts_image_save_png(path, img, &err) == TS_OK;
   if (!ok)
     fprintf(stderr, "tilescope: %s\n", err.msg);
   ts_image_destroy(img);
+  return ok;
+}
+
+int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs)
+{
+  size_t n = (size_t)v->width * v->height;
+  uint8_t *rgba = malloc(n * 4), *rgb = malloc(n * 3);
+  char err[300] = "out of memory for the animation's frames";
+  int ok = rgba && rgb;
+  if (ok) {
+    grab(v, rgb, rgba);
+    ok = anim_add(an, rgb, delay_cs, err, sizeof err);
+  }
+  free(rgba);
+  free(rgb);
+  if (!ok) {
+    fprintf(stderr, "tilescope: %s\n", err);
+    v->anim_failed = 1;
+  }
   return ok;
 }
 

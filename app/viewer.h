@@ -106,6 +106,9 @@ typedef struct viewer {
    * bandwidth, and the device's memory report, which only a run's first snapshot carries)
    * unless this is set (shot --show-times); the window always shows them. */
   int show_times;
+  /* An animation being recorded (shot -o OUT.gif with a script): each pause adds a frame. */
+  struct anim *anim;
+  int anim_failed;
   /* per-thread texture data for the pass shown */
   float *thr_data;
   size_t thr_cap;
@@ -166,6 +169,9 @@ void viewer_frame(viewer *v, int scripted);
 int viewer_sync(viewer *v, uint32_t timeout_ms);
 /* Renders the current view and writes it as a PNG. */
 int viewer_screenshot(viewer *v, const char *path);
+/* Renders the current view as the next frame of an; on failure says why, sets
+ * anim_failed and returns 0. */
+int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs);
 void viewer_apply(viewer *v);       /* after changing v->set: start a new run */
 void viewer_set_tick(viewer *v, int64_t t);
 void viewer_key(viewer *v, SDL_Keycode key, int shift);

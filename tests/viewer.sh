@@ -3,9 +3,9 @@
 # what the viewer reports and shows after each), the device view of a saved record
 # (viewer_device.txt) and of a run on the device, `shot` with --frames, the first README
 # command's fallback without a display, and the viewer's bad-input messages.
-# usage: viewer.sh TILESCOPE SOURCE_DIR
+# usage: viewer.sh TILESCOPE SOURCE_DIR GIFCHECK
 set -u
-ts=$(realpath "$1") src=$2
+ts=$(realpath "$1") src=$2 gifcheck=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset DISPLAY WAYLAND_DISPLAY
@@ -56,6 +56,19 @@ check "frames differ" bash -c "! '$ts' diff '$tmp/seq-00000.png' '$tmp/seq-00008
 "$ts" shot --backend cpu --size 640x400 --frames 1:1:1 -o "$tmp/p%03d.png" >/dev/null
 check "printf frame pattern" test -f "$tmp/p001.png"
 
+# The same ticks as one animated GIF: valid (giflib reads it back), one frame per tick, each
+# the picture of its tick (within the palette's rounding, and unlike another tick's), the same
+# bytes on a second run, and --scale's size.
+"$ts" shot --backend cpu --variant box2d --size 640x400 --frames 0:8:2 --fps 5 -o "$tmp/seq.gif" >"$tmp/out"
+check "gif written ($(cat "$tmp/out"))" grep -q "wrote $tmp/seq.gif (5 frames)" "$tmp/out"
+check "gif valid, 5 frames" "$gifcheck" "$tmp/seq.gif" 5 640 400 4 "$tmp/gif4.png"
+check "gif frame = the tick's shot" "$ts" diff --tolerance 16 --max-diff-pixels 1% "$tmp/gif4.png" "$tmp/seq-00008.png"
+check "gif frame != another tick's" bash -c "! '$ts' diff --tolerance 16 --max-diff-pixels 1% '$tmp/gif4.png' '$tmp/seq-00000.png' >/dev/null"
+"$ts" shot --backend cpu --variant box2d --size 640x400 --frames 0:8:2 --fps 5 -o "$tmp/again.gif" >/dev/null
+check "gif bytes identical on a second run" cmp -s "$tmp/seq.gif" "$tmp/again.gif"
+"$ts" shot --backend cpu --variant integral --pattern none --size 640x400 --frames 3:3:1 --scale 0.5 -o "$tmp/half.gif" >/dev/null
+check "gif --scale 0.5" "$gifcheck" "$tmp/half.gif" 1 320 200
+
 # The default command without a display: it says so and writes a screenshot.
 (cd "$tmp" && "$ts" --backend cpu >"$tmp/nodisplay.out" 2>&1)
 check "no-display message" grep -q "no display .* writing a screenshot of the scene to tilescope-shot.png" "$tmp/nodisplay.out"
@@ -68,9 +81,10 @@ printf '\n__kernel void broken(void) { this is not C }\n' >>"$tmp/kernels/box.cl
 check "build error reported in the viewer" grep -q "error=.*box.cl: the kernel does not build" "$tmp/broken.out"
 check "build error screenshot" test -s "$tmp/broken.png"
 
-# The demo scripts play to the end.
+# The demo scripts play to the end, and each renders to an animation, one frame per pause.
 for d in "$src"/assets/demos/*.txt; do
-  check "demo $(basename "$d")" "$ts" shot --backend cpu --size 800x500 --script "$d" -o "$tmp/demo.png" >/dev/null
+  check "demo $(basename "$d")" "$ts" shot --backend cpu --size 800x500 --script "$d" -o "$tmp/demo.gif" >/dev/null
+  check "demo $(basename "$d") as a gif" "$gifcheck" "$tmp/demo.gif" "$(grep -c '^wait ' "$d")" 800 500
 done
 
 # Bad input to the viewer commands.
@@ -88,6 +102,10 @@ expect2() { # expect2 REGEX ARGS...: exit 2 and one line naming the fault
 expect2 "needs -o SHOT.png" shot
 expect2 "--overlay 'rainbow'" shot -o "$tmp/x.png" --overlay rainbow
 expect2 "--frames '9:1:1'" shot -o "$tmp/x.png" --frames 9:1:1
+expect2 "--fps: goes with an animation, -o NAME.gif" shot -o "$tmp/x.png" --frames 1:2:1 --fps 5
+expect2 "--fps 0: give 1..50" shot -o "$tmp/x.gif" --frames 1:2:1 --fps 0
+expect2 "--fps 5: .* with --frames" shot -o "$tmp/x.gif" --fps 5
+expect2 "--scale 2: give a share of the window, 0.1..1" shot -o "$tmp/x.gif" --scale 2
 expect2 "--size '10x10'" shot -o "$tmp/x.png" --size 10x10
 expect2 "--hover 'here'" shot -o "$tmp/x.png" --hover here
 expect2 "--script: cannot open '$tmp/none.txt'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/none.txt"
@@ -137,5 +155,6 @@ expect2 "--device-time 'soon'" shot -o "$tmp/x.png" --device-time soon
 script_error "not a device time .*'101%'" "devtime 101%"
 script_error "not a device time .*'soon'" "devtime soon"
 check "no half-written screenshot" test ! -e "$tmp/x.png"
+check "no half-written animation" test ! -e "$tmp/x.gif"
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -1,0 +1,321 @@
+/* Animated GIFs through giflib (see anim.h). The palette is one for the whole animation, so a
+ * colour never flickers between frames; it is a median cut that splits the box of colours
+ * with the largest squared error first, so that the few saturated colours of the overlay
+ * (hazard red, the ramp) keep entries of their own beside the image's many greys. Each entry
+ * is the exact mean of the pixels it stands for. Everything is integer or a fixed sequence
+ * of double operations: the same frames give the same file. */
+#include <gif_lib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "ts_file.h"
+
+enum { NBINS = 1 << 15, TRANSPARENT = 255, MAX_COLOURS = 255 };
+/* The kept frames' memory, at two bytes a pixel. */
+#define ANIM_MAX_BYTES ((size_t)1 << 30)
+
+struct anim {
+  int sw, sh, w, h;
+  int n, cap;
+  uint16_t **frame;   /* per frame, per pixel: the colour's 5-5-5 bin */
+  int *delay;
+  uint64_t count[NBINS], sum[NBINS][3];
+};
+
+anim *anim_create(int src_w, int src_h, int out_w, int out_h)
+{
+  if (src_w < 1 || src_h < 1 || out_w < 1 || out_h < 1 || out_w > src_w || out_h > src_h ||
+      out_w > 65535 || out_h > 65535)
+    return NULL;
+  anim *a = calloc(1, sizeof *a);
+  if (a) {
+    a->sw = src_w;
+    a->sh = src_h;
+    a->w = out_w;
+    a->h = out_h;
+  }
+  return a;
+}
+
+void anim_destroy(anim *a)
+{
+  if (!a)
+    return;
+  for (int i = 0; i < a->n; i++)
+    free(a->frame[i]);
+  free(a->frame);
+  free(a->delay);
+  free(a);
+}
+
+int anim_frames(const anim *a)
+{
+  return a->n;
+}
+
+int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n)
+{
+  size_t px = (size_t)a->w * a->h;
+  if ((size_t)(a->n + 1) * px * 2 > ANIM_MAX_BYTES) {
+    snprintf(err, n, "more than %d frames of %dx%d do not fit in the %zu MiB an animation may "
+             "take: fewer frames, or a smaller --scale", a->n, a->w, a->h, ANIM_MAX_BYTES >> 20);
+    return 0;
+  }
+  if (a->n == a->cap) {
+    int cap = a->cap ? 2 * a->cap : 16;
+    uint16_t **f = realloc(a->frame, (size_t)cap * sizeof *f);
+    if (f)
+      a->frame = f;
+    int *d = f ? realloc(a->delay, (size_t)cap * sizeof *d) : NULL;
+    if (!d) {
+      snprintf(err, n, "out of memory for the animation's frames");
+      return 0;
+    }
+    a->delay = d;
+    a->cap = cap;
+  }
+  uint16_t *f = malloc(px * sizeof *f);
+  if (!f) {
+    snprintf(err, n, "out of memory for the animation's frames");
+    return 0;
+  }
+  /* Each output pixel is the mean of the source pixels it covers (whole pixels). */
+  for (int y = 0; y < a->h; y++) {
+    int y0 = (int)((int64_t)y * a->sh / a->h), y1 = (int)((int64_t)(y + 1) * a->sh / a->h);
+    for (int x = 0; x < a->w; x++) {
+      int x0 = (int)((int64_t)x * a->sw / a->w), x1 = (int)((int64_t)(x + 1) * a->sw / a->w);
+      uint32_t s[3] = { 0, 0, 0 }, area = (uint32_t)((y1 - y0) * (x1 - x0));
+      for (int yy = y0; yy < y1; yy++)
+        for (int xx = x0; xx < x1; xx++)
+          for (int c = 0; c < 3; c++)
+            s[c] += rgb[((size_t)yy * a->sw + xx) * 3 + c];
+      uint32_t r = (s[0] + area / 2) / area, g = (s[1] + area / 2) / area,
+               b = (s[2] + area / 2) / area;
+      uint16_t bin = (uint16_t)((r >> 3) << 10 | (g >> 3) << 5 | b >> 3);
+      f[(size_t)y * a->w + x] = bin;
+      a->count[bin]++;
+      a->sum[bin][0] += r;
+      a->sum[bin][1] += g;
+      a->sum[bin][2] += b;
+    }
+  }
+  a->frame[a->n] = f;
+  a->delay[a->n++] = delay_cs < 2 ? 2 : delay_cs > 65535 ? 65535 : delay_cs;
+  return 1;
+}
+
+/* ---- the palette ---- */
+
+typedef struct cbin {
+  uint16_t bin;
+  uint32_t key;   /* the sort key: the component on the box's axis, then the bin */
+  uint64_t count;
+} cbin;
+
+typedef struct cbox {
+  int lo, hi;     /* bins [lo, hi) of the sorted list */
+  double sse;     /* squared error around the box's mean, in bin units */
+  int axis;       /* the axis of largest spread */
+} cbox;
+
+static int comp(uint16_t bin, int axis)
+{
+  return bin >> (10 - 5 * axis) & 31;
+}
+
+static void box_stats(const cbin *b, cbox *x)
+{
+  double sum[3] = { 0, 0, 0 }, sq[3] = { 0, 0, 0 }, cnt = 0;
+  for (int i = x->lo; i < x->hi; i++)
+    for (int c = 0; c < 3; c++) {
+      double v = comp(b[i].bin, c), w = (double)b[i].count;
+      sum[c] += w * v;
+      sq[c] += w * v * v;
+    }
+  for (int i = x->lo; i < x->hi; i++)
+    cnt += (double)b[i].count;
+  x->sse = 0;
+  x->axis = 0;
+  double best = -1;
+  for (int c = 0; c < 3; c++) {
+    double e = sq[c] - sum[c] * sum[c] / cnt;
+    x->sse += e;
+    if (e > best) {
+      best = e;
+      x->axis = c;
+    }
+  }
+  if (x->hi - x->lo < 2)
+    x->sse = 0;
+}
+
+static int cmp_key(const void *p, const void *q)
+{
+  const cbin *a = p, *b = q;
+  return (a->key > b->key) - (a->key < b->key);
+}
+
+/* Fills pal (RGB, MAX_COLOURS entries at most) and lut (bin -> entry); returns the entries. */
+static int make_palette(const anim *a, GifColorType *pal, uint8_t *lut)
+{
+  int m = 0;
+  for (int i = 0; i < NBINS; i++)
+    m += a->count[i] > 0;
+  cbin *b = malloc((size_t)(m ? m : 1) * sizeof *b);
+  if (!b)
+    return 0;
+  m = 0;
+  for (int i = 0; i < NBINS; i++)
+    if (a->count[i])
+      b[m++] = (cbin){ (uint16_t)i, 0, a->count[i] };
+  cbox box[MAX_COLOURS];
+  int nb = 1;
+  box[0] = (cbox){ 0, m, 0, 0 };
+  box_stats(b, &box[0]);
+  while (nb < MAX_COLOURS) {
+    int k = 0;
+    for (int i = 1; i < nb; i++)
+      if (box[i].sse > box[k].sse)
+        k = i;
+    if (box[k].sse <= 0)
+      break;
+    /* qsort's order among equal keys is unspecified: the bin in the key breaks every tie. */
+    for (int i = box[k].lo; i < box[k].hi; i++)
+      b[i].key = (uint32_t)comp(b[i].bin, box[k].axis) << 16 | b[i].bin;
+    qsort(b + box[k].lo, (size_t)(box[k].hi - box[k].lo), sizeof *b, cmp_key);
+    uint64_t total = 0, run = 0;
+    for (int i = box[k].lo; i < box[k].hi; i++)
+      total += b[i].count;
+    int cut = box[k].lo + 1;
+    for (int i = box[k].lo; i < box[k].hi - 1; i++) {
+      run += b[i].count;
+      cut = i + 1;
+      if (2 * run >= total)
+        break;
+    }
+    box[nb] = (cbox){ cut, box[k].hi, 0, 0 };
+    box[k].hi = cut;
+    box_stats(b, &box[k]);
+    box_stats(b, &box[nb]);
+    nb++;
+  }
+  for (int k = 0; k < nb; k++) {
+    uint64_t s[3] = { 0, 0, 0 }, cnt = 0;
+    for (int i = box[k].lo; i < box[k].hi; i++) {
+      lut[b[i].bin] = (uint8_t)k;
+      cnt += b[i].count;
+      for (int c = 0; c < 3; c++)
+        s[c] += a->sum[b[i].bin][c];
+    }
+    pal[k] = (GifColorType){ (GifByteType)((s[0] + cnt / 2) / cnt),
+                             (GifByteType)((s[1] + cnt / 2) / cnt),
+                             (GifByteType)((s[2] + cnt / 2) / cnt) };
+  }
+  free(b);
+  return nb;
+}
+
+/* ---- writing ---- */
+
+static int put(GifFileType *g, const GifByteType *buf, int len)
+{
+  return (int)fwrite(buf, 1, (size_t)len, g->UserData);
+}
+
+/* Frame i as the rectangle that changed since frame i - 1 (all of frame 0), pixels that did
+ * not change transparent; an unchanged frame is one transparent pixel. */
+static int put_frame(GifFileType *g, const anim *a, const uint8_t *lut, int i, uint8_t *row)
+{
+  const uint16_t *f = a->frame[i], *prev = i ? a->frame[i - 1] : NULL;
+  int x0 = 0, y0 = 0, x1 = a->w, y1 = a->h;
+  if (prev) {
+    x0 = a->w, y0 = a->h, x1 = y1 = 0;
+    for (int y = 0; y < a->h; y++)
+      for (int x = 0; x < a->w; x++) {
+        size_t p = (size_t)y * a->w + x;
+        if (lut[f[p]] != lut[prev[p]]) {
+          x0 = x < x0 ? x : x0;
+          x1 = x + 1 > x1 ? x + 1 : x1;
+          y0 = y < y0 ? y : y0;
+          y1 = y + 1 > y1 ? y + 1 : y1;
+        }
+      }
+    if (x1 == 0)
+      x0 = y0 = 0, x1 = y1 = 1;
+  }
+  GraphicsControlBlock gcb = { .DisposalMode = DISPOSE_DO_NOT, .DelayTime = a->delay[i],
+                               .TransparentColor = prev ? TRANSPARENT : NO_TRANSPARENT_COLOR };
+  GifByteType ext[4];
+  size_t len = EGifGCBToExtension(&gcb, ext);
+  if (EGifPutExtension(g, GRAPHICS_EXT_FUNC_CODE, (int)len, ext) == GIF_ERROR ||
+      EGifPutImageDesc(g, x0, y0, x1 - x0, y1 - y0, false, NULL) == GIF_ERROR)
+    return 0;
+  for (int y = y0; y < y1; y++) {
+    for (int x = x0; x < x1; x++) {
+      size_t p = (size_t)y * a->w + x;
+      row[x - x0] = prev && lut[f[p]] == lut[prev[p]] ? TRANSPARENT : lut[f[p]];
+    }
+    if (EGifPutLine(g, row, x1 - x0) == GIF_ERROR)
+      return 0;
+  }
+  return 1;
+}
+
+int anim_write(anim *a, const char *path, char *err, size_t n)
+{
+  if (a->n == 0) {
+    snprintf(err, n, "%s: no frames to write", path);
+    return 0;
+  }
+  GifColorType pal[256];
+  uint8_t *lut = calloc(NBINS, 1), *row = malloc((size_t)a->w);
+  memset(pal, 0, sizeof pal);
+  if (!lut || !row || make_palette(a, pal, lut) == 0) {
+    free(lut);
+    free(row);
+    snprintf(err, n, "%s: out of memory", path);
+    return 0;
+  }
+  ts_outfile o;
+  ts_error e = { 0 };
+  if (ts_outfile_open(&o, path, &e) != TS_OK) {
+    free(lut);
+    free(row);
+    snprintf(err, n, "%s", e.msg);
+    return 0;
+  }
+  int code = 0, ok = 0;
+  GifFileType *g = EGifOpen(o.f, put, &code);
+  ColorMapObject *cm = GifMakeMapObject(256, pal);
+  if (g && cm) {
+    static const GifByteType loop[3] = { 1, 0, 0 }; /* repeat for ever */
+    EGifSetGifVersion(g, true);
+    ok = EGifPutScreenDesc(g, a->w, a->h, 8, 0, cm) != GIF_ERROR &&
+         EGifPutExtensionLeader(g, APPLICATION_EXT_FUNC_CODE) != GIF_ERROR &&
+         EGifPutExtensionBlock(g, 11, "NETSCAPE2.0") != GIF_ERROR &&
+         EGifPutExtensionBlock(g, 3, loop) != GIF_ERROR &&
+         EGifPutExtensionTrailer(g) != GIF_ERROR;
+    for (int i = 0; i < a->n && ok; i++)
+      ok = put_frame(g, a, lut, i, row);
+    if (!ok)
+      code = g->Error;
+  }
+  if (g && EGifCloseFile(g, &code) == GIF_ERROR)
+    ok = 0;
+  GifFreeMapObject(cm);
+  free(lut);
+  free(row);
+  if (!ok) {
+    snprintf(err, n, "cannot write '%s': %s", path,
+             code ? GifErrorString(code) : "out of memory");
+    ts_outfile_abort(&o);
+    return 0;
+  }
+  if (ts_outfile_commit(&o, &e) != TS_OK) {
+    snprintf(err, n, "%s", e.msg);
+    return 0;
+  }
+  return 1;
+}

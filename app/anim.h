@@ -1,0 +1,26 @@
+/* Animated GIFs of the viewer, for slides (`shot --frames A:B:S -o OUT.gif`, or a script's
+ * pauses): frames go in as RGB pictures of the window, are scaled down to the GIF's size and
+ * kept; at the end one palette of at most 255 colours is chosen for all of them (a median cut
+ * on a 5-bit-per-channel histogram, deterministic: the same frames give the same bytes) and
+ * the GIF is written through giflib, each frame as the rectangle that changed since the one
+ * before, unchanged pixels transparent. Knows nothing of SDL or GL. */
+#ifndef TS_APP_ANIM_H
+#define TS_APP_ANIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct anim anim;
+
+/* Frames of src_w x src_h pixels, written at out_w x out_h (no larger). Returns NULL on bad
+ * sizes or no memory. */
+anim *anim_create(int src_w, int src_h, int out_w, int out_h);
+void anim_destroy(anim *a);
+/* Adds a frame (src_w x src_h RGB, rows top-down) shown for delay_cs hundredths of a second.
+ * Returns 0, with a line in err, when the frames would take too much memory. */
+int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n);
+int anim_frames(const anim *a);
+/* Writes the GIF (a temporary file, renamed once whole). Returns 0 with a line in err. */
+int anim_write(anim *a, const char *path, char *err, size_t n);
+
+#endif
