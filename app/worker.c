@@ -29,6 +29,9 @@ struct vw_worker {
   ts_run *grave[MAX_GRAVE];
   int ngrave;
   /* worker-private */
+  vw_settings job_set;    /* the request being served, copied under the lock: the window */
+  uint64_t job_gen;       /* may post the next one meanwhile */
+  int64_t job_tick;
   char kernels_dir[1024];
   ts_image *input;
   uint64_t input_gen, run_gen;
@@ -195,7 +198,7 @@ static void run_on_device(vw_worker *w, vw_snapshot *s)
 /* Makes the run for the current request; fills the snapshot's error, note and figures. */
 static void make_run(vw_worker *w, vw_snapshot *s, int reload)
 {
-  const vw_settings *set = &w->req_set;
+  const vw_settings *set = &w->job_set;
   if (set->use_cl && w->cl && w->cl_device != set->device) {
     ts_cl_destroy(w->cl);
     w->cl = NULL;
@@ -235,7 +238,7 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     run = NULL;
   }
   w->run = run;
-  w->run_gen = w->req_gen;
+  w->run_gen = w->job_gen;
   w->run_set = *set;
   if (!run)
     return;
@@ -280,7 +283,7 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   if (!w->run)
     return;
   ts_error err = { 0 };
-  if (ts_run_seek(w->run, w->req_tick, &err) != TS_OK)
+  if (ts_run_seek(w->run, w->job_tick, &err) != TS_OK)
     snprintf(s->error, sizeof s->error, "%s", err.msg);
   s->tick = ts_run_tick(w->run);
   int y0 = 0, y1 = 0;
@@ -336,6 +339,9 @@ static int worker_main(void *ud)
     w->ngrave = 0;
     int has_req = w->has_req, reload = w->req_reload;
     w->has_req = w->req_reload = 0;
+    w->job_set = w->req_set;
+    w->job_gen = w->req_gen;
+    w->job_tick = w->req_tick;
     w->busy = has_req;
     if (has_req && w->req_input) {
       ts_image_destroy(w->input);
@@ -354,7 +360,7 @@ static int worker_main(void *ud)
     vw_snapshot s = { 0 };
     /* A new image comes with a new generation, so it makes a new run too. The old run was
      * published: the window hands it back through the grave when it lets go of it. */
-    if (w->input && (!w->run || w->run_gen != w->req_gen || reload))
+    if (w->input && (!w->run || w->run_gen != w->job_gen || reload))
       make_run(w, &s, reload);
     else if (!w->input)
       snprintf(s.error, sizeof s.error, "no image");

@@ -24,12 +24,14 @@ if ! "$ts" shot -o "$tmp/probe.png" --backend cpu --size 640x400 >"$tmp/log" 2>&
 fi
 
 "$ts" shot --script "$src/tests/viewer_script.txt" -o "$tmp/final.png" >"$tmp/out" 2>&1
-check "scripted session ($(cat "$tmp/out"))" test $? -eq 0
+rc=$? # (taken first: the $(cat) in check's name would reset $?)
+check "scripted session ($(cat "$tmp/out"))" test $rc -eq 0
 
 # The device view: a saved record, then the schedule run on the OpenCL device (d runs it).
 (cd "$src" && "$ts" shot --backend cpu --record tests/records/integral_none.json \
   --script tests/viewer_device.txt -o "$tmp/record.png") >"$tmp/out" 2>&1
-check "device view of a record ($(cat "$tmp/out"))" test $? -eq 0
+rc=$?
+check "device view of a record ($(cat "$tmp/out"))" test $rc -eq 0
 cat >"$tmp/live.txt" <<'EOF'
 expect view sim
 key d
@@ -44,7 +46,8 @@ expect view device
 expect-pixel 426 289 63 148 63
 EOF
 "$ts" shot --variant integral --script "$tmp/live.txt" -o "$tmp/live.png" >"$tmp/out" 2>&1
-check "device view of a run on the device ($(cat "$tmp/out"))" test $? -eq 0
+rc=$?
+check "device view of a run on the device ($(cat "$tmp/out"))" test $rc -eq 0
 printf 'report\n' >"$tmp/report.txt"
 "$ts" shot --variant integral --exec device --script "$tmp/report.txt" -o "$tmp/live.png" >"$tmp/out" 2>&1
 check "--exec device opens the device view" grep -q "view=device devtime=" "$tmp/out"
