@@ -1093,6 +1093,23 @@ static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
   v->gantt_h = H;
 }
 
+/* The transient status message at the right of the timeline's header row, which ends at
+ * header_end: smaller and over a background where it would run into the header. */
+static void draw_status(viewer *v, const vw_rect *r, float header_end)
+{
+  if (!v->status[0] || !(v->offscreen || SDL_GetTicks() < v->status_until))
+    return;
+  int font = FONT_UI;
+  float w = (float)gfx_text_width(&v->g, font, v->status), x = r->x + r->w - 10 - w;
+  if (x < header_end + 20) {
+    font = FONT_SMALL;
+    w = (float)gfx_text_width(&v->g, font, v->status);
+    x = r->x + r->w - 10 - w;
+    gfx_rect(&v->g, x - 6, r->y + 4, w + 12, 22, BG);
+  }
+  gfx_text(&v->g, font, x, r->y + 8, FOOT, v->status);
+}
+
 /* The device timeline: groups in flight over device time, then one lane per compute unit (or
  * logical lane), the cursor at the device time; the hovered tile's bar outlined. */
 static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
@@ -1138,17 +1155,16 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
   fmt_dev_time(d, now, tn, sizeof tn);
   fmt_dev_time(d, d->t_end, tend, sizeof tend);
   const uint32_t *c = v->dev_counts;
-  gfx_textf(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE,
-            "device time %s of %s   in flight %u (%u waiting), %u done   %s", tn, tend,
-            c[1] + c[2], c[1], c[3], v->playing ? "playing" : "paused");
+  char hdr[256];
+  snprintf(hdr, sizeof hdr, "device time %s of %s   in flight %u (%u waiting), %u done   %s", tn,
+           tend, c[1] + c[2], c[1], c[3], v->playing ? "playing" : "paused");
+  gfx_text(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE, hdr);
   gfx_textf(&v->g, FONT_SMALL, gx, ly + lh + 5, DIM,
             "groups in flight: green past their wait, brown waiting; below, one lane per %s (%d)%s; "
             "click or drag to scrub",
             dev_has_units(d) ? "compute unit" : "logical lane", d->lanes,
             d->clock_ns ? "" : ", logical clock");
-  if (v->status[0] && (v->offscreen || SDL_GetTicks() < v->status_until))
-    gfx_text(&v->g, FONT_UI, r->x + r->w - 10 - (float)gfx_text_width(&v->g, FONT_UI, v->status),
-             r->y + 8, FOOT, v->status);
+  draw_status(v, r, r->x + 10 + (float)gfx_text_width(&v->g, FONT_UI, hdr));
 }
 
 static void draw_timeline(viewer *v, const vw_rect *r)
@@ -1161,7 +1177,7 @@ static void draw_timeline(viewer *v, const vw_rect *r)
   gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
   gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   const ts_sched *s = sched_of(v);
-  float gx = r->x + 10, gw = r->w - 20, gy = r->y + 30, gh = r->h - 60;
+  float gx = r->x + 10, gw = r->w - 20, gy = r->y + 30, gh = r->h - 60, header_end = r->x;
   gfx_rect(&v->g, gx, gy, gw, gh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
   int64_t tick = v->have_snap ? v->snap.tick : 0;
   if (s && s->length > 0) {
@@ -1183,16 +1199,17 @@ static void draw_timeline(viewer *v, const vw_rect *r)
     gfx_rect(&v->g, cx - 1, gy - 6, 2, gh + 12, WHITE);
     uint32_t res, run;
     ts_sched_occupancy(s, tick, &res, &run);
-    gfx_textf(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE,
-              "tick %" PRId64 " of %" PRId64 "   running %u, resident %u of %d slots   %s %d ticks/s",
-              tick, s->length, run, res, s->params.slots, v->playing ? "playing" : "paused",
-              (int[]){ 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 }[v->speed_index]);
+    char hdr[256];
+    snprintf(hdr, sizeof hdr,
+             "tick %" PRId64 " of %" PRId64 "   running %u, resident %u of %d slots   %s %d ticks/s",
+             tick, s->length, run, res, s->params.slots, v->playing ? "playing" : "paused",
+             (int[]){ 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 }[v->speed_index]);
+    gfx_text(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE, hdr);
+    header_end = r->x + 10 + (float)gfx_text_width(&v->g, FONT_UI, hdr);
     gfx_text(&v->g, FONT_SMALL, gx, gy + gh + 4, DIM,
              "occupancy: green running, brown resident and waiting; click or drag to scrub");
   }
-  if (v->status[0] && (v->offscreen || SDL_GetTicks() < v->status_until))
-    gfx_text(&v->g, FONT_UI, r->x + r->w - 10 - (float)gfx_text_width(&v->g, FONT_UI, v->status),
-             r->y + 8, FOOT, v->status);
+  draw_status(v, r, header_end);
 }
 
 static void draw_help(viewer *v)

@@ -14,6 +14,8 @@
  *                           cost, backend, tick, pass, hazards, overlay, selected, view; in
  *                           the device view also devtime (T/END) and wrong)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
+ *   expect-status TEXT...   check that the status line (bottom) holds TEXT
+ *   open FILE               open an image as if dropped on the window (waits for the load)
  *   quit
  * The whole script is read and checked first (script_parse.c): an unknown action, key, name
  * or field, a missing or extra argument, or a number that is not one or out of range stops it
@@ -179,6 +181,23 @@ static int play(viewer *v, const char *path, const script_action *a)
     }
     break;
   }
+  case SCRIPT_OPEN: {
+    viewer_open(v, a->text);
+    uint32_t t0 = SDL_GetTicks();
+    while (v->load_pending && SDL_GetTicks() - t0 < 60000) {
+      viewer_frame(v, 1);
+      SDL_Delay(1);
+    }
+    break;
+  }
+  case SCRIPT_EXPECT_STATUS:
+    viewer_sync(v, 60000); /* and with it the note of the last snapshot */
+    if (!strstr(v->status, a->text)) {
+      fprintf(stderr, "tilescope: script %s:%d: expected the status line to hold '%s', it says '%s'\n",
+              path, a->line, a->text, v->status);
+      failures++;
+    }
+    break;
   case SCRIPT_QUIT:
     v->quit = 1;
     break;

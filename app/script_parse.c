@@ -115,6 +115,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     { "shot", SCRIPT_SHOT, 1, 1 },       { "report", SCRIPT_REPORT, 0, 0 },
     { "expect", SCRIPT_EXPECT, 2, 2 },   { "expect-pixel", SCRIPT_EXPECT_PIXEL, 3, 2 + SCRIPT_MAX_VALUES },
     { "quit", SCRIPT_QUIT, 0, 0 },       { "devtime", SCRIPT_DEVTIME, 1, 1 },
+    { "open", SCRIPT_OPEN, 1, 1 },       { "expect-status", SCRIPT_EXPECT_STATUS, 1, MAX_ARGS - 1 },
   };
   size_t i = 0;
   while (i < sizeof ops / sizeof ops[0] && strcmp(argv[0], ops[i].name) != 0)
@@ -194,6 +195,13 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     return argc == 4 ? point(p, a, argv[2], argv[3]) : 1;
   case SCRIPT_OVERLAY: /* the viewer knows the modes' names: script.c checks them */
   case SCRIPT_SHOT:
+  case SCRIPT_OPEN:
+    a->text = arg;
+    return 1;
+  case SCRIPT_EXPECT_STATUS:
+    /* The words as one string again: give back the separators tokenising took. */
+    for (int k = 1; k < argc - 1; k++)
+      argv[k][strlen(argv[k])] = ' ';
     a->text = arg;
     return 1;
   case SCRIPT_EXPECT: {

@@ -217,7 +217,7 @@ static int load_main(void *ud)
   return 0;
 }
 
-static void load_async(viewer *v, const char *path)
+void viewer_open(viewer *v, const char *path)
 {
   load_job *job = malloc(sizeof *job);
   if (!job)
@@ -227,8 +227,12 @@ static void load_async(viewer *v, const char *path)
   if (v->loader)
     SDL_WaitThread(v->loader, NULL);
   v->loader = SDL_CreateThread(load_main, "tilescope-load", job);
-  if (!v->loader)
+  if (!v->loader) {
     free(job);
+    set_status(v, "cannot start a thread to load the image");
+    return;
+  }
+  v->load_pending = 1;
   set_status(v, "loading...");
 }
 
@@ -243,6 +247,8 @@ static void pick_up_image(viewer *v)
   v->loaded = NULL;
   v->load_done = 0;
   SDL_UnlockMutex(v->load_mu);
+  if (done)
+    v->load_pending = 0;
   if (img)
     set_image(v, img, path);
   else if (done)
@@ -676,7 +682,7 @@ static void handle_event(viewer *v, const SDL_Event *e)
     break;
   }
   case SDL_DROPFILE:
-    load_async(v, e->drop.file);
+    viewer_open(v, e->drop.file);
     SDL_free(e->drop.file);
     break;
   case SDL_WINDOWEVENT:

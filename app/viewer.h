@@ -86,6 +86,7 @@ typedef struct viewer {
   ts_image *loaded;
   int load_done;
   char loaded_path[1024], load_error[1024];
+  int load_pending;     /* a load started and not picked up yet (the window's side) */
   uint32_t status_until;
 
   /* view */
@@ -180,6 +181,9 @@ void viewer_click(viewer *v, float sx, float sy);
 /* Screen position of image point (x, y) in pane p. */
 void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy);
 int viewer_load_image(viewer *v, const char *path);
+/* Opens an image as a dropped file does: decoded on a thread of its own, picked up by a later
+ * frame; one that fails to load leaves the current image and says why in the status line. */
+void viewer_open(viewer *v, const char *path);
 /* A one-line state report, as scripts print and check it. */
 void viewer_report(const viewer *v, char *buf, size_t n);
 /* The device result shown: the run's, when the device view is on and there is one; else NULL. */

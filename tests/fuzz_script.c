@@ -73,7 +73,17 @@ static void check_action(const script_action *a, int prev_line)
     break;
   case SCRIPT_OVERLAY:
   case SCRIPT_SHOT:
+  case SCRIPT_OPEN:
     check_word(a, a->text);
+    break;
+  case SCRIPT_EXPECT_STATUS:
+    if (!a->text || !*a->text || strpbrk(a->text, "\n#") || strchr(" \t\r\v\f", a->text[0]))
+      fuzz_fail("line %d: expect-status text '%s'", a->line, a->text ? a->text : "(null)");
+    break;
+  case SCRIPT_DEVTIME:
+    if (a->percent ? !(a->zoom >= 0 && a->zoom <= 100)
+                   : a->n != SCRIPT_TICK_END && (a->n < 0 || a->n > INT64_MAX / 4))
+      fuzz_fail("line %d: devtime %lld / %g%%", a->line, (long long)a->n, a->zoom);
     break;
   case SCRIPT_EXPECT:
     check_word(a, a->text);
@@ -145,7 +155,8 @@ int main(int argc, char **argv)
   static const char *const tokens[] = {
     "key", "move", "click", "tick", "wait", "variant", "pattern", "walk", "slots", "cost",
     "backend", "overlay", "grid", "help", "zoom", "fit", "shot", "report", "expect",
-    "expect-pixel", "quit", "shift", "input", "end", "on", "off", "cl", "cpu", "integral",
+    "expect-pixel", "expect-status", "open", "devtime", "50%", "101%", "quit", "shift",
+    "input", "end", "on", "off", "cl", "cpu", "integral",
     "box2d", "wavefront", "none", "state", "space", "f1", "[", "-", "0", "1", "-1", "7",
     "65536", "65537", "1000", "1001", "0.02", "0.019", "256", "256.1", "1e6", "-1e6", "1e6.1",
     "1000001", "nan", "-nan", "inf", "-inf", "1e30", "-1e309", "0x1p3", "4294967295",
