@@ -4,6 +4,7 @@
  * (hazard red, the ramp) keep entries of their own beside the image's many greys. Each entry
  * is the exact mean of the pixels it stands for. Everything is integer or a fixed sequence
  * of double operations: the same frames give the same file. */
+#include <errno.h>
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,14 +303,18 @@ int anim_write(anim *a, const char *path, char *err, size_t n)
     if (!ok)
       code = g->Error;
   }
-  if (g && EGifCloseFile(g, &code) == GIF_ERROR)
+  int close_code = 0; /* (giflib sets it to 0 on success, so not code) */
+  if (g && EGifCloseFile(g, &close_code) == GIF_ERROR) {
     ok = 0;
+    code = close_code;
+  }
+  int why = errno; /* a failed write's reason (ENOSPC), which giflib only calls a write error */
   GifFreeMapObject(cm);
   free(lut);
   free(row);
   if (!ok) {
     snprintf(err, n, "cannot write '%s': %s", path,
-             code ? GifErrorString(code) : "out of memory");
+             ferror(o.f) && why ? strerror(why) : code ? GifErrorString(code) : "out of memory");
     ts_outfile_abort(&o);
     return 0;
   }

@@ -1,8 +1,33 @@
-/* tilescope: entry point and subcommand dispatch. */
+/* tilescope: entry point and subcommand dispatch; an interrupted command removes the
+ * temporary files of the outputs it was writing (they are renamed into place only whole). */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ts_file.h"
+
+static void on_signal(int sig)
+{
+  ts_outfile_remove_all();
+  signal(sig, SIG_DFL);
+  raise(sig); /* die of the signal, as the caller expects (exit status 128 + sig) */
+}
+
+/* Installed before SDL starts, which then leaves SIGINT and SIGTERM alone: Ctrl-C ends even a
+ * `shot` that plays a script and reads no events. */
+static void catch_signals(void)
+{
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
 
 static void usage(FILE *f)
 {
@@ -27,6 +52,7 @@ static int ends_with(const char *s, const char *tail)
 int main(int argc, char **argv)
 {
   const char *cmd = argc > 1 ? argv[1] : NULL;
+  catch_signals();
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;

@@ -1,6 +1,7 @@
 /* Capped whole-file reads and atomic (temporary file + rename) writes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,11 +18,57 @@ static char *dup_str(const char *s)
   return d;
 }
 
+/* The temporary files being written, for ts_outfile_remove_all. The core's one piece of
+ * process-wide state: a signal handler has no other way to find them. Slots are claimed and
+ * released atomically, so outputs may be written from several threads. */
+enum { MAX_LIVE = 16 };
+static char *_Atomic live[MAX_LIVE];
+
+static int live_add(char *tmp)
+{
+  for (int i = 0; i < MAX_LIVE; i++) {
+    char *expected = NULL;
+    if (atomic_compare_exchange_strong(&live[i], &expected, tmp))
+      return i;
+  }
+  return -1; /* all taken: this one is still removed on every failure, only not on a signal */
+}
+
+static void live_drop(ts_outfile *o)
+{
+  if (o->slot >= 0)
+    atomic_store(&live[o->slot], NULL);
+  o->slot = -1;
+}
+
+void ts_outfile_remove_all(void)
+{
+  for (int i = 0; i < MAX_LIVE; i++) {
+    char *p = atomic_load(&live[i]);
+    if (p)
+      unlink(p);
+  }
+}
+
 ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
 {
   memset(o, 0, sizeof *o);
+  o->slot = -1;
   if (!path || !*path)
     return ts_fail(err, TS_ERR_ARG, "empty output path");
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': it is a directory", path);
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    o->f = fopen(path, "wb");
+    o->path = dup_str(path);
+    if (!o->f || !o->path) {
+      int e = errno;
+      ts_outfile_abort(o);
+      return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+    }
+    return TS_OK;
+  }
   size_t n = strlen(path);
   o->path = dup_str(path);
   o->tmp = malloc(n + 16);
@@ -41,6 +88,7 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
     ts_outfile_abort(o);
     return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
   }
+  o->slot = live_add(o->tmp);
   /* mkstemp creates 0600; give the file the permissions a plain fopen would. */
   mode_t mask = umask(0);
   umask(mask);
@@ -64,7 +112,7 @@ ts_status ts_outfile_commit(ts_outfile *o, ts_error *err)
     e = errno;
   }
   o->f = NULL;
-  if (!failed && rename(o->tmp, o->path) != 0) {
+  if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
     failed = 1;
     e = errno;
   }
@@ -73,6 +121,7 @@ ts_status ts_outfile_commit(ts_outfile *o, ts_error *err)
     ts_outfile_abort(o);
     return st;
   }
+  live_drop(o);
   free(o->tmp);
   free(o->path);
   o->tmp = o->path = NULL;
@@ -85,6 +134,7 @@ void ts_outfile_abort(ts_outfile *o)
     fclose(o->f);
   if (o->tmp)
     remove(o->tmp);
+  live_drop(o); /* after the removal: a signal in between finds the file already gone */
   free(o->tmp);
   free(o->path);
   memset(o, 0, sizeof *o);
@@ -97,9 +147,11 @@ ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, s
   if (!f)
     return ts_fail(err, TS_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
   struct stat st;
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+  int stat_ok = fstat(fileno(f), &st) == 0;
+  if (!stat_ok || !S_ISREG(st.st_mode)) {
     fclose(f);
-    return ts_fail(err, TS_ERR_IO, "cannot read '%s': not a regular file", path);
+    return ts_fail(err, TS_ERR_IO, "cannot read '%s': %s", path,
+                   stat_ok && S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
   }
   if ((unsigned long long)st.st_size > max_bytes) {
     fclose(f);

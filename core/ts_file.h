@@ -13,14 +13,21 @@
 typedef struct ts_outfile {
   FILE *f;
   char *path;
-  char *tmp;
+  char *tmp;   /* NULL when the target is written in place (a device such as /dev/null) */
+  int slot;    /* where the temporary file is registered for ts_outfile_remove_all, or -1 */
 } ts_outfile;
 
+/* Opens a temporary file beside path. A path that names a directory is refused; one that
+ * names something other than a regular file (a device, a pipe) is written in place, since
+ * there is nothing there to replace atomically. */
 ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err);
 /* Flushes, closes and renames; on any failure removes the temporary file. */
 ts_status ts_outfile_commit(ts_outfile *o, ts_error *err);
 /* Closes and removes the temporary file; safe on an unopened or committed ts_outfile. */
 void ts_outfile_abort(ts_outfile *o);
+/* Removes every temporary file still being written. Async-signal-safe: for a SIGINT or
+ * SIGTERM handler, so that an interrupted command leaves no temporary file behind either. */
+void ts_outfile_remove_all(void);
 
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
                            ts_error *err);

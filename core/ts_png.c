@@ -1,6 +1,7 @@
 /* PNG decoding and encoding through libpng. libpng's setjmp error handling stays inside
  * this file; every error becomes a ts_error naming the file. */
 #include <png.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +152,11 @@ static ts_status write_png(const char *path, int w, int h, int c, int depth, con
     return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", path);
   }
   if (setjmp(png_jmpbuf(png))) {
+    /* libpng says "Write Error" for a short write; the stream's errno says why (ENOSPC). */
+    int e = errno, io = ferror(of.f);
     png_destroy_write_struct(&png, &info);
     ts_outfile_abort(&of);
-    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, ctx.msg);
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, io && e ? strerror(e) : ctx.msg);
   }
   png_init_io(png, of.f);
   png_set_compression_level(png, 6);
