@@ -697,7 +697,7 @@ static void inspect_device_waits(viewer *v, float x, float *y, const ts_dev_run 
 /* The kernels' memory against the budget, and the traffic of the whole run. */
 static void draw_memory(viewer *v, float x, float *yp, const vw_rect *r, int p, int live)
 {
-  const ts_variant *var = ts_variant_at(v->set.variant);
+  const ts_variant *var = ts_run_params_of(v->snap.run)->variant;
   const ts_kctx *k = ts_run_kctx(v->snap.run);
   float y = *yp;
   panel_line(v, x, &y, ACCENT, "memory per thread (budget 4 KB: one Gen9 EU thread)");
@@ -764,6 +764,8 @@ static void draw_panel(viewer *v, const vw_rect *r)
     panel_line(v, x, &y, v->snap.error[0] ? WARN : DIM, "%s",
                v->snap.error[0] ? v->snap.error : "working...");
   } else {
+    /* The run shown may still be of the variant before: its passes, not the asked one's. */
+    var = ts_run_params_of(v->snap.run)->variant;
     const ts_sched *s = ts_run_sched(v->snap.run);
     const ts_kctx *k = ts_run_kctx(v->snap.run);
     int p = shown_pass(v);
@@ -853,8 +855,9 @@ static void draw_panel(viewer *v, const vw_rect *r)
     for (int c = 0; c < v->input->c; c++)
       snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "", ip[c]);
     const uint8_t *out_raw = viewer_out_raw(v);
-    if (v->have_snap && v->snap.run && out_raw) {
-      const ts_kctx *k = ts_run_kctx(v->snap.run);
+    const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
+    /* The run shown may still be of the image before, of another size. */
+    if (k && out_raw && px < k->W && py < k->H) {
       if (k->buf[TS_BUF_OUT].esize == 4)
         snprintf(out, sizeof out, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
       else

@@ -889,6 +889,21 @@ int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs)
   return ok;
 }
 
+/* The process's resident memory in kB (VmRSS), or 0 where /proc does not say: the soak test
+ * reads it from the state line. */
+static long rss_kb(void)
+{
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return kb;
+}
+
 void viewer_report(const viewer *v, char *buf, size_t n)
 {
   const ts_variant *var = ts_variant_at(v->set.variant);
@@ -911,9 +926,9 @@ void viewer_report(const viewer *v, char *buf, size_t n)
              (unsigned long long)d->t_end, d->nwrong);
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s%s%s%s",
+           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s",
            var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
            v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
            (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
-           dev, v->snap.error[0] ? " error=" : "", v->snap.error);
+           rss_kb(), dev, v->snap.error[0] ? " error=" : "", v->snap.error);
 }

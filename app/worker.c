@@ -28,6 +28,7 @@ struct vw_worker {
   int has_pending, busy;
   ts_run *grave[MAX_GRAVE];
   int ngrave;
+  ts_run *shown;          /* the run of the snapshot the window took last: it is drawing it */
   /* worker-private */
   vw_settings job_set;    /* the request being served, copied under the lock: the window */
   uint64_t job_gen;       /* may post the next one meanwhile */
@@ -238,6 +239,7 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     run = NULL;
   }
   w->run = run;
+  w->published = NULL; /* a new run, even one at the address of a run since destroyed */
   w->run_gen = w->job_gen;
   w->run_set = *set;
   if (!run)
@@ -367,19 +369,21 @@ static int worker_main(void *ud)
     fill_snapshot(w, &s);
 
     SDL_LockMutex(w->mu);
-    if (w->has_pending) {
-      /* Replaced before the window took it: its run, if not ours now, was never shown. */
-      if (w->pending.run && w->pending.run != s.run) {
-        ts_run *lost = w->pending.run;
-        SDL_UnlockMutex(w->mu);
-        ts_run_destroy(lost);
-        SDL_LockMutex(w->mu);
-      }
-      vw_snapshot_free(&w->pending);
-    }
+    /* A snapshot the window did not take is replaced; its run goes unless it is ours now or
+     * the window still draws it from an earlier snapshot. It is destroyed only once it is
+     * out of reach: while the lock is let go, the window may take the pending snapshot. */
+    vw_snapshot old = w->pending;
+    int had = w->has_pending;
+    ts_run *lost = had && old.run && old.run != s.run && old.run != w->shown ? old.run : NULL;
     w->pending = s;
     w->has_pending = 1;
     w->busy = 0;
+    if (had) {
+      SDL_UnlockMutex(w->mu);
+      ts_run_destroy(lost);
+      vw_snapshot_free(&old);
+      SDL_LockMutex(w->mu);
+    }
   }
   SDL_UnlockMutex(w->mu);
   return 0;
@@ -435,6 +439,7 @@ int vw_worker_take(vw_worker *w, vw_snapshot *snap)
       w->grave[w->ngrave++] = snap->run;
     vw_snapshot_free(snap);
     *snap = w->pending;
+    w->shown = snap->run;
     memset(&w->pending, 0, sizeof w->pending);
     w->has_pending = 0;
     SDL_CondSignal(w->cv);

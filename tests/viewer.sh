@@ -50,7 +50,7 @@ rc=$?
 check "device view of a run on the device ($(cat "$tmp/out"))" test $rc -eq 0
 printf 'report\n' >"$tmp/report.txt"
 "$ts" shot --variant integral --exec device --script "$tmp/report.txt" -o "$tmp/live.png" >"$tmp/out" 2>&1
-check "--exec device opens the device view" grep -q "view=device devtime=" "$tmp/out"
+check "--exec device opens the device view" grep -q "view=device rss=[0-9]* devtime=" "$tmp/out"
 
 # A sequence: one picture per tick 0, 2, ..., 8, all different from each other.
 "$ts" shot --backend cpu --variant box2d --size 640x400 --frames 0:8:2 -o "$tmp/seq.png" >/dev/null
