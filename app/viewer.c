@@ -728,8 +728,13 @@ static void pick_up_device(viewer *v)
 
 static void pick_up(viewer *v)
 {
+  ts_run *before = v->snap.run;
   if (!vw_worker_take(v->wk, &v->snap))
     return;
+  /* What is cached per run is forgotten when the run changes: a new run may sit at the
+   * address of one destroyed since, and would otherwise pass for it. */
+  if (v->snap.run != before)
+    v->stats_run = v->thr_run = v->rank_run = v->gantt_run = v->dev_run = NULL;
   v->have_snap = 1;
   v->snap_serial++;
   /* Apply the snapshot's rows to the window's copy of the output. */
