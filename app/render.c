@@ -126,13 +126,35 @@ int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id)
   return 1;
 }
 
-static void upload_rgba(GLuint tex, int w, int h, const uint8_t *rgba)
+/* An image texture: level 0 drawn texel by texel when magnified; when minified the shader
+ * reads the mipmaps (made on the first minified draw after a change, see bind_image), so a
+ * zone plate at 7% does not alias into false rings. */
+static void upload_rgba(GLuint tex, int w, int h, const uint8_t *rgba, int *stale)
 {
   glBindTexture(GL_TEXTURE_2D, tex);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  if (stale)
+    *stale = 1;
+}
+
+/* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
+ * mipmaps first when it is drawn minified and has changed since. */
+static void bind_image(viewer *v, int i)
+{
+  GLuint tex = i == 2 ? v->dev_tex : v->img_tex[i];
+  glBindTexture(GL_TEXTURE_2D, tex);
+  if (v->zoom < 1 && v->mip_stale[i]) {
+    glGenerateMipmap(GL_TEXTURE_2D);
+    v->mip_stale[i] = 0;
+  }
+  /* Without mipmaps a mipmapping filter would leave the texture incomplete (black). */
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+                  v->zoom < 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST);
 }
 
 static void upload_images(viewer *v)
@@ -148,27 +170,28 @@ static void upload_images(viewer *v)
       rgba[i * 4 + 3] = 255;
     }
     if (rgba)
-      upload_rgba(v->img_tex[0], v->input->w, v->input->h, rgba);
+      upload_rgba(v->img_tex[0], v->input->w, v->input->h, rgba, &v->mip_stale[0]);
     free(rgba);
     v->in_uploaded = v->input_generation;
   }
   if (v->out_run && v->out_rgba) {
     const ts_kctx *k = ts_run_kctx(v->out_run);
     if (v->out_full) {
-      upload_rgba(v->img_tex[1], k->W, k->H, v->out_rgba);
+      upload_rgba(v->img_tex[1], k->W, k->H, v->out_rgba, &v->mip_stale[1]);
     } else if (v->out_dirty_y1 > v->out_dirty_y0) {
       /* Only the rows that changed since the last frame. */
       glBindTexture(GL_TEXTURE_2D, v->img_tex[1]);
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
       glTexSubImage2D(GL_TEXTURE_2D, 0, 0, v->out_dirty_y0, k->W, v->out_dirty_y1 - v->out_dirty_y0,
                       GL_RGBA, GL_UNSIGNED_BYTE, v->out_rgba + (size_t)v->out_dirty_y0 * k->W * 4);
+      v->mip_stale[1] = 1;
     }
     v->out_full = 0;
     v->out_dirty_y0 = v->out_dirty_y1 = 0;
   }
   if (v->dev_rgba && v->dev_run && !v->dev_uploaded) {
     const ts_kctx *k = ts_run_kctx(v->dev_run);
-    upload_rgba(v->dev_tex, k->W, k->H, v->dev_rgba);
+    upload_rgba(v->dev_tex, k->W, k->H, v->dev_rgba, &v->mip_stale[2]);
     v->dev_uploaded = 1;
   }
 }
@@ -354,7 +377,7 @@ static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
   }
 #undef U
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, dev ? v->dev_tex : v->img_tex[pane == 1 && v->out_run ? 1 : 0]);
+  bind_image(v, dev ? 2 : pane == 1 && v->out_run ? 1 : 0);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, v->thr_tex);
   glActiveTexture(GL_TEXTURE0);
@@ -1085,7 +1108,7 @@ static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
       o[3] = 255;
     }
   }
-  upload_rgba(v->gantt_tex, W, H, px);
+  upload_rgba(v->gantt_tex, W, H, px, NULL);
   free(px);
   free(cell);
   v->gantt_run = v->snap.run;

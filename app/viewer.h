@@ -58,6 +58,7 @@ typedef struct viewer {
   int offscreen, width, height;
   gfx g;
   GLuint fbo, fbo_tex, img_tex[2], thr_tex, quad, dev_tex, gantt_tex;
+  int mip_stale[3];   /* img_tex[0], img_tex[1], dev_tex: changed since their mipmaps were made */
   int img_w[2], img_h[2], thr_w, thr_h;
 
   /* model */
