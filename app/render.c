@@ -383,8 +383,13 @@ static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
   glActiveTexture(GL_TEXTURE0);
   if (pane == 1 && !v->out_run)
     return;
-  float q[12] = { r->x, r->y, r->x + r->w, r->y, r->x + r->w, r->y + r->h,
-                  r->x, r->y, r->x + r->w, r->y + r->h, r->x, r->y + r->h };
+  /* Only where the image lies within the pane: llvmpipe pays for every fragment. */
+  float x0 = fmaxf(r->x, floorf(sx)), y0 = fmaxf(r->y, floorf(sy));
+  float x1 = fminf(r->x + r->w, ceilf(sx + (float)v->input->w * v->zoom));
+  float y1 = fminf(r->y + r->h, ceilf(sy + (float)v->input->h * v->zoom));
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  float q[12] = { x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1 };
   glBindVertexArray(v->g.quad_vao);
   glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof q, q);

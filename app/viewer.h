@@ -192,6 +192,10 @@ typedef struct vw_rect {
 void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
                    vw_rect *timeline);
 
+/* framebench.c: --bench-frames N; created_ms is when the viewer was created (CLOCK_MONOTONIC,
+ * ms). Prints the figures; returns 0 on a failure, after one error line. */
+int bench_frames(viewer *v, int n, double created_ms);
+
 /* worker.c */
 vw_worker *vw_worker_start(const char *kernels_dir);
 /* Stops the thread and frees every run, `held` (the window's) included. */
