@@ -62,7 +62,11 @@ void main()
   vec2 p = (v_screen - u_origin) / u_zoom;
   if (p.x < 0.0 || p.y < 0.0 || p.x >= u_image_size.x || p.y >= u_image_size.y)
     discard;
-  vec3 c = texelFetch(u_image, ivec2(p), 0).rgb;
+  // Magnified or 1:1: the texel itself, sharp. Minified: the mipmaps, trilinear, at the
+  // level the zoom asks for, so that detail finer than a screen pixel averages out instead
+  // of aliasing.
+  vec3 c = u_zoom >= 1.0 ? texelFetch(u_image, ivec2(p), 0).rgb
+                         : textureLod(u_image, p / u_image_size, log2(1.0 / u_zoom)).rgb;
   if (u_mask == 2)
     c = masked(c);
 
