@@ -83,7 +83,7 @@ fi
 #    variant compared byte for byte with the CPU back end.
 rc=0
 quick=${TS_GPU_QUICK:-0}
-variants=$("$ts" list | awk '/^  [a-z]/ {print $1}')
+variants=$("$ts" list | awk '/^variants:/ {v = 1; next} /^[^ ]/ {v = 0} v && /^  [a-z]/ {print $1}')
 "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
 "$build/assets/ts_mkchart" "$work/chart8k.png" 7680x4320 >/dev/null
 : >"$out/identical.txt"
