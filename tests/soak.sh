@@ -7,7 +7,7 @@
 # hundred switches.
 # usage: soak.sh TILESCOPE MKCHART SOURCE_DIR [STEPS [BOUND_KB]]
 set -u
-ts=$(realpath "$1") mkchart=$2 src=$3 steps=${4:-3000} bound=${5:-16384}
+ts=$(realpath "$1") mkchart=$2 src=$3 steps=${4:-3000} bound=${5:-32768}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset DISPLAY WAYLAND_DISPLAY
