@@ -8,15 +8,20 @@
 
 #include "cli.h"
 #include "ts_export.h"
+#include "ts_observe.h"
 #include "ts_record.h"
 
 static const char usage[] =
     "usage: tilescope run [-i IN.png] [-o OUT.png] [--raw OUT.npy] [--schedule OUT.csv]\n"
-    "                     [--exec device [--trace OUT.json]] [options]\n"
+    "                     [--exec device [--trace OUT.json]] [--observe] [options]\n"
     "Runs a variant under a schedule, headless, and writes what was committed by the end\n"
     "(or by --tick). Without -i the default test chart is used. With --exec device the\n"
     "device runs each pass in one launch, keeping the walk order with a scoreboard, and\n"
-    "what every work-group did is recorded (--trace writes it for ui.perfetto.dev).";
+    "what every work-group did is recorded (--trace writes it for ui.perfetto.dev).\n"
+    "With --observe the run is replayed with every buffer access recorded, and checked:\n"
+    "reads inside the declared footprints, writes inside the write rectangles and the\n"
+    "buffers, no element written by two threads (exit 1 otherwise), and the hazards of\n"
+    "the observed reads beside the declared ones.";
 
 static ts_status save_integral_png(const char *path, const ts_run *run, ts_error *err)
 {
@@ -95,13 +100,56 @@ static int print_device(const ts_run *run)
   return 1;
 }
 
+/* Observes the run and prints the checks: each violation one line, then a summary.
+ * Returns 0 when every check passed, 1 on a violation, -1 on an error (in err). */
+static int print_observed(ts_run *run, ts_error *err)
+{
+  ts_observe *ob = NULL;
+  ts_obs_report rep;
+  if (ts_observe_run(run, -1, -1, &ob, err) != TS_OK)
+    return -1;
+  if (ts_observe_check(ob, run, 5, &rep, err) != TS_OK) {
+    ts_observe_destroy(ob);
+    return -1;
+  }
+  char line[512];
+  for (size_t i = 0; i < rep.nfindings; i++) {
+    ts_obs_finding_line(run, &rep.findings[i], line, sizeof line);
+    printf("%s\n", line);
+  }
+  const ts_sched *s = ts_run_sched(run);
+  for (size_t i = 0; i < rep.nhazards && i < 5; i++) {
+    const ts_hazard *h = &rep.hazards[i];
+    uint32_t w = (uint32_t)s->pass[h->pass].tw;
+    printf("observed hazard: pass %d thread (%u,%u) read what thread (%u,%u) wrote, before "
+           "its end tick\n",
+           h->pass + 1, h->consumer % w, h->consumer / w, h->producer % w, h->producer / w);
+  }
+  if (rep.nhazards > 5)
+    printf("observed hazard: ... and %zu more\n", rep.nhazards - 5);
+  printf("observed: %zu footprint violation%s, %zu write-rectangle violation%s, %zu access%s "
+         "outside a buffer, %zu element%s written by two threads\n",
+         rep.footprint, rep.footprint == 1 ? "" : "s", rep.write_rect,
+         rep.write_rect == 1 ? "" : "s", rep.out_of_buffer, rep.out_of_buffer == 1 ? "" : "es",
+         rep.conflicts, rep.conflicts == 1 ? "" : "s");
+  if (rep.nhazards != rep.declared_hazards)
+    printf("observed hazards: %zu; declared-footprint hazards: %zu\n", rep.nhazards,
+           rep.declared_hazards);
+  else
+    printf("observed hazards: %zu, as the declared footprints give\n", rep.nhazards);
+  int failed = ts_obs_report_failed(&rep);
+  ts_obs_report_free(&rep);
+  ts_observe_destroy(ob);
+  return failed;
+}
+
 int cmd_run(int argc, char **argv)
 {
   cli_sched cs;
   cli_sched_defaults(&cs);
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
              *trace_path = NULL;
-  int stuck = -1, spin_limit = 0;
+  int stuck = -1, spin_limit = 0, observe = 0;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -109,6 +157,7 @@ int cmd_run(int argc, char **argv)
     { "--schedule", 0, OPT_STR, &csv_path, "OUT.csv", "write one row per thread", NULL },
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
     { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
+    { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
     { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
     CLI_SCHED_OPTS(&cs),
   };
@@ -133,8 +182,19 @@ int cmd_run(int argc, char **argv)
                     : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
     return EXIT_USAGE;
   }
+  if (observe && (p.exec_device || strcmp(cs.backend, "cl") != 0 || cs.have_tick)) {
+    fprintf(stderr, "tilescope run: --observe: %s\n",
+            p.exec_device ? "observation replays the simulated order, not --exec device"
+            : cs.have_tick ? "observation runs the whole schedule; leave out --tick"
+                           : "observation runs on the OpenCL back end, not --backend cpu");
+    return EXIT_USAGE;
+  }
   if (!cli_open_backend("run", &cs, &p))
     return EXIT_USAGE;
+  if (observe && !p.cl) {
+    fprintf(stderr, "tilescope run: --observe: no OpenCL device to observe on\n");
+    return EXIT_USAGE;
+  }
 
   ts_error err = { 0 };
   ts_image *in = NULL;
@@ -178,6 +238,16 @@ int cmd_run(int argc, char **argv)
          ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
   }
 
+  int observed_ok = 1;
+  if (observe) {
+    int orc = print_observed(run, &err);
+    if (orc < 0) {
+      cli_report_run_error("run", in_path, &err, &p);
+      goto out;
+    }
+    observed_ok = orc == 0;
+  }
+
   ts_status st = TS_OK;
   if (out_path) {
     if (ts_run_output_u32(run)) {
@@ -204,7 +274,7 @@ int cmd_run(int argc, char **argv)
     printf("wrote %s\n", out_path);
   if (trace_path)
     printf("wrote %s\n", trace_path);
-  rc = device_ok ? EXIT_OK : EXIT_DIFF;
+  rc = device_ok && observed_ok ? EXIT_OK : EXIT_DIFF;
 out:
   ts_run_destroy(run);
   ts_cl_destroy(p.cl);

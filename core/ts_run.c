@@ -534,6 +534,17 @@ const ts_run_params *ts_run_params_of(const ts_run *run)
   return &run->params;
 }
 
+ts_cl_run *ts_run_cl(const ts_run *run)
+{
+  return run->cl;
+}
+
+ts_status ts_run_rewind(ts_run *run, ts_error *err)
+{
+  run->dev_in_bufs = 0;
+  return reset(run, err);
+}
+
 const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n)
 {
   *n = run->nhazards;

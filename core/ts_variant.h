@@ -54,6 +54,9 @@ typedef struct ts_pass_desc {
    * rects in dst elements; producers are found from wtile_w x wtile_h element tiles. */
   int (*self_reads)(const ts_kctx *k, int tx, int ty, ts_rect *out);
   int wtile_w, wtile_h;
+  /* 1: src is stored transposed (its rows are image columns), so read_px's x is its row
+   * (transpose2pass's second pass); the observe checks map the footprint by it. */
+  int src_transposed;
   /* The OpenCL kernel: file in the kernels folder, entry point, and the work-group that
    * runs one thread's tile (0 x 0: one work-item per tile). */
   const char *cl_file, *cl_kernel;

@@ -332,8 +332,10 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
  *   (0 read, 1 write, + 2 when the pitch was not the buffer's row), column and row; the pass's thread-space width; the chosen thread
  *   (0xffffffff: none); write-write conflicts; per role its columns and rows; the offsets
  *   of the sections below.
- *   sums: per thread, per role (src, dst, committed) and kind (read, write): the bounding
- *   rectangle (min column, min row, max column, max row, as ints) and the element count.
+ *   sums: per thread, per role (src, dst, committed) and kind (read, write), 12 ints: the
+ *   bounding rectangle of the accesses (min column, min row, max column, max row) and their
+ *   element count; the declared rectangle (the host fills it: min and max column and row);
+ *   the count of elements outside it and the first of them (column, row).
  *   last: per element of dst, 1 + the thread that wrote it last (0: none);
  *   other: per element of dst, 1 + another thread that wrote it too (0: none).
  *   bits: per role and kind, a bitmap of that buffer's elements the chosen thread touched. */
@@ -361,12 +363,19 @@ inline int ts_obs_note(ts_obs_t o, int role, int kind, int pitch, int col, int r
     }
     return 0;
   }
-  __global int *s = (__global int *)h + h[TS_O_SUMS] + (o.tid * 6u + (uint)(role * 2 + kind)) * 5u;
+  __global int *s = (__global int *)h + h[TS_O_SUMS] + (o.tid * 6u + (uint)(role * 2 + kind)) * 12u;
   atomic_min(&s[0], col);
   atomic_min(&s[1], row);
   atomic_max(&s[2], col + n - 1);
   atomic_max(&s[3], row);
   atomic_add(&s[4], n);
+  if (col < s[5] || col + n - 1 > s[7] || row < s[6] || row > s[8]) {
+    int first = col < s[5] || col > s[7] || row < s[6] || row > s[8] ? col : s[7] + 1;
+    if (atomic_inc(&s[9]) == 0) {
+      s[10] = first;
+      s[11] = row;
+    }
+  }
   uint e = (uint)row * (uint)cols + (uint)col;
   if (o.tid == h[TS_O_CHOSEN]) {
     __global uint *bits = h + h[TS_O_BITS + role * 2 + kind];
