@@ -429,16 +429,16 @@ void ts_obs_finding_line(const ts_run *run, const ts_obs_finding *f, char *line,
   case TS_OBS_FOOTPRINT:
     snprintf(line, size,
              "%s: pass %d thread (%u,%u) read %s%s column %d row %d, outside its declared "
-             "footprint (%s; %u element%s outside)",
+             "footprint (%s; %u access%s outside)",
              v->name, f->pass + 1, f->thread % w, f->thread / w, bn, committed, f->col, f->row,
-             decl, f->count, f->count == 1 ? "" : "s");
+             decl, f->count, f->count == 1 ? "" : "es");
     break;
   case TS_OBS_WRITE_RECT:
     snprintf(line, size,
              "%s: pass %d thread (%u,%u) wrote %s column %d row %d, outside its declared write "
-             "rectangle (%s; %u element%s outside)",
+             "rectangle (%s; %u access%s outside)",
              v->name, f->pass + 1, f->thread % w, f->thread / w, bn, f->col, f->row, decl,
-             f->count, f->count == 1 ? "" : "s");
+             f->count, f->count == 1 ? "" : "es");
     break;
   case TS_OBS_OUT_OF_BUFFER: {
     const ts_buf *b = &k->buf[buf];

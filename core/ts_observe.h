@@ -30,7 +30,7 @@ typedef struct ts_obs_acc {
   ts_obs_rect seen;      /* bounding rectangle of the elements accessed (empty: none) */
   uint32_t count;        /* elements accessed (a block access counts each element) */
   ts_obs_rect declared;  /* what the variant declares, clipped to the buffer */
-  uint32_t outside;      /* elements accessed outside `declared` */
+  uint32_t outside;      /* accesses (of one element or a block) outside `declared` */
   int out_col, out_row;  /* the first of them */
 } ts_obs_acc;
 
@@ -78,7 +78,7 @@ typedef struct ts_obs_finding {
   int pass, role, col, row;
   uint32_t thread, other;      /* other: the second writer of a conflict */
   ts_obs_rect declared;
-  uint32_t count;              /* elements outside (footprint, write), or accesses (buffer) */
+  uint32_t count;              /* accesses outside (footprint, write rectangle, buffer) */
 } ts_obs_finding;
 
 typedef struct ts_obs_report {

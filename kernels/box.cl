@@ -36,10 +36,13 @@ TS_GROUP_ENTRY(box2d, 16, 16)
 inline void lin_read_row(TS_OBS_PARAM __global const uchar *src, int W, int H, int C, int2 t,
                          int row, uchar *in)
 {
-  int col0 = t.x * LIN_W - C, rowbytes = W * C, y = clamp(row, 0, H - 1);
-  if (col0 >= 0 && col0 + 32 <= rowbytes) { /* inside the row: two 16-byte block loads */
+  int col0 = t.x * LIN_W - C, n = LIN_W + 2 * C, rowbytes = W * C, y = clamp(row, 0, H - 1);
+  if (col0 >= 0 && col0 + n <= rowbytes) { /* inside the row: two 16-byte block loads, the
+                                            * second overlapping the first so that together
+                                            * they read exactly the footprint's 24 + 2C bytes
+                                            * (the tutorial reads 32) */
     vstore16(TS_LD8x16(src, rowbytes, col0, y), 0, in);
-    vstore16(TS_LD8x16(src, rowbytes, col0 + 16, y), 0, in + 16);
+    vstore16(TS_LD8x16(src, rowbytes, col0 + n - 16, y), 0, in + n - 16);
   } else {                                  /* at an edge: byte by byte, clamped */
     for (int j = 0; j < LIN_W + 2 * C; j++) {
       int col = col0 + j;
