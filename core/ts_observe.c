@@ -142,6 +142,7 @@ static ts_status setup_pass(ts_run *run, int pi, int cx, int cy, ts_obs_pass *op
         ts_obs_rect d = declared(k, pd, op, tx, ty, r, kd);
         s[0] = s[1] = INT_MAX;
         s[2] = s[3] = -1;
+        s[10] = INT_MAX;
         s[5] = d.x0;
         s[6] = d.y0;
         s[7] = d.x1;
@@ -186,8 +187,9 @@ static ts_status read_pass(ts_run *run, int pi, ts_obs_pass *op, ts_error *err)
     a->seen = a->count ? (ts_obs_rect){ s[0], s[1], s[2], s[3] } : empty_rect;
     a->declared = (ts_obs_rect){ s[5], s[6], s[7], s[8] };
     a->outside = (uint32_t)s[9];
-    a->out_col = s[10];
-    a->out_row = s[11];
+    int cols = op->cols[(i / 2) % TS_NROLES];
+    a->out_col = a->outside ? s[10] % cols : -1;
+    a->out_row = a->outside ? s[10] / cols : -1;
   }
   memcpy(op->last, w + last, elems * sizeof *w);
   memcpy(op->other, w + other, elems * sizeof *w);

@@ -31,7 +31,7 @@ typedef struct ts_obs_acc {
   uint32_t count;        /* elements accessed (a block access counts each element) */
   ts_obs_rect declared;  /* what the variant declares, clipped to the buffer */
   uint32_t outside;      /* accesses (of one element or a block) outside `declared` */
-  int out_col, out_row;  /* the first of them */
+  int out_col, out_row;  /* the first element outside, in row order */
 } ts_obs_acc;
 
 typedef struct ts_obs_pass {

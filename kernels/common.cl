@@ -335,7 +335,8 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
  *   sums: per thread, per role (src, dst, committed) and kind (read, write), 12 ints: the
  *   bounding rectangle of the accesses (min column, min row, max column, max row) and their
  *   element count; the declared rectangle (the host fills it: min and max column and row);
- *   the count of elements outside it and the first of them (column, row).
+ *   the count of accesses outside it and the first element outside in row order (as
+ *   row * columns + column; the host sets it to INT_MAX), then a spare word.
  *   last: per element of dst, 1 + the thread that wrote it last (0: none);
  *   other: per element of dst, 1 + another thread that wrote it too (0: none).
  *   bits: per role and kind, a bitmap of that buffer's elements the chosen thread touched. */
@@ -371,10 +372,8 @@ inline int ts_obs_note(ts_obs_t o, int role, int kind, int pitch, int col, int r
   atomic_add(&s[4], n);
   if (col < s[5] || col + n - 1 > s[7] || row < s[6] || row > s[8]) {
     int first = col < s[5] || col > s[7] || row < s[6] || row > s[8] ? col : s[7] + 1;
-    if (atomic_inc(&s[9]) == 0) {
-      s[10] = first;
-      s[11] = row;
-    }
+    atomic_inc(&s[9]);
+    atomic_min(&s[10], row * cols + first); /* the first in row order, whatever the timing */
   }
   uint e = (uint)row * (uint)cols + (uint)col;
   if (o.tid == h[TS_O_CHOSEN]) {
