@@ -9,11 +9,13 @@
 #include "cli.h"
 #include "ts_export.h"
 #include "ts_observe.h"
+#include "ts_ref.h"
 #include "ts_record.h"
 
 static const char usage[] =
     "usage: tilescope run [-i IN.png] [-o OUT.png] [--raw OUT.npy] [--schedule OUT.csv]\n"
-    "                     [--exec device [--trace OUT.json]] [--observe] [options]\n"
+    "                     [--exec device [--trace OUT.json]] [--observe] [--expect REF.png]\n"
+    "                     [options]\n"
     "Runs a variant under a schedule, headless, and writes what was committed by the end\n"
     "(or by --tick). Without -i the default test chart is used. With --exec device the\n"
     "device runs each pass in one launch, keeping the walk order with a scoreboard, and\n"
@@ -21,7 +23,9 @@ static const char usage[] =
     "With --observe the run is replayed with every buffer access recorded, and checked:\n"
     "reads inside the declared footprints, writes inside the write rectangles and the\n"
     "buffers, no element written by two threads (exit 1 otherwise), and the hazards of\n"
-    "the observed reads beside the declared ones.";
+    "the observed reads beside the declared ones. A user kernel (--kernel-file) that names\n"
+    "a built-in filter (equals=) is checked against its reference, and any run against\n"
+    "--expect REF.png (exit 1 when they differ).";
 
 static ts_status save_integral_png(const char *path, const ts_run *run, ts_error *err)
 {
@@ -100,6 +104,72 @@ static int print_device(const ts_run *run)
   return 1;
 }
 
+/* Compares the output with --expect's image, or else with the reference of the built-in
+ * filter the variant names, and prints the verdict with the first difference. Returns 0
+ * when equal, 1 when not, -1 on an error (in err). */
+static int check_output(const ts_run *run, const ts_image *in, const char *expect_path,
+                        ts_error *err)
+{
+  const ts_variant *v = ts_run_params_of(run)->variant;
+  const ts_kctx *k = ts_run_kctx(run);
+  ts_image *want = NULL, *got = NULL;
+  uint32_t *ref32 = NULL;
+  const char *what = expect_path;
+  char name[64];
+  ts_status st;
+  if (expect_path) {
+    if (ts_run_output_u32(run))
+      return ts_fail(err, TS_ERR_ARG, "--expect %s: the integral image is checked against its "
+                     "reference, not a PNG", expect_path), -1;
+    st = ts_image_load_png(expect_path, &want, err);
+  } else {
+    snprintf(name, sizeof name, "the %s reference",
+             v->filter == TS_FILTER_BOX3 ? "box3" : v->filter == TS_FILTER_GAUSS ? "gauss" : "integral");
+    what = name;
+    if (v->filter == TS_FILTER_INTEGRAL)
+      st = ts_ref_integral(in, &ref32, err);
+    else if (v->filter == TS_FILTER_GAUSS)
+      st = ts_ref_gauss(in, k->ksize, ts_run_params_of(run)->sigma, &want, err);
+    else
+      st = ts_ref_box3(in, &want, err);
+  }
+  if (st == TS_OK && !ref32)
+    st = ts_run_output(run, &got, err);
+  if (st != TS_OK) {
+    ts_image_destroy(want);
+    return -1;
+  }
+  int rc = 0;
+  if (ref32) {
+    const uint32_t *o = ts_run_output_u32(run);
+    for (size_t i = 0, n = (size_t)k->W * k->H; i < n && !rc; i++)
+      if (o[i] != ref32[i]) {
+        printf("output differs from %s: first at pixel (%zu,%zu): %u, want %u\n", what,
+               i % (size_t)k->W, i / (size_t)k->W, o[i], ref32[i]);
+        rc = 1;
+      }
+  } else if (want->w != got->w || want->h != got->h || want->c != got->c) {
+    printf("output differs from %s: it is %dx%dx%d, the output %dx%dx%d\n", what, want->w,
+           want->h, want->c, got->w, got->h, got->c);
+    rc = 1;
+  } else {
+    for (size_t i = 0, n = (size_t)got->w * got->h * got->c; i < n && !rc; i++)
+      if (got->data[i] != want->data[i]) {
+        size_t px = i / (size_t)got->c;
+        printf("output differs from %s: first at pixel (%zu,%zu) channel %zu: %u, want %u\n",
+               what, px % (size_t)got->w, px / (size_t)got->w, i % (size_t)got->c, got->data[i],
+               want->data[i]);
+        rc = 1;
+      }
+  }
+  if (!rc)
+    printf("output equals %s\n", what);
+  free(ref32);
+  ts_image_destroy(want);
+  ts_image_destroy(got);
+  return rc;
+}
+
 /* Observes the run and prints the checks: each violation one line, then a summary.
  * Returns 0 when every check passed, 1 on a violation, -1 on an error (in err). */
 static int print_observed(ts_run *run, ts_error *err)
@@ -148,7 +218,7 @@ int cmd_run(int argc, char **argv)
   cli_sched cs;
   cli_sched_defaults(&cs);
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
-             *trace_path = NULL;
+             *trace_path = NULL, *expect_path = NULL;
   int stuck = -1, spin_limit = 0, observe = 0;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
@@ -157,6 +227,7 @@ int cmd_run(int argc, char **argv)
     { "--schedule", 0, OPT_STR, &csv_path, "OUT.csv", "write one row per thread", NULL },
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
     { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
+    { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
     { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
     CLI_SCHED_OPTS(&cs),
@@ -247,6 +318,15 @@ int cmd_run(int argc, char **argv)
     }
     observed_ok = orc == 0;
   }
+  int output_ok = 1;
+  if (expect_path || (p.variant->file && !p.variant->unchecked && !cs.have_tick)) {
+    int crc = check_output(run, in, expect_path, &err);
+    if (crc < 0) {
+      fprintf(stderr, "tilescope run: %s\n", err.msg);
+      goto out;
+    }
+    output_ok = crc == 0;
+  }
 
   ts_status st = TS_OK;
   if (out_path) {
@@ -274,7 +354,7 @@ int cmd_run(int argc, char **argv)
     printf("wrote %s\n", out_path);
   if (trace_path)
     printf("wrote %s\n", trace_path);
-  rc = device_ok && observed_ok ? EXIT_OK : EXIT_DIFF;
+  rc = device_ok && observed_ok && output_ok ? EXIT_OK : EXIT_DIFF;
 out:
   ts_run_destroy(run);
   ts_cl_destroy(p.cl);

@@ -328,7 +328,7 @@ ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err)
   u->v.pattern = TS_PAT_NONE;
   u->v.cost = 1;
   parser ps = { path, 0, err };
-  int seen_variant = 0;
+  int seen_variant = 0; /* the variant line's number */
   char *line = text;
   while (st == TS_OK && line && *line) {
     char *next = strchr(line, '\n');
@@ -366,7 +366,7 @@ ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err)
     } else if (strcmp(word, "variant") == 0) {
       st = seen_variant ? bad(&ps, "variant", "a second variant line%s", "")
                         : parse_variant(&ps, keys, vals, n, u);
-      seen_variant = 1;
+      seen_variant = ps.line;
     } else if (strcmp(word, "pass") == 0) {
       st = !seen_variant ? bad(&ps, "pass", "comes before the variant line%s", "")
                          : parse_pass(&ps, keys, vals, n, u);
@@ -380,6 +380,7 @@ ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err)
              "no header (the file opens with comment lines such as // tilescope: variant "
              "name=NAME%s)", "");
   } else if (st == TS_OK && u->v.npasses == 0) {
+    ps.line = seen_variant;
     st = bad(&ps, "pass", "no pass line (// tilescope: pass entry=KERNEL tile=WxH%s)", "");
   }
   free(text);
