@@ -172,12 +172,13 @@ static int check_output(const ts_run *run, const ts_image *in, const char *expec
 
 /* Observes the run and prints the checks: each violation one line, then a summary.
  * Returns 0 when every check passed, 1 on a violation, -1 on an error (in err). */
-static int print_observed(ts_run *run, ts_error *err)
+static int print_observed(ts_run *run, double run_kernel_ms, ts_error *err)
 {
   ts_observe *ob = NULL;
   ts_obs_report rep;
   if (ts_observe_run(run, -1, -1, &ob, err) != TS_OK)
     return -1;
+  double observe_ms = ts_run_take_kernel_ms(run);
   if (ts_observe_check(ob, run, 5, &rep, err) != TS_OK) {
     ts_observe_destroy(ob);
     return -1;
@@ -207,6 +208,7 @@ static int print_observed(ts_run *run, ts_error *err)
            rep.declared_hazards);
   else
     printf("observed hazards: %zu, as the declared footprints give\n", rep.nhazards);
+  printf("observation: kernels %.2f ms, the plain run's %.2f ms\n", observe_ms, run_kernel_ms);
   int failed = ts_obs_report_failed(&rep);
   ts_obs_report_free(&rep);
   ts_observe_destroy(ob);
@@ -311,7 +313,7 @@ int cmd_run(int argc, char **argv)
 
   int observed_ok = 1;
   if (observe) {
-    int orc = print_observed(run, &err);
+    int orc = print_observed(run, kernel_ms, &err);
     if (orc < 0) {
       cli_report_run_error("run", in_path, &err, &p);
       goto out;
