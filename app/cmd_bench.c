@@ -207,10 +207,11 @@ int cmd_bench(int argc, char **argv)
              d->name, d->platform, img->w, img->h, img->c, repeats, records ? "true" : "false",
              copy_gbps);
       for (int i = 0; i < nres; i++)
-        printf("%s\n  {\"name\": \"%s\", \"median_ms\": %.4f, \"ns_per_pixel\": %.4f, "
-               "\"gbps\": %.3f, \"copy_share\": %.4f, \"one_launch_ms\": %.4f}",
-               i ? "," : "", res[i].v->name, res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
-               res[i].share, res[i].dev_ms);
+        printf("%s\n  {\"name\": \"%s\", \"filter\": \"%s\", \"median_ms\": %.4f, "
+               "\"ns_per_pixel\": %.4f, \"gbps\": %.3f, \"copy_share\": %.4f, "
+               "\"one_launch_ms\": %.4f}",
+               i ? "," : "", res[i].v->name, ts_filter_name(res[i].v->filter), res[i].ms,
+               res[i].ms * 1e6 / px, res[i].gbps, res[i].share, res[i].dev_ms);
       printf("\n]}\n");
     } else {
       printf("%s (%s), %dx%d, %d channel%s, median of %d after 2 warm-up runs\n", d->name,

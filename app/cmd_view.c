@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -16,7 +17,7 @@ typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
       *dev_time;
-  int help_overlay, show_times;
+  int help_overlay, show_times, bench_frames;
   double zoom;
   char record_input[1100]; /* the record's input path, resolved */
 } view_args;
@@ -237,6 +238,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },
+    { "--bench-frames", 0, OPT_INT, &a->bench_frames, "N", "time the first frame, N frames with the hover moving and N one-tick steps, then quit", NULL },
     { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
     { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks (shot)", NULL },
@@ -251,6 +253,10 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     return r;
   if (npos == 1)
     a->input = pos[0];
+  if (a->bench_frames < 0 || a->bench_frames > 100000) {
+    fprintf(stderr, "tilescope %s: --bench-frames %d: needs 1..100000\n", cmd, a->bench_frames);
+    return EXIT_USAGE;
+  }
   return 0;
 }
 
@@ -317,6 +323,8 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
     return EXIT_USAGE;
   }
   o.offscreen = offscreen;
+  struct timespec created;
+  clock_gettime(CLOCK_MONOTONIC, &created);
   viewer *v = viewer_create(&o);
   if (!v)
     return EXIT_USAGE;
@@ -331,7 +339,11 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
       rc = EXIT_DIFF;
     }
   }
-  if (rc == EXIT_OK && a->out)
+  if (rc == EXIT_OK && a->bench_frames > 0)
+    rc = bench_frames(v, a->bench_frames,
+                      (double)created.tv_sec * 1e3 + (double)created.tv_nsec / 1e6)
+             ? EXIT_OK : EXIT_USAGE;
+  else if (rc == EXIT_OK && a->out)
     rc = shoot(v, a);
   else if (rc == EXIT_OK && !offscreen)
     while (!v->quit)
@@ -346,6 +358,10 @@ int cmd_view(int argc, char **argv)
   int r = parse_view_args("view", argc, argv, &a, view_usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  if (!have_display() && a.bench_frames > 0) {
+    fprintf(stderr, "tilescope: no display: --bench-frames draws offscreen\n");
+    return run_viewer("view", &a, 1);
+  }
   if (!have_display()) {
     if (!a.out)
       a.out = "tilescope-shot.png";

@@ -126,20 +126,35 @@ int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id)
   return 1;
 }
 
-/* An image texture: level 0 drawn texel by texel when magnified; when minified the shader
- * reads the mipmaps (made on the first minified draw after a change, see bind_image), so a
- * zone plate at 7% does not alias into false rings. */
-static void upload_rgba(GLuint tex, int w, int h, const uint8_t *rgba, int *stale)
+/* An image texture of c channels (1 and 2 drawn as grey, 3 as RGB, 4 as RGB with its alpha
+ * ignored), uploaded from the pixels as they are: no RGBA copy, and a grey image takes a
+ * quarter of the memory. Level 0 is drawn texel by texel when magnified; when minified the
+ * shader reads the mipmaps (made on the first minified draw after a change, see
+ * bind_image), so a zone plate at 7% does not alias into false rings. */
+static const GLenum px_format[5] = { 0, GL_RED, GL_RG, GL_RGB, GL_RGBA };
+
+static void upload_px(GLuint tex, int w, int h, int c, const uint8_t *px, int *stale)
 {
+  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
   glBindTexture(GL_TEXTURE_2D, tex);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal[c], w, h, 0, px_format[c], GL_UNSIGNED_BYTE, px);
+  GLint grey = c <= 2 ? GL_RED : GL_GREEN;
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_G, grey);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_B, c <= 2 ? GL_RED : GL_BLUE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   if (stale)
     *stale = 1;
+}
+
+/* What a run's output is drawn from: the grey copy of an integral image, else its values. */
+static const uint8_t *shown_px(const ts_run *run, const uint8_t *grey, const uint8_t *raw, int *c)
+{
+  *c = grey ? 1 : ts_run_kctx(run)->C;
+  return grey ? grey : raw;
 }
 
 /* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
@@ -160,38 +175,32 @@ static void bind_image(viewer *v, int i)
 static void upload_images(viewer *v)
 {
   if (v->input && v->in_uploaded != v->input_generation) {
-    size_t n = (size_t)v->input->w * v->input->h;
-    uint8_t *rgba = malloc(n * 4);
-    for (size_t i = 0; rgba && i < n; i++) {
-      const uint8_t *p = v->input->data + i * v->input->c;
-      rgba[i * 4] = p[0];
-      rgba[i * 4 + 1] = v->input->c >= 3 ? p[1] : p[0];
-      rgba[i * 4 + 2] = v->input->c >= 3 ? p[2] : p[0];
-      rgba[i * 4 + 3] = 255;
-    }
-    if (rgba)
-      upload_rgba(v->img_tex[0], v->input->w, v->input->h, rgba, &v->mip_stale[0]);
-    free(rgba);
+    upload_px(v->img_tex[0], v->input->w, v->input->h, v->input->c, v->input->data,
+              &v->mip_stale[0]);
     v->in_uploaded = v->input_generation;
   }
-  if (v->out_run && v->out_rgba) {
+  if (v->out_run && v->out_raw) {
     const ts_kctx *k = ts_run_kctx(v->out_run);
+    int c;
+    const uint8_t *px = shown_px(v->out_run, v->out_grey, v->out_raw, &c);
     if (v->out_full) {
-      upload_rgba(v->img_tex[1], k->W, k->H, v->out_rgba, &v->mip_stale[1]);
+      upload_px(v->img_tex[1], k->W, k->H, c, px, &v->mip_stale[1]);
     } else if (v->out_dirty_y1 > v->out_dirty_y0) {
       /* Only the rows that changed since the last frame. */
       glBindTexture(GL_TEXTURE_2D, v->img_tex[1]);
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
       glTexSubImage2D(GL_TEXTURE_2D, 0, 0, v->out_dirty_y0, k->W, v->out_dirty_y1 - v->out_dirty_y0,
-                      GL_RGBA, GL_UNSIGNED_BYTE, v->out_rgba + (size_t)v->out_dirty_y0 * k->W * 4);
+                      px_format[c], GL_UNSIGNED_BYTE, px + (size_t)v->out_dirty_y0 * k->W * c);
       v->mip_stale[1] = 1;
     }
     v->out_full = 0;
     v->out_dirty_y0 = v->out_dirty_y1 = 0;
   }
-  if (v->dev_rgba && v->dev_run && !v->dev_uploaded) {
+  if (v->dev_raw && v->dev_run && !v->dev_uploaded) {
     const ts_kctx *k = ts_run_kctx(v->dev_run);
-    upload_rgba(v->dev_tex, k->W, k->H, v->dev_rgba, &v->mip_stale[2]);
+    int c;
+    const uint8_t *px = shown_px(v->dev_run, v->dev_grey, v->dev_raw, &c);
+    upload_px(v->dev_tex, k->W, k->H, c, px, &v->mip_stale[2]);
     v->dev_uploaded = 1;
   }
 }
@@ -383,8 +392,13 @@ static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
   glActiveTexture(GL_TEXTURE0);
   if (pane == 1 && !v->out_run)
     return;
-  float q[12] = { r->x, r->y, r->x + r->w, r->y, r->x + r->w, r->y + r->h,
-                  r->x, r->y, r->x + r->w, r->y + r->h, r->x, r->y + r->h };
+  /* Only where the image lies within the pane: llvmpipe pays for every fragment. */
+  float x0 = fmaxf(r->x, floorf(sx)), y0 = fmaxf(r->y, floorf(sy));
+  float x1 = fminf(r->x + r->w, ceilf(sx + (float)v->input->w * v->zoom));
+  float y1 = fminf(r->y + r->h, ceilf(sy + (float)v->input->h * v->zoom));
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  float q[12] = { x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1 };
   glBindVertexArray(v->g.quad_vao);
   glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof q, q);
@@ -1108,7 +1122,7 @@ static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
       o[3] = 255;
     }
   }
-  upload_rgba(v->gantt_tex, W, H, px, NULL);
+  upload_px(v->gantt_tex, W, H, 4, px, NULL);
   free(px);
   free(cell);
   v->gantt_run = v->snap.run;

@@ -36,7 +36,7 @@ int overlay_parse(const char *s, overlay_mode *m)
 
 const ts_dev_run *viewer_dev(const viewer *v)
 {
-  if (!v->devview || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_rgba)
+  if (!v->devview || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_raw)
     return NULL;
   const ts_dev_run *d = ts_run_device_result(v->snap.run);
   return d && d->npasses > 0 && d->pass[0].rec ? d : NULL;
@@ -419,9 +419,9 @@ void viewer_destroy(viewer *v)
     SDL_DestroyWindow(v->win);
   ts_image_destroy(v->input);
   free(v->thr_data);
-  free(v->out_rgba);
+  free(v->out_grey);
   free(v->out_raw);
-  free(v->dev_rgba);
+  free(v->dev_grey);
   free(v->dev_raw);
   free(v->dev_rank);
   free(v->gantt_flight);
@@ -454,7 +454,7 @@ static void dev_step(viewer *v, double share)
 static void toggle_device(viewer *v)
 {
   const ts_dev_run *d = v->have_snap && v->snap.run ? ts_run_device_result(v->snap.run) : NULL;
-  if (d && v->dev_run == v->snap.run && v->dev_rgba) {
+  if (d && v->dev_run == v->snap.run && v->dev_raw) {
     v->devview = !v->devview;
     set_status(v, v->devview ? "device view" : "simulated view");
   } else if (v->set.use_cl) {
@@ -692,12 +692,12 @@ static void handle_event(viewer *v, const SDL_Event *e)
  * the per-run figures the drawing needs are made here once. */
 static void pick_up_device(viewer *v)
 {
-  if (v->snap.dev_rgba) {
-    free(v->dev_rgba);
+  if (v->snap.dev_raw) {
+    free(v->dev_grey);
     free(v->dev_raw);
-    v->dev_rgba = v->snap.dev_rgba;
+    v->dev_grey = v->snap.dev_grey;
     v->dev_raw = v->snap.dev_raw;
-    v->snap.dev_rgba = v->snap.dev_raw = NULL;
+    v->snap.dev_grey = v->snap.dev_raw = NULL;
     v->dev_run = v->snap.run;
     v->dev_uploaded = 0;
     const ts_dev_run *d = ts_run_device_result(v->dev_run);
@@ -712,9 +712,9 @@ static void pick_up_device(viewer *v)
       v->dev_pct = -1;
     }
   } else if (v->snap.run != v->dev_run) {
-    free(v->dev_rgba);
+    free(v->dev_grey);
     free(v->dev_raw);
-    v->dev_rgba = v->dev_raw = NULL;
+    v->dev_grey = v->dev_raw = NULL;
     v->dev_run = NULL;
   }
 }
@@ -729,22 +729,33 @@ static void pick_up(viewer *v)
   if (v->snap.run && (v->snap.full || v->snap.run != v->out_run)) {
     const ts_kctx *k = ts_run_kctx(v->snap.run);
     const ts_buf *b = &k->buf[TS_BUF_OUT];
-    free(v->out_rgba);
+    free(v->out_grey);
     free(v->out_raw);
-    v->out_rgba = calloc((size_t)k->W * k->H, 4);
-    v->out_raw = calloc((size_t)b->cols * b->rows, (size_t)b->esize);
+    v->out_grey = NULL;
     v->out_run = v->snap.run;
     v->out_full = 1;
+    if (v->snap.raw && v->snap.y0 == 0 && v->snap.y1 == k->H) {
+      /* The whole output: the window takes the snapshot's copies instead of copying them
+       * (at 7680x4320 an integral image's values are 133 MB). */
+      v->out_grey = v->snap.grey;
+      v->out_raw = v->snap.raw;
+      v->snap.grey = v->snap.raw = NULL;
+    } else {
+      v->out_raw = calloc((size_t)b->cols * b->rows, (size_t)b->esize);
+      if (b->esize == 4)
+        v->out_grey = calloc((size_t)k->W * k->H, 1);
+    }
   } else if (!v->snap.run) {
     v->out_run = NULL;
   }
-  if (v->snap.run && v->out_rgba && v->out_raw && v->snap.y1 > v->snap.y0 && v->snap.rgba) {
+  if (v->snap.run && v->out_raw && v->snap.y1 > v->snap.y0 && v->snap.raw) {
     const ts_kctx *k = ts_run_kctx(v->snap.run);
     const ts_buf *b = &k->buf[TS_BUF_OUT];
-    size_t rgba_row = (size_t)k->W * 4, raw_row = (size_t)b->cols * b->esize;
+    size_t raw_row = (size_t)b->cols * b->esize;
     int n = v->snap.y1 - v->snap.y0;
-    memcpy(v->out_rgba + (size_t)v->snap.y0 * rgba_row, v->snap.rgba, (size_t)n * rgba_row);
     memcpy(v->out_raw + (size_t)v->snap.y0 * raw_row, v->snap.raw, (size_t)n * raw_row);
+    if (v->out_grey && v->snap.grey)
+      memcpy(v->out_grey + (size_t)v->snap.y0 * k->W, v->snap.grey, (size_t)n * k->W);
     if (v->out_dirty_y1 <= v->out_dirty_y0) {
       v->out_dirty_y0 = v->snap.y0;
       v->out_dirty_y1 = v->snap.y1;

@@ -35,12 +35,13 @@ typedef struct vw_snapshot {
   int64_t tick;
   ts_run *run;          /* read-only here: schedule, hazards, geometry */
   int y0, y1, full;     /* the output rows below; full: a new run, take them as all */
-  uint8_t *rgba;        /* rows y0 .. y1 - 1 of the output as RGBA8 */
-  uint8_t *raw;         /* the same rows' values: W x C bytes, or W uint32, a row */
+  uint8_t *raw;         /* rows y0 .. y1 - 1 of the output's values: W x C bytes, or W uint32 */
+  uint8_t *grey;        /* an integral image's same rows as 8-bit grey (what is drawn); NULL
+                         * for other outputs, whose values are drawn as they are */
   /* With the first snapshot of a run that has a device result, the whole output that the
    * device view shows: the device's own, or for a loaded record (which holds no pixels) the
-   * simulated output at the end. RGBA8 and values, as above. */
-  uint8_t *dev_rgba, *dev_raw;
+   * simulated output at the end. Values and grey, as above. */
+  uint8_t *dev_grey, *dev_raw;
   char error[1024];     /* a run that could not be made */
   char note[1200];      /* e.g. "no OpenCL platform; using the CPU model" */
   char *build_log;      /* the last failed kernel build, if any */
@@ -73,7 +74,7 @@ typedef struct viewer {
   uint64_t snap_serial, in_uploaded;
   /* the output as the window knows it, updated row range by row range from snapshots */
   ts_run *out_run;
-  uint8_t *out_rgba, *out_raw;
+  uint8_t *out_grey, *out_raw; /* the output as the snapshots left it: see vw_snapshot */
   int out_dirty_y0, out_dirty_y1, out_full;
   ts_run *stats_run;    /* the run the traffic figures below are for */
   double bytes_read, bytes_written;
@@ -120,8 +121,8 @@ typedef struct viewer {
   int64_t dev_time;     /* device time shown, in the record's unit; -1: the end */
   double dev_pct;       /* a time asked for as a share of the run, resolved on arrival; -1 */
   char record_name[256]; /* a loaded record's file name, or "" */
-  ts_run *dev_run;      /* the run dev_rgba and the caches below are for */
-  uint8_t *dev_rgba, *dev_raw;
+  ts_run *dev_run;      /* the run dev_raw and the caches below are for */
+  uint8_t *dev_grey, *dev_raw;
   int dev_uploaded;
   uint64_t dev_pass_end[TS_MAX_PASSES];
   uint32_t dev_counts[4]; /* groups not started, waiting, running, done at dev_time */
@@ -192,6 +193,10 @@ typedef struct vw_rect {
 void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
                    vw_rect *timeline);
 
+/* framebench.c: --bench-frames N; created_ms is when the viewer was created (CLOCK_MONOTONIC,
+ * ms). Prints the figures; returns 0 on a failure, after one error line. */
+int bench_frames(viewer *v, int n, double created_ms);
+
 /* worker.c */
 vw_worker *vw_worker_start(const char *kernels_dir);
 /* Stops the thread and frees every run, `held` (the window's) included. */
@@ -199,7 +204,7 @@ void vw_worker_stop(vw_worker *w, ts_run *held);
 /* Asks for a run of `set` on `input` (a new generation) and a tick; a new input generation
  * hands the worker a copy of the image. */
 void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set,
-                       const ts_image *input, uint64_t input_generation, int64_t tick,
+                       ts_image *input, uint64_t input_generation, int64_t tick,
                        int reload);
 /* Swaps in the newest snapshot if there is one; returns 1 when it did. The previous
  * snapshot's run, if different, is handed back to the worker to destroy. */

@@ -48,12 +48,12 @@ struct vw_worker {
 
 void vw_snapshot_free(vw_snapshot *s)
 {
-  free(s->rgba);
+  free(s->grey);
   free(s->raw);
   free(s->build_log);
-  free(s->dev_rgba);
+  free(s->dev_grey);
   free(s->dev_raw);
-  s->rgba = s->raw = s->dev_rgba = s->dev_raw = NULL;
+  s->grey = s->raw = s->dev_grey = s->dev_raw = NULL;
   s->build_log = NULL;
 }
 
@@ -74,33 +74,29 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Rows y0 .. y1 - 1 of the output as RGBA8 and as values (malloc'd); 0 when out of memory. */
-static int extract(vw_worker *w, int y0, int y1, uint8_t **rgba_out, uint8_t **raw_out)
+/* Rows y0 .. y1 - 1 of the output's values (malloc'd), and for an integral image (32-bit sums)
+ * the same rows as 8-bit grey scaled to the image's peak: the window draws those, and any
+ * other output's values as they are (its own channels). 0 when out of memory. */
+static int extract(vw_worker *w, int y0, int y1, uint8_t **grey_out, uint8_t **raw_out)
 {
   const ts_kctx *k = ts_run_kctx(w->run);
   const ts_buf *b = &k->buf[TS_BUF_OUT];
   size_t row = (size_t)b->cols * b->esize, n = (size_t)(y1 - y0) * (size_t)k->W;
-  uint8_t *raw = malloc((size_t)(y1 - y0) * row), *rgba = malloc(n * 4);
-  if (!raw || !rgba) {
+  uint8_t *raw = malloc((size_t)(y1 - y0) * row), *grey = NULL;
+  if (raw && b->esize == 4)
+    grey = malloc(n);
+  if (!raw || (b->esize == 4 && !grey)) {
     free(raw);
-    free(rgba);
+    free(grey);
     return 0;
   }
   memcpy(raw, b->data + (size_t)y0 * row, (size_t)(y1 - y0) * row);
-  for (size_t i = 0; i < n; i++) {
-    uint8_t *d = rgba + i * 4;
-    if (b->esize == 4) {
-      uint64_t v = ((const uint32_t *)raw)[i], mx = w->scale ? w->scale : 1;
-      d[0] = d[1] = d[2] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
-    } else {
-      const uint8_t *p = raw + i * (size_t)k->C;
-      d[0] = p[0];
-      d[1] = k->C >= 3 ? p[1] : p[0];
-      d[2] = k->C >= 3 ? p[2] : p[0];
-    }
-    d[3] = 255;
+  uint64_t mx = w->scale ? w->scale : 1;
+  for (size_t i = 0; grey && i < n; i++) {
+    uint64_t v = ((const uint32_t *)raw)[i];
+    grey[i] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
   }
-  *rgba_out = rgba;
+  *grey_out = grey;
   *raw_out = raw;
   return 1;
 }
@@ -151,10 +147,10 @@ static int record_fits(const vw_worker *w, const vw_settings *set)
 /* The whole output, as the device view shows it. */
 static void capture_output(vw_worker *w, vw_snapshot *s)
 {
-  free(s->dev_rgba);
+  free(s->dev_grey);
   free(s->dev_raw);
-  s->dev_rgba = s->dev_raw = NULL;
-  if (!extract(w, 0, ts_run_kctx(w->run)->H, &s->dev_rgba, &s->dev_raw))
+  s->dev_grey = s->dev_raw = NULL;
+  if (!extract(w, 0, ts_run_kctx(w->run)->H, &s->dev_grey, &s->dev_raw))
     snprintf(s->note, sizeof s->note, "out of memory for the device view's output");
 }
 
@@ -300,10 +296,10 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
       y1 = changed ? (y1 > p->y1 ? y1 : p->y1) : p->y1;
       changed = 1;
     }
-    if (p->dev_rgba && !s->dev_rgba) {
-      s->dev_rgba = p->dev_rgba;
+    if (p->dev_raw && !s->dev_raw) {
+      s->dev_grey = p->dev_grey;
       s->dev_raw = p->dev_raw;
-      p->dev_rgba = p->dev_raw = NULL;
+      p->dev_grey = p->dev_raw = NULL;
     }
     vw_snapshot_free(p);
     w->has_pending = 0;
@@ -317,7 +313,7 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   }
   s->y0 = y0;
   s->y1 = y1;
-  if (y1 > y0 && !extract(w, y0, y1, &s->rgba, &s->raw))
+  if (y1 > y0 && !extract(w, y0, y1, &s->grey, &s->raw))
     s->y0 = s->y1 = 0;
 }
 
@@ -397,21 +393,19 @@ vw_worker *vw_worker_start(const char *kernels_dir)
 }
 
 void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set,
-                       const ts_image *input, uint64_t input_generation, int64_t tick,
+                       ts_image *input, uint64_t input_generation, int64_t tick,
                        int reload)
 {
   SDL_LockMutex(w->mu);
   w->req_gen = generation;
   w->req_set = *set;
   if (input_generation != w->sent_input_gen) {
-    /* The worker gets its own copy, so the window never waits to replace its image. */
-    ts_image *copy = NULL;
-    if (ts_image_clone(input, &copy, NULL) == TS_OK) {
-      ts_image_destroy(w->req_input);
-      w->req_input = copy;
-      w->req_input_gen = input_generation;
-      w->sent_input_gen = input_generation;
-    }
+    /* The worker shares the window's image (neither writes it): the window may replace
+     * its own at any time, and the last owner frees it. */
+    ts_image_destroy(w->req_input);
+    w->req_input = ts_image_share(input);
+    w->req_input_gen = input_generation;
+    w->sent_input_gen = input_generation;
   }
   w->req_tick = tick;
   w->req_reload |= reload;

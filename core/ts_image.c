@@ -38,10 +38,16 @@ ts_status ts_image_create(int w, int h, int c, ts_image **out, ts_error *err)
 
 void ts_image_destroy(ts_image *img)
 {
-  if (!img)
+  if (!img || atomic_fetch_sub(&img->shares, 1) > 0)
     return;
   free(img->data);
   free(img);
+}
+
+ts_image *ts_image_share(ts_image *img)
+{
+  atomic_fetch_add(&img->shares, 1);
+  return img;
 }
 
 ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err)

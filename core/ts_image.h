@@ -5,6 +5,7 @@
 #ifndef TS_IMAGE_H
 #define TS_IMAGE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,13 +18,18 @@
 typedef struct ts_image {
   int w, h, c;    /* c in {1, 3, 4} */
   uint8_t *data;  /* h rows of w * c bytes, no padding */
+  atomic_int shares; /* owners besides the first (ts_image_share); 0 for most images */
 } ts_image;
 
 /* Checks w, h, c against the caps and returns the byte size in *bytes. */
 ts_status ts_image_check_size(int w, int h, int c, size_t *bytes, ts_error *err);
 /* A zero-filled image. */
 ts_status ts_image_create(int w, int h, int c, ts_image **out, ts_error *err);
+/* Drops one owner; the last one frees the image. */
 void ts_image_destroy(ts_image *img);
+/* One more owner of img, for another thread that only reads it: an image is never written
+ * after it is made, so a shared one needs no copy. Returns img. */
+ts_image *ts_image_share(ts_image *img);
 ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err);
 /* Converts to c channels (grey <-> RGB by replication / luma, alpha added opaque or dropped). */
 ts_status ts_image_convert(const ts_image *src, int c, ts_image **out, ts_error *err);

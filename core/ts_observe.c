@@ -339,9 +339,21 @@ static int rect_eq(ts_obs_rect a, ts_obs_rect b)
   return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1;
 }
 
+/* A footprint is declared in pixels: an observed rectangle of src reads, rounded out to
+ * whole pixels of C elements, is what a tight declaration gives. */
+static ts_obs_rect pixels(ts_obs_rect r, int role, int kind, int C)
+{
+  if (rect_empty(r) || role != TS_ROLE_SRC || kind != TS_ACC_READ)
+    return r;
+  r.x0 -= r.x0 % C;
+  r.x1 += C - 1 - r.x1 % C;
+  return r;
+}
+
 ts_status ts_observe_check(const ts_observe *ob, const ts_run *run, size_t max_lines,
                            ts_obs_report *rep, ts_error *err)
 {
+  const int C = ts_run_kctx(run)->C;
   memset(rep, 0, sizeof *rep);
   size_t cap = 0, hcap = 0, shown_fp = 0, shown_wr = 0, shown_cf = 0;
   ts_status st = TS_OK;
@@ -360,7 +372,7 @@ ts_status ts_observe_check(const ts_observe *ob, const ts_run *run, size_t max_l
       for (int r = 0; r < TS_NROLES && st == TS_OK; r++)
         for (int kd = 0; kd < 2 && st == TS_OK; kd++) {
           const ts_obs_acc *a = ts_obs_at(op, id, r, kd);
-          if (!rect_empty(a->declared) && !rect_eq(a->seen, a->declared))
+          if (!rect_empty(a->declared) && !rect_eq(pixels(a->seen, r, kd, C), a->declared))
             rep->generous += a->outside == 0;
           if (!a->outside)
             continue;

@@ -303,7 +303,9 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     k->shadow[b] = k->buf[b];
     if ((st = alloc_buf(&k->buf[b], err)) != TS_OK)
       goto fail;
-    if (b != TS_BUF_IN && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
+    /* The OpenCL back end keeps its shadows on the device: none here (at 7680x4320 an
+     * integral image's would be 133 MB). */
+    if (b != TS_BUF_IN && !run->params.cl && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
       goto fail;
   }
   memcpy(k->buf[TS_BUF_IN].data, src->data, buf_bytes(&k->buf[TS_BUF_IN]));
@@ -374,7 +376,8 @@ static ts_status reset(ts_run *run, ts_error *err)
   for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
     if (run->k.buf[b].data) {
       memset(run->k.buf[b].data, 0, buf_bytes(&run->k.buf[b]));
-      memset(run->k.shadow[b].data, 0, buf_bytes(&run->k.shadow[b]));
+      if (run->k.shadow[b].data)
+        memset(run->k.shadow[b].data, 0, buf_bytes(&run->k.shadow[b]));
     }
   run->pos = run->cpos = 0;
   run->tick = -1; /* nothing of tick 0 replayed yet */
@@ -708,7 +711,7 @@ static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
   int last = v->npasses - 1;
   const ts_pass_desc *pd = &v->passes[last];
   const ts_pass_sched *ps = &run->sched->pass[last];
-  ts_image in = { k->W, k->H, k->C, k->buf[TS_BUF_IN].data };
+  ts_image in = { .w = k->W, .h = k->H, .c = k->C, .data = k->buf[TS_BUF_IN].data };
   ts_image *ref = NULL;
   uint32_t *ref32 = NULL;
   ts_status st;

@@ -136,6 +136,13 @@ expect2 "--record $tmp/moved.json does not fit integral on .*chart320.png: the r
 expect2 "--device-time 'soon'" shot -o "$tmp/x.png" --device-time soon
 script_error "not a device time .*'101%'" "devtime 101%"
 script_error "not a device time .*'soon'" "devtime soon"
+# --bench-frames: the three figures, N of each (their values are timings: not checked).
+mkdir "$tmp/bench" && (cd "$tmp/bench" && "$ts" --backend cpu --variant integral --overlay state --bench-frames 3) >"$tmp/out" 2>&1
+check "--bench-frames ($(cat "$tmp/out"))" grep -q "^frames with the hover moving: 3, median" "$tmp/out"
+check "--bench-frames steps" grep -q "^steps of one tick, drawn: 3, median" "$tmp/out"
+check "--bench-frames first frame" grep -q "^first frame: [0-9.]* ms after" "$tmp/out"
+check "--bench-frames writes no screenshot" test ! -e "$tmp/bench/tilescope-shot.png"
+expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
 check "no half-written screenshot" test ! -e "$tmp/x.png"
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -83,6 +83,7 @@ fi
 #    variant compared byte for byte with the CPU back end.
 rc=0
 quick=${TS_GPU_QUICK:-0}
+variants=$("$ts" list | awk '/^variants:/ {v = 1; next} /^[^ ]/ {v = 0} v && /^  [a-z]/ {print $1}')
 "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
 "$build/assets/ts_mkchart" "$work/chart8k.png" 7680x4320 >/dev/null
 : >"$out/identical.txt"
@@ -94,7 +95,7 @@ log "test_cl exit $rc"
 fi
 for img in chart4k chart8k; do
   [[ $quick == 1 ]] && break
-  for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral integral_scan; do
+  for v in $variants; do
     "$ts" run -i "$work/$img.png" --variant "$v" --backend cl --device "$gpu" --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
     "$ts" run -i "$work/$img.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
     if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
@@ -110,7 +111,7 @@ log "test_device"
 r2=${PIPESTATUS[0]}
 log "test_device exit $r2"
 [[ $r2 -eq 0 ]] || rc=1
-for v in box2d linear1d2 linearslide linearslide2 transpose2pass gauss_global gauss_local gauss_local_sep gauss_slide integral integral_scan; do
+for v in $variants; do
   "$ts" run -i "$work/chart4k.png" --variant "$v" --exec device --device "$gpu" --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
   "$ts" run -i "$work/chart4k.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
   if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi

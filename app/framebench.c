@@ -1,0 +1,78 @@
+/* `--bench-frames N`: the viewer's own speed, measured the way a user meets it. Three
+ * figures: the first frame (from the viewer's creation until a frame shows the finished
+ * run), N frames drawn while the hover moves across the output (the overlay, footprint and
+ * inspector redrawn each time: the cost of interaction), and N steps of one tick each (the
+ * worker runs the tick, the viewer picks the new output up, uploads the changed rows and
+ * draws). Each frame ends with glFinish, so the time is the GPU's (llvmpipe's) too. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <epoxy/gl.h>
+
+#include "viewer.h"
+
+static double now_ms(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts t and prints its median, 95th percentile and maximum. */
+static void print_times(const char *what, double *t, int n)
+{
+  qsort(t, (size_t)n, sizeof *t, cmp_double);
+  int p95 = (int)((double)(n - 1) * 0.95 + 0.5);
+  printf("%s: %d, median %.2f ms, 95th percentile %.2f ms, max %.2f ms\n", what, n,
+         t[(n - 1) / 2], t[p95], t[n - 1]);
+}
+
+int bench_frames(viewer *v, int n, double created_ms)
+{
+  double *t = malloc((size_t)n * sizeof *t);
+  if (!t) {
+    fprintf(stderr, "tilescope: --bench-frames: out of memory\n");
+    return 0;
+  }
+  if (!viewer_sync(v, 600000)) {
+    fprintf(stderr, "tilescope: --bench-frames: the run did not finish in 10 minutes\n");
+    free(t);
+    return 0;
+  }
+  viewer_frame(v, 1);
+  glFinish();
+  printf("first frame: %.1f ms after the viewer was created (the whole run, then drawn)\n",
+         now_ms() - created_ms);
+  vw_rect in, out, panel;
+  viewer_layout(v, &in, &out, &panel, NULL);
+  for (int i = 0; i < n; i++) {
+    double t0 = now_ms();
+    viewer_mouse_move(v, out.x + out.w * (float)(i % 97 + 1) / 98.0f,
+                      out.y + out.h * (float)(i % 53 + 1) / 54.0f);
+    viewer_frame(v, 1);
+    glFinish();
+    t[i] = now_ms() - t0;
+  }
+  print_times("frames with the hover moving", t, n);
+  viewer_set_tick(v, 0);
+  viewer_sync(v, 600000);
+  for (int i = 0; i < n; i++) {
+    double t0 = now_ms();
+    viewer_set_tick(v, i + 1);
+    viewer_sync(v, 600000);
+    viewer_frame(v, 1);
+    glFinish();
+    t[i] = now_ms() - t0;
+  }
+  print_times("steps of one tick, drawn", t, n);
+  free(t);
+  return 1;
+}
