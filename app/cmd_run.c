@@ -172,11 +172,39 @@ static int check_output(const ts_run *run, const ts_image *in, const char *expec
 
 /* Observes the run and prints the checks: each violation one line, then a summary.
  * Returns 0 when every check passed, 1 on a violation, -1 on an error (in err). */
-static int print_observed(ts_run *run, double run_kernel_ms, ts_error *err)
+/* The chosen thread's accesses per pass and buffer: rectangle, count, distinct elements (from
+ * its exact bitmap) and what it declares. */
+static void print_chosen(const ts_observe *ob)
+{
+  for (int pi = 0; pi < ts_observe_npasses(ob); pi++) {
+    const ts_obs_pass *op = ts_observe_pass(ob, pi);
+    if (op->chosen == TS_OBS_NONE)
+      continue;
+    for (int r = 0; r < TS_NROLES; r++)
+      for (int kd = 0; kd < 2; kd++) {
+        const ts_obs_acc *a = ts_obs_at(op, op->chosen, r, kd);
+        if (!a->count)
+          continue;
+        size_t distinct = 0;
+        for (int y = a->seen.y0; y <= a->seen.y1; y++)
+          for (int x = a->seen.x0; x <= a->seen.x1; x++)
+            distinct += (size_t)ts_obs_chosen_has(op, r, kd, x, y);
+        printf("thread (%u,%u) of pass %d %s %s%s: columns %d..%d, rows %d..%d, %u element "
+               "accesses, %zu distinct; declared columns %d..%d, rows %d..%d\n",
+               op->chosen % (uint32_t)op->tw, op->chosen / (uint32_t)op->tw, pi + 1,
+               kd ? "wrote" : "read", ts_obs_buffer_name(op->buf[r]),
+               r == TS_ROLE_COMMITTED ? " (committed)" : "", a->seen.x0, a->seen.x1, a->seen.y0,
+               a->seen.y1, a->count, distinct, a->declared.x0, a->declared.x1, a->declared.y0,
+               a->declared.y1);
+      }
+  }
+}
+
+static int print_observed(ts_run *run, double run_kernel_ms, int cx, int cy, ts_error *err)
 {
   ts_observe *ob = NULL;
   ts_obs_report rep;
-  if (ts_observe_run(run, -1, -1, &ob, err) != TS_OK)
+  if (ts_observe_run(run, cx, cy, &ob, err) != TS_OK)
     return -1;
   double observe_ms = ts_run_take_kernel_ms(run);
   if (ts_observe_check(ob, run, 5, &rep, err) != TS_OK) {
@@ -209,6 +237,7 @@ static int print_observed(ts_run *run, double run_kernel_ms, ts_error *err)
   else
     printf("observed hazards: %zu, as the declared footprints give\n", rep.nhazards);
   printf("observation: kernels %.2f ms, the plain run's %.2f ms\n", observe_ms, run_kernel_ms);
+  print_chosen(ob);
   int failed = ts_obs_report_failed(&rep);
   ts_obs_report_free(&rep);
   ts_observe_destroy(ob);
@@ -221,7 +250,8 @@ int cmd_run(int argc, char **argv)
   cli_sched_defaults(&cs);
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
              *trace_path = NULL, *expect_path = NULL;
-  int stuck = -1, spin_limit = 0, observe = 0;
+  int stuck = -1, spin_limit = 0, observe = 0, cx = -1, cy = -1;
+  const char *thread_xy = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -230,6 +260,7 @@ int cmd_run(int argc, char **argv)
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
     { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
     { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
+    { "--observe-thread", 0, OPT_STR, &thread_xy, "X,Y", "with --observe: print this thread's observed accesses per buffer (in every pass)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
     { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
     CLI_SCHED_OPTS(&cs),
@@ -253,6 +284,13 @@ int cmd_run(int argc, char **argv)
   if (spin_limit < 0 || (p.exec_device && cs.have_tick)) {
     fprintf(stderr, "tilescope run: %s\n", spin_limit < 0 ? "--spin-limit: must be 1 or more"
                     : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
+    return EXIT_USAGE;
+  }
+  char extra;
+  if (thread_xy &&
+      (!observe || sscanf(thread_xy, "%d,%d%c", &cx, &cy, &extra) != 2 || cx < 0 || cy < 0)) {
+    fprintf(stderr, "tilescope run: --observe-thread '%s': %s\n", thread_xy,
+            observe ? "give the thread as X,Y (from 0)" : "needs --observe");
     return EXIT_USAGE;
   }
   if (observe && (p.exec_device || strcmp(cs.backend, "cl") != 0 || cs.have_tick)) {
@@ -313,7 +351,7 @@ int cmd_run(int argc, char **argv)
 
   int observed_ok = 1;
   if (observe) {
-    int orc = print_observed(run, kernel_ms, &err);
+    int orc = print_observed(run, kernel_ms, cx, cy, &err);
     if (orc < 0) {
       cli_report_run_error("run", in_path, &err, &p);
       goto out;

@@ -297,6 +297,12 @@ PY
     "$ts" run --variant linear1d2 --observe
   expect 0 "observed hazards: 2928, as the declared footprints give" \
     "$ts" run --variant integral --pattern none --observe
+  # One thread's exact elements: integral's neighbour reads are an L of 33 elements in a
+  # 17x17 rectangle.
+  expect 0 "^thread \(3,2\) of pass 1 read out \(committed\): columns 47..63, rows 31..47, 33 element accesses, 33 distinct; declared columns 47..63, rows 31..47$" \
+    "$ts" run --variant integral --observe --observe-thread 3,2
+  expect 2 "--observe-thread '1,x': give the thread as X,Y" "$ts" run --observe --observe-thread 1,x
+  expect 2 "--observe-thread '1,1': needs --observe" "$ts" run --observe-thread 1,1
   expect 2 "--observe: observation replays the simulated order, not --exec device" \
     "$ts" run --observe --exec device
   expect 2 "--observe: observation runs on the OpenCL back end, not --backend cpu" \
