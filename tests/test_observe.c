@@ -2,8 +2,8 @@
  * images of awkward sizes, reads exactly its declared footprint and writes exactly its write
  * rectangle (a tight check: a too-generous declaration fails too), with no access outside a
  * buffer and no element written twice, and its output is still exact; the integral image's
- * observed hazards are the declared ones under `none` and under a pattern that leaves a
- * dependency out; and copies of built-in kernels broken on purpose (a row read past the
+ * observed hazards are the declared ones under `none`, under a pattern that leaves a
+ * dependency out and under a walk that drops some; and copies of built-in kernels broken on purpose (a row read past the
  * footprint, a row written past the tile, writes past the buffer) are caught, the report
  * naming the thread and the element. Skipped (77) without OpenCL, except in CI. */
 #define _POSIX_C_SOURCE 200809L
@@ -96,9 +96,10 @@ static int cmp_hazard(const void *a, const void *b)
 }
 
 /* The same (consumer, producer) pairs as the declared-footprint hazards. */
-static void integral_hazards(ts_cl *cl, ts_pattern pat, ts_walk walk, const char *what)
+static void integral_hazards(ts_cl *cl, ts_pattern pat, ts_walk walk, int w, int h,
+                             const char *what)
 {
-  ts_image *img = random_image(100, 70, 1);
+  ts_image *img = random_image(w, h, 1);
   ts_run *run = make(img, ts_variant_find("integral"), pat, walk, cl);
   ts_obs_report rep;
   if (run && observe(run, &rep, what)) {
@@ -272,9 +273,14 @@ int main(void)
     return 77;
   }
   builtins_observed_exact(cl);
-  integral_hazards(cl, TS_PAT_NONE, TS_WALK_HORIZONTAL, "integral under none");
+  integral_hazards(cl, TS_PAT_NONE, TS_WALK_HORIZONTAL, 100, 70, "integral under none");
   /* `vertical` waits for the left neighbour only: the row above is read unordered. */
-  integral_hazards(cl, TS_PAT_VERTICAL, TS_WALK_HORIZONTAL, "integral under vertical, horizontal walk");
+  integral_hazards(cl, TS_PAT_VERTICAL, TS_WALK_HORIZONTAL, 100, 70,
+                   "integral under vertical, horizontal walk");
+  /* The wavefront pattern under a walk that issues some producers after their consumers,
+   * dropping those dependencies. */
+  integral_hazards(cl, TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT26ZI, 320, 160,
+                   "integral under wavefront, walk wavefront26zi");
   ts_cl_destroy(cl);
   broken_kernels_caught();
   return check_exit("test_observe");
