@@ -20,7 +20,7 @@ inline void box2d_tile(TS_BODY_ARGS, int2 t)
         for (int i = -1; i <= 1; i++)
           s += ld8(src, W, H, C, x + i, y + j, c);
     }
-    TS_ST8(dst, row, x * C + c, y, box_scale(s));
+    TS_ST8_PX(dst, W, C, x, y, c, box_scale(s));
   }
 }
 TS_GROUP_ENTRY(box2d, 16, 16)

@@ -293,6 +293,10 @@ inline uint ld_committed32(__global const uint *p)
  *   TS_ST8, TS_ST16, TS_ST32 (buf, pitch, col, row, value)
  *   TS_LD8x16, TS_LD32x16    (buf, pitch, col, row)          16 elements from col (vload16)
  *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
+ *   TS_LD8_PX (buf, W, C, x, y, c), TS_ST8_PX (..., value): channel c of pixel (x, y) of an
+ *     image of W pixels of C channels a row, that is column x * C + c of row y (the address
+ *     spelt ((y * W + x) * C + c), which pocl compiles to fewer instructions than the
+ *     row-and-column form where both occur)
  * In a normal build each is exactly the plain load or store. Reads of committed are
  * volatile in device mode (ld_committed32). In an observe build each access is also
  * recorded (ts_obs_note below) and one outside the buffer is not performed. */
@@ -326,6 +330,10 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
 #define TS_ST32x16(buf, pitch, col, row, v)                                           \
   ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uint *, buf, pitch, col, row)))
+#define TS_LD8_PX(buf, W, C, x, y, c)                                                 \
+  ((void)TS_ROLE_##buf, ((__global const uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)])
+#define TS_ST8_PX(buf, W, C, x, y, c, v)                                              \
+  ((void)TS_ROLE_##buf, ((__global uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)] = (v))
 #else
 /* The observation buffer, in 32-bit words (core/ts_observe.c fills the header):
  *   header: out-of-bounds count, whether the first one is recorded, its thread, role, kind
@@ -452,11 +460,13 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
 #define TS_ST8x8(buf, ...) TS_OBS_CALL_(ts_obs_st8x8, __global uchar *, buf, __VA_ARGS__)
 #define TS_ST8x16(buf, ...) TS_OBS_CALL_(ts_obs_st8x16, __global uchar *, buf, __VA_ARGS__)
 #define TS_ST32x16(buf, ...) TS_OBS_CALL_(ts_obs_st32x16, __global uint *, buf, __VA_ARGS__)
+#define TS_LD8_PX(buf, W, C, x, y, c) TS_LD8(buf, (W) * (C), (x) * (C) + (c), y)
+#define TS_ST8_PX(buf, W, C, x, y, c, v) TS_ST8(buf, (W) * (C), (x) * (C) + (c), y, v)
 #endif
 
 /* Channel c of pixel (x, y) of a buffer of W x H pixels of C channels, clamped to the edge. */
 #define ld8(buf, W, H, C, x, y, c)                                                    \
-  TS_LD8(buf, (W) * (C), clamp((x), 0, (W) - 1) * (C) + (c), clamp((y), 0, (H) - 1))
+  TS_LD8_PX(buf, W, C, clamp((x), 0, (W) - 1), clamp((y), 0, (H) - 1), c)
 
 /* Byte column `col` of a row of W pixels of C channels; outside the row it maps to the same
  * channel of the nearest edge pixel. */
@@ -465,8 +475,20 @@ inline int ts_col_clamp(int W, int C, int col)
   int px = col >= 0 ? col / C : -((-col + C - 1) / C);
   return clamp(px, 0, W - 1) * C + (col - px * C);
 }
+#ifndef TS_OBSERVE
+/* The byte's offset, spelt as the pixel's: the form pocl compiles best here. */
+inline int ts_col_offset(int W, int H, int C, int col, int row)
+{
+  int px = col >= 0 ? col / C : -((-col + C - 1) / C);
+  return (clamp(row, 0, H - 1) * W + clamp(px, 0, W - 1)) * C + (col - px * C);
+}
+#define ld8_col(buf, W, H, C, col, row)                                               \
+  ((void)TS_ROLE_##buf,                                                               \
+   ((__global const uchar *)(buf))[ts_col_offset((W), (H), (C), (col), (row))])
+#else
 #define ld8_col(buf, W, H, C, col, row)                                               \
   TS_LD8(buf, (W) * (C), ts_col_clamp((W), (C), (col)), clamp((row), 0, (H) - 1))
+#endif
 
 /* Gaussian: (S + 32768) >> 16 with weights summing to 65536. */
 inline uchar gauss_round(uint s)

@@ -22,7 +22,7 @@ inline void gauss_global_tile(TS_BODY_ARGS, int2 t)
         for (int i = -r; i <= r; i++)
           s += weights[j + r] * weights[i + r] * ld8(src, W, H, C, x + i, y + j, c);
     }
-    TS_ST8(dst, row, x * C + c, y, gauss_round(s));
+    TS_ST8_PX(dst, W, C, x, y, c, gauss_round(s));
   }
 }
 TS_GROUP_ENTRY(gauss_global, GWG, GWG)
@@ -56,7 +56,7 @@ inline void gauss_local_tile(TS_BODY_ARGS, int2 t)
     for (int j = 0; j <= 2 * r; j++)
       for (int i = 0; i <= 2 * r; i++)
         s += weights[j] * weights[i] * tile[((ly + j) * side + lx + i) * C + c];
-    TS_ST8(dst, W * C, x * C + c, y, gauss_round(s));
+    TS_ST8_PX(dst, W, C, x, y, c, gauss_round(s));
   }
 }
 TS_GROUP_ENTRY(gauss_local, GWG, GWG)
@@ -85,7 +85,7 @@ inline void gauss_local_sep_tile(TS_BODY_ARGS, int2 t)
     uint s = 0;
     for (int j = 0; j <= 2 * r; j++)
       s += weights[j] * h[((ly + j) * GWG + lx) * C + c];
-    TS_ST8(dst, W * C, x * C + c, y, gauss_round(s));
+    TS_ST8_PX(dst, W, C, x, y, c, gauss_round(s));
   }
 }
 TS_GROUP_ENTRY(gauss_local_sep, GWG, GWG)
