@@ -293,6 +293,8 @@ inline uint ld_committed32(__global const uint *p)
  *   TS_ST8, TS_ST16, TS_ST32 (buf, pitch, col, row, value)
  *   TS_LD8x16, TS_LD32x16    (buf, pitch, col, row)          16 elements from col (vload16)
  *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
+ *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
+ *     as an offset from (col, row), so that a window's loads share one base address
  *   TS_LD8_PX (buf, W, C, x, y, c), TS_ST8_PX (..., value): channel c of pixel (x, y) of an
  *     image of W pixels of C channels a row, that is column x * C + c of row y (the address
  *     spelt ((y * W + x) * C + c), which pocl compiles to fewer instructions than the
@@ -332,6 +334,9 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uint *, buf, pitch, col, row)))
 #define TS_LD8_PX(buf, W, C, x, y, c)                                                 \
   ((void)TS_ROLE_##buf, ((__global const uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)])
+#define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
+  ((void)TS_ROLE_##buf,                                                               \
+   TS_AT_(__global const uchar *, buf, pitch, col, row)[(drow) * (pitch) + (dcol)])
 #define TS_ST8_PX(buf, W, C, x, y, c, v)                                              \
   ((void)TS_ROLE_##buf, ((__global uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)] = (v))
 #else
@@ -461,6 +466,8 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
 #define TS_ST8x16(buf, ...) TS_OBS_CALL_(ts_obs_st8x16, __global uchar *, buf, __VA_ARGS__)
 #define TS_ST32x16(buf, ...) TS_OBS_CALL_(ts_obs_st32x16, __global uint *, buf, __VA_ARGS__)
 #define TS_LD8_PX(buf, W, C, x, y, c) TS_LD8(buf, (W) * (C), (x) * (C) + (c), y)
+#define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
+  TS_LD8(buf, pitch, (col) + (dcol), (row) + (drow))
 #define TS_ST8_PX(buf, W, C, x, y, c, v) TS_ST8(buf, (W) * (C), (x) * (C) + (c), y, v)
 #endif
 

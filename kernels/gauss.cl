@@ -16,7 +16,7 @@ inline void gauss_global_tile(TS_BODY_ARGS, int2 t)
       int col = x * C + c;
       for (int j = -r; j <= r; j++)
         for (int i = -r; i <= r; i++)
-          s += weights[j + r] * weights[i + r] * TS_LD8(src, row, col + i * C, y + j);
+          s += weights[j + r] * weights[i + r] * TS_LD8_OFF(src, row, col, y, i * C, j);
     } else {
       for (int j = -r; j <= r; j++)
         for (int i = -r; i <= r; i++)
