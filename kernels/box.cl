@@ -13,8 +13,8 @@ inline void box2d_tile(TS_BODY_ARGS, int2 t)
     if (inside) { /* no clamping needed: nine loads around the pixel */
       int col = x * C + c;
       for (int j = -1; j <= 1; j++)
-        s += TS_LD8_OFF(src, row, col, y, -C, j) + TS_LD8_OFF(src, row, col, y, 0, j) +
-             TS_LD8_OFF(src, row, col, y, C, j);
+        s += TS_LD8(src, row, col - C, y + j) + TS_LD8(src, row, col, y + j) +
+             TS_LD8(src, row, col + C, y + j);
     } else {
       for (int j = -1; j <= 1; j++)
         for (int i = -1; i <= 1; i++)
