@@ -101,7 +101,7 @@ int cmd_list(int argc, char **argv)
   for (int i = 0; i < ts_variant_count(); i++) {
     const ts_variant *v = ts_variant_at(i);
     printf("  %-16s %-15s %d pass%s, %s; %d B private; default pattern %s\n", v->name,
-           ts_filter_name(v->filter), v->npasses, v->npasses > 1 ? "es" : "", v->passes[0].tile,
+           v->unchecked ? "user, no ref" : ts_filter_name(v->filter), v->npasses, v->npasses > 1 ? "es" : "", v->passes[0].tile,
            v->private_bytes, ts_pattern_name(v->pattern));
     printf("  %-16s %s\n", "", v->summary);
   }

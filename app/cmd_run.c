@@ -8,15 +8,24 @@
 
 #include "cli.h"
 #include "ts_export.h"
+#include "ts_observe.h"
+#include "ts_ref.h"
 #include "ts_record.h"
 
 static const char usage[] =
     "usage: tilescope run [-i IN.png] [-o OUT.png] [--raw OUT.npy] [--schedule OUT.csv]\n"
-    "                     [--exec device [--trace OUT.json]] [--json] [options]\n"
+    "                     [--exec device [--trace OUT.json]] [--observe] [--expect REF.png]\n"
+    "                     [--json] [options]\n"
     "Runs a variant under a schedule, headless, and writes what was committed by the end\n"
     "(or by --tick). Without -i the default test chart is used. With --exec device the\n"
     "device runs each pass in one launch, keeping the walk order with a scoreboard, and\n"
-    "what every work-group did is recorded (--trace writes it for ui.perfetto.dev).";
+    "what every work-group did is recorded (--trace writes it for ui.perfetto.dev).\n"
+    "With --observe the run is replayed with every buffer access recorded, and checked:\n"
+    "reads inside the declared footprints, writes inside the write rectangles and the\n"
+    "buffers, no element written by two threads (exit 1 otherwise), and the hazards of\n"
+    "the observed reads beside the declared ones. A user kernel (--kernel-file) that names\n"
+    "a built-in filter (equals=) is checked against its reference, and any run against\n"
+    "--expect REF.png (exit 1 when they differ).";
 
 static ts_status save_integral_png(const char *path, const ts_run *run, ts_error *err)
 {
@@ -156,10 +165,11 @@ static void json_hazards(const char *key, const ts_sched *s, const ts_hazard *h,
 }
 
 /* The run's summary as one JSON object (README: "run --json"). stall: the device's error
- * line when its schedule gave up waiting, else NULL. */
+ * line when its schedule gave up waiting, else NULL; checks: the verdicts of --observe and
+ * of the output check (1 passed, 0 failed, -1 not run). */
 static void print_json(const ts_run *run, const ts_run_params *p, const char *in_path,
                        const ts_image *in, double kernel_ms, const char *stall,
-                       const char *const outputs[4])
+                       const char *const outputs[4], const int checks[2])
 {
   const ts_sched *s = ts_run_sched(run);
   size_t nh;
@@ -207,6 +217,10 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
       printf("]");
     }
   }
+  static const char *const check_keys[2] = { "observed_ok", "output_ok" };
+  for (int i = 0; i < 2; i++)
+    printf(", \"%s\": %s", check_keys[i],
+           checks[i] < 0 ? "null" : checks[i] ? "true" : "false");
   static const char *const keys[4] = { "output", "raw", "schedule_csv", "trace" };
   for (int i = 0; i < 4; i++) {
     printf(", \"%s\": ", keys[i]);
@@ -218,13 +232,155 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
   printf("}\n");
 }
 
+/* Compares the output with --expect's image, or else with the reference of the built-in
+ * filter the variant names, and prints the verdict with the first difference. Returns 0
+ * when equal, 1 when not, -1 on an error (in err). */
+static int check_output(FILE *out, const ts_run *run, const ts_image *in,
+                        const char *expect_path, ts_error *err)
+{
+  const ts_variant *v = ts_run_params_of(run)->variant;
+  const ts_kctx *k = ts_run_kctx(run);
+  ts_image *want = NULL, *got = NULL;
+  uint32_t *ref32 = NULL;
+  const char *what = expect_path;
+  char name[64];
+  ts_status st;
+  if (expect_path) {
+    if (ts_run_output_u32(run))
+      return ts_fail(err, TS_ERR_ARG, "--expect %s: the integral image is checked against its "
+                     "reference, not a PNG", expect_path), -1;
+    st = ts_image_load_png(expect_path, &want, err);
+  } else {
+    snprintf(name, sizeof name, "the %s reference",
+             v->filter == TS_FILTER_BOX3 ? "box3" : v->filter == TS_FILTER_GAUSS ? "gauss" : "integral");
+    what = name;
+    if (v->filter == TS_FILTER_INTEGRAL)
+      st = ts_ref_integral(in, &ref32, err);
+    else if (v->filter == TS_FILTER_GAUSS)
+      st = ts_ref_gauss(in, k->ksize, ts_run_params_of(run)->sigma, &want, err);
+    else
+      st = ts_ref_box3(in, &want, err);
+  }
+  if (st == TS_OK && !ref32)
+    st = ts_run_output(run, &got, err);
+  if (st != TS_OK) {
+    ts_image_destroy(want);
+    return -1;
+  }
+  int rc = 0;
+  if (ref32) {
+    const uint32_t *o = ts_run_output_u32(run);
+    for (size_t i = 0, n = (size_t)k->W * k->H; i < n && !rc; i++)
+      if (o[i] != ref32[i]) {
+        fprintf(out, "output differs from %s: first at pixel (%zu,%zu): %u, want %u\n", what,
+               i % (size_t)k->W, i / (size_t)k->W, o[i], ref32[i]);
+        rc = 1;
+      }
+  } else if (want->w != got->w || want->h != got->h || want->c != got->c) {
+    fprintf(out, "output differs from %s: it is %dx%dx%d, the output %dx%dx%d\n", what, want->w,
+           want->h, want->c, got->w, got->h, got->c);
+    rc = 1;
+  } else {
+    for (size_t i = 0, n = (size_t)got->w * got->h * got->c; i < n && !rc; i++)
+      if (got->data[i] != want->data[i]) {
+        size_t px = i / (size_t)got->c;
+        fprintf(out, "output differs from %s: first at pixel (%zu,%zu) channel %zu: %u, want %u\n",
+               what, px % (size_t)got->w, px / (size_t)got->w, i % (size_t)got->c, got->data[i],
+               want->data[i]);
+        rc = 1;
+      }
+  }
+  if (!rc)
+    fprintf(out, "output equals %s\n", what);
+  free(ref32);
+  ts_image_destroy(want);
+  ts_image_destroy(got);
+  return rc;
+}
+
+/* The chosen thread's accesses per pass and buffer: rectangle, count, distinct elements (from
+ * its exact bitmap) and what it declares. */
+static void print_chosen(FILE *out, const ts_observe *ob)
+{
+  for (int pi = 0; pi < ts_observe_npasses(ob); pi++) {
+    const ts_obs_pass *op = ts_observe_pass(ob, pi);
+    if (op->chosen == TS_OBS_NONE)
+      continue;
+    for (int r = 0; r < TS_NROLES; r++)
+      for (int kd = 0; kd < 2; kd++) {
+        const ts_obs_acc *a = ts_obs_at(op, op->chosen, r, kd);
+        if (!a->count)
+          continue;
+        size_t distinct = 0;
+        for (int y = a->seen.y0; y <= a->seen.y1; y++)
+          for (int x = a->seen.x0; x <= a->seen.x1; x++)
+            distinct += (size_t)ts_obs_chosen_has(op, r, kd, x, y);
+        fprintf(out, "thread (%u,%u) of pass %d %s %s%s: columns %d..%d, rows %d..%d, %u element "
+               "accesses, %zu distinct; declared columns %d..%d, rows %d..%d\n",
+               op->chosen % (uint32_t)op->tw, op->chosen / (uint32_t)op->tw, pi + 1,
+               kd ? "wrote" : "read", ts_obs_buffer_name(op->buf[r]),
+               r == TS_ROLE_COMMITTED ? " (committed)" : "", a->seen.x0, a->seen.x1, a->seen.y0,
+               a->seen.y1, a->count, distinct, a->declared.x0, a->declared.x1, a->declared.y0,
+               a->declared.y1);
+      }
+  }
+}
+
+/* Observes the run and prints the checks to out: each violation one line, then a summary.
+ * Returns 0 when every check passed, 1 on a violation, -1 on an error (in err). */
+static int print_observed(FILE *out, ts_run *run, double run_kernel_ms, int cx, int cy,
+                          ts_error *err)
+{
+  ts_observe *ob = NULL;
+  ts_obs_report rep;
+  if (ts_observe_run(run, cx, cy, &ob, err) != TS_OK)
+    return -1;
+  double observe_ms = ts_run_take_kernel_ms(run);
+  if (ts_observe_check(ob, run, 5, &rep, err) != TS_OK) {
+    ts_observe_destroy(ob);
+    return -1;
+  }
+  char line[512];
+  for (size_t i = 0; i < rep.nfindings; i++) {
+    ts_obs_finding_line(run, &rep.findings[i], line, sizeof line);
+    fprintf(out, "%s\n", line);
+  }
+  const ts_sched *s = ts_run_sched(run);
+  for (size_t i = 0; i < rep.nhazards && i < 5; i++) {
+    const ts_hazard *h = &rep.hazards[i];
+    uint32_t w = (uint32_t)s->pass[h->pass].tw;
+    fprintf(out, "observed hazard: pass %d thread (%u,%u) read what thread (%u,%u) wrote, before "
+           "its end tick\n",
+           h->pass + 1, h->consumer % w, h->consumer / w, h->producer % w, h->producer / w);
+  }
+  if (rep.nhazards > 5)
+    fprintf(out, "observed hazard: ... and %zu more\n", rep.nhazards - 5);
+  fprintf(out, "observed: %zu footprint violation%s, %zu write-rectangle violation%s, %zu access%s "
+         "outside a buffer, %zu element%s written by two threads\n",
+         rep.footprint, rep.footprint == 1 ? "" : "s", rep.write_rect,
+         rep.write_rect == 1 ? "" : "s", rep.out_of_buffer, rep.out_of_buffer == 1 ? "" : "es",
+         rep.conflicts, rep.conflicts == 1 ? "" : "s");
+  if (rep.nhazards != rep.declared_hazards)
+    fprintf(out, "observed hazards: %zu; declared-footprint hazards: %zu\n", rep.nhazards,
+           rep.declared_hazards);
+  else
+    fprintf(out, "observed hazards: %zu, as the declared footprints give\n", rep.nhazards);
+  fprintf(out, "observation: kernels %.2f ms, the plain run's %.2f ms\n", observe_ms, run_kernel_ms);
+  print_chosen(out, ob);
+  int failed = ts_obs_report_failed(&rep);
+  ts_obs_report_free(&rep);
+  ts_observe_destroy(ob);
+  return failed;
+}
+
 int cmd_run(int argc, char **argv)
 {
   cli_sched cs;
   cli_sched_defaults(&cs);
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
-             *trace_path = NULL;
-  int stuck = -1, spin_limit = 0, json = 0;
+             *trace_path = NULL, *expect_path = NULL;
+  int stuck = -1, spin_limit = 0, json = 0, observe = 0, cx = -1, cy = -1;
+  const char *thread_xy = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -232,6 +388,9 @@ int cmd_run(int argc, char **argv)
     { "--schedule", 0, OPT_STR, &csv_path, "OUT.csv", "write one row per thread", NULL },
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
     { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
+    { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
+    { "--observe-thread", 0, OPT_STR, &thread_xy, "X,Y", "with --observe: print this thread's observed accesses per buffer (in every pass)", NULL },
+    { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
     { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object (README: run --json)", NULL },
     CLI_SCHED_OPTS(&cs),
@@ -257,8 +416,26 @@ int cmd_run(int argc, char **argv)
                     : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
     return EXIT_USAGE;
   }
+  char extra;
+  if (thread_xy &&
+      (!observe || sscanf(thread_xy, "%d,%d%c", &cx, &cy, &extra) != 2 || cx < 0 || cy < 0)) {
+    fprintf(stderr, "tilescope run: --observe-thread '%s': %s\n", thread_xy,
+            observe ? "give the thread as X,Y (from 0)" : "needs --observe");
+    return EXIT_USAGE;
+  }
+  if (observe && (p.exec_device || strcmp(cs.backend, "cl") != 0 || cs.have_tick)) {
+    fprintf(stderr, "tilescope run: --observe: %s\n",
+            p.exec_device ? "observation replays the simulated order, not --exec device"
+            : cs.have_tick ? "observation runs the whole schedule; leave out --tick"
+                           : "observation runs on the OpenCL back end, not --backend cpu");
+    return EXIT_USAGE;
+  }
   if (!cli_open_backend("run", &cs, &p))
     return EXIT_USAGE;
+  if (observe && !p.cl) {
+    fprintf(stderr, "tilescope run: --observe: no OpenCL device to observe on\n");
+    return EXIT_USAGE;
+  }
 
   ts_error err = { 0 };
   ts_image *in = NULL;
@@ -277,7 +454,8 @@ int cmd_run(int argc, char **argv)
       rc = EXIT_DIFF;
       if (json) {
         const char *const none[4] = { NULL };
-        print_json(run, &p, in_path, in, ts_run_take_kernel_ms(run), err.msg, none);
+        const int unchecked[2] = { -1, -1 };
+        print_json(run, &p, in_path, in, ts_run_take_kernel_ms(run), err.msg, none, unchecked);
       }
     }
     goto out;
@@ -285,6 +463,25 @@ int cmd_run(int argc, char **argv)
   double kernel_ms = ts_run_take_kernel_ms(run);
   if (!json)
     print_text(run, &p, in_path, in, kernel_ms);
+
+  int observed_ok = 1, checks[2] = { -1, -1 };
+  if (observe) {
+    int orc = print_observed(json ? stderr : stdout, run, kernel_ms, cx, cy, &err);
+    if (orc < 0) {
+      cli_report_run_error("run", in_path, &err, &p);
+      goto out;
+    }
+    observed_ok = checks[0] = orc == 0;
+  }
+  int output_ok = 1;
+  if (expect_path || (p.variant->file && !p.variant->unchecked && !cs.have_tick)) {
+    int crc = check_output(json ? stderr : stdout, run, in, expect_path, &err);
+    if (crc < 0) {
+      fprintf(stderr, "tilescope run: %s\n", err.msg);
+      goto out;
+    }
+    output_ok = checks[1] = crc == 0;
+  }
 
   ts_status st = TS_OK;
   if (out_path) {
@@ -310,13 +507,14 @@ int cmd_run(int argc, char **argv)
   }
   if (json) {
     const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
-    print_json(run, &p, in_path, in, kernel_ms, NULL, outputs);
+    print_json(run, &p, in_path, in, kernel_ms, NULL, outputs, checks);
   }
   if (out_path && !json)
     printf("wrote %s\n", out_path);
   if (trace_path && !json)
     printf("wrote %s\n", trace_path);
-  rc = p.exec_device && device_broke(run) ? EXIT_DIFF : EXIT_OK;
+  int device_ok = !(p.exec_device && device_broke(run));
+  rc = device_ok && observed_ok && output_ok ? EXIT_OK : EXIT_DIFF;
 out:
   ts_run_destroy(run);
   ts_cl_destroy(p.cl);

@@ -1,12 +1,17 @@
-/* tilescope: entry point and subcommand dispatch; an interrupted command removes the
- * temporary files of the outputs it was writing (they are renamed into place only whole). */
+/* tilescope: entry point and subcommand dispatch. User kernels are loaded here, before
+ * any subcommand: every *.cl of the user kernels folder, then each --kernel-file (an option
+ * of every command, taken out of the arguments before the command parses them). An
+ * interrupted command removes the temporary files of the outputs it was writing (they are
+ * renamed into place only whole). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ts_file.h"
+#include "ts_user.h"
 
 static void on_signal(int sig)
 {
@@ -40,7 +45,67 @@ static void usage(FILE *f)
           "  run    run a variant under a schedule, headless, and write the result\n"
           "  diff   compare two images (exit 0 same, 1 different, 2 bad input)\n"
           "  bench  time every variant on the OpenCL device beside its copy bandwidth\n"
-          "  list   list variants, patterns, walks and OpenCL devices\n");
+          "  list   list variants, patterns, walks and OpenCL devices\n"
+          "every command takes --kernel-file FILE.cl (repeatable): a user kernel, a variant\n"
+          "declared by the file's header; the *.cl files of $TILESCOPE_USER_KERNELS (default\n"
+          "~/.config/tilescope/kernels) are loaded too\n");
+}
+
+/* Loads the user kernels and removes the --kernel-file options from argv; returns 0 after
+ * printing the error. */
+static int load_user_kernels(int *argc, char **argv)
+{
+  ts_error err = { 0 };
+  const char *dir = getenv("TILESCOPE_USER_KERNELS");
+  char path[4096];
+  if (!dir || !*dir) {
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+      snprintf(path, sizeof path, "%s/tilescope/kernels", xdg);
+    else if (home && *home)
+      snprintf(path, sizeof path, "%s/.config/tilescope/kernels", home);
+    else
+      path[0] = 0;
+    dir = path;
+  }
+  if (*dir && ts_user_load_dir(dir, &err) != TS_OK) {
+    fprintf(stderr, "tilescope: %s\n", err.msg);
+    return 0;
+  }
+  int out = 1;
+  for (int i = 1; i < *argc; i++) {
+    const char *file = NULL;
+    if (strcmp(argv[i], "--") == 0) {
+      while (i < *argc)
+        argv[out++] = argv[i++];
+      break;
+    }
+    if (strcmp(argv[i], "--kernel-file") == 0) {
+      if (i + 1 == *argc) {
+        fprintf(stderr, "tilescope: --kernel-file needs a value (FILE.cl)\n");
+        return 0;
+      }
+      file = argv[++i];
+    } else if (strncmp(argv[i], "--kernel-file=", 14) == 0) {
+      file = argv[i] + 14;
+    } else {
+      argv[out++] = argv[i];
+      continue;
+    }
+    ts_variant *v = NULL;
+    if (ts_user_load(file, &v, &err) != TS_OK) {
+      fprintf(stderr, "tilescope: %s\n", err.msg);
+      return 0;
+    }
+    if (ts_variant_add(v, &err) != TS_OK) {
+      fprintf(stderr, "tilescope: --kernel-file %s: %s\n", file, err.msg);
+      ts_user_free(v);
+      return 0;
+    }
+  }
+  argv[out] = NULL;
+  *argc = out;
+  return 1;
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -51,6 +116,8 @@ static int ends_with(const char *s, const char *tail)
 
 int main(int argc, char **argv)
 {
+  if (!load_user_kernels(&argc, argv))
+    return EXIT_USAGE;
   const char *cmd = argc > 1 ? argv[1] : NULL;
   catch_signals();
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {

@@ -9,11 +9,12 @@
 #include "ts_cl.h"
 #include "ts_file.h"
 
-enum { MAX_PROGRAMS = 16, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
+enum { MAX_PROGRAMS = 64, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
 
 typedef struct program {
-  char file[32];
-  int device_exec; /* built with -DTS_DEVICE: the scoreboard entry points */
+  char file[1024];
+  int device_exec; /* 1: built with -DTS_DEVICE (the scoreboard entry points); 2: with
+                    * -DTS_OBSERVE (every buffer access recorded) */
   cl_program prog;
 } program;
 
@@ -42,6 +43,12 @@ struct ts_cl_run {
   /* Device-scheduled launches (made on first use): kernels, the scoreboard, the walk's tiles,
    * wait sets and records, sized for the largest pass. */
   cl_kernel dkernel[MAX_KERNELS_PER_RUN];
+  /* Observed passes: the observe build's kernel, its observation buffer and what every
+   * reset fills it with (ts_cl_run_observe). */
+  cl_kernel okernel[MAX_KERNELS_PER_RUN];
+  cl_mem obs[MAX_KERNELS_PER_RUN];
+  uint32_t *obs_init[MAX_KERNELS_PER_RUN];
+  size_t obs_words[MAX_KERNELS_PER_RUN];
   cl_mem board, dtiles, dwaits, drec;
   uint32_t dcap;
   size_t lmem;
@@ -251,10 +258,19 @@ const char *ts_cl_build_log(const ts_cl *cl)
 
 /* ---- programs ---- */
 
+/* A file name without a slash is in the kernels folder; a path (a user kernel) is as given. */
+static void kernel_path(const ts_cl *cl, const char *file, char *path, size_t size)
+{
+  if (strchr(file, '/'))
+    snprintf(path, size, "%s", file);
+  else
+    snprintf(path, size, "%s/%s", cl->kernels_dir, file);
+}
+
 static ts_status read_kernel_file(const ts_cl *cl, const char *file, char **text, ts_error *err)
 {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", cl->kernels_dir, file);
+  kernel_path(cl, file, path, sizeof path);
   uint8_t *data;
   size_t len;
   ts_status st = ts_file_read_all(path, 1u << 20, &data, &len, err);
@@ -285,9 +301,10 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
     return st;
   }
   /* #line keeps the compiler's messages pointing into the right file and line. */
-  char line0[64], line1[96];
+  char line0[64], line1[1100];
+  const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
   snprintf(line0, sizeof line0, "#line 1 \"common.cl\"\n");
-  snprintf(line1, sizeof line1, "\n#line 1 \"%s\"\n", file);
+  snprintf(line1, sizeof line1, "\n#line 1 \"%s\"\n", base);
   const char *parts[4] = { line0, src[0], line1, src[1] };
   cl_int e;
   cl_program p = clCreateProgramWithSource(cl->ctx, 4, parts, NULL, &e);
@@ -295,9 +312,10 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
   free(src[1]);
   if ((st = cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
     return st;
-  const char *opts = !device_exec ? "-cl-std=CL1.2"
-                     : cl->nvidia ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_NVIDIA=1"
-                                  : "-cl-std=CL1.2 -DTS_DEVICE=1";
+  const char *opts = !device_exec      ? "-cl-std=CL1.2"
+                     : device_exec == 2 ? "-cl-std=CL1.2 -DTS_OBSERVE=1"
+                     : cl->nvidia       ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_NVIDIA=1"
+                                        : "-cl-std=CL1.2 -DTS_DEVICE=1";
   e = clBuildProgram(p, 1, &cl->device, opts, NULL, NULL);
   if (e != CL_SUCCESS) {
     size_t n = 0;
@@ -310,8 +328,10 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
       cl->log[n] = 0;
     }
     clReleaseProgram(p);
-    return ts_fail(err, TS_ERR_BUILD, "%s/%s: the kernel does not build (%s)", cl->kernels_dir,
-                   file, cl_error_name(e));
+    char path[4096];
+    kernel_path(cl, file, path, sizeof path);
+    return ts_fail(err, TS_ERR_BUILD, "%s: the kernel does not build%s (%s)", path,
+                   device_exec == 2 ? " for observation" : "", cl_error_name(e));
   }
   *out = p;
   return TS_OK;
@@ -494,6 +514,11 @@ void ts_cl_run_destroy(ts_cl_run *r)
       clReleaseKernel(r->kernel[p]);
     if (r->dkernel[p])
       clReleaseKernel(r->dkernel[p]);
+    if (r->okernel[p])
+      clReleaseKernel(r->okernel[p]);
+    if (r->obs[p])
+      clReleaseMemObject(r->obs[p]);
+    free(r->obs_init[p]);
   }
   if (r->commit)
     clReleaseKernel(r->commit);
@@ -513,6 +538,12 @@ void ts_cl_run_destroy(ts_cl_run *r)
 ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err)
 {
   const cl_uchar zero = 0;
+  for (int p = 0; p < MAX_KERNELS_PER_RUN; p++)
+    if (r->obs[p])
+      CL_TRY(clEnqueueWriteBuffer(r->cl->queue, r->obs[p], CL_FALSE, 0,
+                                  r->obs_words[p] * sizeof(uint32_t), r->obs_init[p], 0, NULL,
+                                  NULL),
+             "clEnqueueWriteBuffer");
   for (int b = TS_BUF_OUT; b < TS_NBUF; b++) {
     if (!r->buf[b])
       continue;
@@ -547,12 +578,14 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
   if (n == 0)
     return TS_OK;
   const ts_pass_desc *pd = &r->v->passes[pass];
-  cl_kernel kern = r->kernel[pass];
+  cl_kernel kern = r->obs[pass] ? r->okernel[pass] : r->kernel[pass];
   cl_mem dst = direct ? r->buf[pd->dst] : r->shadow[pd->dst];
   ts_status st = set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
                           (int)n, err);
   if (st != TS_OK)
     return st;
+  if (r->obs[pass])
+    CL_TRY(clSetKernelArg(kern, 12, sizeof(cl_mem), &r->obs[pass]), "clSetKernelArg");
   size_t global[2], local[2];
   cl_uint dims;
   if (pd->cl_group_w > 0) {
@@ -642,6 +675,51 @@ double ts_cl_run_take_kernel_ms(ts_cl_run *r)
   }
   release_events(r);
   return ns * 1e-6;
+}
+
+/* ---- observation ---- */
+
+ts_status ts_cl_run_observe(ts_cl_run *r, int pass, const uint32_t *init, size_t nwords,
+                            ts_error *err)
+{
+  if (pass < 0 || pass >= r->v->npasses)
+    return ts_fail(err, TS_ERR_ARG, "no pass %d to observe", pass + 1);
+  if (r->obs[pass])
+    clReleaseMemObject(r->obs[pass]);
+  free(r->obs_init[pass]);
+  r->obs[pass] = NULL;
+  r->obs_init[pass] = NULL;
+  r->obs_words[pass] = 0;
+  if (!init)
+    return TS_OK;
+  ts_status st = TS_OK;
+  if (!r->okernel[pass])
+    st = make_kernel_in(r->cl, r->v->passes[pass].cl_file, 2, r->v->passes[pass].cl_kernel,
+                        &r->okernel[pass], err);
+  if (st != TS_OK)
+    return st;
+  size_t bytes = nwords * sizeof(uint32_t);
+  if (nwords == 0 || bytes / sizeof(uint32_t) != nwords || !(r->obs_init[pass] = malloc(bytes)))
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory for the observation of pass %d", pass + 1);
+  memcpy(r->obs_init[pass], init, bytes);
+  r->obs_words[pass] = nwords;
+  if ((st = new_buffer(r->cl, bytes, &r->obs[pass], err)) == TS_OK)
+    st = cl_check(clEnqueueWriteBuffer(r->cl->queue, r->obs[pass], CL_TRUE, 0, bytes, init, 0,
+                                       NULL, NULL),
+                  "clEnqueueWriteBuffer", err);
+  if (st != TS_OK)
+    ts_cl_run_observe(r, pass, NULL, 0, err);
+  return st;
+}
+
+ts_status ts_cl_run_observe_read(ts_cl_run *r, int pass, uint32_t *out, ts_error *err)
+{
+  if (pass < 0 || pass >= r->v->npasses || !r->obs[pass])
+    return ts_fail(err, TS_ERR_ARG, "pass %d is not observed", pass + 1);
+  CL_TRY(clEnqueueReadBuffer(r->cl->queue, r->obs[pass], CL_TRUE, 0,
+                             r->obs_words[pass] * sizeof(uint32_t), out, 0, NULL, NULL),
+         "clEnqueueReadBuffer");
+  return TS_OK;
 }
 
 /* ---- device-scheduled launches ---- */

@@ -70,6 +70,15 @@ ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, const int *lo, const int 
 /* Kernel time (profiling events) of the launches since the last call, in ms. */
 double ts_cl_run_take_kernel_ms(ts_cl_run *r);
 
+/* ---- observation (SPEC section 9) ----
+ * Pass `pass` runs its kernel's observe build (-DTS_OBSERVE) from now on, with an
+ * observation buffer of nwords 32-bit words that every reset fills with `init` (its layout
+ * is common.cl's and ts_observe.c's). init NULL: back to the normal build. */
+ts_status ts_cl_run_observe(ts_cl_run *r, int pass, const uint32_t *init, size_t nwords,
+                            ts_error *err);
+/* Waits for the device and copies pass `pass`'s observation buffer (nwords words) to out. */
+ts_status ts_cl_run_observe_read(ts_cl_run *r, int pass, uint32_t *out, ts_error *err);
+
 /* ---- device-scheduled launches (SPEC section 8) ----
  * One launch runs a whole pass: each work-group takes a ticket, works on the ticket's tile of
  * the walk, waits on the done flags of its effective wait set, and signals its own. */

@@ -269,6 +269,12 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
   run->params = *params;
   ts_run_params_resolve(&run->params);
   const ts_variant *v = run->params.variant;
+  if (v->file && !run->params.cl) {
+    ts_run_destroy(run);
+    return ts_fail(err, TS_ERR_ARG,
+                   "%s: a user kernel (%s) has no CPU model; run it on the OpenCL back end "
+                   "(--backend cl)", v->name, v->file);
+  }
   ts_kctx *k = &run->k;
   ts_status st = TS_OK;
   ts_image *luma = NULL;
@@ -289,6 +295,7 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
   k->H = src->h;
   k->C = src->c;
   k->buf[TS_BUF_IN] = (ts_buf){ .cols = src->w * src->c, .rows = src->h, .esize = 1 };
+  k->variant = v;
   v->setup(k);
   for (int b = 0; b < TS_NBUF; b++) {
     if (k->buf[b].cols == 0)
@@ -537,6 +544,17 @@ const ts_run_params *ts_run_params_of(const ts_run *run)
   return &run->params;
 }
 
+ts_cl_run *ts_run_cl(const ts_run *run)
+{
+  return run->cl;
+}
+
+ts_status ts_run_rewind(ts_run *run, ts_error *err)
+{
+  run->dev_in_bufs = 0;
+  return reset(run, err);
+}
+
 const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n)
 {
   *n = run->nhazards;
@@ -712,7 +730,7 @@ static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
   if (!d->wrong)
     st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
   d->nwrong = 0;
-  for (uint32_t id = 0; st == TS_OK && id < ps->n; id++) {
+  for (uint32_t id = 0; st == TS_OK && !v->unchecked && id < ps->n; id++) {
     int tx, ty;
     thread_xy(ps, id, &tx, &ty);
     ts_rect r = pd->write_rect(k, tx, ty);

@@ -58,6 +58,10 @@ int64_t ts_run_tick(const ts_run *run);
 const ts_sched *ts_run_sched(const ts_run *run);
 const ts_kctx *ts_run_kctx(const ts_run *run);
 const ts_run_params *ts_run_params_of(const ts_run *run);
+/* The run's OpenCL state (NULL on the CPU model), for the observation (ts_observe). */
+ts_cl_run *ts_run_cl(const ts_run *run);
+/* Back to before tick 0: buffers zeroed, nothing run yet. */
+ts_status ts_run_rewind(ts_run *run, ts_error *err);
 const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n);
 /* The races of a device-scheduled run (SPEC section 8): reads of a producer that no chain
  * of waits orders before its consumer, whatever the simulator's ticks say. Under none of

@@ -11,22 +11,43 @@ static const ts_variant *const registry[] = {
   &ts_variant_integral,      &ts_variant_integral_scan,
 };
 
+enum { NBUILTIN = (int)(sizeof registry / sizeof registry[0]) };
+
+/* User kernels, after the built-ins: the library's one mutable table, filled by the
+ * command line at start-up (ts_variant_add) before any other thread runs. */
+static const ts_variant *user[TS_USER_MAX];
+static int nuser;
+
 int ts_variant_count(void)
 {
-  return (int)(sizeof registry / sizeof registry[0]);
+  return NBUILTIN + nuser;
 }
 
 const ts_variant *ts_variant_at(int i)
 {
-  return i >= 0 && i < ts_variant_count() ? registry[i] : NULL;
+  if (i < 0 || i >= ts_variant_count())
+    return NULL;
+  return i < NBUILTIN ? registry[i] : user[i - NBUILTIN];
 }
 
 const ts_variant *ts_variant_find(const char *name)
 {
   for (int i = 0; i < ts_variant_count(); i++)
-    if (strcmp(registry[i]->name, name) == 0)
-      return registry[i];
+    if (strcmp(ts_variant_at(i)->name, name) == 0)
+      return ts_variant_at(i);
   return NULL;
+}
+
+ts_status ts_variant_add(const ts_variant *v, ts_error *err)
+{
+  const ts_variant *same = ts_variant_find(v->name);
+  if (same)
+    return ts_fail(err, TS_ERR_ARG, "variant '%s' exists already%s%s", v->name,
+                   same->file ? " in " : " (a built-in)", same->file ? same->file : "");
+  if (nuser == TS_USER_MAX)
+    return ts_fail(err, TS_ERR_ARG, "more than %d user kernels", TS_USER_MAX);
+  user[nuser++] = v;
+  return TS_OK;
 }
 
 const char *ts_filter_name(ts_filter f)

@@ -30,6 +30,7 @@ typedef struct ts_buf {
 /* What a kernel sees: the image geometry, the filter's parameters and the buffers, each with
  * a shadow that writes go to until the writing thread's end tick commits them. */
 typedef struct ts_kctx {
+  const struct ts_variant *variant; /* the variant the run runs (set before its setup) */
   int W, H, C;           /* image; C is 1 for the integral image (it works on luma) */
   int ksize, r;          /* Gaussian size and radius */
   uint32_t w1[TS_GAUSS_MAX_K]; /* Gaussian 1-D weights, summing to 256 */
@@ -54,6 +55,9 @@ typedef struct ts_pass_desc {
    * rects in dst elements; producers are found from wtile_w x wtile_h element tiles. */
   int (*self_reads)(const ts_kctx *k, int tx, int ty, ts_rect *out);
   int wtile_w, wtile_h;
+  /* 1: src is stored transposed (its rows are image columns), so read_px's x is its row
+   * (transpose2pass's second pass); the observe checks map the footprint by it. */
+  int src_transposed;
   /* The OpenCL kernel: file in the kernels folder, entry point, and the work-group that
    * runs one thread's tile (0 x 0: one work-item per tile). */
   const char *cl_file, *cl_kernel;
@@ -76,12 +80,21 @@ typedef struct ts_variant {
   void (*setup)(ts_kctx *k);
   /* Local memory per work-group, in bytes, as the kernel's `lmem` argument (NULL: none). */
   int (*local_bytes)(const ts_kctx *k);
+  /* A user kernel (ts_user.h): its file, else NULL. It has no CPU model (run is NULL);
+   * `unchecked`: it names no built-in filter to equal, so no reference checks it. */
+  const char *file;
+  int unchecked;
 } ts_variant;
 
+/* Built-in variants first, then the user kernels added with ts_variant_add. */
 int ts_variant_count(void);
 const ts_variant *ts_variant_at(int i);
 const ts_variant *ts_variant_find(const char *name);
 const char *ts_filter_name(ts_filter f);
+/* Adds a variant (a user kernel) to the registry, which keeps the pointer: at most
+ * TS_USER_MAX, and a name no other variant has. Not thread-safe: for start-up. */
+#define TS_USER_MAX 32
+ts_status ts_variant_add(const ts_variant *v, ts_error *err);
 
 /* Gaussian parameters: ksize odd in 3..15; sigma <= 0 selects the default for ksize. */
 double ts_gauss_default_sigma(int ksize);

@@ -318,8 +318,8 @@ static const ts_pass_desc tp_passes[] = {
     .cl_kernel = "transpose_pass1", .cl_group_w = TP_WG_W, .cl_group_h = TP_WG_H },
   { .name = "horizontal over the transpose, write back", .src = TS_BUF_MID, .dst = TS_BUF_OUT,
     .tile = "32x8 transposed pixels (8x32 of the image)", .space = tp_space2, .run = tp_run2,
-    .write_rect = tp_write2, .tile_px = tp_tile2, .read_px = tp_read2, .cl_file = "box.cl",
-    .cl_kernel = "transpose_pass2", .cl_group_w = TP_WG_W, .cl_group_h = TP_WG_H },
+    .write_rect = tp_write2, .tile_px = tp_tile2, .read_px = tp_read2, .src_transposed = 1,
+    .cl_file = "box.cl", .cl_kernel = "transpose_pass2", .cl_group_w = TP_WG_W, .cl_group_h = TP_WG_H },
 };
 
 const ts_variant ts_variant_transpose2pass = {

@@ -11,15 +11,16 @@ inline void box2d_tile(TS_BODY_ARGS, int2 t)
   for (int c = 0; c < C; c++) {
     int s = 0;
     if (inside) { /* no clamping needed: nine loads around the pixel */
-      __global const uchar *p = src + (y * W + x) * C + c;
+      int col = x * C + c;
       for (int j = -1; j <= 1; j++)
-        s += p[j * row - C] + p[j * row] + p[j * row + C];
+        s += TS_LD8(src, row, col - C, y + j) + TS_LD8(src, row, col, y + j) +
+             TS_LD8(src, row, col + C, y + j);
     } else {
       for (int j = -1; j <= 1; j++)
         for (int i = -1; i <= 1; i++)
           s += ld8(src, W, H, C, x + i, y + j, c);
     }
-    dst[(y * W + x) * C + c] = box_scale(s);
+    TS_ST8_PX(dst, W, C, x, y, c, box_scale(s));
   }
 }
 TS_GROUP_ENTRY(box2d, 16, 16)
@@ -32,18 +33,21 @@ TS_GROUP_ENTRY(box2d, 16, 16)
 #define LIN_W 24
 #define LIN_H 6
 
-inline void lin_read_row(__global const uchar *src, int W, int H, int C, int2 t, int row,
-                         uchar *in)
+inline void lin_read_row(TS_OBS_PARAM __global const uchar *src, int W, int H, int C, int2 t,
+                         int row, uchar *in)
 {
-  int col0 = t.x * LIN_W - C, rowbytes = W * C;
-  __global const uchar *p = src + clamp(row, 0, H - 1) * rowbytes;
-  if (col0 >= 0 && col0 + 32 <= rowbytes) { /* inside the row: two 16-byte block loads */
-    vstore16(vload16(0, p + col0), 0, in);
-    vstore16(vload16(0, p + col0 + 16), 0, in + 16);
+  int col0 = t.x * LIN_W - C, n = LIN_W + 2 * C, rowbytes = W * C, y = clamp(row, 0, H - 1);
+  if (col0 >= 0 && col0 + n <= rowbytes) { /* inside the row: two 16-byte block loads, the
+                                            * second overlapping the first so that together
+                                            * they read exactly the footprint's 24 + 2C bytes
+                                            * (the tutorial reads 32) */
+    vstore16(TS_LD8x16(src, rowbytes, col0, y), 0, in);
+    vstore16(TS_LD8x16(src, rowbytes, col0 + n - 16, y), 0, in + n - 16);
   } else {                                  /* at an edge: byte by byte, clamped */
     for (int j = 0; j < LIN_W + 2 * C; j++) {
       int col = col0 + j;
-      in[j] = col >= 0 && col < rowbytes ? p[col] : ld8_col(src, W, H, C, col, row);
+      in[j] = col >= 0 && col < rowbytes ? TS_LD8(src, rowbytes, col, y)
+                                         : ld8_col(src, W, H, C, col, row);
     }
   }
 }
@@ -77,19 +81,18 @@ inline void lin_window_out(short m[3][LIN_W], uchar *out)
   lin_scale(s, out);
 }
 
-inline void lin_write_row(__global uchar *dst, int W, int H, int C, int2 t, int row,
-                          const uchar *out)
+inline void lin_write_row(TS_OBS_PARAM __global uchar *dst, int W, int H, int C, int2 t,
+                          int row, const uchar *out)
 {
   if (row >= H)
     return;
   int col0 = t.x * LIN_W, rowbytes = W * C;
-  __global uchar *p = dst + row * rowbytes + col0;
   if (col0 + LIN_W <= rowbytes) { /* the whole 24 bytes: one block store */
-    vstore16(vload16(0, out), 0, p);
-    vstore8(vload8(0, out + 16), 0, p + 16);
+    TS_ST8x16(dst, rowbytes, col0, row, vload16(0, out));
+    TS_ST8x8(dst, rowbytes, col0 + 16, row, vload8(0, out + 16));
   } else {
     for (int j = 0; j < rowbytes - col0; j++)
-      p[j] = out[j];
+      TS_ST8(dst, rowbytes, col0 + j, row, out[j]);
   }
 }
 
@@ -100,7 +103,7 @@ inline void linear1d2_tile(TS_BODY_ARGS, int2 t)
   short m[8][LIN_W], m_out[LIN_H][LIN_W];
   uchar out[LIN_H][LIN_W];
   for (int r = 0; r < 8; r++)
-    lin_read_row(src, W, H, C, t, t.y * LIN_H - 1 + r, in[r]);
+    lin_read_row(TS_OBS_ARG src, W, H, C, t, t.y * LIN_H - 1 + r, in[r]);
   for (int r = 0; r < 8; r++)
     lin_hsum(C, in[r], m[r]);
   for (int r = 0; r < LIN_H; r++)
@@ -108,7 +111,7 @@ inline void linear1d2_tile(TS_BODY_ARGS, int2 t)
   for (int r = 0; r < LIN_H; r++)
     lin_scale(m_out[r], out[r]);
   for (int r = 0; r < LIN_H; r++)
-    lin_write_row(dst, W, H, C, t, t.y * LIN_H + r, out[r]);
+    lin_write_row(TS_OBS_ARG dst, W, H, C, t, t.y * LIN_H + r, out[r]);
 }
 TS_ITEM_ENTRY(linear1d2)
 
@@ -119,17 +122,17 @@ inline void linearslide_tile(TS_BODY_ARGS, int2 t)
   short m[3][LIN_W];
   int row0 = t.y * LIN_H - 1;
   for (int r = 0; r < 3; r++) {
-    lin_read_row(src, W, H, C, t, row0 + r, in[r]);
+    lin_read_row(TS_OBS_ARG src, W, H, C, t, row0 + r, in[r]);
     lin_hsum(C, in[r], m[r]);
   }
   for (int s = 0; s < LIN_H - 1; s++) {
     lin_window_out(m, out);
-    lin_write_row(dst, W, H, C, t, t.y * LIN_H + s, out);
-    lin_read_row(src, W, H, C, t, row0 + s + 3, in[s % 3]); /* slide down one row */
+    lin_write_row(TS_OBS_ARG dst, W, H, C, t, t.y * LIN_H + s, out);
+    lin_read_row(TS_OBS_ARG src, W, H, C, t, row0 + s + 3, in[s % 3]); /* slide down one row */
     lin_hsum(C, in[s % 3], m[s % 3]);
   }
   lin_window_out(m, out);
-  lin_write_row(dst, W, H, C, t, t.y * LIN_H + LIN_H - 1, out);
+  lin_write_row(TS_OBS_ARG dst, W, H, C, t, t.y * LIN_H + LIN_H - 1, out);
 }
 TS_ITEM_ENTRY(linearslide)
 
@@ -139,7 +142,7 @@ inline void linearslide2_tile(TS_BODY_ARGS, int2 t)
   uchar in[8][32], out[LIN_H][LIN_W];
   short m[3][LIN_W];
   for (int r = 0; r < 8; r++)
-    lin_read_row(src, W, H, C, t, t.y * LIN_H - 1 + r, in[r]);
+    lin_read_row(TS_OBS_ARG src, W, H, C, t, t.y * LIN_H - 1 + r, in[r]);
   for (int r = 0; r < 3; r++)
     lin_hsum(C, in[r], m[r]);
   for (int s = 0; s < LIN_H - 1; s++) {
@@ -148,7 +151,7 @@ inline void linearslide2_tile(TS_BODY_ARGS, int2 t)
   }
   lin_window_out(m, out[LIN_H - 1]);
   for (int r = 0; r < LIN_H; r++)
-    lin_write_row(dst, W, H, C, t, t.y * LIN_H + r, out[r]);
+    lin_write_row(TS_OBS_ARG dst, W, H, C, t, t.y * LIN_H + r, out[r]);
 }
 TS_ITEM_ENTRY(linearslide2)
 
@@ -156,32 +159,35 @@ TS_ITEM_ENTRY(linearslide2)
  * pixels; each work-item sums along its source row and writes at the transposed position.
  * Pass 1 reads the image (W x H) and writes 16-bit sums to a H x W intermediate; pass 2
  * reads that, sums again, scales and writes the W x H result. */
-inline void tp_hpass(__global const uchar *src, __global uchar *dst, int2 t, int sw, int sh,
-                     int C, int second)
+inline void tp_hpass(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int2 t,
+                     int sw, int sh, int C, int second)
 {
   int x = t.x * 32 + (int)get_local_id(0), y = t.y * 8 + (int)get_local_id(1);
   if (x >= sw || y >= sh)
     return;
   int xl = max(x - 1, 0), xr = min(x + 1, sw - 1); /* the clamped neighbours */
-  int l = (y * sw + xl) * C, m = (y * sw + x) * C, rr = (y * sw + xr) * C, o = (x * sh + y) * C;
+  int sp = sw * C, dp = sh * C; /* row pitches of the source and of the transposed result */
   for (int c = 0; c < C; c++) {
     if (second) {
-      __global const ushort *s16 = (__global const ushort *)src;
-      dst[o + c] = box_scale(s16[l + c] + s16[m + c] + s16[rr + c]);
+      TS_ST8(dst, dp, y * C + c, x,
+             box_scale(TS_LD16(src, sp, xl * C + c, y) + TS_LD16(src, sp, x * C + c, y) +
+                       TS_LD16(src, sp, xr * C + c, y)));
     } else {
-      ((__global ushort *)dst)[o + c] = (ushort)(src[l + c] + src[m + c] + src[rr + c]);
+      TS_ST16(dst, dp, y * C + c, x,
+              (ushort)(TS_LD8(src, sp, xl * C + c, y) + TS_LD8(src, sp, x * C + c, y) +
+                       TS_LD8(src, sp, xr * C + c, y)));
     }
   }
 }
 
 inline void transpose_pass1_tile(TS_BODY_ARGS, int2 t)
 {
-  tp_hpass(src, dst, t, W, H, C, 0);
+  tp_hpass(TS_OBS_ARG src, dst, t, W, H, C, 0);
 }
 TS_GROUP_ENTRY(transpose_pass1, 32, 8)
 
 inline void transpose_pass2_tile(TS_BODY_ARGS, int2 t)
 {
-  tp_hpass(src, dst, t, H, W, C, 1);
+  tp_hpass(TS_OBS_ARG src, dst, t, H, W, C, 1);
 }
 TS_GROUP_ENTRY(transpose_pass2, 32, 8)

@@ -10,44 +10,47 @@
 
 /* The horizontal 3-tap sums of a strip at the image's left or right edge: each byte clamped
  * to its channel in the edge pixel. */
-ushort16 bs_hsum_edge(__global const uchar *p, int W, int C, int x0)
+ushort16 bs_hsum_edge(TS_OBS_PARAM __global const uchar *src, int W, int C, int x0, int row)
 {
   int rowbytes = W * C;
   ushort s[BS_W];
   for (int i = 0; i < BS_W; i++) {
     int b = min(x0 + i, rowbytes - 1), px = b / C, c = b - px * C;
-    s[i] = (ushort)(p[max(px - 1, 0) * C + c] + p[b] + p[min(px + 1, W - 1) * C + c]);
+    s[i] = (ushort)(TS_LD8(src, rowbytes, max(px - 1, 0) * C + c, row) +
+                    TS_LD8(src, rowbytes, b, row) +
+                    TS_LD8(src, rowbytes, min(px + 1, W - 1) * C + c, row));
   }
   return vload16(0, s);
 }
 
 /* The horizontal 3-tap sums of 16 bytes of a row (clamped), bytes x0 .. x0 + 15: inside the
  * row three vector loads, kept small so that the compiler inlines it. */
-inline ushort16 bs_hsum(__global const uchar *src, int W, int H, int C, int x0, int row)
+inline ushort16 bs_hsum(TS_OBS_PARAM __global const uchar *src, int W, int H, int C, int x0,
+                        int row)
 {
-  int rowbytes = W * C;
-  __global const uchar *p = src + clamp(row, 0, H - 1) * rowbytes;
+  int rowbytes = W * C, y = clamp(row, 0, H - 1);
   if (x0 - C < 0 || x0 + BS_W + C > rowbytes)
-    return bs_hsum_edge(p, W, C, x0);
-  return convert_ushort16(vload16(0, p + x0 - C)) + convert_ushort16(vload16(0, p + x0)) +
-         convert_ushort16(vload16(0, p + x0 + C));
+    return bs_hsum_edge(TS_OBS_ARG src, W, C, x0, y);
+  return convert_ushort16(TS_LD8x16(src, rowbytes, x0 - C, y)) +
+         convert_ushort16(TS_LD8x16(src, rowbytes, x0, y)) +
+         convert_ushort16(TS_LD8x16(src, rowbytes, x0 + C, y));
 }
 
 inline void boxstrip_tile(TS_BODY_ARGS, int2 t)
 {
   int x0 = t.x * BS_W, y0 = t.y * BS_H, rowbytes = W * C;
-  ushort16 a = bs_hsum(src, W, H, C, x0, y0 - 1), b = bs_hsum(src, W, H, C, x0, y0);
+  ushort16 a = bs_hsum(TS_OBS_ARG src, W, H, C, x0, y0 - 1),
+           b = bs_hsum(TS_OBS_ARG src, W, H, C, x0, y0);
   for (int y = y0; y < min(y0 + BS_H, H); y++) {
-    ushort16 c = bs_hsum(src, W, H, C, x0, y + 1);
+    ushort16 c = bs_hsum(TS_OBS_ARG src, W, H, C, x0, y + 1);
     uchar16 o = convert_uchar16_rtz(convert_float16(a + b + c) * 0.111f); /* box_scale */
-    __global uchar *q = dst + y * rowbytes + x0;
     if (x0 + BS_W <= rowbytes) {
-      vstore16(o, 0, q);
+      TS_ST8x16(dst, rowbytes, x0, y, o);
     } else {
       uchar tmp[BS_W];
       vstore16(o, 0, tmp);
       for (int i = 0; x0 + i < rowbytes; i++)
-        q[i] = tmp[i];
+        TS_ST8(dst, rowbytes, x0 + i, y, tmp[i]);
     }
     a = b;
     b = c;

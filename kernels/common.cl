@@ -11,7 +11,31 @@
  *   W, H, C    the image (C = 1 for the integral image, which works on luma)
  *   weights, r Gaussian 1-D weights (summing to 256) and radius
  *   lmem       local memory for the variants that stage a tile, as 32-bit words so that it
- *              is aligned for the 32-bit sums some of them keep there */
+ *              is aligned for the 32-bit sums some of them keep there
+ * Kernels read and write src, dst and committed only through the accessors below
+ * (TS_LD8, TS_ST8, TS_LD8x16, ...), so that an observe build (-DTS_OBSERVE) sees every
+ * access. */
+
+#if defined(TS_OBSERVE) && defined(TS_DEVICE)
+#error "an observe build runs the simulated order only"
+#endif
+
+/* An observe build passes one more kernel argument, the observation buffer, and every
+ * function that touches a buffer one more parameter, the running thread's context:
+ * TS_OBS_PARAM in its parameter list and TS_OBS_ARG in its calls (both empty otherwise). */
+#ifdef TS_OBSERVE
+typedef struct ts_obs_t {
+  __global uint *o; /* the observation buffer (layout in core/ts_observe.c) */
+  uint tid;         /* the running thread: ty * tw + tx of its pass */
+} ts_obs_t;
+#define TS_OBS_KARG , __global uint *ts_obs
+#define TS_OBS_PARAM ts_obs_t ts_o_,
+#define TS_OBS_ARG ts_o_,
+#else
+#define TS_OBS_KARG
+#define TS_OBS_PARAM
+#define TS_OBS_ARG
+#endif
 
 /* ---- Two ways to run a pass ----
  * Each kernel is a tile function, NAME_tile(TS_BODY_ARGS, int2 t): what one work-group (the
@@ -29,7 +53,7 @@
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
       __global const int2 *tiles, int first, int ntiles, int W, int H, int C,        \
-      __constant uint *weights, int r, __local uint *lmem
+      __constant uint *weights, int r, __local uint *lmem TS_OBS_KARG
 #else
 /* board: [0] ticket counter, [1] error (1 + the ticket that gave up), [2] logical clock,
  *        [3] the ticket it waited for, then one done flag per ticket.
@@ -46,9 +70,9 @@
 #endif
 
 #define TS_BODY_ARGS                                                                 \
-  __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
+  TS_OBS_PARAM __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
       int W, int H, int C, __constant uint *weights, int r, __local uint *lmem
-#define TS_BODY_PASS src, dst, committed, W, H, C, weights, r, lmem
+#define TS_BODY_PASS TS_OBS_ARG src, dst, committed, W, H, C, weights, r, lmem
 
 #ifdef TS_DEVICE
 enum { TS_BOARD_TICKET, TS_BOARD_ERROR, TS_BOARD_CLOCK, TS_BOARD_WAITED, TS_BOARD_FLAGS };
@@ -245,6 +269,7 @@ inline uint ld_committed32(__global const uint *p)
   __kernel __attribute__((reqd_work_group_size(wx, wy, 1))) void name(TS_ARGS)        \
   {                                                                                   \
     TS_BEGIN(get_group_id(0))                                                         \
+    TS_OBS_BEGIN()                                                                    \
     name##_tile(TS_BODY_PASS, ts_t_);                                                 \
     TS_END()                                                                          \
   }
@@ -255,24 +280,222 @@ inline uint ld_committed32(__global const uint *p)
   {                                                                                   \
     TS_ITEM_GUARD()                                                                   \
     TS_BEGIN(get_global_id(0))                                                        \
+    TS_OBS_BEGIN()                                                                    \
     name##_tile(TS_BODY_PASS, ts_t_);                                                 \
     TS_END()                                                                          \
   }
 
-inline uchar ld8(__global const uchar *b, int W, int H, int C, int x, int y, int c)
+/* ---- Buffer accessors ----
+ * Every read and write of src, dst and committed goes through one of these, naming the
+ * buffer by its argument name (src, dst or committed: anything else does not compile), the
+ * row pitch in elements of the accessor's type, the column (in those elements) and the row:
+ *   TS_LD8, TS_LD16, TS_LD32 (buf, pitch, col, row)          one element
+ *   TS_ST8, TS_ST16, TS_ST32 (buf, pitch, col, row, value)
+ *   TS_LD8x16, TS_LD32x16    (buf, pitch, col, row)          16 elements from col (vload16)
+ *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
+ *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
+ *     as an offset from (col, row), so that a window's loads share one base address
+ *   TS_LD8_PX (buf, W, C, x, y, c), TS_ST8_PX (..., value): channel c of pixel (x, y) of an
+ *     image of W pixels of C channels a row, that is column x * C + c of row y (the address
+ *     spelt ((y * W + x) * C + c), which pocl compiles to fewer instructions than the
+ *     row-and-column form where both occur)
+ * In a normal build each is exactly the plain load or store. Reads of committed are
+ * volatile in device mode (ld_committed32). In an observe build each access is also
+ * recorded (ts_obs_note below) and one outside the buffer is not performed. */
+enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
+
+#define TS_AT_(T, buf, pitch, col, row) ((T)(buf) + (row) * (pitch) + (col))
+
+#ifndef TS_OBSERVE
+#define TS_OBS_BEGIN()
+#define TS_LD8(buf, pitch, col, row)                                                  \
+  ((void)TS_ROLE_##buf, *TS_AT_(__global const uchar *, buf, pitch, col, row))
+#define TS_LD16(buf, pitch, col, row)                                                 \
+  ((void)TS_ROLE_##buf, *TS_AT_(__global const ushort *, buf, pitch, col, row))
+#define TS_LD32(buf, pitch, col, row)                                                 \
+  (TS_ROLE_##buf == TS_ROLE_committed                                                 \
+       ? ld_committed32(TS_AT_(__global const uint *, buf, pitch, col, row))          \
+       : *TS_AT_(__global const uint *, buf, pitch, col, row))
+#define TS_ST8(buf, pitch, col, row, v)                                               \
+  ((void)TS_ROLE_##buf, *TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
+#define TS_ST16(buf, pitch, col, row, v)                                              \
+  ((void)TS_ROLE_##buf, *TS_AT_(__global ushort *, buf, pitch, col, row) = (v))
+#define TS_ST32(buf, pitch, col, row, v)                                              \
+  ((void)TS_ROLE_##buf, *TS_AT_(__global uint *, buf, pitch, col, row) = (v))
+#define TS_LD8x16(buf, pitch, col, row)                                               \
+  ((void)TS_ROLE_##buf, vload16(0, TS_AT_(__global const uchar *, buf, pitch, col, row)))
+#define TS_LD32x16(buf, pitch, col, row)                                              \
+  ((void)TS_ROLE_##buf, vload16(0, TS_AT_(__global const uint *, buf, pitch, col, row)))
+#define TS_ST8x8(buf, pitch, col, row, v)                                             \
+  ((void)TS_ROLE_##buf, vstore8((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
+#define TS_ST8x16(buf, pitch, col, row, v)                                            \
+  ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
+#define TS_ST32x16(buf, pitch, col, row, v)                                           \
+  ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uint *, buf, pitch, col, row)))
+#define TS_LD8_PX(buf, W, C, x, y, c)                                                 \
+  ((void)TS_ROLE_##buf, ((__global const uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)])
+#define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
+  ((void)TS_ROLE_##buf,                                                               \
+   TS_AT_(__global const uchar *, buf, pitch, col, row)[(drow) * (pitch) + (dcol)])
+#define TS_ST8_PX(buf, W, C, x, y, c, v)                                              \
+  ((void)TS_ROLE_##buf, ((__global uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)] = (v))
+#else
+/* The observation buffer, in 32-bit words (core/ts_observe.c fills the header):
+ *   header: out-of-bounds count, whether the first one is recorded, its thread, role, kind
+ *   (0 read, 1 write, + 2 when the pitch was not the buffer's row), column and row; the pass's thread-space width; the chosen thread
+ *   (0xffffffff: none); write-write conflicts; per role its columns and rows; the offsets
+ *   of the sections below.
+ *   sums: per thread, per role (src, dst, committed) and kind (read, write), 12 ints: the
+ *   bounding rectangle of the accesses (min column, min row, max column, max row) and their
+ *   element count; the declared rectangle (the host fills it: min and max column and row);
+ *   the count of accesses outside it and the first element outside in row order (as
+ *   row * columns + column; the host sets it to INT_MAX), then a spare word.
+ *   last: per element of dst, 1 + the thread that wrote it last (0: none);
+ *   other: per element of dst, 1 + another thread that wrote it too (0: none).
+ *   bits: per role and kind, a bitmap of that buffer's elements the chosen thread touched. */
+enum { TS_O_OOB_N, TS_O_OOB_SET, TS_O_OOB_TID, TS_O_OOB_ROLE, TS_O_OOB_KIND, TS_O_OOB_COL,
+       TS_O_OOB_ROW, TS_O_TW, TS_O_CHOSEN, TS_O_CONFLICTS, TS_O_GEOM = 10,
+       TS_O_SUMS = 16, TS_O_LAST, TS_O_OTHER, TS_O_BITS = 20, TS_O_HEADER = 32 };
+
+#define TS_OBS_BEGIN()                                                                \
+  ts_obs_t ts_o_ = { ts_obs, (uint)(ts_t_.y * (int)ts_obs[TS_O_TW] + ts_t_.x) };
+
+/* Records n elements from (col, row) of a role's buffer; 0 (and the access is not to be
+ * performed) when they are not all inside it. */
+inline int ts_obs_note(ts_obs_t o, int role, int kind, int pitch, int col, int row, int n)
 {
-  x = clamp(x, 0, W - 1);
-  y = clamp(y, 0, H - 1);
-  return b[(y * W + x) * C + c];
+  __global uint *h = o.o;
+  int cols = (int)h[TS_O_GEOM + 2 * role], rows = (int)h[TS_O_GEOM + 2 * role + 1];
+  if (col < 0 || row < 0 || col + n > cols || row >= rows || pitch != cols) {
+    atomic_inc(&h[TS_O_OOB_N]);
+    if (atomic_cmpxchg(&h[TS_O_OOB_SET], 0u, 1u) == 0u) {
+      h[TS_O_OOB_TID] = o.tid;
+      h[TS_O_OOB_ROLE] = (uint)role;
+      h[TS_O_OOB_KIND] = (uint)(kind | (pitch != cols ? 2 : 0)); /* 2: a wrong pitch */
+      h[TS_O_OOB_COL] = (uint)(col < 0 || col + n <= cols ? col : max(col, cols));
+      h[TS_O_OOB_ROW] = (uint)row;
+    }
+    return 0;
+  }
+  __global int *s = (__global int *)h + h[TS_O_SUMS] + (o.tid * 6u + (uint)(role * 2 + kind)) * 12u;
+  atomic_min(&s[0], col);
+  atomic_min(&s[1], row);
+  atomic_max(&s[2], col + n - 1);
+  atomic_max(&s[3], row);
+  atomic_add(&s[4], n);
+  if (col < s[5] || col + n - 1 > s[7] || row < s[6] || row > s[8]) {
+    int first = col < s[5] || col > s[7] || row < s[6] || row > s[8] ? col : s[7] + 1;
+    atomic_inc(&s[9]);
+    atomic_min(&s[10], row * cols + first); /* the first in row order, whatever the timing */
+  }
+  uint e = (uint)row * (uint)cols + (uint)col;
+  if (o.tid == h[TS_O_CHOSEN]) {
+    __global uint *bits = h + h[TS_O_BITS + role * 2 + kind];
+    for (int i = 0; i < n; i++)
+      atomic_or(&bits[(e + i) >> 5], 1u << ((e + i) & 31));
+  }
+  if (kind == 1)
+    for (int i = 0; i < n; i++) {
+      uint old = atomic_xchg(&h[h[TS_O_LAST] + e + i], o.tid + 1);
+      if (old != 0 && old != o.tid + 1 &&
+          atomic_cmpxchg(&h[h[TS_O_OTHER] + e + i], 0u, old) == 0u)
+        atomic_inc(&h[TS_O_CONFLICTS]);
+    }
+  return 1;
 }
+
+#define TS_OBS_LD_(name, T, n)                                                        \
+  inline T name(ts_obs_t o, int role, __global const T *b, int pitch, int col, int row) \
+  {                                                                                   \
+    return ts_obs_note(o, role, 0, pitch, col, row, 1) ? b[row * pitch + col] : (T)0; \
+  }
+#define TS_OBS_ST_(name, T)                                                           \
+  inline void name(ts_obs_t o, int role, __global T *b, int pitch, int col, int row, T v) \
+  {                                                                                   \
+    if (ts_obs_note(o, role, 1, pitch, col, row, 1))                                  \
+      b[row * pitch + col] = v;                                                       \
+  }
+TS_OBS_LD_(ts_obs_ld8, uchar, 1)
+TS_OBS_LD_(ts_obs_ld16, ushort, 1)
+TS_OBS_LD_(ts_obs_ld32, uint, 1)
+TS_OBS_ST_(ts_obs_st8, uchar)
+TS_OBS_ST_(ts_obs_st16, ushort)
+TS_OBS_ST_(ts_obs_st32, uint)
+
+inline uchar16 ts_obs_ld8x16(ts_obs_t o, int role, __global const uchar *b, int pitch, int col,
+                             int row)
+{
+  return ts_obs_note(o, role, 0, pitch, col, row, 16) ? vload16(0, b + row * pitch + col)
+                                                      : (uchar16)0;
+}
+inline uint16 ts_obs_ld32x16(ts_obs_t o, int role, __global const uint *b, int pitch, int col,
+                             int row)
+{
+  return ts_obs_note(o, role, 0, pitch, col, row, 16) ? vload16(0, b + row * pitch + col)
+                                                      : (uint16)0;
+}
+inline void ts_obs_st8x8(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
+                         uchar8 v)
+{
+  if (ts_obs_note(o, role, 1, pitch, col, row, 8))
+    vstore8(v, 0, b + row * pitch + col);
+}
+inline void ts_obs_st8x16(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
+                          uchar16 v)
+{
+  if (ts_obs_note(o, role, 1, pitch, col, row, 16))
+    vstore16(v, 0, b + row * pitch + col);
+}
+inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, int col, int row,
+                           uint16 v)
+{
+  if (ts_obs_note(o, role, 1, pitch, col, row, 16))
+    vstore16(v, 0, b + row * pitch + col);
+}
+
+#define TS_OBS_CALL_(fn, T, buf, ...) fn(ts_o_, TS_ROLE_##buf, (T)(buf), __VA_ARGS__)
+#define TS_LD8(buf, ...) TS_OBS_CALL_(ts_obs_ld8, __global const uchar *, buf, __VA_ARGS__)
+#define TS_LD16(buf, ...) TS_OBS_CALL_(ts_obs_ld16, __global const ushort *, buf, __VA_ARGS__)
+#define TS_LD32(buf, ...) TS_OBS_CALL_(ts_obs_ld32, __global const uint *, buf, __VA_ARGS__)
+#define TS_ST8(buf, ...) TS_OBS_CALL_(ts_obs_st8, __global uchar *, buf, __VA_ARGS__)
+#define TS_ST16(buf, ...) TS_OBS_CALL_(ts_obs_st16, __global ushort *, buf, __VA_ARGS__)
+#define TS_ST32(buf, ...) TS_OBS_CALL_(ts_obs_st32, __global uint *, buf, __VA_ARGS__)
+#define TS_LD8x16(buf, ...) TS_OBS_CALL_(ts_obs_ld8x16, __global const uchar *, buf, __VA_ARGS__)
+#define TS_LD32x16(buf, ...) TS_OBS_CALL_(ts_obs_ld32x16, __global const uint *, buf, __VA_ARGS__)
+#define TS_ST8x8(buf, ...) TS_OBS_CALL_(ts_obs_st8x8, __global uchar *, buf, __VA_ARGS__)
+#define TS_ST8x16(buf, ...) TS_OBS_CALL_(ts_obs_st8x16, __global uchar *, buf, __VA_ARGS__)
+#define TS_ST32x16(buf, ...) TS_OBS_CALL_(ts_obs_st32x16, __global uint *, buf, __VA_ARGS__)
+#define TS_LD8_PX(buf, W, C, x, y, c) TS_LD8(buf, (W) * (C), (x) * (C) + (c), y)
+#define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
+  TS_LD8(buf, pitch, (col) + (dcol), (row) + (drow))
+#define TS_ST8_PX(buf, W, C, x, y, c, v) TS_ST8(buf, (W) * (C), (x) * (C) + (c), y, v)
+#endif
+
+/* Channel c of pixel (x, y) of a buffer of W x H pixels of C channels, clamped to the edge. */
+#define ld8(buf, W, H, C, x, y, c)                                                    \
+  TS_LD8_PX(buf, W, C, clamp((x), 0, (W) - 1), clamp((y), 0, (H) - 1), c)
 
 /* Byte column `col` of a row of W pixels of C channels; outside the row it maps to the same
  * channel of the nearest edge pixel. */
-inline uchar ld8_col(__global const uchar *b, int W, int H, int C, int col, int row)
+inline int ts_col_clamp(int W, int C, int col)
 {
   int px = col >= 0 ? col / C : -((-col + C - 1) / C);
-  return ld8(b, W, H, C, px, row, col - px * C);
+  return clamp(px, 0, W - 1) * C + (col - px * C);
 }
+#ifndef TS_OBSERVE
+/* The byte's offset, spelt as the pixel's: the form pocl compiles best here. */
+inline int ts_col_offset(int W, int H, int C, int col, int row)
+{
+  int px = col >= 0 ? col / C : -((-col + C - 1) / C);
+  return (clamp(row, 0, H - 1) * W + clamp(px, 0, W - 1)) * C + (col - px * C);
+}
+#define ld8_col(buf, W, H, C, col, row)                                               \
+  ((void)TS_ROLE_##buf,                                                               \
+   ((__global const uchar *)(buf))[ts_col_offset((W), (H), (C), (col), (row))])
+#else
+#define ld8_col(buf, W, H, C, col, row)                                               \
+  TS_LD8(buf, (W) * (C), ts_col_clamp((W), (C), (col)), clamp((row), 0, (H) - 1))
+#endif
 
 /* Gaussian: (S + 32768) >> 16 with weights summing to 65536. */
 inline uchar gauss_round(uint s)

@@ -7,8 +7,6 @@
 
 inline void integral_tile(TS_BODY_ARGS, int2 t)
 {
-  __global const uint *sums = (__global const uint *)committed;
-  __global uint *out = (__global uint *)dst;
   int x0 = t.x * IB, y0 = t.y * IB;
   int bw = min(IB, W - x0), bh = min(IB, H - y0);
   uint calc[IB][IB], left[IB], top[IB], corner = 0;
@@ -16,20 +14,20 @@ inline void integral_tile(TS_BODY_ARGS, int2 t)
   for (int j = 0; j < bh; j++) {
     uint row = 0;
     for (int i = 0; i < bw; i++) {
-      row += src[(y0 + j) * W + x0 + i];
+      row += TS_LD8(src, W, x0 + i, y0 + j);
       calc[j][i] = row + (j > 0 ? calc[j - 1][i] : 0u);
     }
   }
   for (int j = 0; j < bh; j++)
-    left[j] = x0 > 0 ? ld_committed32(sums + (y0 + j) * W + x0 - 1) : 0u;
+    left[j] = x0 > 0 ? TS_LD32(committed, W, x0 - 1, y0 + j) : 0u;
   for (int i = 0; i < bw; i++)
-    top[i] = y0 > 0 ? ld_committed32(sums + (y0 - 1) * W + x0 + i) : 0u;
+    top[i] = y0 > 0 ? TS_LD32(committed, W, x0 + i, y0 - 1) : 0u;
   if (x0 > 0 && y0 > 0)
-    corner = ld_committed32(sums + (y0 - 1) * W + x0 - 1);
+    corner = TS_LD32(committed, W, x0 - 1, y0 - 1);
 
   for (int j = 0; j < bh; j++)
     for (int i = 0; i < bw; i++)
-      out[(y0 + j) * W + x0 + i] = calc[j][i] + left[j] + top[i] - corner;
+      TS_ST32(dst, W, x0 + i, y0 + j, calc[j][i] + left[j] + top[i] - corner);
 }
 
 #ifndef TS_DEVICE
@@ -49,7 +47,7 @@ inline void integral_coop_sums(__global const uchar *src, int W, int H, __local 
   if (k < bh) {
     uint row = 0;
     for (int i = 0; i < bw; i++) {
-      row += src[(y0 + k) * W + x0 + i];
+      row += TS_LD8(src, W, x0 + i, y0 + k);
       rows[k][i] = row;
     }
   }
@@ -65,18 +63,16 @@ inline void integral_coop_sums(__global const uchar *src, int W, int H, __local 
 inline void integral_coop_finish(TS_BODY_ARGS, __local uint (*rows)[IB], __local uint *left,
                                  int2 t, int columns)
 {
-  __global const uint *sums = (__global const uint *)committed;
-  __global uint *out = (__global uint *)dst;
   int x0 = t.x * IB, y0 = t.y * IB, k = (int)get_local_id(0);
   int bw = min(IB, W - x0), bh = min(IB, H - y0);
-  uint top = y0 > 0 && k < bw ? ld_committed32(sums + (y0 - 1) * W + x0 + k) : 0u;
-  uint corner = x0 > 0 && y0 > 0 ? ld_committed32(sums + (y0 - 1) * W + x0 - 1) : 0u;
-  left[k] = x0 > 0 && k < bh ? ld_committed32(sums + (y0 + k) * W + x0 - 1) : 0u;
+  uint top = y0 > 0 && k < bw ? TS_LD32(committed, W, x0 + k, y0 - 1) : 0u;
+  uint corner = x0 > 0 && y0 > 0 ? TS_LD32(committed, W, x0 - 1, y0 - 1) : 0u;
+  left[k] = x0 > 0 && k < bh ? TS_LD32(committed, W, x0 - 1, y0 + k) : 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   uint col = 0;
   for (int j = 0; j < bh && k < bw; j++) { /* no return: TS_END has a barrier */
     col = columns ? rows[j][k] : col + rows[j][k];
-    out[(y0 + j) * W + x0 + k] = col + left[j] + top - corner;
+    TS_ST32(dst, W, x0 + k, y0 + j, col + left[j] + top - corner);
   }
 }
 
@@ -104,12 +100,10 @@ __kernel __attribute__((reqd_work_group_size(IB, 1, 1))) void integral(TS_ARGS)
 inline void integral_rows_tile(TS_BODY_ARGS, int2 t)
 {
   int y = t.y;
-  __global const uchar *p = src + y * W;
-  __global uint *q = (__global uint *)dst + y * W;
   uint s = 0;
   for (int x = 0; x < W; x++) {
-    s += p[x];
-    q[x] = s;
+    s += TS_LD8(src, W, x, y);
+    TS_ST32(dst, W, x, y, s);
   }
 }
 TS_ITEM_ENTRY(integral_rows)
@@ -121,28 +115,26 @@ TS_ITEM_ENTRY(integral_rows)
 inline void integral_columns_tile(TS_BODY_ARGS, int2 t)
 {
   int x0 = t.x * IS_STRIP, n = min(IS_STRIP, W - x0);
-  __global const uint *m = (__global const uint *)src + x0;
-  __global uint *out = (__global uint *)dst + x0;
   if (n == IS_STRIP) {
     uint16 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int y = 0; y < H; y++, m += W, out += W) {
-      a0 += vload16(0, m);
-      a1 += vload16(1, m);
-      a2 += vload16(2, m);
-      a3 += vload16(3, m);
-      vstore16(a0, 0, out);
-      vstore16(a1, 1, out);
-      vstore16(a2, 2, out);
-      vstore16(a3, 3, out);
+    for (int y = 0; y < H; y++) {
+      a0 += TS_LD32x16(src, W, x0, y);
+      a1 += TS_LD32x16(src, W, x0 + 16, y);
+      a2 += TS_LD32x16(src, W, x0 + 32, y);
+      a3 += TS_LD32x16(src, W, x0 + 48, y);
+      TS_ST32x16(dst, W, x0, y, a0);
+      TS_ST32x16(dst, W, x0 + 16, y, a1);
+      TS_ST32x16(dst, W, x0 + 32, y, a2);
+      TS_ST32x16(dst, W, x0 + 48, y, a3);
     }
   } else { /* the strip at the right edge */
     uint acc[IS_STRIP];
     for (int i = 0; i < n; i++)
       acc[i] = 0;
-    for (int y = 0; y < H; y++, m += W, out += W)
+    for (int y = 0; y < H; y++)
       for (int i = 0; i < n; i++) {
-        acc[i] += m[i];
-        out[i] = acc[i];
+        acc[i] += TS_LD32(src, W, x0 + i, y);
+        TS_ST32(dst, W, x0 + i, y, acc[i]);
       }
   }
 }

@@ -342,6 +342,47 @@ PY
   expect 2 "--exec 'gpu': unknown execution" "$ts" run --exec gpu
   expect 2 "--trace: needs --exec device" "$ts" run --trace "$tmp/t.json"
   expect 2 "--tick: the device runs the whole schedule" "$ts" run --exec device --tick 3
+  # Observation: every access recorded and checked.
+  expect 0 "observed: 0 footprint violations, 0 write-rectangle violations, 0 accesses outside a buffer, 0 elements written by two threads" \
+    "$ts" run --variant linear1d2 --observe
+  expect 0 "observed hazards: 2928, as the declared footprints give" \
+    "$ts" run --variant integral --pattern none --observe
+  # One thread's exact elements: integral's neighbour reads are an L of 33 elements in a
+  # 17x17 rectangle.
+  expect 0 "^thread \(3,2\) of pass 1 read out \(committed\): columns 47..63, rows 31..47, 33 element accesses, 33 distinct; declared columns 47..63, rows 31..47$" \
+    "$ts" run --variant integral --observe --observe-thread 3,2
+  expect 2 "--observe-thread '1,x': give the thread as X,Y" "$ts" run --observe --observe-thread 1,x
+  expect 2 "--observe-thread '1,1': needs --observe" "$ts" run --observe-thread 1,1
+  expect 2 "--observe: observation replays the simulated order, not --exec device" \
+    "$ts" run --observe --exec device
+  expect 2 "--observe: observation runs on the OpenCL back end, not --backend cpu" \
+    "$ts" run --observe --backend cpu
+  # The shipped user kernels: the right one equals the reference in both execution modes
+  # and passes observation; the broken one is right in its pixels, and observation names the
+  # first thread and element outside its declared footprint.
+  ks=$src/assets/kernels
+  expect 0 "output equals the box3 reference" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --observe
+  expect 0 "observed: 0 footprint violations" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --observe
+  expect 0 "0 wrong tiles" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --exec device
+  expect 0 "output equals the box3 reference" "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo
+  expect 1 "^box_short_halo: pass 1 thread \(0,0\) read in column 48 row 0, outside its declared footprint \(columns 0..47, rows 0..15; 285 accesses outside\)$" \
+    "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
+  expect 1 "^observed: 1200 footprint violations, 0 write-rectangle violations" \
+    "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
+  # With --json the checks' verdicts are fields, and their lines go to stderr.
+  out=$("$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe --json 2>"$tmp/obs.err")
+  rc=$?
+  if [[ $rc -ne 1 ]] || ! grep -q "^box_short_halo: pass 1 thread (0,0) read in column 48" "$tmp/obs.err" ||
+    ! python3 -c 'import json, sys; j = json.loads(sys.argv[1]); sys.exit(0 if j["observed_ok"] is False and j["output_ok"] is True else 1)' "$out"; then
+    echo "FAIL: run --observe --json: exit $rc: $out"
+    fails=$((fails + 1))
+  fi
+  expect 0 "box_rows +none" "$ts" bench --kernel-file "$ks/box_rows.cl" --variants box_rows --size 64x64 --repeats 1
+  # A user kernel checked against an expected PNG instead, and a mismatch.
+  "$ts" run --variant box2d -o "$tmp/box_ref.png" >/dev/null 2>&1
+  expect 0 "output equals $tmp/box_ref.png" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --expect "$tmp/box_ref.png"
+  expect 1 "output differs from $chart: first at pixel \([0-9]+,[0-9]+\) channel [0-9]: [0-9]+, want [0-9]+" \
+    "$ts" run --variant box2d --expect "$chart"
 elif [[ ${CI:-} == true ]]; then
   echo "FAIL: no OpenCL device in CI"
   fails=$((fails + 1))
@@ -356,6 +397,42 @@ expect 0 "cpu model" env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" run --variant integ
 expect 2 "--backend cl: no OpenCL platform found" \
   env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" run --backend cl
 expect 0 "none: no OpenCL platform found" env OCL_ICD_VENDORS="$tmp/no-icd" "$ts" list
+
+# --- user kernels ---
+# Every header mistake is one line, FILE:LINE: FIELD: what, and exit 2, for any command.
+export TILESCOPE_USER_KERNELS="$tmp/no-user-kernels"
+uk() { printf '%b' "$2" >"$tmp/$1"; }
+uk none.cl '__kernel void k(void) {}\n'
+uk tile.cl '// tilescope: variant name=t\n// tilescope: pass entry=k tile=16y16\n'
+uk field.cl '// tilescope: variant name=f\n// tilescope: pass entry=k tile=8x8 colour=red\n'
+uk entry.cl '// A comment first.\n// tilescope: variant name=e\n\n// tilescope: pass tile=8x8\n'
+uk equals.cl '// tilescope: variant name=q equals=sobel\n'
+uk halo.cl '// tilescope: variant name=h\n// tilescope: pass entry=k tile=8x8 halo=-1\n'
+uk order.cl '// tilescope: pass entry=k tile=8x8\n// tilescope: variant name=o\n'
+uk nopass.cl '// tilescope: variant name=n\nint x;\n'
+uk clash.cl '// tilescope: variant name=box2d\n// tilescope: pass entry=k tile=8x8\n'
+expect 2 "^tilescope: $tmp/none.cl:1: tilescope: no header \(the file opens with comment lines such as // tilescope: variant name=NAME\)$" "$ts" list --kernel-file "$tmp/none.cl"
+expect 2 "^tilescope: $tmp/tile.cl:2: tile: '16y16' is not WxH pixels, each 1..4096 \(e.g. tile=16x16\)$" "$ts" run --kernel-file "$tmp/tile.cl"
+expect 2 "^tilescope: $tmp/field.cl:2: colour: unknown field of \`pass\` \(entry, tile, group, halo, src, dst\)$" "$ts" list --kernel-file "$tmp/field.cl"
+expect 2 "^tilescope: $tmp/entry.cl:4: entry: missing \(each pass names its __kernel: entry=NAME\)$" "$ts" bench --kernel-file "$tmp/entry.cl"
+expect 2 "^tilescope: $tmp/equals.cl:1: equals: 'sobel' is not a built-in filter \(box3, gauss or integral\)$" "$ts" list --kernel-file="$tmp/equals.cl"
+expect 2 "^tilescope: $tmp/halo.cl:2: halo: '-1' is not a whole number of pixels, 0..64$" "$ts" list --kernel-file "$tmp/halo.cl"
+expect 2 "^tilescope: $tmp/order.cl:1: pass: comes before the variant line$" "$ts" list --kernel-file "$tmp/order.cl"
+expect 2 "^tilescope: $tmp/nopass.cl:1: pass: no pass line \(// tilescope: pass entry=KERNEL tile=WxH\)$" "$ts" list --kernel-file "$tmp/nopass.cl"
+expect 2 "^tilescope: --kernel-file $tmp/clash.cl: variant 'box2d' exists already \(a built-in\)$" "$ts" list --kernel-file "$tmp/clash.cl"
+expect 2 "^tilescope: cannot open '$tmp/missing.cl'" "$ts" list --kernel-file "$tmp/missing.cl"
+expect 2 "^tilescope: --kernel-file needs a value" "$ts" list --kernel-file
+for f in none tile field entry equals halo order nopass clash; do
+  one_line_error "$ts" list --kernel-file "$tmp/$f.cl"
+done
+# The user kernels folder: its *.cl files are variants; a broken one stops every command.
+mkdir -p "$tmp/user"
+cp "$src/assets/kernels/box_rows.cl" "$tmp/user/"
+expect 0 "box_rows +box 3x3 +1 pass, 32x4 pixels" env TILESCOPE_USER_KERNELS="$tmp/user" "$ts" list
+cp "$tmp/tile.cl" "$tmp/user/"
+expect 2 "^tilescope: $tmp/user/tile.cl:2: tile: " env TILESCOPE_USER_KERNELS="$tmp/user" "$ts" list
+expect 2 "box_rows: a user kernel \($src/assets/kernels/box_rows.cl\) has no CPU model; run it on the OpenCL back end \(--backend cl\)" \
+  "$ts" run --kernel-file "$src/assets/kernels/box_rows.cl" --variant box_rows --backend cpu
 
 # --- help ---
 for c in run diff list bench; do
