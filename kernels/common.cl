@@ -292,6 +292,8 @@ inline uint ld_committed32(__global const uint *p)
  *   TS_LD8, TS_LD16, TS_LD32 (buf, pitch, col, row)          one element
  *   TS_ST8, TS_ST16, TS_ST32 (buf, pitch, col, row, value)
  *   TS_LD8x16, TS_LD32x16    (buf, pitch, col, row)          16 elements from col (vload16)
+ *   TS_LD8x4A (buf, pitch, col, row), TS_ST8x4A (..., uchar4): 4 bytes from col, whose
+ *     address (row * pitch + col) is a multiple of 4: one aligned 32-bit access
  *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
  *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
  *     as an offset from (col, row), so that a window's loads share one base address
@@ -326,6 +328,10 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, vload16(0, TS_AT_(__global const uchar *, buf, pitch, col, row)))
 #define TS_LD32x16(buf, pitch, col, row)                                              \
   ((void)TS_ROLE_##buf, vload16(0, TS_AT_(__global const uint *, buf, pitch, col, row)))
+#define TS_LD8x4A(buf, pitch, col, row)                                               \
+  ((void)TS_ROLE_##buf, *(__global const uchar4 *)TS_AT_(__global const uchar *, buf, pitch, col, row))
+#define TS_ST8x4A(buf, pitch, col, row, v)                                            \
+  ((void)TS_ROLE_##buf, *(__global uchar4 *)TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
 #define TS_ST8x8(buf, pitch, col, row, v)                                             \
   ((void)TS_ROLE_##buf, vstore8((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
 #define TS_ST8x16(buf, pitch, col, row, v)                                            \
@@ -434,6 +440,19 @@ inline uint16 ts_obs_ld32x16(ts_obs_t o, int role, __global const uint *b, int p
   return ts_obs_note(o, role, 0, pitch, col, row, 16) ? vload16(0, b + row * pitch + col)
                                                       : (uint16)0;
 }
+inline uchar4 ts_obs_ld8x4a(ts_obs_t o, int role, __global const uchar *b, int pitch, int col,
+                            int row)
+{
+  return ts_obs_note(o, role, 0, pitch, col, row, 4)
+             ? *(__global const uchar4 *)(b + row * pitch + col)
+             : (uchar4)0;
+}
+inline void ts_obs_st8x4a(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
+                          uchar4 v)
+{
+  if (ts_obs_note(o, role, 1, pitch, col, row, 4))
+    *(__global uchar4 *)(b + row * pitch + col) = v;
+}
 inline void ts_obs_st8x8(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
                          uchar8 v)
 {
@@ -462,6 +481,8 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
 #define TS_ST32(buf, ...) TS_OBS_CALL_(ts_obs_st32, __global uint *, buf, __VA_ARGS__)
 #define TS_LD8x16(buf, ...) TS_OBS_CALL_(ts_obs_ld8x16, __global const uchar *, buf, __VA_ARGS__)
 #define TS_LD32x16(buf, ...) TS_OBS_CALL_(ts_obs_ld32x16, __global const uint *, buf, __VA_ARGS__)
+#define TS_LD8x4A(buf, ...) TS_OBS_CALL_(ts_obs_ld8x4a, __global const uchar *, buf, __VA_ARGS__)
+#define TS_ST8x4A(buf, ...) TS_OBS_CALL_(ts_obs_st8x4a, __global uchar *, buf, __VA_ARGS__)
 #define TS_ST8x8(buf, ...) TS_OBS_CALL_(ts_obs_st8x8, __global uchar *, buf, __VA_ARGS__)
 #define TS_ST8x16(buf, ...) TS_OBS_CALL_(ts_obs_st8x16, __global uchar *, buf, __VA_ARGS__)
 #define TS_ST32x16(buf, ...) TS_OBS_CALL_(ts_obs_st32x16, __global uint *, buf, __VA_ARGS__)

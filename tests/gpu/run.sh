@@ -125,6 +125,31 @@ log "race: integral --pattern none --exec device at 4K, 20 runs"
 for i in $(seq 20); do
   "$ts" run -i "$work/chart4k.png" --variant integral --pattern none --exec device --device "$gpu" 2>&1 | grep '^device:'
 done | tee -a "$out/identical.txt" | awk '{n += ($(NF-2) > 0)} END {print n " of " NR " runs had wrong tiles"}' | tee -a "$out/summary.txt"
+
+# 6b. Observed accesses on the GPU: test_observe (every built-in variant's reads equal its
+#     declared footprint; the broken kernels are caught), and the shipped user kernels with
+#     --observe and with --exec device. The broken one (its halo one pixel short) must be
+#     flagged with the thread and element; the others pass with no violation.
+log "test_observe"
+"$build/tests/test_observe" 2>&1 | tee "$out/test_observe.txt" | tail -3
+r3=${PIPESTATUS[0]}
+log "test_observe exit $r3"
+[[ $r3 -eq 0 ]] || rc=1
+for f in "$root"/assets/kernels/*.cl; do
+  v=$(sed -n 's/.*tilescope: variant name=\([A-Za-z0-9_]*\).*/\1/p' "$f" | head -1)
+  "$ts" run -i "$work/chart4k.png" --kernel-file "$f" --variant "$v" --device "$gpu" --observe >"$work/obs.txt" 2>&1
+  r=$?
+  "$ts" run -i "$work/chart4k.png" --kernel-file "$f" --variant "$v" --device "$gpu" --exec device >"$work/dev.txt" 2>&1
+  rd=$?
+  if [[ $v == *short_halo* ]]; then
+    ok=$([[ $r -eq 1 ]] && grep -q 'outside its declared footprint' "$work/obs.txt" && echo yes)
+  else
+    ok=$([[ $r -eq 0 && $rd -eq 0 ]] && grep -q '^observed: 0 footprint violations' "$work/obs.txt" && echo yes)
+  fi
+  [[ $ok == yes ]] || rc=1
+  echo "user kernel $v: observe exit $r, exec device exit $rd: ${ok:-WRONG}; $(grep -m1 -E 'outside its|^observed:' "$work/obs.txt")" |
+    tee -a "$out/identical.txt"
+done
 rm -rf "$work"
 
 # 7. Timings (each variant both ways: host-ordered launches and one launch on the device),
