@@ -472,20 +472,34 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
     vstore16(v, 0, b + row * pitch + col);
 }
 
-#define TS_OBS_CALL_(fn, T, buf, ...) fn(ts_o_, TS_ROLE_##buf, (T)(buf), __VA_ARGS__)
-#define TS_LD8(buf, ...) TS_OBS_CALL_(ts_obs_ld8, __global const uchar *, buf, __VA_ARGS__)
-#define TS_LD16(buf, ...) TS_OBS_CALL_(ts_obs_ld16, __global const ushort *, buf, __VA_ARGS__)
-#define TS_LD32(buf, ...) TS_OBS_CALL_(ts_obs_ld32, __global const uint *, buf, __VA_ARGS__)
-#define TS_ST8(buf, ...) TS_OBS_CALL_(ts_obs_st8, __global uchar *, buf, __VA_ARGS__)
-#define TS_ST16(buf, ...) TS_OBS_CALL_(ts_obs_st16, __global ushort *, buf, __VA_ARGS__)
-#define TS_ST32(buf, ...) TS_OBS_CALL_(ts_obs_st32, __global uint *, buf, __VA_ARGS__)
-#define TS_LD8x16(buf, ...) TS_OBS_CALL_(ts_obs_ld8x16, __global const uchar *, buf, __VA_ARGS__)
-#define TS_LD32x16(buf, ...) TS_OBS_CALL_(ts_obs_ld32x16, __global const uint *, buf, __VA_ARGS__)
-#define TS_LD8x4A(buf, ...) TS_OBS_CALL_(ts_obs_ld8x4a, __global const uchar *, buf, __VA_ARGS__)
-#define TS_ST8x4A(buf, ...) TS_OBS_CALL_(ts_obs_st8x4a, __global uchar *, buf, __VA_ARGS__)
-#define TS_ST8x8(buf, ...) TS_OBS_CALL_(ts_obs_st8x8, __global uchar *, buf, __VA_ARGS__)
-#define TS_ST8x16(buf, ...) TS_OBS_CALL_(ts_obs_st8x16, __global uchar *, buf, __VA_ARGS__)
-#define TS_ST32x16(buf, ...) TS_OBS_CALL_(ts_obs_st32x16, __global uint *, buf, __VA_ARGS__)
+/* Fixed arity on purpose: OpenCL C 1.2 has no variadic macros (NVIDIA's compiler refuses
+ * them). */
+#define TS_LD8(buf, pitch, col, row)                                                  \
+  ts_obs_ld8(ts_o_, TS_ROLE_##buf, (__global const uchar *)(buf), pitch, col, row)
+#define TS_LD16(buf, pitch, col, row)                                                 \
+  ts_obs_ld16(ts_o_, TS_ROLE_##buf, (__global const ushort *)(buf), pitch, col, row)
+#define TS_LD32(buf, pitch, col, row)                                                 \
+  ts_obs_ld32(ts_o_, TS_ROLE_##buf, (__global const uint *)(buf), pitch, col, row)
+#define TS_LD8x16(buf, pitch, col, row)                                               \
+  ts_obs_ld8x16(ts_o_, TS_ROLE_##buf, (__global const uchar *)(buf), pitch, col, row)
+#define TS_LD32x16(buf, pitch, col, row)                                              \
+  ts_obs_ld32x16(ts_o_, TS_ROLE_##buf, (__global const uint *)(buf), pitch, col, row)
+#define TS_LD8x4A(buf, pitch, col, row)                                               \
+  ts_obs_ld8x4a(ts_o_, TS_ROLE_##buf, (__global const uchar *)(buf), pitch, col, row)
+#define TS_ST8(buf, pitch, col, row, v)                                               \
+  ts_obs_st8(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
+#define TS_ST16(buf, pitch, col, row, v)                                              \
+  ts_obs_st16(ts_o_, TS_ROLE_##buf, (__global ushort *)(buf), pitch, col, row, v)
+#define TS_ST32(buf, pitch, col, row, v)                                              \
+  ts_obs_st32(ts_o_, TS_ROLE_##buf, (__global uint *)(buf), pitch, col, row, v)
+#define TS_ST8x4A(buf, pitch, col, row, v)                                            \
+  ts_obs_st8x4a(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
+#define TS_ST8x8(buf, pitch, col, row, v)                                             \
+  ts_obs_st8x8(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
+#define TS_ST8x16(buf, pitch, col, row, v)                                            \
+  ts_obs_st8x16(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
+#define TS_ST32x16(buf, pitch, col, row, v)                                           \
+  ts_obs_st32x16(ts_o_, TS_ROLE_##buf, (__global uint *)(buf), pitch, col, row, v)
 #define TS_LD8_PX(buf, W, C, x, y, c) TS_LD8(buf, (W) * (C), (x) * (C) + (c), y)
 #define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
   TS_LD8(buf, pitch, (col) + (dcol), (row) + (drow))
