@@ -294,6 +294,8 @@ inline uint ld_committed32(__global const uint *p)
  *   TS_LD8x16, TS_LD32x16    (buf, pitch, col, row)          16 elements from col (vload16)
  *   TS_LD8x4A (buf, pitch, col, row), TS_ST8x4A (..., uchar4): 4 bytes from col, whose
  *     address (row * pitch + col) is a multiple of 4: one aligned 32-bit access
+ *   TS_LD8x16A, TS_ST8x16A (..., uchar16): the same for 16 bytes at a multiple of 16 (one
+ *     128-bit access: vload16 of bytes may be split into byte loads on a GPU)
  *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
  *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
  *     as an offset from (col, row), so that a window's loads share one base address
@@ -332,6 +334,10 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, *(__global const uchar4 *)TS_AT_(__global const uchar *, buf, pitch, col, row))
 #define TS_ST8x4A(buf, pitch, col, row, v)                                            \
   ((void)TS_ROLE_##buf, *(__global uchar4 *)TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
+#define TS_LD8x16A(buf, pitch, col, row)                                              \
+  ((void)TS_ROLE_##buf, *(__global const uchar16 *)TS_AT_(__global const uchar *, buf, pitch, col, row))
+#define TS_ST8x16A(buf, pitch, col, row, v)                                           \
+  ((void)TS_ROLE_##buf, *(__global uchar16 *)TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
 #define TS_ST8x8(buf, pitch, col, row, v)                                             \
   ((void)TS_ROLE_##buf, vstore8((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
 #define TS_ST8x16(buf, pitch, col, row, v)                                            \
@@ -453,6 +459,19 @@ inline void ts_obs_st8x4a(ts_obs_t o, int role, __global uchar *b, int pitch, in
   if (ts_obs_note(o, role, 1, pitch, col, row, 4))
     *(__global uchar4 *)(b + row * pitch + col) = v;
 }
+inline uchar16 ts_obs_ld8x16a(ts_obs_t o, int role, __global const uchar *b, int pitch,
+                              int col, int row)
+{
+  return ts_obs_note(o, role, 0, pitch, col, row, 16)
+             ? *(__global const uchar16 *)(b + row * pitch + col)
+             : (uchar16)0;
+}
+inline void ts_obs_st8x16a(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
+                           uchar16 v)
+{
+  if (ts_obs_note(o, role, 1, pitch, col, row, 16))
+    *(__global uchar16 *)(b + row * pitch + col) = v;
+}
 inline void ts_obs_st8x8(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
                          uchar8 v)
 {
@@ -494,6 +513,10 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
   ts_obs_st32(ts_o_, TS_ROLE_##buf, (__global uint *)(buf), pitch, col, row, v)
 #define TS_ST8x4A(buf, pitch, col, row, v)                                            \
   ts_obs_st8x4a(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
+#define TS_LD8x16A(buf, pitch, col, row)                                              \
+  ts_obs_ld8x16a(ts_o_, TS_ROLE_##buf, (__global const uchar *)(buf), pitch, col, row)
+#define TS_ST8x16A(buf, pitch, col, row, v)                                           \
+  ts_obs_st8x16a(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
 #define TS_ST8x8(buf, pitch, col, row, v)                                             \
   ts_obs_st8x8(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
 #define TS_ST8x16(buf, pitch, col, row, v)                                            \

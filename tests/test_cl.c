@@ -44,12 +44,15 @@ static ts_run *make(const ts_image *img, const ts_variant *v, ts_pattern pat, ts
 
 static void exact_everywhere(ts_cl *cl)
 {
+  /* 16, 48 and 4 wide: rows a multiple of 16 bytes (the word paths of boxquad, gaussquad)
+   * in every channel count, one word wide included. */
   static const int fixed[][2] = { { 1, 1 }, { 7, 1 }, { 1, 9 }, { 17, 13 }, { 33, 19 },
-                                  { 50, 47 } };
+                                  { 50, 47 }, { 16, 9 }, { 48, 21 }, { 4, 3 } };
+  enum { NFIXED = (int)(sizeof fixed / sizeof fixed[0]) };
   static const int chans[] = { 1, 3, 4 };
-  for (int trial = 0; trial < 9; trial++) {
-    int w = trial < 6 ? fixed[trial][0] : 1 + (int)check_rand(120);
-    int h = trial < 6 ? fixed[trial][1] : 1 + (int)check_rand(80);
+  for (int trial = 0; trial < NFIXED + 3; trial++) {
+    int w = trial < NFIXED ? fixed[trial][0] : 1 + (int)check_rand(120);
+    int h = trial < NFIXED ? fixed[trial][1] : 1 + (int)check_rand(80);
     for (int ci = 0; ci < 3; ci++) {
       ts_image *img = random_image(w, h, chans[ci]);
       for (int vi = 0; vi < ts_variant_count(); vi++) {
@@ -81,7 +84,9 @@ static void gaussian_sizes_on_device(ts_cl *cl)
   static const int chans[] = { 1, 3, 4 };
   for (int k = 3; k <= TS_GAUSS_MAX_K; k += 2)
     for (int ci = 0; ci < 3; ci++) {
-      ts_image *img = random_image(150 + (int)check_rand(60), 20 + (int)check_rand(90), chans[ci]);
+      /* 16 * (10 to 13) pixels wide: rows a multiple of 16 bytes, so gaussquad's 5 x 5 takes
+       * its word path. */
+      ts_image *img = random_image(16 * (10 + (int)check_rand(4)), 20 + (int)check_rand(90), chans[ci]);
       for (int vi = 0; vi < ts_variant_count(); vi++) {
         const ts_variant *v = ts_variant_at(vi);
         if (v->filter != TS_FILTER_GAUSS)
