@@ -1,5 +1,6 @@
 /* boxquad and gaussquad: the box 3x3 and the Gaussian for a GPU (not in the seed). One
- * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows. It first loads every input
+ * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (box) or 4 (Gaussian: its
+ * window takes more registers, and fewer rows measured faster on the H200). It first loads every input
  * row it needs, each as its own 16-byte word and the aligned 32-bit words beside it (the
  * halo: the neighbours load them too, so on a GPU they are L1 hits), and only then computes
  * and stores: with no store between the loads, all of them are in flight at once, which is
@@ -8,7 +9,8 @@
  * path with the clamp (correct, slower). */
 
 #define QD_W 16
-#define QD_H 8
+#define QD_H 8 /* box */
+#define GQ_H 4 /* Gaussian */
 
 /* Bytes x - 4 * hw .. x + 15 + 4 * hw of a row into b[8 - 4 * hw .. 23 + 4 * hw] (rows a
  * multiple of 16 bytes long): the item's own word and hw words either side. Past the row's
@@ -122,9 +124,9 @@ inline uchar16 gq_round(uint16 s)
 inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
                      __constant uint *wt, int2 t, const int C)
 {
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H;
-  ushort16 h[QD_H + 4];
-  for (int j = 0; j < QD_H + 4; j++) {
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H;
+  ushort16 h[GQ_H + 4];
+  for (int j = 0; j < GQ_H + 4; j++) {
     uchar b[32];
     qd_row(TS_OBS_ARG src, rowbytes, x, clamp(y0 - 2 + j, 0, H - 1), C, 2, b);
     ushort16 s = (ushort16)0;
@@ -132,7 +134,7 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
       s += (ushort)wt[k] * convert_ushort16(vload16(0, b + 8 + (k - 2) * C));
     h[j] = s;
   }
-  for (int j = 0; j < QD_H && y0 + j < H; j++) {
+  for (int j = 0; j < GQ_H && y0 + j < H; j++) {
     uint16 s = (uint16)0;
     for (int k = 0; k < 5; k++)
       s += wt[k] * convert_uint16(h[j + k]);
@@ -157,7 +159,7 @@ inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
     return;
   }
   /* Other sizes and row lengths: a ring of the last k rows' horizontal sums. */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H, y1 = min(y0 + QD_H, H), k = 2 * r + 1;
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H, y1 = min(y0 + GQ_H, H), k = 2 * r + 1;
   ushort16 ring[15];
   for (int j = 0; j < y1 - y0 + 2 * r; j++) {
     ring[j % k] = qd_hbytes(TS_OBS_ARG src, W, C, x, clamp(y0 - r + j, 0, H - 1), r, 0, weights);
