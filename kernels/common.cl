@@ -296,6 +296,7 @@ inline uint ld_committed32(__global const uint *p)
  *     address (row * pitch + col) is a multiple of 4: one aligned 32-bit access
  *   TS_LD8x16A, TS_ST8x16A (..., uchar16): the same for 16 bytes at a multiple of 16 (one
  *     128-bit access: vload16 of bytes may be split into byte loads on a GPU)
+ *   TS_LD32x4A, TS_ST32x4A (..., uint4): 4 uints from col, the element index a multiple of 4
  *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
  *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
  *     as an offset from (col, row), so that a window's loads share one base address
@@ -338,6 +339,10 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, *(__global const uchar16 *)TS_AT_(__global const uchar *, buf, pitch, col, row))
 #define TS_ST8x16A(buf, pitch, col, row, v)                                           \
   ((void)TS_ROLE_##buf, *(__global uchar16 *)TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
+#define TS_LD32x4A(buf, pitch, col, row)                                              \
+  ((void)TS_ROLE_##buf, *(__global const uint4 *)TS_AT_(__global const uint *, buf, pitch, col, row))
+#define TS_ST32x4A(buf, pitch, col, row, v)                                           \
+  ((void)TS_ROLE_##buf, *(__global uint4 *)TS_AT_(__global uint *, buf, pitch, col, row) = (v))
 #define TS_ST8x8(buf, pitch, col, row, v)                                             \
   ((void)TS_ROLE_##buf, vstore8((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
 #define TS_ST8x16(buf, pitch, col, row, v)                                            \
@@ -472,6 +477,19 @@ inline void ts_obs_st8x16a(ts_obs_t o, int role, __global uchar *b, int pitch, i
   if (ts_obs_note(o, role, 1, pitch, col, row, 16))
     *(__global uchar16 *)(b + row * pitch + col) = v;
 }
+inline uint4 ts_obs_ld32x4a(ts_obs_t o, int role, __global const uint *b, int pitch, int col,
+                            int row)
+{
+  return ts_obs_note(o, role, 0, pitch, col, row, 4)
+             ? *(__global const uint4 *)(b + row * pitch + col)
+             : (uint4)0;
+}
+inline void ts_obs_st32x4a(ts_obs_t o, int role, __global uint *b, int pitch, int col, int row,
+                           uint4 v)
+{
+  if (ts_obs_note(o, role, 1, pitch, col, row, 4))
+    *(__global uint4 *)(b + row * pitch + col) = v;
+}
 inline void ts_obs_st8x8(ts_obs_t o, int role, __global uchar *b, int pitch, int col, int row,
                          uchar8 v)
 {
@@ -517,6 +535,10 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
   ts_obs_ld8x16a(ts_o_, TS_ROLE_##buf, (__global const uchar *)(buf), pitch, col, row)
 #define TS_ST8x16A(buf, pitch, col, row, v)                                           \
   ts_obs_st8x16a(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
+#define TS_LD32x4A(buf, pitch, col, row)                                              \
+  ts_obs_ld32x4a(ts_o_, TS_ROLE_##buf, (__global const uint *)(buf), pitch, col, row)
+#define TS_ST32x4A(buf, pitch, col, row, v)                                           \
+  ts_obs_st32x4a(ts_o_, TS_ROLE_##buf, (__global uint *)(buf), pitch, col, row, v)
 #define TS_ST8x8(buf, pitch, col, row, v)                                             \
   ts_obs_st8x8(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
 #define TS_ST8x16(buf, pitch, col, row, v)                                            \

@@ -39,7 +39,7 @@ check --variant linear1d2 -i "$tmp/grey.png"
 check --variant integral -i "$tmp/grey.png" --pattern none
 # 64 pixels wide: rows a multiple of 16 bytes, the word paths of the GPU variants.
 "$mkchart" "$tmp/w64.png" 64x64
-for v in boxstrip boxword boxquad gaussword gaussquad; do
+for v in boxstrip boxword boxquad gaussword gaussquad integral_colrow; do
   check --variant "$v" -i "$tmp/w64.png"
   check --variant "$v" -i "$tmp/rgb.png"
 done

@@ -45,9 +45,11 @@ static ts_run *make(const ts_image *img, const ts_variant *v, ts_pattern pat, ts
 static void exact_everywhere(ts_cl *cl)
 {
   /* 16, 48 and 4 wide: rows a multiple of 16 bytes (the word paths of boxquad, gaussquad)
-   * in every channel count, one word wide included. */
+   * in every channel count, one word wide included; 1031 and 1040: rows longer than one
+   * chunk of integral_colrow's row scan (1024), odd and a multiple of 16. */
   static const int fixed[][2] = { { 1, 1 }, { 7, 1 }, { 1, 9 }, { 17, 13 }, { 33, 19 },
-                                  { 50, 47 }, { 16, 9 }, { 48, 21 }, { 4, 3 } };
+                                  { 50, 47 }, { 16, 9 }, { 48, 21 }, { 4, 3 }, { 1031, 7 },
+                                  { 1040, 6 } };
   enum { NFIXED = (int)(sizeof fixed / sizeof fixed[0]) };
   static const int chans[] = { 1, 3, 4 };
   for (int trial = 0; trial < NFIXED + 3; trial++) {
