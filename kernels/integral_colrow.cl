@@ -41,15 +41,17 @@ inline void integral_colsums_tile(TS_BODY_ARGS, int2 t)
   int q = (int)get_local_id(0), g = (int)get_local_id(1);
   int x = t.x * 4 * IC_Q + 4 * q, n = clamp(W - x, 0, 4);
   int seg = (H + IC_S - 1) / IC_S, y0 = min(g * seg, H), y1 = min(y0 + seg, H);
-  __local uint4 *part = (__local uint4 *)lmem; /* [IC_S][IC_Q]: each segment's sums */
+  /* [IC_S][IC_Q] x 4: each segment's sums, through vload4/vstore4 (lmem need not be 16-byte
+   * aligned: a uint4 pointer into it faulted on NVIDIA) */
+  __local uint *part = lmem;
   uint4 s = (uint4)0;
   for (int y = y0; y < y1 && n > 0; y++)
     s += ic_load(TS_OBS_ARG src, W, x, n, y);
-  part[g * IC_Q + q] = s;
+  vstore4(s, g * IC_Q + q, part);
   barrier(CLK_LOCAL_MEM_FENCE);
   uint4 a = (uint4)0;
   for (int i = 0; i < g; i++)
-    a += part[i * IC_Q + q];
+    a += vload4(i * IC_Q + q, part);
   for (int y = y0; y < y1 && n > 0; y++) {
     a += ic_load(TS_OBS_ARG src, W, x, n, y);
     ic_store(TS_OBS_ARG dst, W, x, n, y, a);
