@@ -64,6 +64,25 @@ static int selected(const char *list, const char *name)
   return 0;
 }
 
+/* The fastest variant of each filter on this device, by the faster of its two timings. */
+static void print_fastest(const result *res, int nres)
+{
+  for (int f = TS_FILTER_BOX3; f <= TS_FILTER_INTEGRAL; f++) {
+    const result *best = NULL;
+    double best_ms = 0;
+    for (int i = 0; i < nres; i++) {
+      double ms = res[i].dev_ms > 0 && res[i].dev_ms < res[i].ms ? res[i].dev_ms : res[i].ms;
+      if ((int)res[i].v->filter == f && (!best || ms < best_ms)) {
+        best = &res[i];
+        best_ms = ms;
+      }
+    }
+    if (best)
+      printf("fastest %s here: %s, %.3f ms (%s)\n", ts_filter_name((ts_filter)f), best->v->name,
+             best_ms, best_ms < best->ms ? "one launch" : "launches");
+  }
+}
+
 int cmd_bench(int argc, char **argv)
 {
   const char *size = "3840x2160", *variants = NULL, *in_path = NULL, *kernels = NULL;
@@ -141,11 +160,15 @@ int cmd_bench(int argc, char **argv)
   if (tty)
     fprintf(stderr, "\rbench: measuring copy bandwidth...");
   st = ts_cl_copy_bandwidth(cl, (size_t)img->w * img->h * img->c, repeats, &copy_gbps, &err);
-  result res[32];
   int nres = 0, rc = EXIT_OK, total = 0;
   for (int i = 0; i < ts_variant_count(); i++)
     total += selected(variants, ts_variant_at(i)->name);
   double *t = calloc((size_t)repeats, sizeof *t);
+  result *res = calloc((size_t)ts_variant_count(), sizeof *res); /* built-ins and user kernels */
+  if (!t || !res) {
+    st = TS_ERR_NOMEM;
+    snprintf(err.msg, sizeof err.msg, "out of memory");
+  }
   for (int i = 0; st == TS_OK && i < ts_variant_count(); i++) {
     const ts_variant *v = ts_variant_at(i);
     if (!selected(variants, v->name))
@@ -226,8 +249,10 @@ int cmd_bench(int argc, char **argv)
                100.0 * res[i].share, res[i].dev_ms);
       printf("one launch: the device keeps the walk order with a scoreboard%s\n",
              records ? ", recording every work-group" : " (no records)");
+      print_fastest(res, nres);
     }
   }
+  free(res);
   ts_image_destroy(src);
   ts_image_destroy(img);
   ts_cl_destroy(cl);

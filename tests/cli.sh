@@ -279,6 +279,8 @@ if "$ts" list | grep -q "^  0: "; then
   expect 0 "gauss_local_sep +gauss_local_sep .* B" "$ts" list --memory
   expect 0 '"copy_gbps": [0-9.]+, "variants": \[' "$ts" bench --size 64x64 --repeats 1 --json
   expect 0 "integral .*%" "$ts" bench --size 96x64 --repeats 2 --channels 3 --variants box2d,integral
+  expect 0 "^fastest integral image here: integral, " "$ts" bench --size 96x64 --repeats 1 --variants box2d,integral
+  expect 0 "^fastest box 3x3 here: box2d, " "$ts" bench --size 96x64 --repeats 1 --variants box2d,integral
   expect 2 "--variants: unknown variant 'nope'" "$ts" bench --variants nope
   expect 2 "--size 'big'" "$ts" bench --size big
   # --- the schedule run by the device ---
