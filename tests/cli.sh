@@ -385,6 +385,27 @@ PY
   expect 0 "output equals $tmp/box_ref.png" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --expect "$tmp/box_ref.png"
   expect 1 "output differs from $chart: first at pixel \([0-9]+,[0-9]+\) channel [0-9]: [0-9]+, want [0-9]+" \
     "$ts" run --variant box2d --expect "$chart"
+  # The examples without a built-in equivalent: Sobel (halo 1) and a 5x5 median (halo 2)
+  # read exactly their declared footprints; on a flat image Sobel gives black and the median
+  # the same flat image (flat PNGs written here, RGB 8-bit).
+  for k in sobel median5; do
+    expect 0 "^observed: 0 footprint violations, 0 write-rectangle violations, 0 accesses outside a buffer, 0 elements" \
+      "$ts" run --kernel-file "$ks/$k.cl" --variant $k --observe
+  done
+  python3 - "$tmp" <<'PY'
+import struct, sys, zlib
+def png(path, w, h, v):
+    raw = b"".join(b"\0" + bytes([v]) * (3 * w) for _ in range(h))
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+png(sys.argv[1] + "/flat.png", 37, 29, 137)
+png(sys.argv[1] + "/black.png", 37, 29, 0)
+PY
+  expect 0 "output equals $tmp/black.png" "$ts" run -i "$tmp/flat.png" --kernel-file "$ks/sobel.cl" --variant sobel --expect "$tmp/black.png"
+  expect 0 "output equals $tmp/flat.png" "$ts" run -i "$tmp/flat.png" --kernel-file "$ks/median5.cl" --variant median5 --expect "$tmp/flat.png"
+  expect 1 "output differs from $tmp/flat.png" "$ts" run -i "$tmp/flat.png" --kernel-file "$ks/sobel.cl" --variant sobel --expect "$tmp/flat.png"
 elif [[ ${CI:-} == true ]]; then
   echo "FAIL: no OpenCL device in CI"
   fails=$((fails + 1))
