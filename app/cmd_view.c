@@ -181,7 +181,7 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->tick = a->cs.have_tick ? a->cs.tick : -1;
   o->mode = OV_STATE;
   if (a->overlay && !overlay_parse(a->overlay, &o->mode)) {
-    fprintf(stderr, "tilescope %s: --overlay '%s': one of none, state, order, depth, slot\n", cmd,
+    fprintf(stderr, "tilescope %s: --overlay '%s': one of none, state, order, depth, slot, observed\n", cmd,
                     a->overlay);
     return 0;
   }
@@ -238,7 +238,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--input", 'i', OPT_STR, &a->input, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &a->out, "SHOT.png", "screenshot file (shot)", NULL },
     { "--size", 0, OPT_STR, &a->size, "WxH", "window size (default 1600x900)", NULL },
-    { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot or none (default state)", NULL },
+    { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot, observed or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "hover output pixel X,Y (footprint and arrows)", NULL },
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },

@@ -21,7 +21,15 @@ static const gfx_color WHITE = { 1, 1, 1, 1 }, DIM = { 0.62f, 0.65f, 0.70f, 1 },
                        BG = { 0.09f, 0.10f, 0.12f, 1 }, PANEL = { 0.13f, 0.14f, 0.17f, 1 },
                        ACCENT = { 0.45f, 0.75f, 1.0f, 1 }, WARN = { 1.0f, 0.45f, 0.35f, 1 },
                        WAITS = { 1.0f, 0.62f, 0.05f, 1 }, WAITERS = { 0.25f, 0.9f, 1.0f, 1 },
-                       FOOT = { 1.0f, 0.9f, 0.2f, 1 };
+                       FOOT = { 1.0f, 0.9f, 0.2f, 1 }, SEEN = { 0.3f, 1.0f, 0.55f, 1 };
+
+/* The observation's flags (VW_OBS_* bits in order), as the overlay draws them. */
+static const gfx_color OBS_COLORS[VW_OBS_KINDS] = { { 0.95f, 0.20f, 0.85f, 1 },
+                                                    { 1.00f, 0.55f, 0.05f, 1 },
+                                                    { 0.10f, 0.85f, 0.85f, 1 },
+                                                    { 0.95f, 0.10f, 0.10f, 1 } };
+static const char *const OBS_NAMES[VW_OBS_KINDS] = { "footprint", "write", "conflict",
+                                                     "hazard" };
 
 static const gfx_color STATE_COLORS[5] = { { 0.25f, 0.25f, 0.25f, 1 }, { 1.0f, 0.62f, 0.05f, 1 },
                                            { 0.15f, 0.95f, 0.25f, 1 }, { 0.25f, 0.45f, 0.95f, 1 },
@@ -316,7 +324,8 @@ static void update_threads(viewer *v, float *norm)
       norm[1] = (float)ps->t[i].depth;
   if ((uint32_t)norm[2] + 1 > ps->n)
     norm[2] = norm[0];
-  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p && !v->thr_dev)
+  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p && !v->thr_dev &&
+      v->thr_obs == v->obs_serial)
     return;
   size_t need = (size_t)ps->n * 4;
   if (need > v->thr_cap) {
@@ -326,13 +335,16 @@ static void update_threads(viewer *v, float *norm)
     v->thr_data = d;
     v->thr_cap = need;
   }
+  const vw_obs *o = viewer_obs(v);
+  const uint8_t *flags = o ? o->flags[p] : NULL;
   for (uint32_t i = 0; i < ps->n; i++) {
     const ts_thread *t = &ps->t[i];
     float *d = v->thr_data + (size_t)i * 4;
     d[0] = (float)t->dispatch;
     d[1] = (float)t->depth;
     d[2] = (float)(t->slot < 0 ? 0 : t->slot);
-    d[3] = (float)ts_thread_state_at(t, tick) + (t->hazards > 0 ? 4.0f : 0.0f);
+    d[3] = (float)ts_thread_state_at(t, tick) + (t->hazards > 0 ? 4.0f : 0.0f) +
+           (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
   }
   glBindTexture(GL_TEXTURE_2D, v->thr_tex);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
@@ -342,6 +354,7 @@ static void update_threads(viewer *v, float *norm)
   v->thr_tick = tick;
   v->thr_pass = p;
   v->thr_dev = 0;
+  v->thr_obs = v->obs_serial;
 }
 
 static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
@@ -510,7 +523,7 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
 }
 
 /* The focused thread: hovered, else clicked. */
-static int focus_thread(const viewer *v, int *pass, uint32_t *id)
+int viewer_focus_thread(const viewer *v, int *pass, uint32_t *id)
 {
   if (v->hover_pane >= 0 && viewer_thread_at(v, v->hover_x, v->hover_y, pass, id))
     return 1;
@@ -532,25 +545,136 @@ static void tile_center(const viewer *v, int pass, uint32_t id, float *x, float 
   *y += h / 2;
 }
 
+/* A frame of dashes, so that the observed rectangle reads apart from the declared one's
+ * solid frame wherever the two coincide. */
+static void dashed_frame(viewer *v, float x, float y, float w, float h, float t, gfx_color c)
+{
+  const float dash = 6, gap = 4;
+  for (float d = 0; d < w; d += dash + gap) {
+    float len = fminf(dash, w - d);
+    gfx_rect(&v->g, x + d, y, len, t, c);
+    gfx_rect(&v->g, x + d, y + h - t, len, t, c);
+  }
+  for (float d = 0; d < h; d += dash + gap) {
+    float len = fminf(dash, h - d);
+    gfx_rect(&v->g, x, y + d, t, len, c);
+    gfx_rect(&v->g, x + w - t, y + d, t, len, c);
+  }
+}
+
+/* An inclusive rectangle of a buffer's elements as image pixels: `per` elements a pixel,
+ * rows and columns swapped in a transposed buffer. Empty: w or h 0. */
+static ts_rect elems_to_px(ts_obs_rect e, int per, int transposed)
+{
+  if (e.x1 < e.x0 || e.y1 < e.y0 || per < 1)
+    return (ts_rect){ 0, 0, 0, 0 };
+  int c0 = e.x0 / per, c1 = e.x1 / per;
+  return transposed ? (ts_rect){ e.y0, c0, e.y1 - e.y0 + 1, c1 - c0 + 1 }
+                    : (ts_rect){ c0, e.y0, c1 - c0 + 1, e.y1 - e.y0 + 1 };
+}
+
+static int px_inside(ts_rect r, int x, int y)
+{
+  return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+}
+
+/* What thread `id` of pass `pass` was observed to read from one role's buffer, drawn on a
+ * pane over its declared rectangle (drawn by the caller, solid): the observed bounding
+ * rectangle dashed in green and, where it leaves the declared one, filled magenta; zoomed in
+ * (a pixel 4 screen pixels or more) and for the thread observed exactly, every pixel read
+ * (any of its channels) instead, green inside the declaration and magenta outside. */
+static void draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_obs *o, int pass,
+                          uint32_t id, int role)
+{
+  const ts_obs_pass *op = ts_observe_pass(o->ob, pass);
+  const ts_kctx *k = ts_run_kctx(v->snap.run);
+  const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
+  const ts_obs_acc *a = ts_obs_at(op, id, role, TS_ACC_READ);
+  if (!op || !a->count)
+    return;
+  int transposed = role == TS_ROLE_SRC && pd->src_transposed;
+  int span = transposed ? k->H : k->W, cols = op->cols[role];
+  if (cols % span != 0 || (role != TS_ROLE_SRC && op->buf[role] != TS_BUF_OUT))
+    return;
+  int per = cols / span;
+  ts_rect seen = elems_to_px(a->seen, per, transposed), decl = elems_to_px(a->declared, per, transposed);
+  gfx_color in = SEEN, out = OBS_COLORS[0];
+  in.a = 0.38f;
+  out.a = 0.75f;
+  float x, y, w, h;
+  if (v->zoom >= 4 && op->chosen == id) {
+    /* The pixels of the observed rectangle on screen, each tested channel by channel. */
+    int px0 = (int)fmaxf((float)seen.x, floorf(v->cx - clip->w / 2 / v->zoom));
+    int py0 = (int)fmaxf((float)seen.y, floorf(v->cy - clip->h / 2 / v->zoom));
+    int px1 = (int)fminf((float)(seen.x + seen.w), ceilf(v->cx + clip->w / 2 / v->zoom));
+    int py1 = (int)fminf((float)(seen.y + seen.h), ceilf(v->cy + clip->h / 2 / v->zoom));
+    for (int py = py0; py < py1; py++)
+      for (int px = px0; px < px1; px++) {
+        int hit = 0;
+        for (int c = 0; c < per && !hit; c++)
+          hit = transposed ? ts_obs_chosen_has(op, role, TS_ACC_READ, py * per + c, px)
+                           : ts_obs_chosen_has(op, role, TS_ACC_READ, px * per + c, py);
+        if (!hit)
+          continue;
+        viewer_image_to_screen(v, pane, (float)px, (float)py, &x, &y);
+        gfx_rect(&v->g, x + 1, y + 1, v->zoom - 2, v->zoom - 2, px_inside(decl, px, py) ? in : out);
+      }
+  } else {
+    /* The bands of the observed rectangle outside the declared one (all of it when nothing
+     * is declared there). */
+    ts_rect band[4] = { seen, { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    if (decl.w > 0 && decl.h > 0) {
+      int sx1 = seen.x + seen.w, sy1 = seen.y + seen.h;
+      int dx0 = decl.x, dy0 = decl.y, dx1 = decl.x + decl.w, dy1 = decl.y + decl.h;
+      int top = dy0 < sy1 ? dy0 : sy1, bottom = dy1 > seen.y ? dy1 : seen.y;
+      int left = dx0 < sx1 ? dx0 : sx1, right = dx1 > seen.x ? dx1 : seen.x;
+      int my0 = seen.y > dy0 ? seen.y : dy0, my1 = sy1 < dy1 ? sy1 : dy1;
+      band[0] = (ts_rect){ seen.x, seen.y, seen.w, top - seen.y };
+      band[1] = (ts_rect){ seen.x, bottom, seen.w, sy1 - bottom };
+      band[2] = (ts_rect){ seen.x, my0, left - seen.x, my1 - my0 };
+      band[3] = (ts_rect){ right, my0, sx1 - right, my1 - my0 };
+    }
+    for (int i = 0; i < 4; i++)
+      if (band[i].w > 0 && band[i].h > 0) {
+        rect_to_screen(v, pane, band[i], &x, &y, &w, &h);
+        gfx_rect(&v->g, x, y, fmaxf(w, 1), fmaxf(h, 1), out);
+      }
+  }
+  if (role != TS_ROLE_SRC && decl.w > 0) {
+    rect_to_screen(v, pane, decl, &x, &y, &w, &h);
+    gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
+  }
+  rect_to_screen(v, pane, seen, &x, &y, &w, &h);
+  dashed_frame(v, x - 3, y - 3, w + 6, h + 6, 2, SEEN);
+  gfx_text(&v->g, FONT_SMALL, x - 3, y + h + 4, SEEN, "observed");
+}
+
 static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
 {
   int pass;
   uint32_t id;
-  if (!focus_thread(v, &pass, &id) || pass != shown_pass(v))
+  if (!viewer_focus_thread(v, &pass, &id) || pass != shown_pass(v))
     return;
   const ts_sched *s = sched_of(v);
   const ts_pass_sched *ps = &s->pass[pass];
   const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
   int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
   float x, y, w, h;
-  /* On the input: the read footprint with its halo, and the tile inside it. */
+  /* On the input: the read footprint with its halo, and the tile inside it; with an
+   * observation, what the thread really read over it (and on the output, what it read of
+   * its own output, as the integral image does). */
+  const vw_obs *o = viewer_obs(v);
   rect_to_screen(v, 0, pd->read_px(ts_run_kctx(v->snap.run), tx, ty), &x, &y, &w, &h);
   if (clipped(rin, x + w / 2, y + h / 2) || w > 4) {
     gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
-    gfx_text(&v->g, FONT_SMALL, x, y - 13, FOOT, "reads");
+    gfx_text(&v->g, FONT_SMALL, x, y - (o ? 18 : 13), FOOT, o ? "declared reads" : "reads");
   }
   rect_to_screen(v, 0, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
   gfx_frame(&v->g, x, y, w, h, 1, WHITE);
+  if (o) {
+    draw_observed(v, 0, rin, o, pass, id, TS_ROLE_SRC);
+    draw_observed(v, 1, rout, o, pass, id, TS_ROLE_COMMITTED);
+  }
   /* On the output: the tile, arrows to what it waits for and from what waits for it. */
   rect_to_screen(v, 1, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
   gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
@@ -788,6 +912,73 @@ static void draw_device_block(viewer *v, float x, float *y, const ts_dev_run *d)
   panel_line(v, x, y, WHITE, "at %s: %u done, %u running, %u waiting", t, c[3], c[2], c[1]);
 }
 
+/* The focused thread's observed accesses, per buffer: the rectangle (in the buffer's
+ * elements: a pixel is C columns of a row) and the count of what it read and wrote, beside
+ * what it declares where the two differ; then its violations, write conflicts and observed
+ * hazards. Lines stop at `bottom`. */
+static void inspect_observed(viewer *v, float x, float *y, float bottom, const vw_obs *o,
+                             int pass, uint32_t id)
+{
+  const ts_obs_pass *op = ts_observe_pass(o->ob, pass);
+  const ts_pass_sched *ps = &sched_of(v)->pass[pass];
+  uint32_t tw = (uint32_t)ps->tw;
+  float lh = (float)v->g.font[FONT_UI].height;
+  if (!op || *y + lh > bottom)
+    return;
+  const ts_kctx *k = ts_run_kctx(v->snap.run);
+  int per = k->W > 0 && op->cols[TS_ROLE_SRC] % k->W == 0 ? op->cols[TS_ROLE_SRC] / k->W : 0;
+  char unit[48] = "";
+  if (per > 1)
+    snprintf(unit, sizeof unit, ", column x*%d+c", per);
+  panel_line(v, x, y, ACCENT, "observed%s%s", op->chosen == id ? ", every element" : "", unit);
+  for (int r = 0; r < TS_NROLES; r++)
+    for (int kd = 0; kd < 2; kd++) {
+      const ts_obs_acc *a = ts_obs_at(op, id, r, kd);
+      if (!a->count || *y + lh > bottom)
+        continue;
+      gfx_color c = a->outside ? OBS_COLORS[kd == TS_ACC_READ ? 0 : 1] : SEEN;
+      panel_line(v, x, y, c, "%s%s %s: cols %d..%d rows %d..%d, %u",
+                 ts_obs_buffer_name(op->buf[r]), r == TS_ROLE_COMMITTED ? " (own)" : "",
+                 kd ? "written" : "read", a->seen.x0, a->seen.x1, a->seen.y0, a->seen.y1,
+                 a->count);
+      if (a->outside && *y + 2 * lh <= bottom) {
+        panel_line(v, x, y, c, "  %u outside cols %d..%d rows %d..%d", a->outside,
+                   a->declared.x0, a->declared.x1, a->declared.y0, a->declared.y1);
+        panel_line(v, x, y, c, "  (its %s); the first: col %d row %d",
+                   kd ? "write rectangle" : "footprint", a->out_col, a->out_row);
+      }
+    }
+  if (op->oob && op->oob_tid == id && *y + lh <= bottom)
+    panel_line(v, x, y, WARN, "%s %s col %d row %d: outside the buffer", op->oob_kind ? "wrote" : "read",
+               ts_obs_buffer_name(op->buf[op->oob_role]), op->oob_col, op->oob_row);
+  /* A write conflict: the first element of its writes that another thread wrote too. */
+  const ts_obs_acc *wr = ts_obs_at(op, id, TS_ROLE_DST, TS_ACC_WRITE);
+  int cols = op->cols[TS_ROLE_DST];
+  for (int ry = wr->seen.y0; op->conflicts && wr->count && ry <= wr->seen.y1; ry++)
+    for (int rx = wr->seen.x0; rx <= wr->seen.x1; rx++) {
+      size_t e = (size_t)ry * (size_t)cols + (size_t)rx;
+      uint32_t a = op->last[e], b = op->other[e];
+      if (!a || !b || (a - 1 != id && b - 1 != id))
+        continue;
+      uint32_t w = a - 1 == id ? b - 1 : a - 1;
+      if (*y + lh <= bottom)
+        panel_line(v, x, y, OBS_COLORS[2], "conflict: %s col %d row %d also by (%u,%u)",
+                   ts_obs_buffer_name(op->buf[TS_ROLE_DST]), rx, ry, w % tw, w / tw);
+      ry = wr->seen.y1;
+      break;
+    }
+  char hz[160] = "";
+  int nhz = 0;
+  for (size_t i = 0; i < o->rep.nhazards; i++) {
+    const ts_hazard *h = &o->rep.hazards[i];
+    if (h->pass == pass && h->consumer == id && nhz++ < 5)
+      snprintf(hz + strlen(hz), sizeof hz - strlen(hz), " (%u,%u)", h->producer % tw,
+               h->producer / tw);
+  }
+  if (nhz && *y + lh <= bottom)
+    panel_line(v, x, y, OBS_COLORS[3], "observed hazard: read early from%s", hz);
+}
+
 static void draw_panel(viewer *v, const vw_rect *r)
 {
   gfx_rect(&v->g, r->x, r->y, r->w, r->h, PANEL);
@@ -848,7 +1039,11 @@ static void draw_panel(viewer *v, const vw_rect *r)
       draw_memory(v, x, &y, r, p, live);
     y += 6;
     panel_line(v, x, &y, head, "device   [b]");
-    panel_line(v, x, &y, WHITE, "%.52s", v->snap.device);
+    /* A shot names no OpenCL device (it differs from machine to machine), unless asked. */
+    if (v->snap.on_cl && !live)
+      panel_line(v, x, &y, WHITE, "OpenCL (the device: --show-times)");
+    else
+      panel_line(v, x, &y, WHITE, "%.52s", v->snap.device);
     if (v->snap.on_cl && !live) {
       panel_line(v, x, &y, DIM, "kernel time: measured in the window (--show-times)");
     } else if (v->snap.on_cl && v->snap.kernel_ms > 0) {
@@ -904,7 +1099,7 @@ static void draw_panel(viewer *v, const vw_rect *r)
     }
     panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }
-  if (focus_thread(v, &pass, &id)) {
+  if (viewer_focus_thread(v, &pass, &id)) {
     const ts_sched *s = sched_of(v);
     const ts_pass_sched *ps = &s->pass[pass];
     const ts_thread *t = &ps->t[id];
@@ -942,6 +1137,27 @@ static void draw_panel(viewer *v, const vw_rect *r)
                  hz[i].producer % (uint32_t)ps->tw, hz[i].producer / (uint32_t)ps->tw);
     if (nhz)
       panel_line(v, x, &y, WARN, "read before they finished: %s", ws);
+    /* The observation: who wrote the hovered pixel, and what the thread really touched. */
+    float bottom = r->y + r->h - 72;
+    const vw_obs *o = viewer_obs(v);
+    int wp;
+    uint32_t wid;
+    if (o && v->hover_pane >= 0 && viewer_observed_writer(v, v->hover_x, v->hover_y, &wp, &wid) >= 0 &&
+        y + (float)v->g.font[FONT_UI].height <= bottom) {
+      if (viewer_observed_writer(v, v->hover_x, v->hover_y, &wp, &wid) == 1)
+        panel_line(v, x, &y, WHITE, "pixel (%d,%d) last written by (%u,%u)", (int)v->hover_x,
+                   (int)v->hover_y, wid % (uint32_t)s->pass[wp].tw, wid / (uint32_t)s->pass[wp].tw);
+      else
+        panel_line(v, x, &y, WARN, "pixel (%d,%d): no thread wrote it", (int)v->hover_x,
+                   (int)v->hover_y);
+    }
+    if (o) {
+      inspect_observed(v, x, &y, bottom, o, pass, id);
+    } else if (v->snap.on_cl && !dev && y + (float)v->g.font[FONT_UI].height <= bottom) {
+      char why[600];
+      viewer_obs_why_not(v, why, sizeof why);
+      panel_line(v, x, &y, DIM, "%s", why);
+    }
   } else if (y < r->y + r->h - 140) {
     panel_line(v, x, &y, DIM, "hover a tile; click to select the thread");
     panel_line(v, x, &y, DIM, "that wrote a pixel. h: help");
@@ -1011,6 +1227,23 @@ static void draw_panel(viewer *v, const vw_rect *r)
     if (!dev_has_units(dev))
       gfx_text(&v->g, FONT_SMALL, x, ly + 17, DIM,
                "no unit ids here: lanes hold the groups that overlapped");
+  } else if (v->mode == OV_OBSERVED) {
+    const vw_obs *o = viewer_obs(v);
+    if (o) {
+      float lx = x;
+      for (int i = 0; i < VW_OBS_KINDS; i++) {
+        char item[48];
+        snprintf(item, sizeof item, "%s %u", OBS_NAMES[i], o->flagged[i]);
+        gfx_rect(&v->g, lx, ly + 2, 12, 12, OBS_COLORS[i]);
+        lx += 16 + gfx_text(&v->g, FONT_UI, lx + 16, ly, o->flagged[i] ? WHITE : DIM, item) + 10;
+      }
+      gfx_text(&v->g, FONT_SMALL, x, ly + 17, DIM,
+               "threads the observed accesses flag; striped: several; dark: clean");
+    } else {
+      char why[600];
+      viewer_obs_why_not(v, why, sizeof why);
+      gfx_text(&v->g, FONT_UI, x, ly, DIM, why);
+    }
   } else if (v->mode == OV_SLOT) {
     gfx_text(&v->g, FONT_UI, x, ly, WHITE, "one hue per resident thread slot");
   } else {
@@ -1181,7 +1414,7 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
   }
   int pass;
   uint32_t id;
-  if (focus_thread(v, &pass, &id) && pass == shown_pass(v)) {
+  if (viewer_focus_thread(v, &pass, &id) && pass == shown_pass(v)) {
     const ts_grec *g = dev_rec(v, d, pass, id);
     int L = d->lanes > 0 ? d->lanes : 1;
     float y0 = ly + floorf((float)g->lane * lh / (float)L), y1 = ly + floorf((float)(g->lane + 1) * lh / (float)L);
@@ -1261,7 +1494,7 @@ static void draw_help(viewer *v)
     "w W        cycle walk",            "[ ]        halve / double the slots",
     "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
     "d          device view / simulated view",
-    "r          reload the kernels",    "o O        overlay: state, order, depth, slot, none",
+    "r          reload the kernels",    "o O        overlay: state, order, depth, slot, observed, none",
     "g          tile grid",             "f 1        fit / one to one",
     "wheel drag zoom about the cursor / pan", "click      select the thread that wrote a pixel",
     "s          screenshot",            "h F1       this help",

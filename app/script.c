@@ -12,7 +12,9 @@
  *   shot FILE               write a screenshot;  report   print the viewer's state line
  *   expect FIELD VALUE      check a field of the state line (variant, pattern, walk, slots,
  *                           cost, backend, tick, pass, hazards, overlay, selected, view; in
- *                           the device view also devtime (T/END) and wrong)
+ *                           the device view also devtime (T/END) and wrong; the observation:
+ *                           observe (done, pending, failed, off), and once done footprint,
+ *                           writes and conflicts (threads flagged), obs_hazards, chosen)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   expect-status TEXT...   check that the status line (bottom) holds TEXT
  *   open FILE               open an image as if dropped on the window (waits for the load)

@@ -21,7 +21,8 @@ const char *const script_key_names[SCRIPT_NAMED_KEYS] = { "space", "left",   "ri
 static const char *const report_fields[] = { "variant", "pattern", "walk",     "slots",
                                              "cost",    "backend", "tick",     "pass",
                                              "hazards", "overlay", "selected", "view",
-                                             "devtime", "wrong" };
+                                             "devtime", "wrong",    "observe",  "footprint",
+                                             "writes",  "conflicts", "obs_hazards", "chosen" };
 
 typedef struct parser {
   const char *name;

@@ -19,8 +19,9 @@ enum { NSPEEDS = (int)(sizeof speeds / sizeof speeds[0]), PANEL_W = 440, TIMELIN
 
 const char *overlay_name(overlay_mode m, int device)
 {
-  static const char *const names[2][OV_COUNT] = { { "none", "state", "order", "depth", "slot" },
-                                                  { "none", "state", "order", "wait", "unit" } };
+  static const char *const names[2][OV_COUNT] = {
+    { "none", "state", "order", "depth", "slot", "observed" },
+    { "none", "state", "order", "wait", "unit", "observed" } };
   return (unsigned)m < OV_COUNT ? names[device != 0][m] : "?";
 }
 
@@ -62,6 +63,55 @@ void viewer_set_dev_time(viewer *v, int64_t t)
 const uint8_t *viewer_out_raw(const viewer *v)
 {
   return viewer_dev(v) ? v->dev_raw : v->out_raw;
+}
+
+const vw_obs *viewer_obs(const viewer *v)
+{
+  if (!v->obs || !v->obs->ob || !v->have_snap || !v->snap.run || viewer_dev(v))
+    return NULL;
+  return v->obs;
+}
+
+void viewer_obs_why_not(const viewer *v, char *buf, size_t n)
+{
+  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
+  if (viewer_obs(v) || !k)
+    snprintf(buf, n, "%s", "");
+  else if (viewer_dev(v))
+    snprintf(buf, n, "observation: in the simulated view [d]");
+  else if (!v->snap.on_cl)
+    snprintf(buf, n, "observation needs the OpenCL back end [b]");
+  else if ((int64_t)k->W * k->H > VW_OBSERVE_MAX_PX)
+    snprintf(buf, n, "observation off: %dx%d is over 1 megapixel", k->W, k->H);
+  else if (v->obs && v->obs->error[0])
+    snprintf(buf, n, "observation failed: %s", v->obs->error);
+  else
+    snprintf(buf, n, "observing every access...");
+}
+
+int viewer_observed_writer(const viewer *v, float x, float y, int *pass, uint32_t *id)
+{
+  const vw_obs *o = viewer_obs(v);
+  if (!o || x < 0 || y < 0)
+    return -1;
+  int p = viewer_shown_pass(v);
+  const ts_obs_pass *op = ts_observe_pass(o->ob, p);
+  const ts_kctx *k = ts_run_kctx(v->snap.run);
+  int px = (int)x, py = (int)y;
+  /* Only an output in the image's own layout (not a transposed intermediate). */
+  if (!op || op->buf[TS_ROLE_DST] != TS_BUF_OUT || px >= k->W || py >= k->H ||
+      op->cols[TS_ROLE_DST] % k->W != 0)
+    return -1;
+  int per = op->cols[TS_ROLE_DST] / k->W;
+  for (int c = 0; c < per; c++) {
+    uint32_t w = op->last[(size_t)py * (size_t)op->cols[TS_ROLE_DST] + (size_t)px * (size_t)per + (size_t)c];
+    if (w && w - 1 < op->n) {
+      *pass = p;
+      *id = w - 1;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
@@ -316,6 +366,7 @@ viewer *viewer_create(const vw_options *o)
   v->sel_pass = -1;
   v->hover_pane = -1;
   v->thr_pass = -1;
+  v->obs_sent_x = v->obs_sent_y = v->obs_want_x = v->obs_want_y = -1;
   v->speed_index = 3;
   v->mode = o->mode;
   v->tile_grid = 1;
@@ -410,6 +461,7 @@ void viewer_destroy(viewer *v)
     vw_worker_stop(v->wk, v->snap.run);
   }
   vw_snapshot_free(&v->snap);
+  vw_obs_free(v->obs);
   if (v->gl) {
     gfx_free(&v->g);
     glDeleteTextures(2, v->img_tex);
@@ -618,7 +670,12 @@ void viewer_click(viewer *v, float sx, float sy)
   if (screen_to_image(v, sx, sy, &x, &y) >= 0) {
     int pass;
     uint32_t id;
-    if (viewer_thread_at(v, x, y, &pass, &id) && !(v->sel_pass == pass && v->sel_id == id)) {
+    /* The thread that wrote the pixel: the observed last writer when there is an
+     * observation, else the owner of the tile. */
+    int found = viewer_observed_writer(v, x, y, &pass, &id);
+    if (found < 0)
+      found = viewer_thread_at(v, x, y, &pass, &id);
+    if (found && !(v->sel_pass == pass && v->sel_id == id)) {
       v->sel_pass = pass;
       v->sel_id = id;
     } else {
@@ -779,10 +836,40 @@ static void pick_up(viewer *v)
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
       v->tick >= ts_run_sched(v->snap.run)->length)
     v->tick = v->snap.tick; /* "the end" resolved */
+  /* The observation is always of the run shown. */
+  if (v->snap.obs || v->snap.run != before) {
+    vw_obs_free(v->obs);
+    v->obs = v->snap.obs;
+    v->snap.obs = NULL;
+    v->obs_serial++;
+  }
   pick_up_device(v);
   if (v->snap.note[0])
     set_status(v, v->snap.note);
   relayout(v);
+}
+
+/* Asks the worker to observe the focused thread's exact elements once it has stayed focused
+ * for a moment (at once when `now`: scripts and shots), so that sweeping the mouse over the
+ * image does not start a replay per tile. Without a focused thread the last one stays. */
+static void observe_focus(viewer *v, int now)
+{
+  int pass;
+  uint32_t id;
+  if (!v->have_snap || !v->snap.run || !viewer_focus_thread(v, &pass, &id))
+    return;
+  uint32_t tw = (uint32_t)ts_run_sched(v->snap.run)->pass[pass].tw, t = SDL_GetTicks();
+  int x = (int)(id % tw), y = (int)(id / tw);
+  if (x != v->obs_want_x || y != v->obs_want_y) {
+    v->obs_want_x = x;
+    v->obs_want_y = y;
+    v->obs_want_since = t;
+  }
+  if ((x != v->obs_sent_x || y != v->obs_sent_y) && (now || t - v->obs_want_since >= 300)) {
+    v->obs_sent_x = x;
+    v->obs_sent_y = y;
+    vw_worker_observe(v->wk, x, y);
+  }
 }
 
 void viewer_frame(viewer *v, int scripted)
@@ -827,6 +914,7 @@ void viewer_frame(viewer *v, int scripted)
       set_status(v, "a kernel file changed: rebuilding");
     }
   }
+  observe_focus(v, scripted);
   render_frame(v);
   if (!v->offscreen)
     SDL_GL_SwapWindow(v->win);
@@ -837,6 +925,7 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
   uint32_t t0 = SDL_GetTicks();
   for (;;) {
     pick_up(v);
+    observe_focus(v, 1);
     int64_t want = v->tick;
     if (v->have_snap && v->snap.generation == v->generation && !vw_worker_busy(v->wk)) {
       int64_t len = v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
@@ -940,11 +1029,29 @@ void viewer_report(const viewer *v, char *buf, size_t n)
   if (d)
     snprintf(dev, sizeof dev, " devtime=%llu/%llu wrong=%u", (unsigned long long)viewer_dev_time(v),
              (unsigned long long)d->t_end, d->nwrong);
+  /* The observation: done (with the threads it flags, its hazards and the thread whose
+   * exact elements it holds), pending, failed, or off (the CPU model, a large image, the
+   * device view). */
+  char obs[160] = " observe=off";
+  const vw_obs *o = viewer_obs(v);
+  char why[600];
+  viewer_obs_why_not(v, why, sizeof why);
+  if (o) {
+    char chosen[48] = "none";
+    if (o->chosen_x >= 0)
+      snprintf(chosen, sizeof chosen, "(%d,%d)", o->chosen_x, o->chosen_y);
+    snprintf(obs, sizeof obs, " observe=done footprint=%u writes=%u conflicts=%u obs_hazards=%zu chosen=%s",
+             o->flagged[0], o->flagged[1], o->flagged[2], o->rep.nhazards, chosen);
+  } else if (strncmp(why, "observing", 9) == 0) {
+    snprintf(obs, sizeof obs, " observe=pending");
+  } else if (strncmp(why, "observation failed", 18) == 0) {
+    snprintf(obs, sizeof obs, " observe=failed");
+  }
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s",
+           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s",
            var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
            v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
            (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
-           rss_kb(), dev, v->snap.error[0] ? " error=" : "", v->snap.error);
+           rss_kb(), dev, obs, v->snap.error[0] ? " error=" : "", v->snap.error);
 }

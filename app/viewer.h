@@ -11,11 +11,37 @@
 #include <stdint.h>
 
 #include "gfx.h"
+#include "ts_observe.h"
 #include "ts_run.h"
 
-/* In the device view the last two are their device counterparts: time spent waiting, and
- * compute unit (or logical lane). */
-typedef enum { OV_NONE, OV_STATE, OV_ORDER, OV_DEPTH, OV_SLOT, OV_COUNT } overlay_mode;
+/* In the device view depth and slot are their device counterparts: time spent waiting, and
+ * compute unit (or logical lane). OV_OBSERVED colours the threads the observation flags. */
+typedef enum { OV_NONE, OV_STATE, OV_ORDER, OV_DEPTH, OV_SLOT, OV_OBSERVED, OV_COUNT } overlay_mode;
+
+/* The viewer observes every run on the OpenCL back end (ts_observe_run, on the worker) for
+ * images of up to this many pixels, one megapixel (1024x1024): at that size an observed
+ * replay takes about a second on a CPU device, and its per-element records (last and other
+ * writer of each output element, the chosen thread's bitmaps) some 40 MB. */
+#define VW_OBSERVE_MAX_PX (1024 * 1024)
+
+/* What the observation flags in a thread, one bit each (the overlay's colours). */
+enum { VW_OBS_FOOTPRINT = 1, /* read outside its declared footprint (or outside a buffer) */
+       VW_OBS_WRITE = 2,     /* wrote outside its declared write rectangle (or a buffer) */
+       VW_OBS_CONFLICT = 4,  /* wrote an element another thread wrote too */
+       VW_OBS_HAZARD = 8,    /* read an element before its writer finished (observed) */
+       VW_OBS_KINDS = 4 };
+
+/* An observation of one run, made on the worker and handed to the window with a snapshot of
+ * that run; read-only once made. */
+typedef struct vw_obs {
+  ts_observe *ob;                 /* NULL when the observation failed: error says why */
+  ts_obs_report rep;
+  uint8_t *flags[TS_MAX_PASSES];  /* per thread of each pass: VW_OBS_* */
+  uint32_t flagged[VW_OBS_KINDS]; /* threads with each flag, all passes */
+  int chosen_x, chosen_y;         /* the thread whose exact elements it holds, or -1 */
+  char error[1100];
+} vw_obs;
+void vw_obs_free(vw_obs *o);
 
 /* What to run: changing any of it starts a new run. */
 typedef struct vw_settings {
@@ -49,6 +75,7 @@ typedef struct vw_snapshot {
   uint64_t dev_private[TS_MAX_PASSES], dev_local[TS_MAX_PASSES];
   int have_dev_mem, on_cl;
   char device[320];
+  vw_obs *obs;          /* a new observation of this snapshot's run, or NULL */
 } vw_snapshot;
 
 typedef struct vw_worker vw_worker;
@@ -90,6 +117,13 @@ typedef struct viewer {
   char loaded_path[1024], load_error[1024];
   int load_pending;     /* a load started and not picked up yet (the window's side) */
   uint32_t status_until;
+  /* The observation of the run shown (always of snap.run: dropped when the run changes), and
+   * the thread the window asked the worker to observe exactly (the focused one, once it has
+   * stayed focused a moment). */
+  vw_obs *obs;
+  uint64_t obs_serial;  /* counts the observations picked up: the thread texture's key */
+  int obs_sent_x, obs_sent_y, obs_want_x, obs_want_y;
+  uint32_t obs_want_since;
 
   /* view */
   float zoom, cx, cy;   /* screen px per image px; image point at the panes' centre */
@@ -118,6 +152,7 @@ typedef struct viewer {
   int thr_pass;
   int64_t thr_tick;
   ts_run *thr_run;
+  uint64_t thr_obs;     /* obs_serial the texels were made with */
 
   /* the device view */
   int devview;          /* asked for: shown whenever the run has a device result */
@@ -225,11 +260,26 @@ int vw_worker_busy(vw_worker *w);
 void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,
                           uint64_t input_generation);
 void vw_snapshot_free(vw_snapshot *s);
+/* The thread the window wants observed exactly (its tile coordinates, the same in every
+ * pass; -1, -1: none). The worker observes the current run again when it has nothing else
+ * to do and the last observation was made for another thread. */
+void vw_worker_observe(vw_worker *w, int x, int y);
 
 /* render.c */
 void render_frame(viewer *v);
 /* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
 int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
+/* The thread the inspector describes: the hovered one, else the selected one. */
+int viewer_focus_thread(const viewer *v, int *pass, uint32_t *id);
+/* The observation of the run shown, or NULL (none yet, the CPU model, an image over
+ * VW_OBSERVE_MAX_PX, the device view, or a failed observation). */
+const vw_obs *viewer_obs(const viewer *v);
+/* The thread that last wrote output pixel (x, y) of the pass shown, as observed: 1 and the
+ * thread, 0 when no thread wrote it, -1 when there is no observation to ask (or the pass
+ * writes an intermediate). */
+int viewer_observed_writer(const viewer *v, float x, float y, int *pass, uint32_t *id);
+/* Why there is no observation to show, for the panel; "" when there is one. */
+void viewer_obs_why_not(const viewer *v, char *buf, size_t n);
 int viewer_pass_at_tick(const ts_sched *s, int64_t tick);
 /* The pass shown: at the snapshot's tick, or in the device view at the device time. */
 int viewer_shown_pass(const viewer *v);

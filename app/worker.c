@@ -3,7 +3,11 @@
  * values, timings, device figures). Runs are created and destroyed here only; the window
  * hands back the runs of snapshots it no longer shows. A new run is also run by the device
  * (--exec device), or gets a copy of a loaded record, before its first snapshot, so that
- * the device view never waits on anything but that snapshot. */
+ * the device view never waits on anything but that snapshot. When it has nothing else to do,
+ * the worker observes the current run (ts_observe_run: every buffer access recorded, for the
+ * thread the window focuses its exact elements) if it is on the OpenCL back end and of at
+ * most VW_OBSERVE_MAX_PX pixels, and publishes the observation with the next snapshot; a
+ * request that comes meanwhile waits for that one replay, the observation is not cut short. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +52,24 @@ struct vw_worker {
   ts_dev_run *record;
   vw_settings record_set;
   uint64_t record_input_gen;
+  /* The observation, under the lock: the thread the window wants observed, the run (by a
+   * serial: a new run may sit at the address of an old one) and thread of the last
+   * observation made, and whether the current run can be observed. */
+  int obs_want_x, obs_want_y, obs_have_x, obs_have_y;
+  uint64_t run_serial, obs_run_serial;
+  int run_observable;
 };
+
+void vw_obs_free(vw_obs *o)
+{
+  if (!o)
+    return;
+  ts_observe_destroy(o->ob);
+  ts_obs_report_free(&o->rep);
+  for (int p = 0; p < TS_MAX_PASSES; p++)
+    free(o->flags[p]);
+  free(o);
+}
 
 void vw_snapshot_free(vw_snapshot *s)
 {
@@ -57,8 +78,10 @@ void vw_snapshot_free(vw_snapshot *s)
   free(s->build_log);
   free(s->dev_grey);
   free(s->dev_raw);
+  vw_obs_free(s->obs);
   s->grey = s->raw = s->dev_grey = s->dev_raw = NULL;
   s->build_log = NULL;
+  s->obs = NULL;
 }
 
 static char *dup_str(const char *s)
@@ -264,6 +287,76 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
       s->have_dev_mem = 1;
 }
 
+/* Whether the run can be observed: the OpenCL back end, and at most VW_OBSERVE_MAX_PX. */
+static int observable(const ts_run *run)
+{
+  if (!run || !ts_run_params_of(run)->cl)
+    return 0;
+  const ts_kctx *k = ts_run_kctx(run);
+  return (int64_t)k->W * k->H <= VW_OBSERVE_MAX_PX;
+}
+
+/* Flags the threads that the checks found, per pass: reads and writes outside what they
+ * declare (or outside a buffer), write conflicts (both writers), observed hazards (the
+ * consumer). */
+static int flag_threads(vw_obs *o)
+{
+  for (int p = 0; p < ts_observe_npasses(o->ob); p++) {
+    const ts_obs_pass *op = ts_observe_pass(o->ob, p);
+    uint8_t *f = o->flags[p] = calloc((size_t)op->n + 1, 1);
+    if (!f)
+      return 0;
+    for (uint32_t id = 0; id < op->n; id++)
+      for (int r = 0; r < TS_NROLES; r++)
+        for (int kd = 0; kd < 2; kd++)
+          if (ts_obs_at(op, id, r, kd)->outside)
+            f[id] |= kd == TS_ACC_READ ? VW_OBS_FOOTPRINT : VW_OBS_WRITE;
+    if (op->oob && op->oob_tid < op->n)
+      f[op->oob_tid] |= op->oob_kind == TS_ACC_READ ? VW_OBS_FOOTPRINT : VW_OBS_WRITE;
+    size_t elems = (size_t)op->cols[TS_ROLE_DST] * (size_t)op->rows[TS_ROLE_DST];
+    for (size_t e = 0; op->conflicts && e < elems; e++)
+      if (op->other[e] && op->other[e] - 1 < op->n && op->last[e] && op->last[e] - 1 < op->n) {
+        f[op->other[e] - 1] |= VW_OBS_CONFLICT;
+        f[op->last[e] - 1] |= VW_OBS_CONFLICT;
+      }
+  }
+  for (size_t i = 0; i < o->rep.nhazards; i++) {
+    const ts_hazard *h = &o->rep.hazards[i];
+    if (h->pass >= 0 && h->pass < ts_observe_npasses(o->ob) &&
+        h->consumer < ts_observe_pass(o->ob, h->pass)->n)
+      o->flags[h->pass][h->consumer] |= VW_OBS_HAZARD;
+  }
+  for (int p = 0; p < ts_observe_npasses(o->ob); p++)
+    for (uint32_t id = 0; id < ts_observe_pass(o->ob, p)->n; id++)
+      for (int k = 0; k < VW_OBS_KINDS; k++)
+        o->flagged[k] += (o->flags[p][id] >> k) & 1;
+  return 1;
+}
+
+/* Observes the current run with thread (cx, cy) chosen; an observation that fails says why
+ * in its error. The run is left at its last tick: the snapshot made next seeks back. */
+static vw_obs *observe(vw_worker *w, int cx, int cy)
+{
+  vw_obs *o = calloc(1, sizeof *o);
+  if (!o)
+    return NULL;
+  o->chosen_x = cx;
+  o->chosen_y = cy;
+  ts_error err = { 0 };
+  if (ts_observe_run(w->run, cx, cy, &o->ob, &err) != TS_OK ||
+      ts_observe_check(o->ob, w->run, 4, &o->rep, &err) != TS_OK) {
+    snprintf(o->error, sizeof o->error, "%s", err.msg);
+    ts_observe_destroy(o->ob);
+    o->ob = NULL;
+  } else if (!flag_threads(o)) {
+    snprintf(o->error, sizeof o->error, "out of memory for the observation's flags");
+    ts_observe_destroy(o->ob);
+    o->ob = NULL;
+  }
+  ts_run_take_kernel_ms(w->run); /* the observed launches are not the panel's kernel time */
+  return o;
+}
+
 /* Seeks, then publishes the rows that changed since the last snapshot (all of them for a
  * new run), merged with a snapshot the window has not taken yet. */
 static void fill_snapshot(vw_worker *w, vw_snapshot *s)
@@ -306,6 +399,10 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
       s->dev_raw = p->dev_raw;
       p->dev_grey = p->dev_raw = NULL;
     }
+    if (p->obs && !s->obs) {
+      s->obs = p->obs;
+      p->obs = NULL;
+    }
     vw_snapshot_free(p);
     w->has_pending = 0;
   }
@@ -322,12 +419,19 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
     s->y0 = s->y1 = 0;
 }
 
+/* Whether the current run is to be observed (again): the lock is held. */
+static int obs_due(const vw_worker *w)
+{
+  return w->run_observable && (w->obs_run_serial != w->run_serial ||
+                               w->obs_have_x != w->obs_want_x || w->obs_have_y != w->obs_want_y);
+}
+
 static int worker_main(void *ud)
 {
   vw_worker *w = ud;
   SDL_LockMutex(w->mu);
   for (;;) {
-    while (!w->stop && !w->has_req && w->ngrave == 0)
+    while (!w->stop && !w->has_req && w->ngrave == 0 && !obs_due(w))
       SDL_CondWait(w->cv, w->mu);
     if (w->stop)
       break;
@@ -336,11 +440,15 @@ static int worker_main(void *ud)
     memcpy(grave, w->grave, sizeof grave);
     w->ngrave = 0;
     int has_req = w->has_req, reload = w->req_reload;
+    /* Requests first: an observation waits until the window asks for nothing else. */
+    int do_obs = !has_req && obs_due(w), ox = w->obs_want_x, oy = w->obs_want_y;
     w->has_req = w->req_reload = 0;
-    w->job_set = w->req_set;
-    w->job_gen = w->req_gen;
-    w->job_tick = w->req_tick;
-    w->busy = has_req;
+    if (has_req) {
+      w->job_set = w->req_set;
+      w->job_gen = w->req_gen;
+      w->job_tick = w->req_tick;
+    }
+    w->busy = has_req || do_obs;
     if (has_req && w->req_input) {
       ts_image_destroy(w->input);
       w->input = w->req_input;
@@ -351,20 +459,36 @@ static int worker_main(void *ud)
 
     for (int i = 0; i < ngrave; i++)
       ts_run_destroy(grave[i]);
-    if (!has_req) {
+    if (!has_req && !do_obs) {
       SDL_LockMutex(w->mu);
       continue;
     }
     vw_snapshot s = { 0 };
+    int made = 0;
     /* A new image comes with a new generation, so it makes a new run too. The old run was
      * published: the window hands it back through the grave when it lets go of it. */
-    if (w->input && (!w->run || w->run_gen != w->job_gen || reload))
+    if (do_obs) {
+      s.obs = observe(w, ox, oy);
+      if (!s.obs)
+        snprintf(s.note, sizeof s.note, "out of memory for the observation");
+    } else if (w->input && (!w->run || w->run_gen != w->job_gen || reload)) {
       make_run(w, &s, reload);
-    else if (!w->input)
+      made = 1;
+    } else if (!w->input) {
       snprintf(s.error, sizeof s.error, "no image");
+    }
     fill_snapshot(w, &s);
 
     SDL_LockMutex(w->mu);
+    if (made) {
+      w->run_serial++;
+      w->run_observable = observable(w->run);
+    }
+    if (do_obs) {
+      w->obs_run_serial = w->run_serial;
+      w->obs_have_x = ox;
+      w->obs_have_y = oy;
+    }
     /* A snapshot the window did not take is replaced; its run goes unless it is ours now or
      * the window still draws it from an earlier snapshot. It is destroyed only once it is
      * out of reach: while the lock is let go, the window may take the pending snapshot. */
@@ -392,6 +516,7 @@ vw_worker *vw_worker_start(const char *kernels_dir)
     return NULL;
   snprintf(w->kernels_dir, sizeof w->kernels_dir, "%s", kernels_dir ? kernels_dir : "");
   w->cl_device = -2;
+  w->obs_want_x = w->obs_want_y = -1;
   w->mu = SDL_CreateMutex();
   w->cv = SDL_CreateCond();
   w->thread = SDL_CreateThread(worker_main, "tilescope-worker", w);
@@ -453,10 +578,19 @@ void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,
   SDL_UnlockMutex(w->mu);
 }
 
+void vw_worker_observe(vw_worker *w, int x, int y)
+{
+  SDL_LockMutex(w->mu);
+  w->obs_want_x = x;
+  w->obs_want_y = y;
+  SDL_CondSignal(w->cv);
+  SDL_UnlockMutex(w->mu);
+}
+
 int vw_worker_busy(vw_worker *w)
 {
   SDL_LockMutex(w->mu);
-  int busy = w->busy || w->has_req || w->has_pending;
+  int busy = w->busy || w->has_req || w->has_pending || obs_due(w);
   SDL_UnlockMutex(w->mu);
   return busy;
 }

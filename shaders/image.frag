@@ -1,7 +1,9 @@
 // An image pane: the image (nearest texel), a pixel grid when zoomed in, and the thread-space
 // overlay drawn from a per-thread texture, one texel per thread:
 //   r = dispatch index, g = depth, b = slot, a = state (0 pending, 1 waiting, 2 running,
-//   3 done) + 4 when the thread has a hazard.
+//   3 done) + 4 when the thread has a hazard + 8 x what the observation flags in it (bits:
+//   1 read outside its footprint, 2 wrote outside its rectangle, 4 write conflict, 8
+//   observed hazard) + 128 when the run was observed at all.
 // In the device view the same texels hold the device's record at the device time:
 //   r = observed start order, g = time spent waiting, b = compute unit or lane, a = state
 //   + 4 for a wrong tile (its output differs from the reference); the output is masked where
@@ -15,7 +17,7 @@ uniform vec2 u_image_size;
 uniform vec2 u_origin;      // screen position of the image's top-left corner
 uniform float u_zoom;       // screen pixels per image pixel
 uniform vec4 u_clip;        // pane rectangle (x0, y0, x1, y1)
-uniform int u_overlay;      // 0 none, 1 state, 2 dispatch order, 3 depth, 4 slot
+uniform int u_overlay;      // 0 none, 1 state, 2 dispatch order, 3 depth, 4 slot, 5 observed
 uniform sampler2D u_threads;
 uniform vec2 u_space;       // thread space TW, TH
 uniform vec2 u_tile;        // a thread's tile in image pixels
@@ -77,7 +79,7 @@ void main()
       vec4 th = texelFetch(u_threads, ivec2(t), 0);
       float state = mod(th.a, 4.0);
       // A device tile is known wrong only once it has finished.
-      bool hazard = th.a >= 4.0 && state >= (u_device != 0 ? 3.0 : 2.0);
+      bool hazard = mod(th.a, 8.0) >= 4.0 && state >= (u_device != 0 ? 3.0 : 2.0);
       if (u_mask == 1 && state < 3.0)
         c = masked(c);
       vec3 oc = c;
@@ -93,8 +95,30 @@ void main()
         oc = ramp(th.r / max(u_norm.x, 1.0));
       } else if (u_overlay == 3) {
         oc = ramp(th.g / max(u_norm.y, 1.0));
-      } else {
+      } else if (u_overlay == 4) {
         oc = hue(fract(th.b * 0.61803399));
+      } else {
+        // Observed: each flag its colour; a thread with several has diagonal stripes of them.
+        int f = int(floor(th.a / 8.0));
+        bool observed = f >= 16;
+        f = f - (observed ? 16 : 0);
+        const vec3 cols[4] = vec3[4](vec3(0.95, 0.20, 0.85), vec3(1.00, 0.55, 0.05),
+                                     vec3(0.10, 0.85, 0.85), vec3(0.95, 0.10, 0.10));
+        int n = 0;
+        for (int i = 0; i < 4; i++)
+          n += (f >> i) & 1;
+        if (n == 0) {
+          oc = vec3(0.0);
+          a = observed ? u_alpha * 0.5 : 0.0;
+        } else {
+          int k = int(mod(floor((v_screen.x + v_screen.y) / 10.0), float(n)));
+          for (int i = 0; i < 4; i++)
+            if (((f >> i) & 1) != 0) {
+              if (k == 0) oc = cols[i];
+              k--;
+            }
+          a = 0.7;
+        }
       }
       c = mix(c, oc, a);
       if (u_device != 0 && hazard) {
