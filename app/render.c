@@ -664,6 +664,10 @@ static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
    * observation, what the thread really read over it (and on the output, what it read of
    * its own output, as the integral image does). */
   const vw_obs *o = viewer_obs(v);
+  if (o) {
+    draw_observed(v, 0, rin, o, pass, id, TS_ROLE_SRC);
+    draw_observed(v, 1, rout, o, pass, id, TS_ROLE_COMMITTED);
+  }
   rect_to_screen(v, 0, pd->read_px(ts_run_kctx(v->snap.run), tx, ty), &x, &y, &w, &h);
   if (clipped(rin, x + w / 2, y + h / 2) || w > 4) {
     gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
@@ -671,10 +675,6 @@ static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
   }
   rect_to_screen(v, 0, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
   gfx_frame(&v->g, x, y, w, h, 1, WHITE);
-  if (o) {
-    draw_observed(v, 0, rin, o, pass, id, TS_ROLE_SRC);
-    draw_observed(v, 1, rout, o, pass, id, TS_ROLE_COMMITTED);
-  }
   /* On the output: the tile, arrows to what it waits for and from what waits for it. */
   rect_to_screen(v, 1, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
   gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
@@ -926,10 +926,13 @@ static void inspect_observed(viewer *v, float x, float *y, float bottom, const v
   if (!op || *y + lh > bottom)
     return;
   const ts_kctx *k = ts_run_kctx(v->snap.run);
-  int per = k->W > 0 && op->cols[TS_ROLE_SRC] % k->W == 0 ? op->cols[TS_ROLE_SRC] / k->W : 0;
+  int tr = ts_run_params_of(v->snap.run)->variant->passes[pass].src_transposed;
+  int span = tr ? k->H : k->W;
+  int per = span > 0 && op->cols[TS_ROLE_SRC] % span == 0 ? op->cols[TS_ROLE_SRC] / span : 0;
   char unit[48] = "";
   if (per > 1)
-    snprintf(unit, sizeof unit, ", column x*%d+c", per);
+    snprintf(unit, sizeof unit, ", %s column %c*%d+c", ts_obs_buffer_name(op->buf[TS_ROLE_SRC]),
+             tr ? 'y' : 'x', per);
   panel_line(v, x, y, ACCENT, "observed%s%s", op->chosen == id ? ", every element" : "", unit);
   for (int r = 0; r < TS_NROLES; r++)
     for (int kd = 0; kd < 2; kd++) {
@@ -1494,7 +1497,7 @@ static void draw_help(viewer *v)
     "w W        cycle walk",            "[ ]        halve / double the slots",
     "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
     "d          device view / simulated view",
-    "r          reload the kernels",    "o O        overlay: state, order, depth, slot, observed, none",
+    "r          reload the kernels",    "o O        overlay: state order depth slot observed",
     "g          tile grid",             "f 1        fit / one to one",
     "wheel drag zoom about the cursor / pan", "click      select the thread that wrote a pixel",
     "s          screenshot",            "h F1       this help",

@@ -84,11 +84,63 @@ printf '\n__kernel void broken(void) { this is not C }\n' >>"$tmp/kernels/box.cl
 check "build error reported in the viewer" grep -q "error=.*box.cl: the kernel does not build" "$tmp/broken.out"
 check "build error screenshot" test -s "$tmp/broken.png"
 
-# The demo scripts play to the end, and each renders to an animation, one frame per pause.
+# The demo scripts play to the end, and each renders to an animation, one frame per pause
+# (with the example user kernels loaded: short_halo.txt shows one).
+kfiles=()
+for k in "$src"/assets/kernels/*.cl; do kfiles+=(--kernel-file "$k"); done
 for d in "$src"/assets/demos/*.txt; do
-  check "demo $(basename "$d")" "$ts" shot --backend cpu --size 800x500 --script "$d" -o "$tmp/demo.gif" >/dev/null
+  check "demo $(basename "$d")" "$ts" "${kfiles[@]}" shot --backend cpu --size 800x500 --script "$d" -o "$tmp/demo.gif" >/dev/null
   check "demo $(basename "$d") as a gif" "$gifcheck" "$tmp/demo.gif" "$(grep -c '^wait ' "$d")" 800 500
 done
+
+# The observation, on the OpenCL back end: box_short_halo's every thread read outside its
+# footprint, none wrote outside its tile or over another's; hovering a thread observes its
+# every element, and a click selects the observed writer of a pixel. The integral image
+# under `none` has the declared-footprint hazards observed too. The CPU model and an image
+# over a megapixel are not observed.
+if "$ts" list 2>/dev/null | grep -q "^  0: "; then
+  cat >"$tmp/obs.txt" <<'EOF'
+backend cl
+variant box_short_halo
+overlay observed
+expect overlay observed
+expect observe done
+expect footprint 1200
+expect writes 0
+expect conflicts 0
+expect obs_hazards 0
+move 40 24
+expect chosen (2,1)
+click 40 24
+expect selected (2,1)
+click 639 479
+expect selected (39,29)
+variant box_rows
+expect footprint 0
+variant integral
+pattern none
+expect observe done
+expect obs_hazards 2928
+expect footprint 0
+backend cpu
+expect observe off
+EOF
+  "$ts" shot "${kfiles[@]}" --script "$tmp/obs.txt" -o "$tmp/obs.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "observation in the viewer ($(cat "$tmp/out"))" test $rc -eq 0
+  python3 - "$tmp/big.png" <<'PY'
+import struct, sys, zlib
+w, h = 1100, 1000
+raw = b"".join(b"\0" + bytes(w) for _ in range(h))
+chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                               + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+PY
+  printf 'expect backend cl\nexpect observe off\noverlay observed\n' >"$tmp/big.txt"
+  "$ts" shot -i "$tmp/big.png" --variant box2d --script "$tmp/big.txt" -o "$tmp/big-shot.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "no observation over a megapixel ($(cat "$tmp/out"))" test $rc -eq 0
+fi
 
 # Bad input to the viewer commands.
 expect2() { # expect2 REGEX ARGS...: exit 2 and one line naming the fault
