@@ -583,19 +583,19 @@ static int px_inside(ts_rect r, int x, int y)
  * rectangle dashed in green and, where it leaves the declared one, filled magenta; zoomed in
  * (a pixel 4 screen pixels or more) and for the thread observed exactly, every pixel read
  * (any of its channels) instead, green inside the declaration and magenta outside. */
-static void draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_obs *o, int pass,
-                          uint32_t id, int role)
+static float draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_obs *o, int pass,
+                           uint32_t id, int role)
 {
   const ts_obs_pass *op = ts_observe_pass(o->ob, pass);
   const ts_kctx *k = ts_run_kctx(v->snap.run);
   const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
   const ts_obs_acc *a = ts_obs_at(op, id, role, TS_ACC_READ);
   if (!op || !a->count)
-    return;
+    return 1e9f;
   int transposed = role == TS_ROLE_SRC && pd->src_transposed;
   int span = transposed ? k->H : k->W, cols = op->cols[role];
   if (cols % span != 0 || (role != TS_ROLE_SRC && op->buf[role] != TS_BUF_OUT))
-    return;
+    return 1e9f;
   int per = cols / span;
   ts_rect seen = elems_to_px(a->seen, per, transposed), decl = elems_to_px(a->declared, per, transposed);
   gfx_color in = SEEN, out = OBS_COLORS[0];
@@ -617,7 +617,10 @@ static void draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_obs
         if (!hit)
           continue;
         viewer_image_to_screen(v, pane, (float)px, (float)py, &x, &y);
-        gfx_rect(&v->g, x + 1, y + 1, v->zoom - 2, v->zoom - 2, px_inside(decl, px, py) ? in : out);
+        /* Apart, where a pixel is large enough for the gap to show. */
+        float gap = v->zoom >= 8 ? 1 : 0;
+        gfx_rect(&v->g, x + gap, y + gap, v->zoom - 2 * gap, v->zoom - 2 * gap,
+                 px_inside(decl, px, py) ? in : out);
       }
   } else {
     /* The bands of the observed rectangle outside the declared one (all of it when nothing
@@ -647,6 +650,7 @@ static void draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_obs
   rect_to_screen(v, pane, seen, &x, &y, &w, &h);
   dashed_frame(v, x - 3, y - 3, w + 6, h + 6, 2, SEEN);
   gfx_text(&v->g, FONT_SMALL, x - 3, y + h + 4, SEEN, "observed");
+  return y - 3;
 }
 
 static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
@@ -664,14 +668,17 @@ static void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
    * observation, what the thread really read over it (and on the output, what it read of
    * its own output, as the integral image does). */
   const vw_obs *o = viewer_obs(v);
+  float top = 1e9f;
   if (o) {
-    draw_observed(v, 0, rin, o, pass, id, TS_ROLE_SRC);
+    top = draw_observed(v, 0, rin, o, pass, id, TS_ROLE_SRC);
     draw_observed(v, 1, rout, o, pass, id, TS_ROLE_COMMITTED);
   }
   rect_to_screen(v, 0, pd->read_px(ts_run_kctx(v->snap.run), tx, ty), &x, &y, &w, &h);
   if (clipped(rin, x + w / 2, y + h / 2) || w > 4) {
     gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
-    gfx_text(&v->g, FONT_SMALL, x, y - (o ? 18 : 13), FOOT, o ? "declared reads" : "reads");
+    /* Above the observed frame where that one reaches higher. */
+    gfx_text(&v->g, FONT_SMALL, x, o ? fminf(y - 1, top) - 14 : y - 13, FOOT,
+             o ? "declared reads" : "reads");
   }
   rect_to_screen(v, 0, tile_of(v, pass, tx, ty), &x, &y, &w, &h);
   gfx_frame(&v->g, x, y, w, h, 1, WHITE);

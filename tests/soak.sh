@@ -57,6 +57,14 @@ def step():
     elif k == 8: lines.append("tick end")
     else: lines.append("wait 1")
 warm = min(300, steps // 5)
+# The warm-up visits every variant on each back end first: the first OpenCL run of a
+# variant builds its kernels, and the viewer's first observation of it its observe build,
+# which the OpenCL implementation keeps (pocl: some 2 MB each).
+for b in backends:
+    lines.append("backend " + b)
+    for v in variants:
+        lines.append("variant " + v)
+        lines.append("wait 1")
 for i in range(warm): step()
 lines.append("slots 168\ncost 1\nreport")
 for i in range(steps - warm): step()
