@@ -359,9 +359,8 @@ static vw_obs *observe(vw_worker *w, int cx, int cy)
   ts_run_take_kernel_ms(w->run); /* the observed launches are not the panel's kernel time */
 #ifdef __GLIBC__
   /* The observation's buffers are large (two words per output element, twice over) and
-   * freed at once; glibc keeps such freed blocks in the worker's arena, where every later
-   * observation of another size fragments it further (the soak's resident memory grew by
-   * 20 MB per thousand switches). Hand the free pages back. */
+   * freed at once; glibc may keep such blocks in the worker's arena, where observations of
+   * other sizes fragment it. Hand the free pages back. */
   malloc_trim(0);
 #endif
   return o;
