@@ -1,17 +1,18 @@
 /* integral_band: the integral image for a CPU, a variant of tilescope's own
- * (kernels/integral_band.cl): reduce-then-scan in bands of 64 rows. Pass 1 sums each band's
- * columns into MID (a row of W totals per band); pass 2 adds those up down the bands and
- * writes, at each band's first row of OUT, the column sums of every row above it; pass 3, a
- * thread per band, reads those carries back and crosses the width in 64-column strips, each
- * down the band's rows, keeping the strip's prefix of column sums in registers and one
- * left-of-strip sum per row. What makes it fast: the bytes read twice and the sums written
- * once (about 6 bytes of traffic a pixel, against integral_scan's 13), and each row of a
- * strip a handful of vector operations. */
+ * (kernels/integral_band.cl): reduce-then-scan in bands of 64 rows. Pass 1, a thread per
+ * band, adds the band's rows into its row of column totals in MID; pass 2, a thread per
+ * 64-column strip, adds those up down the bands and writes, at each band's first row of OUT,
+ * the column sums of every row above it; pass 3, a thread per band, turns those carries and
+ * the first row's bytes into the first row's sums, then makes each later row from the row
+ * above (read back) plus the prefix sums of its bytes. What makes it fast: the bytes read
+ * twice and the sums written once (about 6 bytes of traffic a pixel, against integral_scan's
+ * 13), every pass walking its rows in memory order, and the prefix sums along a row taken
+ * 16 lanes at a time in 16-bit vectors. */
 #include <limits.h>
 
 #include "variant_internal.h"
 
-enum { BD_H = 64, BD_S = 64 };
+enum { BD_H = 64, BD_G = 8, BD_S = 64 };
 
 static int bd_bands(const ts_kctx *k)
 {
@@ -20,7 +21,7 @@ static int bd_bands(const ts_kctx *k)
 
 static void bd_space1(const ts_kctx *k, int *tw, int *th)
 {
-  *tw = ts_ceil_div(k->W, BD_S);
+  *tw = 1;
   *th = bd_bands(k);
 }
 
@@ -30,21 +31,19 @@ static void bd_space2(const ts_kctx *k, int *tw, int *th)
   *th = 1;
 }
 
-static void bd_space3(const ts_kctx *k, int *tw, int *th)
-{
-  *tw = 1;
-  *th = bd_bands(k);
-}
-
-static ts_rect bd_block(const ts_kctx *k, int tx, int ty)
-{
-  (void)k;
-  return (ts_rect){ tx * BD_S, ty * BD_H, BD_S, BD_H };
-}
-
 static ts_rect bd_write1(const ts_kctx *k, int tx, int ty)
 {
-  return ts_clip(&k->buf[TS_BUF_MID], tx * BD_S, ty, BD_S, 1);
+  (void)tx;
+  return ts_clip(&k->buf[TS_BUF_MID], 0, ty, k->W, 1);
+}
+
+/* Pass 1 adds IBD_G rows at a time to its row of totals: it reads that row back when the
+ * band has more rows than that. */
+static ts_rect bd_own_reads1(const ts_kctx *k, int tx, int ty)
+{
+  (void)tx;
+  int bh = ts_mini(BD_H, k->H - ty * BD_H);
+  return (ts_rect){ 0, ty, k->W, bh > BD_G ? 1 : 0 };
 }
 
 static ts_rect bd_strip(const ts_kctx *k, int tx, int ty)
@@ -88,16 +87,28 @@ static int bd_self_reads3(const ts_kctx *k, int tx, int ty, ts_rect *out)
   return 1;
 }
 
+/* Every row of the band but the last, each read back to make the row below. */
+static ts_rect bd_own_reads3(const ts_kctx *k, int tx, int ty)
+{
+  (void)tx;
+  int bh = ts_mini(BD_H, k->H - ty * BD_H);
+  return (ts_rect){ 0, ty * BD_H, k->W, bh - 1 };
+}
+
 static void bd_totals_run(ts_kctx *k, int tx, int ty)
 {
+  (void)tx;
   const ts_buf *in = &k->buf[TS_BUF_IN];
-  const int x0 = tx * BD_S, x1 = ts_mini(x0 + BD_S, k->W);
+  ts_buf *mid = &k->shadow[TS_BUF_MID];
   const int y0 = ty * BD_H, y1 = ts_mini(y0 + BD_H, k->H);
-  for (int x = x0; x < x1; x++) {
-    uint32_t s = 0;
-    for (int y = y0; y < y1; y++)
-      s += in->data[(size_t)y * (size_t)in->cols + (size_t)x];
-    ts_st32(&k->shadow[TS_BUF_MID], x, ty, s);
+  for (int y = y0; y < y1; y += BD_G) {
+    const int n = ts_mini(BD_G, y1 - y);
+    for (int x = 0; x < k->W; x++) {
+      uint32_t s = 0;
+      for (int i = 0; i < n; i++)
+        s += in->data[(size_t)(y + i) * (size_t)in->cols + (size_t)x];
+      ts_st32(mid, x, ty, y > y0 ? ts_ld32(mid, x, ty) + s : s);
+    }
   }
 }
 
@@ -115,27 +126,26 @@ static void bd_carry_run(ts_kctx *k, int tx, int ty)
   }
 }
 
-/* As the kernel: strip by strip, each down the band's rows; the carries are read from the
- * committed output before the strip writes over them. */
+/* The first row from the carries (committed) and its bytes; each later row from the row
+ * above, read back from where this thread wrote it, and the prefix sums of its bytes. */
 static void bd_scan_run(ts_kctx *k, int tx, int ty)
 {
   (void)tx;
   const ts_buf *in = &k->buf[TS_BUF_IN];
-  const int y0 = ty * BD_H, bh = ts_mini(BD_H, k->H - y0);
-  uint32_t left[BD_H] = { 0 }, col[BD_S];
-  for (int x0 = 0; x0 < k->W; x0 += BD_S) {
-    const int n = ts_mini(BD_S, k->W - x0);
-    for (int i = 0; i < n; i++)
-      col[i] = ts_ld32(&k->buf[TS_BUF_OUT], x0 + i, y0);
-    for (int r = 0; r < bh; r++) {
-      const uint8_t *row = in->data + (size_t)(y0 + r) * (size_t)in->cols;
-      uint32_t s = left[r];
-      for (int i = 0; i < n; i++) {
-        col[i] += row[x0 + i];
-        s += col[i];
-        ts_st32(&k->shadow[TS_BUF_OUT], x0 + i, y0 + r, s);
-      }
-      left[r] = s;
+  ts_buf *out = &k->shadow[TS_BUF_OUT];
+  const int y0 = ty * BD_H, y1 = ts_mini(y0 + BD_H, k->H);
+  const uint8_t *row = in->data + (size_t)y0 * (size_t)in->cols;
+  uint32_t s = 0;
+  for (int x = 0; x < k->W; x++) {
+    s += ts_ld32(&k->buf[TS_BUF_OUT], x, y0) + row[x];
+    ts_st32(out, x, y0, s);
+  }
+  for (int y = y0 + 1; y < y1; y++) {
+    row = in->data + (size_t)y * (size_t)in->cols;
+    s = 0;
+    for (int x = 0; x < k->W; x++) {
+      s += row[x];
+      ts_st32(out, x, y, ts_ld32(out, x, y - 1) + s);
     }
   }
 }
@@ -148,17 +158,19 @@ static void bd_setup(ts_kctx *k)
 
 static const ts_pass_desc bd_passes[] = {
   { .name = "column totals of each band", .src = TS_BUF_IN, .dst = TS_BUF_MID,
-    .tile = "64 columns x 64 rows", .space = bd_space1, .run = bd_totals_run,
-    .write_rect = bd_write1, .tile_px = bd_block, .read_px = bd_block,
-    .cl_file = "integral_band.cl", .cl_kernel = "integral_band_totals" },
+    .tile = "64 rows, the whole width", .space = bd_space1, .run = bd_totals_run,
+    .write_rect = bd_write1, .tile_px = bd_band, .read_px = bd_band,
+    .own_reads = bd_own_reads1, .cl_file = "integral_band.cl",
+    .cl_kernel = "integral_band_totals", .cl_group_w = 1, .cl_group_h = 1 },
   { .name = "carries: column sums above each band", .src = TS_BUF_MID, .dst = TS_BUF_OUT,
     .tile = "64 columns, every band", .space = bd_space2, .run = bd_carry_run,
     .write_rect = bd_write2, .tile_px = bd_strip, .read_px = bd_read2,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_band_carry" },
   { .name = "scan of each band from its carries", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
-    .tile = "64 rows, the whole width", .space = bd_space3, .run = bd_scan_run,
+    .tile = "64 rows, the whole width", .space = bd_space1, .run = bd_scan_run,
     .write_rect = bd_write3, .tile_px = bd_band, .read_px = bd_band,
     .self_reads = bd_self_reads3, .wtile_w = INT_MAX, .wtile_h = BD_H,
+    .own_reads = bd_own_reads3,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_band_scan", .cl_group_w = 1,
     .cl_group_h = 1 },
 };

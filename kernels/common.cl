@@ -14,7 +14,8 @@
  *              is aligned for the 32-bit sums some of them keep there
  * Kernels read and write src, dst and committed only through the accessors below
  * (TS_LD8, TS_ST8, TS_LD8x16, ...), so that an observe build (-DTS_OBSERVE) sees every
- * access. */
+ * access. A work-item may read dst only where it wrote itself before (a pass that does
+ * declares it: own_reads in core/ts_variant.h). */
 
 #if defined(TS_OBSERVE) && defined(TS_DEVICE)
 #error "an observe build runs the simulated order only"

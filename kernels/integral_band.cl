@@ -1,19 +1,20 @@
 /* integral_band: the integral image for a CPU (not in the seed), reduce-then-scan in bands of
- * IBD_H rows, so that the bytes are read twice and each 32-bit sum written once:
- *  1. totals: a work-item per strip of IBD_S columns of a band sums the band's rows of it:
- *     the band's column totals, in MID (one row of W sums per band);
- *  2. carry: a work-item per strip runs down the bands adding those totals up, and writes
- *     at each band's first row of OUT the column sums of all the rows above the band;
- *  3. scan: a work-item per band reads those carries back (through committed, before it
- *     overwrites them) and crosses the width strip by strip, each strip down the band's
- *     rows: a row's bytes become prefix sums along the strip in 16-bit lanes, added to the
- *     strip's running prefix of column sums (kept in registers), plus the row's sum left of
- *     the strip (one carry per row).
+ * IBD_H rows, so that the bytes are read twice and each 32-bit sum written once, every pass
+ * walking its rows in memory order:
+ *  1. totals: a work-item per band adds the band's rows, IBD_G at a time, into the band's
+ *     row of column totals in MID (W sums a band), reading back what it wrote;
+ *  2. carry: a work-item per strip of IBD_S columns runs down the bands adding those totals
+ *     up, and writes at each band's first row of OUT the column sums of all the rows above;
+ *  3. scan: a work-item per band. Its first row is the prefix sums along the row of those
+ *     carries plus the row's bytes (read through committed just before it overwrites them);
+ *     every later row is the row above (read back from dst) plus the prefix sums of the
+ *     row's bytes, taken in 16-bit lanes 16 at a time with a carry from vector to vector.
  * Sums wrap modulo 2^32 like the reference's, so the order of the additions does not matter.
- * The last strip, when W is not a multiple of IBD_S, goes column by column. */
+ * What is left of a row after its last whole vector goes element by element. */
 
-#define IBD_H 64 /* rows a band: 64 * 255 fits in 16 bits */
-#define IBD_S 64 /* columns a strip: four 16-lane vectors */
+#define IBD_H 64 /* rows a band */
+#define IBD_G 8  /* rows the totals add at a time: 8 * 255 fits in 16 bits */
+#define IBD_S 64 /* columns a carry strip */
 
 /* Inclusive prefix sums along the 16 lanes, in four shifted adds. */
 inline ushort16 ibd_scan16(ushort16 v)
@@ -34,34 +35,38 @@ inline uint16 ibd_scan32(uint16 v)
   return v;
 }
 
-/* Pass 1: tile (strip, band). */
+/* The sums of columns x .. x + 15 over rows y .. y + n - 1 (n <= IBD_G). */
+inline ushort16 ibd_rows16(TS_OBS_PARAM __global const uchar *src, int W, int x, int y, int n)
+{
+  ushort16 s = convert_ushort16(TS_LD8x16(src, W, x, y));
+  for (int i = 1; i < n; i++)
+    s += convert_ushort16(TS_LD8x16(src, W, x, y + i));
+  return s;
+}
+
+/* Pass 1: tile (0, band); dst is MID, a row per band. */
 inline void integral_band_totals_tile(TS_BODY_ARGS, int2 t)
 {
-  int x0 = t.x * IBD_S, y0 = t.y * IBD_H, y1 = min(y0 + IBD_H, H);
-  if (x0 + IBD_S <= W) {
-    ushort16 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int y = y0; y < y1; y++) {
-      a0 += convert_ushort16(TS_LD8x16(src, W, x0, y));
-      a1 += convert_ushort16(TS_LD8x16(src, W, x0 + 16, y));
-      a2 += convert_ushort16(TS_LD8x16(src, W, x0 + 32, y));
-      a3 += convert_ushort16(TS_LD8x16(src, W, x0 + 48, y));
+  int b = t.y, y0 = b * IBD_H, y1 = min(y0 + IBD_H, H);
+  for (int y = y0; y < y1; y += IBD_G) {
+    int n = min(IBD_G, y1 - y), x = 0;
+    for (; x + 16 <= W; x += 16) {
+      /* IBD_G spelt out where it is the count, so that the loop unrolls */
+      uint16 v = convert_uint16(n == IBD_G ? ibd_rows16(TS_OBS_ARG src, W, x, y, IBD_G)
+                                           : ibd_rows16(TS_OBS_ARG src, W, x, y, n));
+      TS_ST32x16(dst, W, x, b, y > y0 ? TS_LD32x16(dst, W, x, b) + v : v);
     }
-    TS_ST32x16(dst, W, x0, t.y, convert_uint16(a0));
-    TS_ST32x16(dst, W, x0 + 16, t.y, convert_uint16(a1));
-    TS_ST32x16(dst, W, x0 + 32, t.y, convert_uint16(a2));
-    TS_ST32x16(dst, W, x0 + 48, t.y, convert_uint16(a3));
-  } else {
-    for (int x = x0; x < W; x++) {
+    for (; x < W; x++) {
       uint s = 0;
-      for (int y = y0; y < y1; y++)
-        s += TS_LD8(src, W, x, y);
-      TS_ST32(dst, W, x, t.y, s);
+      for (int i = 0; i < n; i++)
+        s += TS_LD8(src, W, x, y + i);
+      TS_ST32(dst, W, x, b, y > y0 ? TS_LD32(dst, W, x, b) + s : s);
     }
   }
 }
-TS_ITEM_ENTRY(integral_band_totals)
+TS_GROUP_ENTRY(integral_band_totals, 1, 1)
 
-/* Pass 2: tile (strip, 0); src is MID, a row per band. */
+/* Pass 2: tile (strip, 0); src is MID. */
 inline void integral_band_carry_tile(TS_BODY_ARGS, int2 t)
 {
   int x0 = t.x * IBD_S, nb = (H + IBD_H - 1) / IBD_H;
@@ -95,46 +100,41 @@ TS_ITEM_ENTRY(integral_band_carry)
 /* Pass 3: tile (0, band). */
 inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
 {
-  int y0 = t.y * IBD_H, bh = min(IBD_H, H - y0), x0 = 0;
-  uint left[IBD_H]; /* per row of the band: the row's sum left of the strip */
-  for (int r = 0; r < bh; r++)
-    left[r] = 0;
-  for (; x0 + IBD_S <= W; x0 += IBD_S) {
-    /* p: the prefix sums along the strip of its column sums, from the rows above the band */
-    uint16 p0 = ibd_scan32(TS_LD32x16(committed, W, x0, y0));
-    uint16 p1 = ibd_scan32(TS_LD32x16(committed, W, x0 + 16, y0)) + p0.sf;
-    uint16 p2 = ibd_scan32(TS_LD32x16(committed, W, x0 + 32, y0)) + p1.sf;
-    uint16 p3 = ibd_scan32(TS_LD32x16(committed, W, x0 + 48, y0)) + p2.sf;
-    for (int r = 0; r < bh; r++) {
-      int y = y0 + r;
-      /* The row's prefix sums along the strip: at most 64 * 255, 16 bits. */
-      ushort16 q0 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x0, y)));
-      ushort16 q1 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x0 + 16, y))) + q0.sf;
-      ushort16 q2 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x0 + 32, y))) + q1.sf;
-      ushort16 q3 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x0 + 48, y))) + q2.sf;
-      p0 += convert_uint16(q0);
-      p1 += convert_uint16(q1);
-      p2 += convert_uint16(q2);
-      p3 += convert_uint16(q3);
-      uint l = left[r];
-      TS_ST32x16(dst, W, x0, y, p0 + l);
-      TS_ST32x16(dst, W, x0 + 16, y, p1 + l);
-      TS_ST32x16(dst, W, x0 + 32, y, p2 + l);
-      TS_ST32x16(dst, W, x0 + 48, y, p3 + l);
-      left[r] = l + p3.sf;
-    }
+  int y0 = t.y * IBD_H, y1 = min(y0 + IBD_H, H), x = 0;
+  uint s = 0; /* the row's sum so far */
+  for (; x + 16 <= W; x += 16) {
+    uint16 v = TS_LD32x16(committed, W, x, y0) + convert_uint16(TS_LD8x16(src, W, x, y0));
+    v = ibd_scan32(v) + s;
+    s = v.sf;
+    TS_ST32x16(dst, W, x, y0, v);
   }
-  if (x0 < W) { /* the last strip, narrower */
-    uint col[IBD_S]; /* column sums down to the row */
-    for (int x = x0; x < W; x++)
-      col[x - x0] = TS_LD32(committed, W, x, y0);
-    for (int r = 0; r < bh; r++) {
-      uint s = left[r];
-      for (int x = x0; x < W; x++) {
-        col[x - x0] += TS_LD8(src, W, x, y0 + r);
-        s += col[x - x0];
-        TS_ST32(dst, W, x, y0 + r, s);
-      }
+  for (; x < W; x++) {
+    s += TS_LD32(committed, W, x, y0) + TS_LD8(src, W, x, y0);
+    TS_ST32(dst, W, x, y0, s);
+  }
+  for (int y = y0 + 1; y < y1; y++) {
+    s = 0;
+    /* 64 columns a step: the carries between their four vectors in 16 bits (at most
+     * 64 * 255), one 32-bit carry a step */
+    for (x = 0; x + 64 <= W; x += 64) {
+      ushort16 q0 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x, y)));
+      ushort16 q1 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 16, y))) + q0.sf;
+      ushort16 q2 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 32, y))) + q1.sf;
+      ushort16 q3 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 48, y))) + q2.sf;
+      TS_ST32x16(dst, W, x, y, TS_LD32x16(dst, W, x, y - 1) + convert_uint16(q0) + s);
+      TS_ST32x16(dst, W, x + 16, y, TS_LD32x16(dst, W, x + 16, y - 1) + convert_uint16(q1) + s);
+      TS_ST32x16(dst, W, x + 32, y, TS_LD32x16(dst, W, x + 32, y - 1) + convert_uint16(q2) + s);
+      TS_ST32x16(dst, W, x + 48, y, TS_LD32x16(dst, W, x + 48, y - 1) + convert_uint16(q3) + s);
+      s += q3.sf;
+    }
+    for (; x + 16 <= W; x += 16) {
+      ushort16 q = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x, y)));
+      TS_ST32x16(dst, W, x, y, TS_LD32x16(dst, W, x, y - 1) + convert_uint16(q) + s);
+      s += q.sf;
+    }
+    for (; x < W; x++) {
+      s += TS_LD8(src, W, x, y);
+      TS_ST32(dst, W, x, y, TS_LD32(dst, W, x, y - 1) + s);
     }
   }
 }
