@@ -37,8 +37,7 @@ static int rect_empty(ts_obs_rect r)
 /* What thread (tx, ty) of pass pi declares for a role and kind, in that buffer's elements:
  * src reads: its footprint (read_px, image pixels with halo, mapped to elements and
  * clipped: reads clamp at the edges); committed reads: the bounding rectangle of its
- * self_reads; dst reads: what it reads back of its own writes (own_reads); dst writes: its
- * write rectangle; nothing else. */
+ * self_reads; dst writes: its write rectangle; nothing else. */
 static ts_obs_rect declared(const ts_kctx *k, const ts_pass_desc *pd, const ts_obs_pass *op,
                             int tx, int ty, int role, int kind)
 {
@@ -66,10 +65,6 @@ static ts_obs_rect declared(const ts_kctx *k, const ts_pass_desc *pd, const ts_o
       u.y1 = c.y1 > u.y1 ? c.y1 : u.y1;
     }
     return u;
-  }
-  if (role == TS_ROLE_DST && kind == TS_ACC_READ && pd->own_reads) {
-    ts_rect r = pd->own_reads(k, tx, ty);
-    return clip(r.x, r.y, r.w, r.h, cols, rows);
   }
   if (role == TS_ROLE_DST && kind == TS_ACC_WRITE) {
     ts_rect w = pd->write_rect(k, tx, ty);

@@ -55,11 +55,6 @@ typedef struct ts_pass_desc {
    * rects in dst elements; producers are found from wtile_w x wtile_h element tiles. */
   int (*self_reads)(const ts_kctx *k, int tx, int ty, ts_rect *out);
   int wtile_w, wtile_h;
-  /* The dst elements the thread reads back after writing them itself (integral_band's row
-   * above), or NULL: none. dst is where the thread's own writes land (its shadow, or the
-   * buffer), so it reads its own values: never a hazard. The observe check holds its dst
-   * reads to this rectangle. */
-  ts_rect (*own_reads)(const ts_kctx *k, int tx, int ty);
   /* 1: src is stored transposed (its rows are image columns), so read_px's x is its row
    * (transpose2pass's second pass); the observe checks map the footprint by it. */
   int src_transposed;

@@ -1,18 +1,19 @@
 /* integral_band: the integral image for a CPU, a variant of tilescope's own
  * (kernels/integral_band.cl): reduce-then-scan in bands of 64 rows. Pass 1, a thread per
- * band, adds the band's rows into its row of column totals in MID; pass 2, a thread per
- * 64-column strip, adds those up down the bands and writes, at each band's first row of OUT,
- * the column sums of every row above it; pass 3, a thread per band, turns those carries and
- * the first row's bytes into the first row's sums, then makes each later row from the row
- * above (read back) plus the prefix sums of its bytes. What makes it fast: the bytes read
- * twice and the sums written once (about 6 bytes of traffic a pixel, against integral_scan's
- * 13), every pass walking its rows in memory order, and the prefix sums along a row taken
- * 16 lanes at a time in 16-bit vectors. */
+ * band, sums the band's columns into its row of MID; pass 2, a thread per 64-column strip,
+ * adds those up down the bands and writes, at each band's first row of OUT, the column sums
+ * of every row above it; pass 3, a thread per band, turns those carries and the first row's
+ * bytes into the first row's sums, then makes each later row from the row above plus the
+ * prefix sums of its bytes. What makes it fast: the bytes read twice and the sums written
+ * once (about 6 bytes of traffic a pixel, against integral_scan's 13), every pass walking
+ * its rows in memory order, the prefix sums along a row taken 16 lanes at a time in 16-bit
+ * vectors, the row above kept in private memory (L1) so that the output is only written,
+ * and streamed past the caches. */
 #include <limits.h>
 
 #include "variant_internal.h"
 
-enum { BD_H = 64, BD_G = 8, BD_S = 64 };
+enum { BD_H = 64, BD_S = 64, BD_CW = 4096 };
 
 static int bd_bands(const ts_kctx *k)
 {
@@ -35,15 +36,6 @@ static ts_rect bd_write1(const ts_kctx *k, int tx, int ty)
 {
   (void)tx;
   return ts_clip(&k->buf[TS_BUF_MID], 0, ty, k->W, 1);
-}
-
-/* Pass 1 adds IBD_G rows at a time to its row of totals: it reads that row back when the
- * band has more rows than that. */
-static ts_rect bd_own_reads1(const ts_kctx *k, int tx, int ty)
-{
-  (void)tx;
-  int bh = ts_mini(BD_H, k->H - ty * BD_H);
-  return (ts_rect){ 0, ty, k->W, bh > BD_G ? 1 : 0 };
 }
 
 static ts_rect bd_strip(const ts_kctx *k, int tx, int ty)
@@ -87,28 +79,16 @@ static int bd_self_reads3(const ts_kctx *k, int tx, int ty, ts_rect *out)
   return 1;
 }
 
-/* Every row of the band but the last, each read back to make the row below. */
-static ts_rect bd_own_reads3(const ts_kctx *k, int tx, int ty)
-{
-  (void)tx;
-  int bh = ts_mini(BD_H, k->H - ty * BD_H);
-  return (ts_rect){ 0, ty * BD_H, k->W, bh - 1 };
-}
-
 static void bd_totals_run(ts_kctx *k, int tx, int ty)
 {
   (void)tx;
   const ts_buf *in = &k->buf[TS_BUF_IN];
-  ts_buf *mid = &k->shadow[TS_BUF_MID];
   const int y0 = ty * BD_H, y1 = ts_mini(y0 + BD_H, k->H);
-  for (int y = y0; y < y1; y += BD_G) {
-    const int n = ts_mini(BD_G, y1 - y);
-    for (int x = 0; x < k->W; x++) {
-      uint32_t s = 0;
-      for (int i = 0; i < n; i++)
-        s += in->data[(size_t)(y + i) * (size_t)in->cols + (size_t)x];
-      ts_st32(mid, x, ty, y > y0 ? ts_ld32(mid, x, ty) + s : s);
-    }
+  for (int x = 0; x < k->W; x++) {
+    uint32_t s = 0;
+    for (int y = y0; y < y1; y++)
+      s += in->data[(size_t)y * (size_t)in->cols + (size_t)x];
+    ts_st32(&k->shadow[TS_BUF_MID], x, ty, s);
   }
 }
 
@@ -127,7 +107,8 @@ static void bd_carry_run(ts_kctx *k, int tx, int ty)
 }
 
 /* The first row from the carries (committed) and its bytes; each later row from the row
- * above, read back from where this thread wrote it, and the prefix sums of its bytes. */
+ * above and the prefix sums of its bytes. The kernel keeps the row above in private memory;
+ * here it is read back from where this thread wrote it. */
 static void bd_scan_run(ts_kctx *k, int tx, int ty)
 {
   (void)tx;
@@ -160,8 +141,8 @@ static const ts_pass_desc bd_passes[] = {
   { .name = "column totals of each band", .src = TS_BUF_IN, .dst = TS_BUF_MID,
     .tile = "64 rows, the whole width", .space = bd_space1, .run = bd_totals_run,
     .write_rect = bd_write1, .tile_px = bd_band, .read_px = bd_band,
-    .own_reads = bd_own_reads1, .cl_file = "integral_band.cl",
-    .cl_kernel = "integral_band_totals", .cl_group_w = 1, .cl_group_h = 1 },
+    .cl_file = "integral_band.cl", .cl_kernel = "integral_band_totals", .cl_group_w = 1,
+    .cl_group_h = 1 },
   { .name = "carries: column sums above each band", .src = TS_BUF_MID, .dst = TS_BUF_OUT,
     .tile = "64 columns, every band", .space = bd_space2, .run = bd_carry_run,
     .write_rect = bd_write2, .tile_px = bd_strip, .read_px = bd_read2,
@@ -170,17 +151,16 @@ static const ts_pass_desc bd_passes[] = {
     .tile = "64 rows, the whole width", .space = bd_space1, .run = bd_scan_run,
     .write_rect = bd_write3, .tile_px = bd_band, .read_px = bd_band,
     .self_reads = bd_self_reads3, .wtile_w = INT_MAX, .wtile_h = BD_H,
-    .own_reads = bd_own_reads3,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_band_scan", .cl_group_w = 1,
     .cl_group_h = 1 },
 };
 
-/* The scan's per-row carries (64 uint), the strip's prefix sums (64 uint) and a row's
- * 16-bit prefix sums (64 ushort). */
+/* The scan's row above (4096 columns at most: wider images go in chunks) and its rows' sums
+ * left of the chunk. */
 const ts_variant ts_variant_integral_band = {
   .name = "integral_band", .filter = TS_FILTER_INTEGRAL,
-  .summary = "no dependencies: band column totals, their carries, then each band scanned in "
-             "64-column strips from its carry (bytes read twice, sums written once; for CPUs)",
-  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = BD_H * 4 + BD_S * 4 + BD_S * 2,
+  .summary = "no dependencies: column totals of 64-row bands, their carries, then each band "
+             "scanned row by row, the row above in L1 and the sums streamed out (for CPUs)",
+  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
   .npasses = 3, .passes = bd_passes, .setup = bd_setup,
 };

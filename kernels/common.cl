@@ -14,8 +14,7 @@
  *              is aligned for the 32-bit sums some of them keep there
  * Kernels read and write src, dst and committed only through the accessors below
  * (TS_LD8, TS_ST8, TS_LD8x16, ...), so that an observe build (-DTS_OBSERVE) sees every
- * access. A work-item may read dst only where it wrote itself before (a pass that does
- * declares it: own_reads in core/ts_variant.h). */
+ * access. */
 
 #if defined(TS_OBSERVE) && defined(TS_DEVICE)
 #error "an observe build runs the simulated order only"
@@ -299,6 +298,10 @@ inline uint ld_committed32(__global const uint *p)
  *     128-bit access: vload16 of bytes may be split into byte loads on a GPU)
  *   TS_LD32x4A, TS_ST32x4A (..., uint4): 4 uints from col, the element index a multiple of 4
  *   TS_ST8x8, TS_ST8x16, TS_ST32x16 (buf, pitch, col, row, vector)
+ *   TS_ST32x16S (buf, pitch, col, row, uint16): 16 uints from col, the element index a
+ *     multiple of 16 (one aligned 64-byte store), streamed past the caches where the
+ *     compiler offers a non-temporal store (clang's, so pocl's): for results a kernel writes
+ *     once and does not read back, it spares the cache line's read for ownership
  *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
  *     as an offset from (col, row), so that a window's loads share one base address
  *   TS_LD8_PX (buf, W, C, x, y, c), TS_ST8_PX (..., value): channel c of pixel (x, y) of an
@@ -311,6 +314,16 @@ inline uint ld_committed32(__global const uint *p)
 enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
 
 #define TS_AT_(T, buf, pitch, col, row) ((T)(buf) + (row) * (pitch) + (col))
+
+/* A store past the caches where the compiler has one (not in OpenCL C itself). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define TS_NT_STORE_(p, v) __builtin_nontemporal_store((v), (p))
+#endif
+#endif
+#ifndef TS_NT_STORE_
+#define TS_NT_STORE_(p, v) (*(p) = (v))
+#endif
 
 #ifndef TS_OBSERVE
 #define TS_OBS_BEGIN()
@@ -350,6 +363,9 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
 #define TS_ST32x16(buf, pitch, col, row, v)                                           \
   ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uint *, buf, pitch, col, row)))
+#define TS_ST32x16S(buf, pitch, col, row, v)                                          \
+  ((void)TS_ROLE_##buf,                                                               \
+   TS_NT_STORE_((__global uint16 *)TS_AT_(__global uint *, buf, pitch, col, row), (v)))
 #define TS_LD8_PX(buf, W, C, x, y, c)                                                 \
   ((void)TS_ROLE_##buf, ((__global const uchar *)(buf))[((y) * (W) + (x)) * (C) + (c)])
 #define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
@@ -546,6 +562,7 @@ inline void ts_obs_st32x16(ts_obs_t o, int role, __global uint *b, int pitch, in
   ts_obs_st8x16(ts_o_, TS_ROLE_##buf, (__global uchar *)(buf), pitch, col, row, v)
 #define TS_ST32x16(buf, pitch, col, row, v)                                           \
   ts_obs_st32x16(ts_o_, TS_ROLE_##buf, (__global uint *)(buf), pitch, col, row, v)
+#define TS_ST32x16S(buf, pitch, col, row, v) TS_ST32x16(buf, pitch, col, row, v)
 #define TS_LD8_PX(buf, W, C, x, y, c) TS_LD8(buf, (W) * (C), (x) * (C) + (c), y)
 #define TS_LD8_OFF(buf, pitch, col, row, dcol, drow)                                  \
   TS_LD8(buf, pitch, (col) + (dcol), (row) + (drow))

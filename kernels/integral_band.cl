@@ -1,20 +1,26 @@
 /* integral_band: the integral image for a CPU (not in the seed), reduce-then-scan in bands of
  * IBD_H rows, so that the bytes are read twice and each 32-bit sum written once, every pass
  * walking its rows in memory order:
- *  1. totals: a work-item per band adds the band's rows, IBD_G at a time, into the band's
- *     row of column totals in MID (W sums a band), reading back what it wrote;
+ *  1. totals: a work-item per band adds the band's rows, IBD_G at a time, into a row of
+ *     column totals in private memory, then writes it to the band's row of MID;
  *  2. carry: a work-item per strip of IBD_S columns runs down the bands adding those totals
  *     up, and writes at each band's first row of OUT the column sums of all the rows above;
- *  3. scan: a work-item per band. Its first row is the prefix sums along the row of those
- *     carries plus the row's bytes (read through committed just before it overwrites them);
- *     every later row is the row above (read back from dst) plus the prefix sums of the
- *     row's bytes, taken in 16-bit lanes 16 at a time with a carry from vector to vector.
- * Sums wrap modulo 2^32 like the reference's, so the order of the additions does not matter.
- * What is left of a row after its last whole vector goes element by element. */
+ *  3. scan: a work-item per band keeps its last row of sums in private memory. The first is
+ *     the prefix sums along the row of those carries plus the row's bytes (the carries read
+ *     through committed before it overwrites them); each later one is the one above plus
+ *     the prefix sums of the row's bytes, taken in 16-bit lanes 16 at a time with a carry
+ *     from vector to vector. The output is only written, never read back, so where its
+ *     rows are whole 64-byte lines it is streamed past the caches (TS_ST32x16S).
+ * Those private rows are IBD_CW columns (16 KB: the stack, L1 and L2 on a CPU; a GPU would
+ * spill them); wider images go in chunks of that many, each row carrying its sum from chunk
+ * to chunk. Sums wrap modulo 2^32 like the
+ * reference's, so the order of the additions does not matter. What is left of a chunk's row
+ * after its last whole vector goes element by element. */
 
 #define IBD_H 64 /* rows a band */
 #define IBD_G 8  /* rows the totals add at a time: 8 * 255 fits in 16 bits */
 #define IBD_S 64 /* columns a carry strip */
+#define IBD_CW 4096 /* columns a chunk */
 
 /* Inclusive prefix sums along the 16 lanes, in four shifted adds. */
 inline ushort16 ibd_scan16(ushort16 v)
@@ -48,20 +54,29 @@ inline ushort16 ibd_rows16(TS_OBS_PARAM __global const uchar *src, int W, int x,
 inline void integral_band_totals_tile(TS_BODY_ARGS, int2 t)
 {
   int b = t.y, y0 = b * IBD_H, y1 = min(y0 + IBD_H, H);
-  for (int y = y0; y < y1; y += IBD_G) {
-    int n = min(IBD_G, y1 - y), x = 0;
-    for (; x + 16 <= W; x += 16) {
-      /* IBD_G spelt out where it is the count, so that the loop unrolls */
-      uint16 v = convert_uint16(n == IBD_G ? ibd_rows16(TS_OBS_ARG src, W, x, y, IBD_G)
-                                           : ibd_rows16(TS_OBS_ARG src, W, x, y, n));
-      TS_ST32x16(dst, W, x, b, y > y0 ? TS_LD32x16(dst, W, x, b) + v : v);
+  uint16 acc[IBD_CW / 16]; /* the chunk's column totals so far */
+  uint *a = (uint *)acc;
+  for (int c0 = 0; c0 < W; c0 += IBD_CW) {
+    int c1 = min(c0 + IBD_CW, W), x;
+    for (int y = y0; y < y1; y += IBD_G) {
+      int n = min(IBD_G, y1 - y);
+      for (x = c0; x + 16 <= c1; x += 16) {
+        /* IBD_G spelt out where it is the count, so that the loop unrolls */
+        uint16 v = convert_uint16(n == IBD_G ? ibd_rows16(TS_OBS_ARG src, W, x, y, IBD_G)
+                                             : ibd_rows16(TS_OBS_ARG src, W, x, y, n));
+        acc[(x - c0) / 16] = y > y0 ? acc[(x - c0) / 16] + v : v;
+      }
+      for (; x < c1; x++) {
+        uint s = 0;
+        for (int i = 0; i < n; i++)
+          s += TS_LD8(src, W, x, y + i);
+        a[x - c0] = y > y0 ? a[x - c0] + s : s;
+      }
     }
-    for (; x < W; x++) {
-      uint s = 0;
-      for (int i = 0; i < n; i++)
-        s += TS_LD8(src, W, x, y + i);
-      TS_ST32(dst, W, x, b, y > y0 ? TS_LD32(dst, W, x, b) + s : s);
-    }
+    for (x = c0; x + 16 <= c1; x += 16)
+      TS_ST32x16(dst, W, x, b, acc[(x - c0) / 16]);
+    for (; x < c1; x++)
+      TS_ST32(dst, W, x, b, a[x - c0]);
   }
 }
 TS_GROUP_ENTRY(integral_band_totals, 1, 1)
@@ -97,44 +112,73 @@ inline void integral_band_carry_tile(TS_BODY_ARGS, int2 t)
 }
 TS_ITEM_ENTRY(integral_band_carry)
 
-/* Pass 3: tile (0, band). */
+/* 16 sums of row y from column x: streamed past the caches where the row's 16-column
+ * blocks are whole 64-byte lines (W a multiple of 16), else a plain store. */
+inline void ibd_put16(TS_OBS_PARAM __global uchar *dst, int W, int x, int y, uint16 v, int nt)
+{
+  if (nt)
+    TS_ST32x16S(dst, W, x, y, v);
+  else
+    TS_ST32x16(dst, W, x, y, v);
+}
+
+/* Pass 3: tile (0, band). row: the band's last row of sums in the chunk; left: per row of
+ * the band, the sum of its bytes left of the chunk; first: the first row's sum left of it. */
 inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
 {
-  int y0 = t.y * IBD_H, y1 = min(y0 + IBD_H, H), x = 0;
-  uint s = 0; /* the row's sum so far */
-  for (; x + 16 <= W; x += 16) {
-    uint16 v = TS_LD32x16(committed, W, x, y0) + convert_uint16(TS_LD8x16(src, W, x, y0));
-    v = ibd_scan32(v) + s;
-    s = v.sf;
-    TS_ST32x16(dst, W, x, y0, v);
-  }
-  for (; x < W; x++) {
-    s += TS_LD32(committed, W, x, y0) + TS_LD8(src, W, x, y0);
-    TS_ST32(dst, W, x, y0, s);
-  }
-  for (int y = y0 + 1; y < y1; y++) {
-    s = 0;
-    /* 64 columns a step: the carries between their four vectors in 16 bits (at most
-     * 64 * 255), one 32-bit carry a step */
-    for (x = 0; x + 64 <= W; x += 64) {
-      ushort16 q0 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x, y)));
-      ushort16 q1 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 16, y))) + q0.sf;
-      ushort16 q2 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 32, y))) + q1.sf;
-      ushort16 q3 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 48, y))) + q2.sf;
-      TS_ST32x16(dst, W, x, y, TS_LD32x16(dst, W, x, y - 1) + convert_uint16(q0) + s);
-      TS_ST32x16(dst, W, x + 16, y, TS_LD32x16(dst, W, x + 16, y - 1) + convert_uint16(q1) + s);
-      TS_ST32x16(dst, W, x + 32, y, TS_LD32x16(dst, W, x + 32, y - 1) + convert_uint16(q2) + s);
-      TS_ST32x16(dst, W, x + 48, y, TS_LD32x16(dst, W, x + 48, y - 1) + convert_uint16(q3) + s);
-      s += q3.sf;
+  int y0 = t.y * IBD_H, y1 = min(y0 + IBD_H, H), nt = W % 16 == 0;
+  uint16 row[IBD_CW / 16];
+  uint *rw = (uint *)row, left[IBD_H], first = 0;
+  for (int r = 0; r < y1 - y0; r++)
+    left[r] = 0;
+  for (int c0 = 0; c0 < W; c0 += IBD_CW) {
+    int c1 = min(c0 + IBD_CW, W), x;
+    uint16 *p = row;
+    uint s = first; /* the row's sum so far */
+    for (x = c0; x + 16 <= c1; x += 16, p++) {
+      uint16 v = TS_LD32x16(committed, W, x, y0) + convert_uint16(TS_LD8x16(src, W, x, y0));
+      *p = v = ibd_scan32(v) + s;
+      s = v.sf;
+      ibd_put16(TS_OBS_ARG dst, W, x, y0, v, nt);
     }
-    for (; x + 16 <= W; x += 16) {
-      ushort16 q = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x, y)));
-      TS_ST32x16(dst, W, x, y, TS_LD32x16(dst, W, x, y - 1) + convert_uint16(q) + s);
-      s += q.sf;
+    for (; x < c1; x++) {
+      s += TS_LD32(committed, W, x, y0) + TS_LD8(src, W, x, y0);
+      rw[x - c0] = s;
+      TS_ST32(dst, W, x, y0, s);
     }
-    for (; x < W; x++) {
-      s += TS_LD8(src, W, x, y);
-      TS_ST32(dst, W, x, y, TS_LD32(dst, W, x, y - 1) + s);
+    first = s;
+    for (int y = y0 + 1; y < y1; y++) {
+      s = left[y - y0]; /* the sums above carry everything else */
+      p = row;
+      /* 64 columns a step: the carries between their four vectors in 16 bits (at most
+       * 64 * 255), one 32-bit carry a step */
+      for (x = c0; x + 64 <= c1; x += 64, p += 4) {
+        ushort16 q0 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x, y)));
+        ushort16 q1 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 16, y))) + q0.sf;
+        ushort16 q2 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 32, y))) + q1.sf;
+        ushort16 q3 = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x + 48, y))) + q2.sf;
+        p[0] += convert_uint16(q0) + s;
+        p[1] += convert_uint16(q1) + s;
+        p[2] += convert_uint16(q2) + s;
+        p[3] += convert_uint16(q3) + s;
+        ibd_put16(TS_OBS_ARG dst, W, x, y, p[0], nt);
+        ibd_put16(TS_OBS_ARG dst, W, x + 16, y, p[1], nt);
+        ibd_put16(TS_OBS_ARG dst, W, x + 32, y, p[2], nt);
+        ibd_put16(TS_OBS_ARG dst, W, x + 48, y, p[3], nt);
+        s += q3.sf;
+      }
+      for (; x + 16 <= c1; x += 16, p++) {
+        ushort16 q = ibd_scan16(convert_ushort16(TS_LD8x16(src, W, x, y)));
+        *p += convert_uint16(q) + s;
+        ibd_put16(TS_OBS_ARG dst, W, x, y, *p, nt);
+        s += q.sf;
+      }
+      for (; x < c1; x++) {
+        s += TS_LD8(src, W, x, y);
+        rw[x - c0] += s;
+        TS_ST32(dst, W, x, y, rw[x - c0]);
+      }
+      left[y - y0] = s;
     }
   }
 }
