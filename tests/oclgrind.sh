@@ -39,9 +39,14 @@ check --variant linear1d2 -i "$tmp/grey.png"
 check --variant integral -i "$tmp/grey.png" --pattern none
 # 64 pixels wide: rows a multiple of 16 bytes, the word paths of the GPU variants.
 "$mkchart" "$tmp/w64.png" 64x64
-for v in boxstrip boxword boxquad gaussword gaussquad integral_colrow; do
+for v in boxstrip boxword boxquad gaussword gaussquad integral_colrow integral_band; do
   check --variant "$v" -i "$tmp/w64.png"
   check --variant "$v" -i "$tmp/rgb.png"
 done
+# integral_band over three bands of 64 rows, rows of whole 64-byte lines (its streamed
+# stores), whole and stepped.
+"$mkchart" "$tmp/w64t.png" 64x130
+check --variant integral_band -i "$tmp/w64t.png"
+check --variant integral_band -i "$tmp/w64t.png" --slots 2 --tick 4
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

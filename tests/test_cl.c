@@ -1,7 +1,8 @@
 /* The OpenCL back end (label `opencl`): every variant's kernel equals the CPU model and the
  * reference bit for bit on grey, RGB and RGBA images of awkward sizes; at random ticks of
  * random schedules (hazardous ones included) the device's buffers equal the CPU model's byte
- * for byte; the fast whole-image path is exact; the device reports each kernel's memory.
+ * for byte, and at every tick on wide and tall images for the integral variants; the fast
+ * whole-image path is exact; the device reports each kernel's memory.
  * Without an OpenCL platform it is skipped (exit 77), except in CI, where that fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -144,6 +145,45 @@ static void random_ticks(ts_cl *cl)
   }
 }
 
+/* The integral variants without a dependency pattern on images of several of integral_band's
+ * 64-row bands, 4096-column chunks and 16-column vectors (its streamed stores where a row is
+ * whole 64-byte lines): whole, against the reference, and integral_band stepped with two
+ * slots against the CPU model at every tick. */
+static void integral_shapes_on_device(ts_cl *cl)
+{
+  static const int sizes[][2] = { { 64, 200 }, { 129, 129 }, { 4100, 70 }, { 4096, 65 },
+                                  { 8193, 3 } };
+  for (int si = 0; si < (int)(sizeof sizes / sizeof sizes[0]); si++) {
+    ts_image *img = random_image(sizes[si][0], sizes[si][1], si % 2 ? 3 : 1);
+    for (int vi = 0; vi < ts_variant_count(); vi++) {
+      const ts_variant *v = ts_variant_at(vi);
+      if (v->filter != TS_FILTER_INTEGRAL || v->pattern != TS_PAT_NONE)
+        continue;
+      char what[128];
+      int step = strcmp(v->name, "integral_band") == 0;
+      ts_run *gpu = make(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 2, 1, cl);
+      ts_run *cpu = step ? make(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 2, 1, NULL) : NULL;
+      for (int64_t t = 0; gpu && cpu && t <= ts_run_sched(cpu)->length; t++) {
+        snprintf(what, sizeof what, "cl %s %dx%dx%d 2 slots tick %lld", v->name, img->w,
+                 img->h, img->c, (long long)t);
+        ts_error err = { 0 };
+        CHECK(ts_run_seek(gpu, t, &err) == TS_OK, "%s: %s", what, err.msg);
+        CHECK(ts_run_seek(cpu, t, &err) == TS_OK, "%s: %s", what, err.msg);
+        if (!same_buffers(gpu, cpu, what))
+          break;
+      }
+      snprintf(what, sizeof what, "cl fast %s %dx%dx%d", v->name, img->w, img->h, img->c);
+      ts_error err = { 0 };
+      CHECK(gpu && ts_run_finish_fast(gpu, &err) == TS_OK, "%s: %s", what, err.msg);
+      if (gpu)
+        compare_to_ref(gpu, img, what, 1);
+      ts_run_destroy(gpu);
+      ts_run_destroy(cpu);
+    }
+    ts_image_destroy(img);
+  }
+}
+
 static void integral_hazards_on_device(ts_cl *cl)
 {
   ts_image *img = random_image(203, 150, 3);
@@ -260,6 +300,7 @@ int main(void)
   exact_everywhere(cl);
   gaussian_sizes_on_device(cl);
   random_ticks(cl);
+  integral_shapes_on_device(cl);
   integral_hazards_on_device(cl);
   device_memory(cl);
   ts_cl_destroy(cl);
