@@ -22,13 +22,14 @@
 #define IBD_S 64 /* columns a carry strip */
 #define IBD_CW 4096 /* columns a chunk */
 
-/* Inclusive prefix sums along the 16 lanes, in four shifted adds. */
+/* Inclusive prefix sums along 16 lanes of bytes: a 64-bit multiply by 1 + 2^16 + 2^32 + 2^48
+ * adds each lane into the lanes above it in its group of four (no sum reaches 2^16: nothing
+ * carries across lanes), then the groups' totals are carried. */
 inline ushort16 ibd_scan16(ushort16 v)
 {
-  v += (ushort16)((ushort)0, v.s0123, v.s456789ab, v.scde);
-  v += (ushort16)((ushort2)0, v.s0123, v.s456789ab, v.scd);
-  v += (ushort16)((ushort4)0, v.s01234567, v.s89ab);
-  v += (ushort16)((ushort8)0, v.s01234567);
+  v = as_ushort16(as_ulong4(v) * (ulong4)0x0001000100010001UL);
+  v += (ushort16)((ushort4)0, (ushort4)v.s3, (ushort4)0, (ushort4)v.sb);
+  v += (ushort16)((ushort8)0, (ushort8)v.s7);
   return v;
 }
 
