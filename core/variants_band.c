@@ -156,11 +156,12 @@ static const ts_pass_desc bd_passes[] = {
 };
 
 /* The scan's row above (4096 columns at most: wider images go in chunks) and its rows' sums
- * left of the chunk. */
+ * left of the chunk: past a GPU thread's register budget, L1 on a CPU. */
 const ts_variant ts_variant_integral_band = {
   .name = "integral_band", .filter = TS_FILTER_INTEGRAL,
-  .summary = "no dependencies: column totals of 64-row bands, their carries, then each band "
-             "scanned row by row, the row above in L1 and the sums streamed out (for CPUs)",
+  .summary = "bytes read twice, sums written once: 64-row bands' column totals, their carries, "
+             "then each band row by row from the row above in L1, sums streamed past the caches "
+             "(for CPUs)",
   .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
   .npasses = 3, .passes = bd_passes, .setup = bd_setup,
 };

@@ -301,7 +301,8 @@ inline uint ld_committed32(__global const uint *p)
  *   TS_ST32x16S (buf, pitch, col, row, uint16): 16 uints from col, the element index a
  *     multiple of 16 (one aligned 64-byte store), streamed past the caches where the
  *     compiler offers a non-temporal store (clang's, so pocl's): for results a kernel writes
- *     once and does not read back, it spares the cache line's read for ownership
+ *     once and no work-item of the launch reads back, it spares the cache line's read for
+ *     ownership (the end of the launch makes them visible like any other store)
  *   TS_LD8_OFF (buf, pitch, col, row, dcol, drow): element (col + dcol, row + drow), spelt
  *     as an offset from (col, row), so that a window's loads share one base address
  *   TS_LD8_PX (buf, W, C, x, y, c), TS_ST8_PX (..., value): channel c of pixel (x, y) of an

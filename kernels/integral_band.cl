@@ -10,12 +10,12 @@
  *     through committed before it overwrites them); each later one is the one above plus
  *     the prefix sums of the row's bytes, taken in 16-bit lanes 16 at a time with a carry
  *     from vector to vector. The output is only written, never read back, so where its
- *     rows are whole 64-byte lines it is streamed past the caches (TS_ST32x16S).
- * Those private rows are IBD_CW columns (16 KB: the stack, L1 and L2 on a CPU; a GPU would
- * spill them); wider images go in chunks of that many, each row carrying its sum from chunk
- * to chunk. Sums wrap modulo 2^32 like the
- * reference's, so the order of the additions does not matter. What is left of a chunk's row
- * after its last whole vector goes element by element. */
+ *     rows are whole 64-byte lines (W a multiple of 16) it is streamed past the caches
+ *     (TS_ST32x16S): no read for ownership, half the memory traffic of a plain store.
+ * Those private rows are IBD_CW columns (16 KB: L1 on a CPU; a GPU would spill them); wider
+ * images go in chunks of that many, each row carrying its sum from chunk to chunk. Sums
+ * wrap modulo 2^32 like the reference's, so the order of the additions does not matter.
+ * What is left of a chunk's row after its last whole vector goes element by element. */
 
 #define IBD_H 64 /* rows a band */
 #define IBD_G 8  /* rows the totals add at a time: 8 * 255 fits in 16 bits */
@@ -149,7 +149,7 @@ inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
     }
     first = s;
     for (int y = y0 + 1; y < y1; y++) {
-      s = left[y - y0]; /* the sums above carry everything else */
+      s = left[y - y0]; /* the row's bytes left of the chunk: the row above has the rest */
       p = row;
       /* 64 columns a step: the carries between their four vectors in 16 bits (at most
        * 64 * 255), one 32-bit carry a step */
