@@ -1,10 +1,12 @@
 /* gauss_stream: the Gaussian for a CPU's vector units and prefetchers (not in the seed). One
- * work-item owns GT_H whole output rows and streams along each of them, vertical pass first:
- * it reads the 2r + 1 input rows around the output row, 16 bytes at a time, and keeps their
- * vertical sums v for a chunk of the row in private memory (L1), then runs the horizontal
- * pass over that chunk and stores 16 bytes at a time. What makes it fast on pocl:
- *  - memory is walked along rows, as a copy walks it: the prefetchers follow, where a narrow
- *    strip walked down the image (gauss_slide) leaves every row's load waiting on memory;
+ * work-item owns GT_H whole output rows and streams along them in chunks of GT_CW bytes,
+ * each chunk down its rows, vertical pass first: for an output row it reads the 2r + 1 input
+ * rows around it, 16 bytes at a time, and keeps their vertical sums v for the chunk in
+ * private memory, then runs the horizontal pass over them and stores 16 bytes at a time.
+ * What makes it fast on pocl:
+ *  - memory is walked along rows, as a copy walks it, so the prefetchers follow, where a
+ *    narrow strip walked down the image (gauss_slide) waits on memory at every row; and the
+ *    chunks of the GT_H + 2r input rows stay in L1 while the work-item's rows use them;
  *  - the radius and the channel count are constants inside the row's code: switches call one
  *    always-inlined body per (C, r), written as straight-line code whose taps are guarded by
  *    conditions on the constant r (pocl unrolls no loops, not even under #pragma unroll), so
@@ -62,50 +64,44 @@ GT_INLINE uchar16 gt_hsum(const ushort *p, const ushort *q, const int C, const i
   return convert_uchar16((A + (B >> (ushort)8) + (ushort)128) >> (ushort)8);
 }
 
-/* Output row y, for rows of at least 16 bytes, chunk by chunk. v[b] and vh[b] hold the
+/* Chunk [c0, c1) of output row y (rows of at least 16 bytes). v[b] and vh[b] hold the
  * vertical sum of column c0 - GT_HALO + b and its high byte. */
-GT_INLINE void gt_row(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W,
-                      int H, const int C, const int R, const ushort *w, int y)
+GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *dst,
+                        int rowbytes, int H, const int C, const int R, const ushort *w, int y,
+                        int c0, int c1, ushort *v, ushort *vh)
 {
-  int rowbytes = W * C, rows[2 * GT_RMAX + 1];
+  int rows[2 * GT_RMAX + 1], base = c0 - GT_HALO;
   for (int j = 0; j <= 2 * R; j++)
     rows[j] = clamp(y - R + j, 0, H - 1);
-  ushort v[GT_BUF], vh[GT_BUF];
-  for (int c0 = 0; c0 < rowbytes;) {
-    /* Output columns [c0, c1); the last chunk takes the rest when under GT_CW + 16 bytes,
-     * so that every chunk has at least one whole vector. */
-    int c1 = rowbytes - c0 < GT_CW + 16 ? rowbytes : c0 + GT_CW, base = c0 - GT_HALO;
-    /* Vertical sums over the chunk and r * C columns either side, those inside the row. */
-    int a0 = max(c0 - R * C, 0), a1 = min(c1 + R * C, rowbytes);
-    for (int x = a0;; x += 16) {
-      x = min(x, a1 - 16); /* the last vector ends at a1, over the one before it */
-      ushort16 s = gt_vsum(TS_OBS_ARG src, rowbytes, x, rows, R, w);
-      *(gt_ushort16_u *)(v + x - base) = s;
-      *(gt_ushort16_u *)(vh + x - base) = s >> (ushort)8;
-      if (x == a1 - 16)
-        break;
+  /* Vertical sums over the chunk and r * C columns either side, those inside the row. */
+  int a0 = max(c0 - R * C, 0), a1 = min(c1 + R * C, rowbytes);
+  for (int x = a0;; x += 16) {
+    x = min(x, a1 - 16); /* the last vector ends at a1, over the one before it */
+    ushort16 s = gt_vsum(TS_OBS_ARG src, rowbytes, x, rows, R, w);
+    *(gt_ushort16_u *)(v + x - base) = s;
+    *(gt_ushort16_u *)(vh + x - base) = s >> (ushort)8;
+    if (x == a1 - 16)
+      break;
+  }
+  /* Past the row's ends, the same channel of the edge pixel (the clamp commutes with the
+   * vertical sum). */
+  if (c0 == 0)
+    for (int col = -R * C; col < 0; col++) {
+      int from = (col % C + C) % C;
+      v[col - base] = v[from - base];
+      vh[col - base] = vh[from - base];
     }
-    /* Past the row's ends, the same channel of the edge pixel (the clamp commutes with the
-     * vertical sum). */
-    if (c0 == 0)
-      for (int col = -R * C; col < 0; col++) {
-        int from = (col % C + C) % C;
-        v[col - base] = v[from - base];
-        vh[col - base] = vh[from - base];
-      }
-    if (c1 == rowbytes)
-      for (int col = rowbytes; col < rowbytes + R * C; col++) {
-        int from = rowbytes - C + (col - rowbytes) % C;
-        v[col - base] = v[from - base];
-        vh[col - base] = vh[from - base];
-      }
-    for (int x = c0;; x += 16) {
-      x = min(x, c1 - 16);
-      TS_ST8x16(dst, rowbytes, x, y, gt_hsum(v + x - base, vh + x - base, C, R, w));
-      if (x == c1 - 16)
-        break;
+  if (c1 == rowbytes)
+    for (int col = rowbytes; col < rowbytes + R * C; col++) {
+      int from = rowbytes - C + (col - rowbytes) % C;
+      v[col - base] = v[from - base];
+      vh[col - base] = vh[from - base];
     }
-    c0 = c1;
+  for (int x = c0;; x += 16) {
+    x = min(x, c1 - 16);
+    TS_ST8x16(dst, rowbytes, x, y, gt_hsum(v + x - base, vh + x - base, C, R, w));
+    if (x == c1 - 16)
+      break;
   }
 }
 
@@ -133,8 +129,17 @@ GT_INLINE void gt_rows(TS_OBS_PARAM __global const uchar *src, __global uchar *d
   ushort w[GT_RMAX + 1]; /* the left half and the centre; the right half mirrors it */
   for (int i = 0; i <= GT_RMAX; i++)
     w[i] = i <= R ? (ushort)weights[i] : (ushort)0;
-  for (int y = t.y * GT_H; y < min(t.y * GT_H + GT_H, H); y++)
-    gt_row(TS_OBS_ARG src, dst, W, H, C, R, w, y);
+  ushort v[GT_BUF], vh[GT_BUF];
+  int rowbytes = W * C, y0 = t.y * GT_H, y1 = min(y0 + GT_H, H);
+  /* Chunk by chunk, each down the work-item's rows: the input rows' chunks stay in L1 while
+   * the rows use them. The last chunk takes the rest when under GT_CW + 16 bytes, so that
+   * every chunk has at least one whole vector. */
+  for (int c0 = 0; c0 < rowbytes;) {
+    int c1 = rowbytes - c0 < GT_CW + 16 ? rowbytes : c0 + GT_CW;
+    for (int y = y0; y < y1; y++)
+      gt_chunk(TS_OBS_ARG src, dst, rowbytes, H, C, R, w, y, c0, c1, v, vh);
+    c0 = c1;
+  }
 }
 
 /* One copy of the rows' code per radius, for C channels (a constant, or not). */
