@@ -78,8 +78,8 @@ GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *
   for (int x = a0;; x += 16) {
     x = min(x, a1 - 16); /* the last vector ends at a1, over the one before it */
     ushort16 s = gt_vsum(TS_OBS_ARG src, rowbytes, x, rows, R, w);
-    *(gt_ushort16_u *)(v + x - base) = s;
-    *(gt_ushort16_u *)(vh + x - base) = s >> (ushort)8;
+    *(gt_ushort16_u *)(v + (x - base)) = s;
+    *(gt_ushort16_u *)(vh + (x - base)) = s >> (ushort)8;
     if (x == a1 - 16)
       break;
   }
@@ -99,7 +99,7 @@ GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *
     }
   for (int x = c0;; x += 16) {
     x = min(x, c1 - 16);
-    TS_ST8x16(dst, rowbytes, x, y, gt_hsum(v + x - base, vh + x - base, C, R, w));
+    TS_ST8x16(dst, rowbytes, x, y, gt_hsum(v + (x - base), vh + (x - base), C, R, w));
     if (x == c1 - 16)
       break;
   }

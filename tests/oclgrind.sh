@@ -35,13 +35,18 @@ done
 check --variant gauss_local_sep -i "$tmp/grey.png" --kernel-size 15
 check --variant gauss_local -i "$tmp/grey.png" --kernel-size 15
 check --variant gauss_slide -i "$tmp/grey.png" --kernel-size 15
+check --variant gauss_stream -i "$tmp/grey.png" --kernel-size 15
 check --variant linear1d2 -i "$tmp/grey.png"
 check --variant integral -i "$tmp/grey.png" --pattern none
 # 64 pixels wide: rows a multiple of 16 bytes, the word paths of the GPU variants.
 "$mkchart" "$tmp/w64.png" 64x64
-for v in boxstrip boxword boxquad gaussword gaussquad integral_colrow; do
+for v in boxstrip boxword boxquad gaussword gaussquad gauss_stream integral_colrow; do
   check --variant "$v" -i "$tmp/w64.png"
   check --variant "$v" -i "$tmp/rgb.png"
 done
+# 200 RGB pixels (600 bytes) a row: gauss_stream's rows in two chunks, stepped with few slots.
+"$mkchart" "$tmp/wide.png" 200x64
+check --variant gauss_stream -i "$tmp/wide.png" --kernel-size 15
+check --variant gauss_stream -i "$tmp/wide.png" --slots 2 --tick 1
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]
