@@ -313,6 +313,14 @@ inline uint ld_committed32(__global const uint *p)
  * recorded (ts_obs_note below) and one outside the buffer is not performed. */
 enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
 
+/* Byte vectors at any address, for one unaligned vector access: pocl's vstore16 stores the 16
+ * bytes one by one (35 instructions where this is one vmovdqu), and its vload16 is 16 byte
+ * loads that the optimiser merges again, except where loads a few bytes apart overlap (a
+ * filter's taps at constant offsets): then it keeps a mix of pieces. A typedef may lower a
+ * type's alignment (clang, as GCC); a GPU compiler splits the access where it must. */
+typedef uchar8 ts_uchar8_u __attribute__((aligned(1)));
+typedef uchar16 ts_uchar16_u __attribute__((aligned(1)));
+
 #define TS_AT_(T, buf, pitch, col, row) ((T)(buf) + (row) * (pitch) + (col))
 
 /* A store past the caches where the compiler has one (not in OpenCL C itself). */
@@ -341,8 +349,6 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, *TS_AT_(__global ushort *, buf, pitch, col, row) = (v))
 #define TS_ST32(buf, pitch, col, row, v)                                              \
   ((void)TS_ROLE_##buf, *TS_AT_(__global uint *, buf, pitch, col, row) = (v))
-#define TS_LD8x16(buf, pitch, col, row)                                               \
-  ((void)TS_ROLE_##buf, vload16(0, TS_AT_(__global const uchar *, buf, pitch, col, row)))
 #define TS_LD32x16(buf, pitch, col, row)                                              \
   ((void)TS_ROLE_##buf, vload16(0, TS_AT_(__global const uint *, buf, pitch, col, row)))
 #define TS_LD8x4A(buf, pitch, col, row)                                               \
@@ -357,10 +363,13 @@ enum { TS_ROLE_src, TS_ROLE_dst, TS_ROLE_committed };
   ((void)TS_ROLE_##buf, *(__global const uint4 *)TS_AT_(__global const uint *, buf, pitch, col, row))
 #define TS_ST32x4A(buf, pitch, col, row, v)                                           \
   ((void)TS_ROLE_##buf, *(__global uint4 *)TS_AT_(__global uint *, buf, pitch, col, row) = (v))
+/* vload16/vstore8/vstore16 of bytes as one unaligned vector access (ts_uchar16_u above). */
+#define TS_LD8x16(buf, pitch, col, row)                                               \
+  ((void)TS_ROLE_##buf, *(__global const ts_uchar16_u *)TS_AT_(__global const uchar *, buf, pitch, col, row))
 #define TS_ST8x8(buf, pitch, col, row, v)                                             \
-  ((void)TS_ROLE_##buf, vstore8((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
+  ((void)TS_ROLE_##buf, *(__global ts_uchar8_u *)TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
 #define TS_ST8x16(buf, pitch, col, row, v)                                            \
-  ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uchar *, buf, pitch, col, row)))
+  ((void)TS_ROLE_##buf, *(__global ts_uchar16_u *)TS_AT_(__global uchar *, buf, pitch, col, row) = (v))
 #define TS_ST32x16(buf, pitch, col, row, v)                                           \
   ((void)TS_ROLE_##buf, vstore16((v), 0, TS_AT_(__global uint *, buf, pitch, col, row)))
 #define TS_ST32x16S(buf, pitch, col, row, v)                                          \
