@@ -39,9 +39,12 @@ check --variant linear1d2 -i "$tmp/grey.png"
 check --variant integral -i "$tmp/grey.png" --pattern none
 # 64 pixels wide: rows a multiple of 16 bytes, the word paths of the GPU variants.
 "$mkchart" "$tmp/w64.png" 64x64
-for v in boxstrip boxword boxquad gaussword gaussquad integral_colrow; do
+for v in boxstrip boxband boxword boxquad gaussword gaussquad integral_colrow; do
   check --variant "$v" -i "$tmp/w64.png"
   check --variant "$v" -i "$tmp/rgb.png"
 done
+# 1100 x 64 RGB: rows of four of boxband's 1024-byte bands, the last 228 bytes wide.
+"$mkchart" "$tmp/wide.png" 1100x64
+check --variant boxband -i "$tmp/wide.png"
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]
