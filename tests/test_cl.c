@@ -47,10 +47,12 @@ static void exact_everywhere(ts_cl *cl)
 {
   /* 16, 48 and 4 wide: rows a multiple of 16 bytes (the word paths of boxquad, gaussquad)
    * in every channel count, one word wide included; 1031 and 1040: rows longer than one
-   * chunk of integral_colrow's row scan (1024), odd and a multiple of 16. */
+   * chunk of integral_colrow's row scan (1024), odd and a multiple of 16; 1030 x 17 and
+   * 1100 x 19: several of boxband's 1024-byte bands in a row and whole bands of 8 rows, the
+   * row's last band narrower than a column (1030 grey: 6 bytes) or not a multiple of it. */
   static const int fixed[][2] = { { 1, 1 }, { 7, 1 }, { 1, 9 }, { 17, 13 }, { 33, 19 },
                                   { 50, 47 }, { 16, 9 }, { 48, 21 }, { 4, 3 }, { 1031, 7 },
-                                  { 1040, 6 } };
+                                  { 1040, 6 }, { 1030, 17 }, { 1100, 19 } };
   enum { NFIXED = (int)(sizeof fixed / sizeof fixed[0]) };
   static const int chans[] = { 1, 3, 4 };
   for (int trial = 0; trial < NFIXED + 3; trial++) {

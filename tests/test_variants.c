@@ -295,8 +295,31 @@ static void stepping(void)
   ts_image_destroy(img);
 }
 
+/* The integer scale of the box kernels that work in 16-bit lanes (box_scale16 in
+ * kernels/common.cl): (S * 58196) >> 19 equals the reference's trunc(float(S) * 0.111f)
+ * for every sum of nine bytes, S = 0 .. 2295, each the centre of a 3 x 3 image. */
+static void box_scale_integer(void)
+{
+  int bad = 0;
+  for (uint32_t s = 0; s <= 9 * 255; s++) {
+    ts_image *img = NULL, *ref = NULL;
+    CHECK(ts_image_create(3, 3, 1, &img, NULL) == TS_OK, "image");
+    if (!img)
+      return;
+    for (uint32_t i = 0, left = s; i < 9; i++, left -= img->data[i - 1])
+      img->data[i] = (uint8_t)(left < 255 ? left : 255);
+    CHECK(ts_ref_box3(img, &ref, NULL) == TS_OK, "reference");
+    if (ref && ref->data[4] != (uint8_t)((s * 58196u) >> 19) && bad++ < 5)
+      CHECK(0, "sum %u: (S * 58196) >> 19 is %u, the reference %u", s, (s * 58196u) >> 19,
+            ref->data[4]);
+    ts_image_destroy(ref);
+    ts_image_destroy(img);
+  }
+}
+
 int main(void)
 {
+  box_scale_integer();
   all_variants_exact();
   gaussian_sizes();
   integral_shapes();
