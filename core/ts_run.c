@@ -1,4 +1,9 @@
-/* The executor: buffers, shadow writes, in-order replay of a schedule, hazards. */
+/* The executor: buffers, shadow writes, in-order replay of a schedule, hazards.
+ * A pass that never reads what its own threads write (every pass but the integral image's
+ * blocks) needs no shadow: nothing it reads changes while it runs, so each thread runs at
+ * its end tick straight into the buffer and the output is what the commit would have made
+ * (writes visible at the end tick, in the same order). Its buffer then has no shadow, on
+ * the host or the device. The input buffer is the caller's image itself, shared. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +17,8 @@
 struct ts_run {
   ts_run_params params;
   ts_kctx k;
+  ts_image *in_img;   /* what buf[TS_BUF_IN] points into: the caller's image, or our luma */
+  int late[TS_MAX_PASSES]; /* the pass runs at its end ticks, straight into its buffer */
   ts_sched *sched;
   ts_hazard *hazards;
   size_t nhazards, nhazardous;
@@ -104,7 +111,7 @@ static ts_status alloc_buf(ts_buf *b, ts_error *err)
                                                   (size_t)b->esize, &n))
     return ts_fail(err, TS_ERR_TOO_LARGE, "buffer of %dx%d elements is too large", b->cols,
                    b->rows);
-  b->data = calloc(n, 1);
+  b->data = ts_alloc_zeroed(n);
   if (!b->data)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for a %zu-byte buffer", n);
   return TS_OK;
@@ -227,7 +234,7 @@ static ts_status find_hazards(ts_run *run, ts_error *err)
 
 /* Every thread's coordinates and write rectangle (in bytes), by start-sequence index, and
  * the device buffers. */
-static ts_status create_device_state(ts_run *run, ts_error *err)
+static ts_status create_device_state(ts_run *run, const int *shadows, ts_error *err)
 {
   const ts_sched *s = run->sched;
   int32_t *tiles = malloc((size_t)s->total * 2 * sizeof *tiles);
@@ -252,7 +259,7 @@ static ts_status create_device_state(ts_run *run, ts_error *err)
   }
   if (st == TS_OK)
     st = ts_cl_run_create(run->params.cl, run->params.variant, &run->k, s->total, tiles, rects,
-                          &run->cl, err);
+                          shadows, &run->cl, err);
   free(tiles);
   free(rects);
   return st;
@@ -277,7 +284,6 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
   }
   ts_kctx *k = &run->k;
   ts_status st = TS_OK;
-  ts_image *luma = NULL;
 
   if (v->filter == TS_FILTER_GAUSS) {
     if ((st = ts_gauss_weights(run->params.ksize, run->params.sigma, k->w1, err)) != TS_OK)
@@ -285,30 +291,42 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     k->ksize = run->params.ksize;
     k->r = k->ksize / 2;
   }
-  const ts_image *src = in;
   if (v->filter == TS_FILTER_INTEGRAL && in->c != 1) {
-    if ((st = ts_image_convert(in, 1, &luma, err)) != TS_OK)
+    if ((st = ts_image_convert(in, 1, &run->in_img, err)) != TS_OK)
       goto fail;
-    src = luma;
+  } else {
+    run->in_img = ts_image_share(in);
   }
+  const ts_image *src = run->in_img;
   k->W = src->w;
   k->H = src->h;
   k->C = src->c;
   k->buf[TS_BUF_IN] = (ts_buf){ .cols = src->w * src->c, .rows = src->h, .esize = 1 };
   k->variant = v;
   v->setup(k);
+  /* A user kernel keeps its shadows: what it writes outside its declared rectangle stays out
+   * of the committed buffer, as the commit copies only that rectangle. */
+  int shadows[TS_NBUF] = { 0 };
+  for (int i = 0; i < v->npasses; i++) {
+    run->late[i] = !v->passes[i].self_reads && !v->file;
+    shadows[v->passes[i].dst] |= !run->late[i];
+  }
   for (int b = 0; b < TS_NBUF; b++) {
     if (k->buf[b].cols == 0)
       continue;
     k->shadow[b] = k->buf[b];
+    k->shadow[b].data = NULL;
+    if (b == TS_BUF_IN) {
+      k->buf[b].data = src->data;
+      continue;
+    }
     if ((st = alloc_buf(&k->buf[b], err)) != TS_OK)
       goto fail;
     /* The OpenCL back end keeps its shadows on the device: none here (at 7680x4320 an
      * integral image's would be 133 MB). */
-    if (b != TS_BUF_IN && !run->params.cl && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
+    if (shadows[b] && !run->params.cl && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
       goto fail;
   }
-  memcpy(k->buf[TS_BUF_IN].data, src->data, buf_bytes(&k->buf[TS_BUF_IN]));
 
   ts_pass_geom geom[TS_MAX_PASSES];
   for (int i = 0; i < v->npasses; i++) {
@@ -319,14 +337,12 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     goto fail;
   if ((st = find_hazards(run, err)) != TS_OK)
     goto fail;
-  if (run->params.cl && (st = create_device_state(run, err)) != TS_OK)
+  if (run->params.cl && (st = create_device_state(run, shadows, err)) != TS_OK)
     goto fail;
-  ts_image_destroy(luma);
   run->tick = -1;
   *out = run;
   return TS_OK;
 fail:
-  ts_image_destroy(luma);
   ts_run_destroy(run);
   return st;
 }
@@ -335,11 +351,13 @@ void ts_run_destroy(ts_run *run)
 {
   if (!run)
     return;
-  for (int b = 0; b < TS_NBUF; b++) {
+  /* The device may use the host buffers in place: it lets go of them first. */
+  ts_cl_run_destroy(run->cl);
+  for (int b = TS_BUF_IN + 1; b < TS_NBUF; b++) {
     free(run->k.buf[b].data);
     free(run->k.shadow[b].data);
   }
-  ts_cl_run_destroy(run->cl);
+  ts_image_destroy(run->in_img);
   ts_dev_run_free(run->dev);
   ts_sched_destroy(run->sched);
   free(run->hazards);
@@ -373,7 +391,8 @@ static void commit_thread(ts_run *run, int pi, uint32_t id)
 
 static ts_status reset(ts_run *run, ts_error *err)
 {
-  for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
+  /* On the OpenCL back end the device zeroes its buffers, and the download brings them. */
+  for (int b = TS_BUF_OUT; b < TS_NBUF && !run->cl; b++)
     if (run->k.buf[b].data) {
       memset(run->k.buf[b].data, 0, buf_bytes(&run->k.buf[b]));
       if (run->k.shadow[b].data)
@@ -420,6 +439,8 @@ static ts_status run_batch(ts_run *run, int pi, uint32_t from, uint32_t to, int 
   return TS_OK;
 }
 
+/* The threads' writes become visible: committed from the shadow, or for a late pass made
+ * now, straight into the buffer. */
 static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, ts_error *err)
 {
   const ts_pass_desc *pd = &run->params.variant->passes[pi];
@@ -429,9 +450,11 @@ static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, t
     rec_xy(run, i, &p, &id, &tx, &ty);
     ts_rect r = pd->write_rect(&run->k, tx, ty);
     mark_rows(run, pd->dst, r.y, r.y + r.h);
-    if (!run->cl)
+    if (!run->cl && !run->late[pi])
       commit_thread(run, p, id);
   }
+  if (run->late[pi])
+    return run_batch(run, pi, from, to, 1, err);
   return run->cl ? ts_cl_run_commit(run->cl, pi, from, to - from, err) : TS_OK;
 }
 
@@ -483,7 +506,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     } else {
       rec_at(run, run->pos, &pi, &id);
       uint32_t j = batch_end(run, run->pos, s->total, 0);
-      st = run_batch(run, pi, run->pos, j, 0, err);
+      if (!run->late[pi])
+        st = run_batch(run, pi, run->pos, j, 0, err);
       run->pos = j;
     }
   }

@@ -40,6 +40,8 @@ typedef struct ts_run ts_run;
 
 /* Fills unset fields (ksize, cost) from the variant. */
 void ts_run_params_resolve(ts_run_params *p);
+/* The run shares `in` (ts_image_share) as its input buffer, or for the integral image of a
+ * colour image, its own luma: in must not change while the run lives. */
 ts_status ts_run_create(const ts_image *in, const ts_run_params *p, ts_run **out, ts_error *err);
 void ts_run_destroy(ts_run *run);
 
