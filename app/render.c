@@ -141,12 +141,8 @@ int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id)
  * bind_image), so a zone plate at 7% does not alias into false rings. */
 static const GLenum px_format[5] = { 0, GL_RED, GL_RG, GL_RGB, GL_RGBA };
 
-static void upload_px(GLuint tex, int w, int h, int c, const uint8_t *px, int *stale)
+static void tex_params(int c, int levels)
 {
-  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
-  glBindTexture(GL_TEXTURE_2D, tex);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal[c], w, h, 0, px_format[c], GL_UNSIGNED_BYTE, px);
   GLint grey = c <= 2 ? GL_RED : GL_GREEN;
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_G, grey);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_B, c <= 2 ? GL_RED : GL_BLUE);
@@ -154,26 +150,86 @@ static void upload_px(GLuint tex, int w, int h, int c, const uint8_t *px, int *s
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  if (stale)
-    *stale = 1;
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
 }
 
-/* What a run's output is drawn from: the grey copy of an integral image, else its values. */
-static const uint8_t *shown_px(const ts_run *run, const uint8_t *grey, const uint8_t *raw, int *c)
+/* Makes t's storage for a w x h image of c channels unless it has it: every mipmap level at
+ * once (glTexStorage2D), so that llvmpipe allocates it once, and not a second time (level 0
+ * copied over) when the mipmaps are first made. Leaves t bound; returns 1 when the storage
+ * is new (its texels undefined). */
+static int tex_storage(vw_tex *t, int w, int h, int c)
 {
-  *c = grey ? 1 : ts_run_kctx(run)->C;
-  return grey ? grey : raw;
+  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
+  if (t->id && t->w == w && t->h == h && t->c == c) {
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    return 0;
+  }
+  if (t->id)
+    glDeleteTextures(1, &t->id);
+  glGenTextures(1, &t->id);
+  glBindTexture(GL_TEXTURE_2D, t->id);
+  int levels = 1;
+  while (((unsigned)w | (unsigned)h) >> levels)
+    levels++;
+  if (epoxy_gl_version() >= 42 || epoxy_has_gl_extension("GL_ARB_texture_storage")) {
+    glTexStorage2D(GL_TEXTURE_2D, levels, internal[c], w, h);
+  } else {
+    for (int l = 0; l < levels; l++)
+      glTexImage2D(GL_TEXTURE_2D, l, (GLint)internal[c], w >> l > 0 ? w >> l : 1,
+                   h >> l > 0 ? h >> l : 1, 0, px_format[c], GL_UNSIGNED_BYTE, NULL);
+  }
+  tex_params(c, levels);
+  *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .mip_stale = 1 };
+  return 1;
+}
+
+/* Rows y0 .. y1 - 1 of a bound texture from an output's values (W x C bytes, or W uint32 a
+ * row for the integral image, drawn as grey at `scale`): the sums are turned into grey a
+ * band of rows at a time, so no grey copy of the whole image is kept. */
+static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int y0, int y1,
+                          uint32_t scale)
+{
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  t->mip_stale = 1;
+  if (esize != 4) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y0, t->w, y1 - y0, px_format[t->c], GL_UNSIGNED_BYTE,
+                    vals + (size_t)y0 * (size_t)t->w * (size_t)t->c);
+    return;
+  }
+  enum { BAND = 64 };
+  uint8_t *grey = malloc((size_t)t->w * BAND);
+  for (int y = y0; grey && y < y1; y += BAND) {
+    int n = y1 - y < BAND ? y1 - y : BAND;
+    ts_integral_grey((const uint32_t *)vals + (size_t)y * (size_t)t->w, (size_t)n * (size_t)t->w,
+                     scale, grey);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, t->w, n, GL_RED, GL_UNSIGNED_BYTE, grey);
+  }
+  free(grey);
+}
+
+void render_output_rows(viewer *v, const vw_snapshot *s)
+{
+  const ts_kctx *k = ts_run_kctx(s->run);
+  const ts_buf *b = &k->buf[TS_BUF_OUT];
+  if (!b->data)
+    return;
+  int fresh = tex_storage(&v->img[1], k->W, k->H, b->esize == 4 ? 1 : k->C);
+  int all = fresh || s->full || v->out_run != s->run;
+  int y0 = all ? 0 : s->y0, y1 = all ? k->H : s->y1;
+  if (y1 > y0)
+    upload_values(&v->img[1], b->data, b->esize, y0, y1, s->scale);
+  v->out_run = s->run;
 }
 
 /* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
  * mipmaps first when it is drawn minified and has changed since. */
 static void bind_image(viewer *v, int i)
 {
-  GLuint tex = i == 2 ? v->dev_tex : v->img_tex[i];
-  glBindTexture(GL_TEXTURE_2D, tex);
-  if (v->zoom < 1 && v->mip_stale[i]) {
+  vw_tex *t = &v->img[i];
+  glBindTexture(GL_TEXTURE_2D, t->id);
+  if (v->zoom < 1 && t->mip_stale && t->id) {
     glGenerateMipmap(GL_TEXTURE_2D);
-    v->mip_stale[i] = 0;
+    t->mip_stale = 0;
   }
   /* Without mipmaps a mipmapping filter would leave the texture incomplete (black). */
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
@@ -183,32 +239,15 @@ static void bind_image(viewer *v, int i)
 static void upload_images(viewer *v)
 {
   if (v->input && v->in_uploaded != v->input_generation) {
-    upload_px(v->img_tex[0], v->input->w, v->input->h, v->input->c, v->input->data,
-              &v->mip_stale[0]);
+    tex_storage(&v->img[0], v->input->w, v->input->h, v->input->c);
+    upload_values(&v->img[0], v->input->data, 1, 0, v->input->h, 0);
     v->in_uploaded = v->input_generation;
-  }
-  if (v->out_run && v->out_raw) {
-    const ts_kctx *k = ts_run_kctx(v->out_run);
-    int c;
-    const uint8_t *px = shown_px(v->out_run, v->out_grey, v->out_raw, &c);
-    if (v->out_full) {
-      upload_px(v->img_tex[1], k->W, k->H, c, px, &v->mip_stale[1]);
-    } else if (v->out_dirty_y1 > v->out_dirty_y0) {
-      /* Only the rows that changed since the last frame. */
-      glBindTexture(GL_TEXTURE_2D, v->img_tex[1]);
-      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, v->out_dirty_y0, k->W, v->out_dirty_y1 - v->out_dirty_y0,
-                      px_format[c], GL_UNSIGNED_BYTE, px + (size_t)v->out_dirty_y0 * k->W * c);
-      v->mip_stale[1] = 1;
-    }
-    v->out_full = 0;
-    v->out_dirty_y0 = v->out_dirty_y1 = 0;
   }
   if (v->dev_raw && v->dev_run && !v->dev_uploaded) {
     const ts_kctx *k = ts_run_kctx(v->dev_run);
-    int c;
-    const uint8_t *px = shown_px(v->dev_run, v->dev_grey, v->dev_raw, &c);
-    upload_px(v->dev_tex, k->W, k->H, c, px, &v->mip_stale[2]);
+    int esize = k->buf[TS_BUF_OUT].esize;
+    tex_storage(&v->img[2], k->W, k->H, esize == 4 ? 1 : k->C);
+    upload_values(&v->img[2], v->dev_raw, esize, 0, k->H, v->dev_scale);
     v->dev_uploaded = 1;
   }
 }
@@ -478,8 +517,7 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
   const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
   int wide = pane == 1 && k && k->buf[TS_BUF_OUT].esize == 4;
   int C = pane == 0 ? v->input->c : (k ? k->C : 0);
-  const uint8_t *out_raw = viewer_out_raw(v);
-  if (pane == 1 && (!k || !out_raw))
+  if (pane == 1 && !k)
     return;
   int font = FONT_SMALL, lh = v->g.font[font].height;
   float x0, y0;
@@ -496,22 +534,26 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
   for (int py = py0; py < py1; py++)
     for (int px = px0; px < px1; px++) {
       viewer_image_to_screen(v, pane, (float)px, (float)py, &x0, &y0);
+      const uint8_t *vals = pane == 0 ? v->input->data + ((size_t)py * v->input->w + px) * C
+                                      : viewer_out_px(v, px, py);
+      if (!vals)
+        continue; /* not read yet: it comes with the next snapshot */
       for (int c = 0; c < lines; c++) {
         char s[16];
+        uint32_t sum = 0;
         if (wide)
-          snprintf(s, sizeof s, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
-        else if (pane == 0)
-          snprintf(s, sizeof s, "%u", v->input->data[((size_t)py * v->input->w + px) * C + c]);
+          memcpy(&sum, vals, sizeof sum);
+        if (wide)
+          snprintf(s, sizeof s, "%u", sum);
         else
-          snprintf(s, sizeof s, "%u", out_raw[((size_t)py * k->W + px) * C + c]);
+          snprintf(s, sizeof s, "%u", vals[c]);
         float w = (float)gfx_text_width(&v->g, font, s);
         if (w > v->zoom - 2)
           continue;
         float tx = x0 + (v->zoom - w) / 2, ty = y0 + (v->zoom - (float)(lines * lh)) / 2 + (float)(c * lh);
         if (!clipped(r, tx, ty) || !clipped(r, tx + w, ty + (float)lh))
           continue;
-        uint8_t val = wide ? 128 : pane == 0 ? v->input->data[((size_t)py * v->input->w + px) * C + c]
-                                             : out_raw[((size_t)py * k->W + px) * C + c];
+        uint8_t val = wide ? 128 : vals[c];
         gfx_color col = val > 140 ? gfx_rgba(0, 0, 0, 1) : WHITE;
         if (lines == 3)
           col = c == 0 ? gfx_rgba(1, 0.45f, 0.45f, 1) : c == 1 ? gfx_rgba(0.4f, 1, 0.4f, 1) : gfx_rgba(0.5f, 0.7f, 1, 1);
@@ -520,6 +562,30 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
         gfx_text(&v->g, font, tx, ty, col, s);
       }
     }
+}
+
+/* Asks for the output values this frame draws: the pixels in view when they are written in
+ * (zoom 16 and up), and the one under the cursor, for the inspector. */
+static void want_values(viewer *v, const vw_rect *r)
+{
+  if (!v->input)
+    return;
+  int x0 = v->input->w, y0 = v->input->h, x1 = 0, y1 = 0;
+  if (v->zoom >= 16) {
+    x0 = (int)fmaxf(0, floorf(v->cx - r->w / 2 / v->zoom));
+    y0 = (int)fmaxf(0, floorf(v->cy - r->h / 2 / v->zoom));
+    x1 = (int)fminf((float)v->input->w, ceilf(v->cx + r->w / 2 / v->zoom));
+    y1 = (int)fminf((float)v->input->h, ceilf(v->cy + r->h / 2 / v->zoom));
+  }
+  if (v->hover_pane >= 0 && v->hover_x >= 0 && v->hover_y >= 0 &&
+      v->hover_x < (float)v->input->w && v->hover_y < (float)v->input->h) {
+    int hx = (int)v->hover_x, hy = (int)v->hover_y;
+    x0 = hx < x0 ? hx : x0;
+    y0 = hy < y0 ? hy : y0;
+    x1 = hx + 1 > x1 ? hx + 1 : x1;
+    y1 = hy + 1 > y1 ? hy + 1 : y1;
+  }
+  viewer_want_values(v, x0, y0, x1, y1);
 }
 
 /* The focused thread: hovered, else clicked. */
@@ -1096,16 +1162,16 @@ static void draw_panel(viewer *v, const vw_rect *r)
     const uint8_t *ip = v->input->data + ((size_t)py * v->input->w + px) * v->input->c;
     for (int c = 0; c < v->input->c; c++)
       snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "", ip[c]);
-    const uint8_t *out_raw = viewer_out_raw(v);
+    /* The run shown may still be of the image before, of another size: NULL outside it. */
+    const uint8_t *op = viewer_out_px(v, px, py);
     const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-    /* The run shown may still be of the image before, of another size. */
-    if (k && out_raw && px < k->W && py < k->H) {
-      if (k->buf[TS_BUF_OUT].esize == 4)
-        snprintf(out, sizeof out, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
-      else
-        for (int c = 0; c < k->C; c++)
-          snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "",
-                   out_raw[((size_t)py * k->W + px) * k->C + c]);
+    if (k && op && k->buf[TS_BUF_OUT].esize == 4) {
+      uint32_t sum;
+      memcpy(&sum, op, sizeof sum);
+      snprintf(out, sizeof out, "%u", sum);
+    } else if (k && op) {
+      for (int c = 0; c < k->C; c++)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "", op[c]);
     }
     panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }
@@ -1368,7 +1434,10 @@ static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
       o[3] = 255;
     }
   }
-  upload_px(v->gantt_tex, W, H, 4, px, NULL);
+  glBindTexture(GL_TEXTURE_2D, v->gantt_tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+  tex_params(4, 1);
   free(px);
   free(cell);
   v->gantt_run = v->snap.run;
@@ -1538,6 +1607,7 @@ void render_frame(viewer *v)
   draw_pane(v, 1, &rout, norm);
 
   gfx_begin(&v->g, v->width, v->height);
+  want_values(v, &rout);
   draw_pixel_values(v, 0, &rin);
   draw_pixel_values(v, 1, &rout);
   draw_tile_labels(v, &rout);

@@ -31,6 +31,7 @@ struct ts_run {
   int64_t tick;
   double exec_ms;
   ts_dev_run *dev;    /* the last device-scheduled run, or a loaded record */
+  int released;       /* ts_run_release_buffers: only the schedule and figures are left */
   int dev_in_bufs;    /* the buffers hold the device's output: the next seek starts over */
   /* Rows changed since the last download (per buffer) and since the viewer last asked. */
   int dl_lo[TS_NBUF], dl_hi[TS_NBUF], view_lo, view_hi;
@@ -347,17 +348,29 @@ fail:
   return st;
 }
 
-void ts_run_destroy(ts_run *run)
+void ts_run_release_buffers(ts_run *run)
 {
   if (!run)
     return;
   /* The device may use the host buffers in place: it lets go of them first. */
   ts_cl_run_destroy(run->cl);
+  run->cl = NULL;
   for (int b = TS_BUF_IN + 1; b < TS_NBUF; b++) {
     free(run->k.buf[b].data);
     free(run->k.shadow[b].data);
+    run->k.buf[b].data = run->k.shadow[b].data = NULL;
   }
   ts_image_destroy(run->in_img);
+  run->in_img = NULL;
+  run->k.buf[TS_BUF_IN].data = NULL;
+  run->released = 1;
+}
+
+void ts_run_destroy(ts_run *run)
+{
+  if (!run)
+    return;
+  ts_run_release_buffers(run);
   ts_dev_run_free(run->dev);
   ts_sched_destroy(run->sched);
   free(run->hazards);
@@ -482,6 +495,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     tick = 0;
   if (tick > s->length)
     tick = s->length;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   if ((tick < run->tick || run->dev_in_bufs) && (st = reset(run, err)) != TS_OK)
     return st;
   run->dev_in_bufs = 0;
@@ -521,6 +536,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
 ts_status ts_run_finish_fast(ts_run *run, ts_error *err)
 {
   const ts_sched *s = run->sched;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   ts_status st = reset(run, err);
   double t0 = now_ms();
   for (uint32_t i = 0; st == TS_OK && i < s->total;) {
@@ -575,6 +592,8 @@ ts_cl_run *ts_run_cl(const ts_run *run)
 
 ts_status ts_run_rewind(ts_run *run, ts_error *err)
 {
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   run->dev_in_bufs = 0;
   return reset(run, err);
 }
@@ -612,14 +631,25 @@ uint32_t ts_run_integral_scale(const ts_run *run)
 {
   const ts_buf *in = &run->k.buf[TS_BUF_IN];
   uint64_t total = 0;
-  for (size_t i = 0, n = (size_t)in->cols * in->rows; i < n; i++)
+  for (size_t i = 0, n = in->data ? (size_t)in->cols * in->rows : 0; i < n; i++)
     total += in->data[i];
   return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
+void ts_integral_grey(const uint32_t *sums, size_t n, uint32_t scale, uint8_t *grey)
+{
+  uint64_t mx = scale ? scale : 1;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t v = sums[i];
+    grey[i] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
+  }
 }
 
 ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err)
 {
   const ts_kctx *k = &run->k;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   ts_image *img;
   ts_status st = ts_image_create(k->W, k->H, k->C, &img, err);
   if (st != TS_OK)
@@ -802,6 +832,8 @@ static ts_status walk_tables(const ts_run *run, int pi, int32_t **tiles, int32_t
 ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
 {
   const ts_variant *v = run->params.variant;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   if (!run->cl)
     return ts_fail(err, TS_ERR_ARG, "--exec device runs on the OpenCL back end, not the CPU model");
   ts_status st = reset(run, err);

@@ -44,6 +44,11 @@ void ts_run_params_resolve(ts_run_params *p);
  * colour image, its own luma: in must not change while the run lives. */
 ts_status ts_run_create(const ts_image *in, const ts_run_params *p, ts_run **out, ts_error *err);
 void ts_run_destroy(ts_run *run);
+/* Frees the run's buffers (host and device) and its share of the input, keeping the schedule,
+ * hazards, geometry and device result, for a viewer that still draws the run from its own
+ * copy of the pixels while the next run is made. The run cannot be replayed after this: its
+ * seeks fail, and its buffers' data pointers are NULL. */
+void ts_run_release_buffers(ts_run *run);
 
 /* Replays to `tick` (clamped to 0 .. the run's length). */
 ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err);
@@ -83,6 +88,9 @@ const uint32_t *ts_run_output_u32(const ts_run *run);
 /* What a correct integral image peaks at: the sum of all luma (at most 2^32 - 1), so that
  * every tick and every schedule of one image is drawn on the same scale. */
 uint32_t ts_run_integral_scale(const ts_run *run);
+/* n sums as the viewer draws them: 8-bit grey, 255 at `scale` and above (scale 0 counts as
+ * 1). */
+void ts_integral_grey(const uint32_t *sums, size_t n, uint32_t scale, uint8_t *grey);
 
 /* ---- the schedule run by the device (SPEC section 8) ---- */
 
