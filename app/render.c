@@ -4,7 +4,9 @@
  * parts from the device's record: tiles by their state at the device time, the output masked
  * to the tiles finished by then, wrong tiles hatched, and a timeline of device time with one
  * lane per compute unit. */
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <time.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -228,8 +230,10 @@ static void bind_image(viewer *v, int i)
   vw_tex *t = &v->img[i];
   glBindTexture(GL_TEXTURE_2D, t->id);
   if (v->zoom < 1 && t->mip_stale && t->id) {
+    viewer_phase(v, PH_PANES);
     glGenerateMipmap(GL_TEXTURE_2D);
     t->mip_stale = 0;
+    viewer_phase(v, PH_MIPS);
   }
   /* Without mipmaps a mipmapping filter would leave the texture incomplete (black). */
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
@@ -1590,6 +1594,27 @@ static void draw_help(viewer *v)
     gfx_text(&v->g, FONT_UI, x + 16, y + 40 + lh * (float)i, WHITE, lines[i]);
 }
 
+double viewer_phase_clock(const viewer *v)
+{
+  if (v->profile == 2) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+  }
+  return (double)SDL_GetPerformanceCounter() * 1e3 / (double)SDL_GetPerformanceFrequency();
+}
+
+void viewer_phase(viewer *v, int ph)
+{
+  if (!v->profile)
+    return;
+  glFinish();
+  double t = viewer_phase_clock(v);
+  if (ph >= 0 && ph < PH_COUNT && v->phase_t > 0)
+    v->phase_ms[ph] += t - v->phase_t;
+  v->phase_t = t;
+}
+
 void render_frame(viewer *v)
 {
   glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
@@ -1600,11 +1625,13 @@ void render_frame(viewer *v)
   upload_images(v);
   float norm[3] = { 1, 1, 1 };
   update_threads(v, norm);
+  viewer_phase(v, PH_UPLOAD);
   vw_rect rin, rout, panel, tl;
   viewer_layout(v, &rin, &rout, &panel, &tl);
   glDisable(GL_BLEND);
   draw_pane(v, 0, &rin, norm);
   draw_pane(v, 1, &rout, norm);
+  viewer_phase(v, PH_PANES);
 
   gfx_begin(&v->g, v->width, v->height);
   want_values(v, &rout);
@@ -1651,7 +1678,9 @@ void render_frame(viewer *v)
   draw_timeline(v, &tl);
   if (v->help)
     draw_help(v);
+  viewer_phase(v, PH_BATCH);
   gfx_flush(&v->g);
+  viewer_phase(v, PH_UI);
 
   if (!v->offscreen) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);

@@ -848,9 +848,18 @@ static void pick_up_device(viewer *v)
 static void take_rows(void *ud, const vw_snapshot *s)
 {
   viewer *v = ud;
+  double t0 = 0;
+  if (v->profile) {
+    glFinish();
+    t0 = viewer_phase_clock(v);
+  }
   render_output_rows(v, s);
   read_values(v, ts_run_kctx(s->run));
   v->rows_taken = 1;
+  if (v->profile) {
+    glFinish();
+    v->phase_ms[PH_ROWS] += viewer_phase_clock(v) - t0;
+  }
 }
 
 static void pick_up(viewer *v)
@@ -913,6 +922,7 @@ static void observe_focus(viewer *v, int now)
 void viewer_frame(viewer *v, int scripted)
 {
   static uint32_t last_ms;
+  viewer_phase(v, -1); /* the frame starts now */
   uint32_t now = SDL_GetTicks();
   double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
   last_ms = now;
@@ -953,9 +963,11 @@ void viewer_frame(viewer *v, int scripted)
     }
   }
   observe_focus(v, scripted);
+  viewer_phase(v, PH_PICKUP);
   render_frame(v);
   if (!v->offscreen)
     SDL_GL_SwapWindow(v->win);
+  viewer_phase(v, PH_SHOW);
 }
 
 int viewer_sync(viewer *v, uint32_t timeout_ms)

@@ -88,6 +88,19 @@ typedef struct vw_tex {
   int mip_stale;
 } vw_tex;
 
+/* Where a frame's time goes, for --bench-frames (viewer_phase). */
+enum { PH_PICKUP,  /* events, the worker's snapshot and the output rows it changed */
+       PH_UPLOAD,  /* the input's and the device output's textures, the threads' texture */
+       PH_MIPS,    /* mipmaps of changed images drawn minified */
+       PH_PANES,   /* the two image panes */
+       PH_BATCH,   /* the panel, timeline, labels and text, built on the CPU */
+       PH_UI,      /* that batch drawn */
+       PH_SHOW,    /* the frame to the window */
+       PH_WAIT,    /* a step: asking the worker for the tick, until its snapshot is taken
+                    * (wall time) */
+       PH_ROWS,    /* of pick-up or wait: the changed output rows into the texture */
+       PH_COUNT };
+
 typedef struct viewer {
   SDL_Window *win;
   SDL_GLContext gl;
@@ -155,6 +168,10 @@ typedef struct viewer {
   float drag_x, drag_y;
   int quit;
   int shot_counter;
+  /* --bench-frames: each phase waits for GL (glFinish) and adds its time to phase_ms: wall
+   * time (profile 1) or this thread's CPU time (2). */
+  int profile;
+  double phase_ms[PH_COUNT], phase_t;
   /* Offscreen shots leave out figures that change from run to run (measured kernel time and
    * bandwidth, and the device's memory report, which only a run's first snapshot carries)
    * unless this is set (shot --show-times); the window always shows them. */
@@ -299,6 +316,11 @@ void vw_worker_observe(vw_worker *w, int x, int y);
 
 /* render.c */
 void render_frame(viewer *v);
+/* With v->profile: waits for GL and adds the time since the last call to phase_ms[ph]
+ * (ph -1: only starts the clock). */
+void viewer_phase(viewer *v, int ph);
+/* The clock viewer_phase uses, in ms. */
+double viewer_phase_clock(const viewer *v);
 /* Uploads the output rows that snapshot s says changed (all of them for a new texture or
  * run) from its run's buffer into the output texture. From vw_worker_take's callback. */
 void render_output_rows(viewer *v, const vw_snapshot *s);
