@@ -181,7 +181,7 @@ static int tex_storage(vw_tex *t, int w, int h, int c)
                    h >> l > 0 ? h >> l : 1, 0, px_format[c], GL_UNSIGNED_BYTE, NULL);
   }
   tex_params(c, levels);
-  *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .mip_stale = 1 };
+  *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .mip_stale = 1, .serial = t->serial + 1 };
   return 1;
 }
 
@@ -193,6 +193,7 @@ static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int y0, int
 {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   t->mip_stale = 1;
+  t->serial++;
   if (esize != 4) {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y0, t->w, y1 - y0, px_format[t->c], GL_UNSIGNED_BYTE,
                     vals + (size_t)y0 * (size_t)t->w * (size_t)t->c);
@@ -339,6 +340,7 @@ static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_serial++;
   v->thr_run = v->snap.run;
   v->thr_pass = p;
   v->thr_dev = 1;
@@ -393,6 +395,7 @@ static void update_threads(viewer *v, float *norm)
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_serial++;
   v->thr_run = v->snap.run;
   v->thr_tick = tick;
   v->thr_pass = p;
@@ -400,60 +403,103 @@ static void update_threads(viewer *v, float *norm)
   v->thr_obs = v->obs_serial;
 }
 
-static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
+/* What pane `pane` is drawn with, but the hover: the shader's uniforms, the textures and
+ * their contents (serials), and the quad (only where the image lies within the pane:
+ * llvmpipe pays for every fragment). Zeroed first, so that two compare with memcmp. */
+static void pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_pane_key *k)
 {
+  memset(k, 0, sizeof *k);
   if (!v->input)
     return;
-  GLuint prog = v->g.image_prog;
-  glUseProgram(prog);
-  float sx, sy;
-  viewer_image_to_screen(v, pane, 0, 0, &sx, &sy);
-#define U(name) glGetUniformLocation(prog, name)
-  glUniform2f(U("u_screen"), (float)v->width, (float)v->height);
-  glUniform2f(U("u_image_size"), (float)v->input->w, (float)v->input->h);
-  glUniform2f(U("u_origin"), sx, sy);
-  glUniform1f(U("u_zoom"), v->zoom);
-  glUniform4f(U("u_clip"), r->x, r->y, r->x + r->w, r->y + r->h);
-  int overlay = pane == 1 && v->have_snap && v->snap.run ? (int)v->mode : 0;
-  glUniform1i(U("u_overlay"), overlay);
-  glUniform1i(U("u_image"), 0);
-  glUniform1i(U("u_threads"), 1);
-  glUniform1f(U("u_alpha"), 0.45f);
-  glUniform1i(U("u_tile_grid"), pane == 1 && v->tile_grid && v->have_snap && v->snap.run);
-  glUniform2f(U("u_hover"), -1, -1);
+  k->drawn = 1;
+  k->screen[0] = (float)v->width;
+  k->screen[1] = (float)v->height;
+  k->image[0] = (float)v->input->w;
+  k->image[1] = (float)v->input->h;
+  viewer_image_to_screen(v, pane, 0, 0, &k->origin[0], &k->origin[1]);
+  k->zoom = v->zoom;
+  k->clip[0] = r->x;
+  k->clip[1] = r->y;
+  k->clip[2] = r->x + r->w;
+  k->clip[3] = r->y + r->h;
+  k->overlay = pane == 1 && v->have_snap && v->snap.run ? (int)v->mode : 0;
+  k->tile_grid = pane == 1 && v->tile_grid && v->have_snap && v->snap.run;
   /* The device view's output: tiles not finished by the device time are masked (all of it
    * while an earlier pass runs), finished wrong tiles hatched. */
   const ts_dev_run *dev = pane == 1 ? viewer_dev(v) : NULL;
-  glUniform1i(U("u_device"), dev != NULL);
-  glUniform1i(U("u_mask"), dev ? (shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0);
+  k->device = dev != NULL;
+  k->mask = dev ? (shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0;
   if (v->have_snap && v->snap.run) {
     const ts_sched *s = sched_of(v);
     int p = shown_pass(v);
     ts_rect t0 = tile_of(v, p, 0, 0), t1 = tile_of(v, p, 1, 0);
-    glUniform2f(U("u_space"), (float)s->pass[p].tw, (float)s->pass[p].th);
-    glUniform2f(U("u_tile"), (float)t0.w, (float)t0.h);
-    glUniform1i(U("u_transposed"), t1.y != t0.y);
-    glUniform3f(U("u_norm"), norm[0], norm[1], norm[2]);
-    int hp;
-    uint32_t hid;
-    if (v->hover_pane >= 0 && viewer_thread_at(v, v->hover_x, v->hover_y, &hp, &hid))
-      glUniform2f(U("u_hover"), (float)(hid % (uint32_t)s->pass[hp].tw),
-                  (float)(hid / (uint32_t)s->pass[hp].tw));
+    k->space[0] = (float)s->pass[p].tw;
+    k->space[1] = (float)s->pass[p].th;
+    k->tile[0] = (float)t0.w;
+    k->tile[1] = (float)t0.h;
+    k->transposed = t1.y != t0.y;
+    memcpy(k->norm, norm, sizeof k->norm);
   }
+  k->image_index = dev ? 2 : pane == 1 && v->out_run ? 1 : 0;
+  k->image_tex = v->img[k->image_index].id;
+  k->image_serial = v->img[k->image_index].serial;
+  if (k->overlay || k->device) {
+    k->thr_serial = v->thr_serial;
+  } else {
+    /* The shader reads nothing of the threads: their changes do not change the pane. */
+    memset(k->space, 0, sizeof k->space);
+    memset(k->tile, 0, sizeof k->tile);
+    memset(k->norm, 0, sizeof k->norm);
+    k->transposed = 0;
+  }
+  if (pane == 1 && !v->out_run)
+    return;
+  float x0 = fmaxf(r->x, floorf(k->origin[0])), y0 = fmaxf(r->y, floorf(k->origin[1]));
+  float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)v->input->w * v->zoom));
+  float y1 = fminf(r->y + r->h, ceilf(k->origin[1] + (float)v->input->h * v->zoom));
+  if (x1 > x0 && y1 > y0) {
+    k->quad[0] = x0;
+    k->quad[1] = y0;
+    k->quad[2] = x1;
+    k->quad[3] = y1;
+  }
+}
+
+/* Draws a pane as its key says, the hovered thread's tile highlighted when hover is given
+ * (its tile's x, y in the thread space). */
+static void draw_pane(viewer *v, const vw_pane_key *k, const float *hover)
+{
+  if (!k->drawn)
+    return;
+  GLuint prog = v->g.image_prog;
+  glUseProgram(prog);
+#define U(name) glGetUniformLocation(prog, name)
+  glUniform2f(U("u_screen"), k->screen[0], k->screen[1]);
+  glUniform2f(U("u_image_size"), k->image[0], k->image[1]);
+  glUniform2f(U("u_origin"), k->origin[0], k->origin[1]);
+  glUniform1f(U("u_zoom"), k->zoom);
+  glUniform4f(U("u_clip"), k->clip[0], k->clip[1], k->clip[2], k->clip[3]);
+  glUniform1i(U("u_overlay"), k->overlay);
+  glUniform1i(U("u_image"), 0);
+  glUniform1i(U("u_threads"), 1);
+  glUniform1f(U("u_alpha"), 0.45f);
+  glUniform1i(U("u_tile_grid"), k->tile_grid);
+  glUniform2f(U("u_hover"), hover ? hover[0] : -1, hover ? hover[1] : -1);
+  glUniform1i(U("u_device"), k->device);
+  glUniform1i(U("u_mask"), k->mask);
+  glUniform2f(U("u_space"), k->space[0], k->space[1]);
+  glUniform2f(U("u_tile"), k->tile[0], k->tile[1]);
+  glUniform1i(U("u_transposed"), k->transposed);
+  glUniform3f(U("u_norm"), k->norm[0], k->norm[1], k->norm[2]);
 #undef U
   glActiveTexture(GL_TEXTURE0);
-  bind_image(v, dev ? 2 : pane == 1 && v->out_run ? 1 : 0);
+  bind_image(v, k->image_index);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, v->thr_tex);
   glActiveTexture(GL_TEXTURE0);
-  if (pane == 1 && !v->out_run)
+  if (k->quad[2] <= k->quad[0])
     return;
-  /* Only where the image lies within the pane: llvmpipe pays for every fragment. */
-  float x0 = fmaxf(r->x, floorf(sx)), y0 = fmaxf(r->y, floorf(sy));
-  float x1 = fminf(r->x + r->w, ceilf(sx + (float)v->input->w * v->zoom));
-  float y1 = fminf(r->y + r->h, ceilf(sy + (float)v->input->h * v->zoom));
-  if (x1 <= x0 || y1 <= y0)
-    return;
+  float x0 = k->quad[0], y0 = k->quad[1], x1 = k->quad[2], y1 = k->quad[3];
   float q[12] = { x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1 };
   glBindVertexArray(v->g.quad_vao);
   glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
@@ -1059,9 +1105,9 @@ static void inspect_observed(viewer *v, float x, float *y, float bottom, const v
     panel_line(v, x, y, OBS_COLORS[3], "observed hazard: read early from%s", hz);
 }
 
+/* The panel's text, bars and legend; its background is in the frame cache. */
 static void draw_panel(viewer *v, const vw_rect *r)
 {
-  gfx_rect(&v->g, r->x, r->y, r->w, r->h, PANEL);
   float x = r->x + 12, y = r->y + 10;
   const ts_variant *var = ts_variant_at(v->set.variant);
   gfx_color head = ACCENT;
@@ -1467,13 +1513,16 @@ static void draw_status(viewer *v, const vw_rect *r, float header_end)
 }
 
 /* The device timeline: groups in flight over device time, then one lane per compute unit (or
- * logical lane), the cursor at the device time; the hovered tile's bar outlined. */
-static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
+ * logical lane), the cursor at the device time; the hovered tile's bar outlined. Layer 0 is
+ * what changes only with the run (the frame cache keeps it), layer 1 the rest. */
+static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d, int layer)
 {
-  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
-  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   float gx = r->x + 10, gw = floorf(r->w - 20), fy = r->y + 30, fh = 44;
   float ly = fy + fh + 6, lh = floorf(r->y + r->h - 22 - ly);
+  double te = (double)(d->t_end > 0 ? d->t_end : 1);
+  if (layer == 0) {
+  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
+  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   int W = (int)gw, H = (int)lh;
   build_gantt(v, d, W, H);
   gfx_rect(&v->g, gx, fy, gw, fh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
@@ -1489,11 +1538,12 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
     gfx_flush(&v->g);
     draw_texture(v, v->gantt_tex, W, H, gx, ly);
   }
-  double te = (double)(d->t_end > 0 ? d->t_end : 1);
   for (int p = 1; p < d->npasses; p++) {
     float px = gx + gw * (float)((double)v->dev_pass_end[p - 1] / te);
     gfx_rect(&v->g, px, fy - 4, 1, ly + lh - fy + 8, ACCENT);
     gfx_textf(&v->g, FONT_SMALL, px + 3, fy, ACCENT, "pass %d", p + 1);
+  }
+  return;
   }
   int pass;
   uint32_t id;
@@ -1523,20 +1573,24 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
   draw_status(v, r, r->x + 10 + (float)gfx_text_width(&v->g, FONT_UI, hdr));
 }
 
-static void draw_timeline(viewer *v, const vw_rect *r)
+/* The timeline; layer 0 is what changes only with the run (the frame cache keeps it: the
+ * background and the occupancy graph), layer 1 the rest. */
+static void draw_timeline(viewer *v, const vw_rect *r, int layer)
 {
   const ts_dev_run *dev = viewer_dev(v);
   if (dev) {
-    draw_dev_timeline(v, r, dev);
+    draw_dev_timeline(v, r, dev, layer);
     return;
   }
-  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
-  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   const ts_sched *s = sched_of(v);
   float gx = r->x + 10, gw = r->w - 20, gy = r->y + 30, gh = r->h - 60, header_end = r->x;
-  gfx_rect(&v->g, gx, gy, gw, gh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
   int64_t tick = v->have_snap ? v->snap.tick : 0;
-  if (s && s->length > 0) {
+  if (layer == 0) {
+    gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
+    gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
+    gfx_rect(&v->g, gx, gy, gw, gh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
+  }
+  if (layer == 0 && s && s->length > 0) {
     float scale = (float)(s->peak_resident > 0 ? s->peak_resident : 1);
     for (int i = 0; i < (int)gw; i++) {
       int64_t t = (int64_t)((double)i / gw * (double)s->length);
@@ -1551,6 +1605,10 @@ static void draw_timeline(viewer *v, const vw_rect *r)
       gfx_rect(&v->g, px, gy - 4, 1, gh + 8, ACCENT);
       gfx_textf(&v->g, FONT_SMALL, px + 3, gy, ACCENT, "pass %d", p + 1);
     }
+  }
+  if (layer == 0)
+    return;
+  if (s && s->length > 0) {
     float cx = gx + gw * (float)tick / (float)s->length;
     gfx_rect(&v->g, cx - 1, gy - 6, 2, gh + 12, WHITE);
     uint32_t res, run;
@@ -1615,30 +1673,171 @@ void viewer_phase(viewer *v, int ph)
   v->phase_t = t;
 }
 
+/* The frame cache's framebuffer, of the window's size; 0 when it cannot be made (then every
+ * frame draws everything). */
+static GLuint cache_fbo(viewer *v)
+{
+  if (v->cache_fbo && v->cache_w == v->width && v->cache_h == v->height)
+    return v->cache_fbo;
+  if (v->cache_fbo) {
+    glDeleteFramebuffers(1, &v->cache_fbo);
+    glDeleteTextures(1, &v->cache_tex);
+  }
+  memset(v->pane_keys, 0, sizeof v->pane_keys);
+  v->cache_ui_ok = 0;
+  glGenFramebuffers(1, &v->cache_fbo);
+  glGenTextures(1, &v->cache_tex);
+  glBindTexture(GL_TEXTURE_2D, v->cache_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               NULL);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, v->cache_fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->cache_tex, 0);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    glDeleteFramebuffers(1, &v->cache_fbo);
+    glDeleteTextures(1, &v->cache_tex);
+    v->cache_fbo = v->cache_tex = 0;
+  }
+  v->cache_w = v->width;
+  v->cache_h = v->height;
+  return v->cache_fbo;
+}
+
+/* A clear of screen rectangle r (origin top-left) to c. */
+static void clear_rect(const viewer *v, const vw_rect *r, gfx_color c)
+{
+  glEnable(GL_SCISSOR_TEST);
+  glScissor((GLint)r->x, v->height - (GLint)(r->y + r->h), (GLsizei)r->w, (GLsizei)r->h);
+  glClearColor(c.r, c.g, c.b, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
+}
+
+/* The hovered thread's tile (x, y in its thread space), to highlight; 0 when none. */
+static int hover_tile(const viewer *v, float *xy)
+{
+  int hp;
+  uint32_t hid;
+  if (!v->have_snap || !v->snap.run || v->hover_pane < 0 ||
+      !viewer_thread_at(v, v->hover_x, v->hover_y, &hp, &hid))
+    return 0;
+  uint32_t tw = (uint32_t)sched_of(v)->pass[hp].tw;
+  xy[0] = (float)(hid % tw);
+  xy[1] = (float)(hid / tw);
+  return 1;
+}
+
+/* The output pane again where the hovered tile lies, with it highlighted: the same quad as
+ * the whole pane's (so the same interpolated positions), cut by a scissor. */
+static void draw_hover(viewer *v, const vw_pane_key *k)
+{
+  float xy[2];
+  int pass;
+  uint32_t id;
+  if (!k->drawn || k->overlay == 0 || k->quad[2] <= k->quad[0] || !hover_tile(v, xy) ||
+      !viewer_thread_at(v, v->hover_x, v->hover_y, &pass, &id))
+    return;
+  float x, y, w, h;
+  rect_to_screen(v, 1, tile_of(v, pass, (int)xy[0], (int)xy[1]), &x, &y, &w, &h);
+  float x0 = fmaxf(floorf(x) - 1, k->quad[0]), y0 = fmaxf(floorf(y) - 1, k->quad[1]);
+  float x1 = fminf(ceilf(x + w) + 1, k->quad[2]), y1 = fminf(ceilf(y + h) + 1, k->quad[3]);
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor((GLint)x0, v->height - (GLint)y1, (GLsizei)(x1 - x0), (GLsizei)(y1 - y0));
+  draw_pane(v, k, xy);
+  glDisable(GL_SCISSOR_TEST);
+}
+
+/* Brings the frame cache up to date (the panes without the hover; the panel's background and
+ * the timeline's graph) and copies it into the frame; returns 0 when there is no cache (then
+ * the caller draws those parts itself). */
+static int draw_cached(viewer *v, const vw_rect *rin, const vw_rect *rout, const vw_rect *panel,
+                       const vw_rect *tl, const float *norm)
+{
+  GLuint fbo = cache_fbo(v);
+  if (!fbo)
+    return 0;
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  vw_pane_key k[2];
+  pane_key(v, 0, rin, norm, &k[0]);
+  pane_key(v, 1, rout, norm, &k[1]);
+  /* Each pane with what lies above it and, for the input's, the gap between them. */
+  vw_rect region[2] = { { 0, 0, rout->x, tl->y }, { rout->x, 0, panel->x - rout->x, tl->y } };
+  for (int i = 0; i < 2; i++)
+    if (memcmp(&k[i], &v->pane_keys[i], sizeof k[i]) != 0) {
+      clear_rect(v, &region[i], BG);
+      glDisable(GL_BLEND);
+      draw_pane(v, &k[i], NULL);
+      v->pane_keys[i] = k[i];
+    }
+  viewer_phase(v, PH_PANES);
+  vw_ui_key u = { .w = v->width, .h = v->height, .device = viewer_dev(v) != NULL,
+                  .run = v->have_snap && v->snap.run ? v->run_ident : 0 };
+  if (!v->cache_ui_ok || memcmp(&u, &v->ui_key, sizeof u) != 0) {
+    gfx_begin(&v->g, v->width, v->height);
+    gfx_rect(&v->g, panel->x, panel->y, panel->w, panel->h, PANEL);
+    draw_timeline(v, tl, 0);
+    gfx_flush(&v->g);
+    v->ui_key = u;
+    v->cache_ui_ok = 1;
+  }
+  viewer_phase(v, PH_BATCH);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, v->fbo);
+  glBlitFramebuffer(0, 0, v->width, v->height, 0, 0, v->width, v->height, GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
+  viewer_phase(v, PH_SHOW);
+  glDisable(GL_BLEND);
+  draw_hover(v, &k[1]);
+  viewer_phase(v, PH_PANES);
+  return 1;
+}
+
 void render_frame(viewer *v)
 {
   glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
   glViewport(0, 0, v->width, v->height);
   glDisable(GL_DEPTH_TEST);
-  glClearColor(BG.r, BG.g, BG.b, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
   upload_images(v);
   float norm[3] = { 1, 1, 1 };
   update_threads(v, norm);
   viewer_phase(v, PH_UPLOAD);
   vw_rect rin, rout, panel, tl;
   viewer_layout(v, &rin, &rout, &panel, &tl);
-  glDisable(GL_BLEND);
-  draw_pane(v, 0, &rin, norm);
-  draw_pane(v, 1, &rout, norm);
-  viewer_phase(v, PH_PANES);
+  int cached = draw_cached(v, &rin, &rout, &panel, &tl, norm);
+  if (!cached) {
+    glClearColor(BG.r, BG.g, BG.b, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_BLEND);
+    vw_pane_key k[2];
+    float xy[2];
+    int hover = hover_tile(v, xy);
+    pane_key(v, 0, &rin, norm, &k[0]);
+    pane_key(v, 1, &rout, norm, &k[1]);
+    draw_pane(v, &k[0], hover ? xy : NULL);
+    draw_pane(v, &k[1], hover ? xy : NULL);
+    viewer_phase(v, PH_PANES);
+  }
 
+  /* What is drawn over the panes, cut to them (the titles, panel and timeline drawn after
+   * it covered the rest before the cache, and must still). */
   gfx_begin(&v->g, v->width, v->height);
   want_values(v, &rout);
   draw_pixel_values(v, 0, &rin);
   draw_pixel_values(v, 1, &rout);
   draw_tile_labels(v, &rout);
   draw_focus(v, &rin, &rout);
+  if (cached) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, v->height - (GLint)tl.y, (GLsizei)panel.x, (GLsizei)(tl.y - rin.y));
+    gfx_flush(&v->g);
+    glDisable(GL_SCISSOR_TEST);
+  } else {
+    gfx_rect(&v->g, panel.x, panel.y, panel.w, panel.h, PANEL);
+  }
   /* Titles over the panes. */
   gfx_rect(&v->g, 0, 0, rin.w + rout.w + 2, rin.y, PANEL);
   const char *slash = strrchr(v->input_name, '/');
@@ -1675,7 +1874,9 @@ void render_frame(viewer *v)
   }
   gfx_rect(&v->g, rin.x + rin.w, 0, 2, rin.y + rin.h, BG);
   draw_panel(v, &panel);
-  draw_timeline(v, &tl);
+  if (!cached)
+    draw_timeline(v, &tl, 0);
+  draw_timeline(v, &tl, 1);
   if (v->help)
     draw_help(v);
   viewer_phase(v, PH_BATCH);

@@ -527,6 +527,10 @@ void viewer_destroy(viewer *v)
   vw_obs_free(v->obs);
   if (v->gl) {
     gfx_free(&v->g);
+    if (v->cache_fbo) {
+      glDeleteFramebuffers(1, &v->cache_fbo);
+      glDeleteTextures(1, &v->cache_tex);
+    }
     for (int i = 0; i < 3; i++)
       if (v->img[i].id)
         glDeleteTextures(1, &v->img[i].id);
@@ -876,8 +880,10 @@ static void pick_up(viewer *v)
   }
   /* What is cached per run is forgotten when the run changes: a new run may sit at the
    * address of one destroyed since, and would otherwise pass for it. */
-  if (v->snap.run != before)
+  if (v->snap.run != before) {
     v->stats_run = v->thr_run = v->rank_run = v->gantt_run = v->dev_run = NULL;
+    v->run_ident++;
+  }
   v->have_snap = 1;
   v->snap_serial++;
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&

@@ -86,7 +86,27 @@ typedef struct vw_tex {
   GLuint id;
   int w, h, c;
   int mip_stale;
+  uint32_t serial;      /* counts the changes of its texels */
 } vw_tex;
+
+/* What an image pane is drawn with, the hover aside (render.c): the panes are kept drawn in
+ * the frame cache until it changes. */
+typedef struct vw_pane_key {
+  int drawn;
+  float screen[2], image[2], origin[2], zoom, clip[4];
+  int overlay, tile_grid, device, mask, transposed;
+  float space[2], tile[2], norm[3];
+  int image_index;
+  GLuint image_tex;
+  uint32_t image_serial, thr_serial;
+  float quad[4];        /* x0, y0, x1, y1; empty: nothing to draw */
+} vw_pane_key;
+
+/* What the cached background of the panel and timeline is drawn from. */
+typedef struct vw_ui_key {
+  int w, h, device;
+  uint64_t run;         /* run_ident of the run shown */
+} vw_ui_key;
 
 /* Where a frame's time goes, for --bench-frames (viewer_phase). */
 enum { PH_PICKUP,  /* events, the worker's snapshot and the output rows it changed */
@@ -108,6 +128,16 @@ typedef struct viewer {
   gfx g;
   GLuint fbo, fbo_tex, thr_tex, gantt_tex;
   vw_tex img[3];        /* the input, the output, the device's output */
+  uint32_t thr_serial;  /* counts the uploads of thr_tex */
+  /* The frame cache: the parts of a frame that change seldom, drawn into a texture of the
+   * window's size and copied into each frame: the panes without the hover, the panel's
+   * background and the timeline's graph. Redrawn when their keys change. */
+  GLuint cache_fbo, cache_tex;
+  int cache_w, cache_h;
+  vw_pane_key pane_keys[2];
+  vw_ui_key ui_key;
+  int cache_ui_ok;
+  uint64_t run_ident;   /* counts the runs shown: a run's identity (addresses are reused) */
 
   /* model */
   ts_image *input;
