@@ -155,6 +155,27 @@ static void tex_params(int c, int levels)
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
 }
 
+/* Lets go of t's storage; its serial goes on counting. */
+static void tex_free(vw_tex *t)
+{
+  if (t->id)
+    glDeleteTextures(1, &t->id);
+  free(t->dirty);
+  uint32_t serial = t->serial;
+  memset(t, 0, sizeof *t);
+  t->serial = serial;
+}
+
+/* The levels k whose parents have both sides even (at most 8): the first k levels of a
+ * square of 2^k texels at a multiple of 2^k come from that square alone. */
+static int mip_block_levels(const vw_tex *t)
+{
+  int k = 0;
+  while (k + 1 < t->levels && k < 8 && t->w % (2 << k) == 0 && t->h % (2 << k) == 0)
+    k++;
+  return k;
+}
+
 /* Makes t's storage for a w x h image of c channels unless it has it: every mipmap level at
  * once (glTexStorage2D), so that llvmpipe allocates it once, and not a second time (level 0
  * copied over) when the mipmaps are first made. Leaves t bound; returns 1 when the storage
@@ -166,8 +187,7 @@ static int tex_storage(vw_tex *t, int w, int h, int c)
     glBindTexture(GL_TEXTURE_2D, t->id);
     return 0;
   }
-  if (t->id)
-    glDeleteTextures(1, &t->id);
+  tex_free(t);
   glGenTextures(1, &t->id);
   glBindTexture(GL_TEXTURE_2D, t->id);
   int levels = 1;
@@ -181,31 +201,154 @@ static int tex_storage(vw_tex *t, int w, int h, int c)
                    h >> l > 0 ? h >> l : 1, 0, px_format[c], GL_UNSIGNED_BYTE, NULL);
   }
   tex_params(c, levels);
-  *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .mip_stale = 1, .serial = t->serial + 1 };
+  *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .levels = levels, .all_dirty = 1,
+                 .serial = t->serial + 1 };
+  /* Cells a multiple of the block that a partial update keeps apart (make_mipmaps). */
+  int k = mip_block_levels(t);
+  t->cell = k > 6 ? 1 << k : 64;
+  t->cells_w = (w + t->cell - 1) / t->cell;
+  t->cells_h = (h + t->cell - 1) / t->cell;
+  t->dirty = k > 0 ? calloc((size_t)t->cells_w * (size_t)t->cells_h, 1) : NULL;
   return 1;
 }
 
-/* Rows y0 .. y1 - 1 of a bound texture from an output's values (W x C bytes, or W uint32 a
- * row for the integral image, drawn as grey at `scale`): the sums are turned into grey a
- * band of rows at a time, so no grey copy of the whole image is kept. */
-static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int y0, int y1,
-                          uint32_t scale)
+/* Level 0's texels [x0, x1) x [y0, y1) changed: the mipmaps are to be made again there. */
+static void mip_dirty(vw_tex *t, int x0, int y0, int x1, int y1)
 {
+  if (t->all_dirty || !t->dirty) {
+    t->all_dirty = 1;
+    return;
+  }
+  for (int cy = y0 / t->cell; cy <= (y1 - 1) / t->cell; cy++)
+    for (int cx = x0 / t->cell; cx <= (x1 - 1) / t->cell; cx++) {
+      uint8_t *d = &t->dirty[(size_t)cy * (size_t)t->cells_w + (size_t)cx];
+      t->ndirty += !*d;
+      *d = 1;
+    }
+}
+
+/* TILESCOPE_CHECK_MIPS=1: every partial update is compared with glGenerateMipmap on a copy,
+ * level by level; a difference is reported on stderr ("mipmap check: ..."). */
+static void check_mipmaps(const vw_tex *t)
+{
+  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
+  GLuint ref;
+  glGenTextures(1, &ref);
+  glBindTexture(GL_TEXTURE_2D, ref);
+  glTexStorage2D(GL_TEXTURE_2D, t->levels, internal[t->c], t->w, t->h);
+  glCopyImageSubData(t->id, GL_TEXTURE_2D, 0, 0, 0, 0, ref, GL_TEXTURE_2D, 0, 0, 0, 0, t->w,
+                     t->h, 1);
+  glGenerateMipmap(GL_TEXTURE_2D);
+  size_t n = (size_t)t->w * (size_t)t->h * 4;
+  uint8_t *a = malloc(n), *b = malloc(n);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  for (int l = 1; a && b && l < t->levels; l++) {
+    int w = t->w >> l > 0 ? t->w >> l : 1, h = t->h >> l > 0 ? t->h >> l : 1;
+    glBindTexture(GL_TEXTURE_2D, ref);
+    glGetTexImage(GL_TEXTURE_2D, l, GL_RGBA, GL_UNSIGNED_BYTE, a);
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    glGetTexImage(GL_TEXTURE_2D, l, GL_RGBA, GL_UNSIGNED_BYTE, b);
+    for (size_t i = 0; i < (size_t)w * (size_t)h * 4; i++)
+      if (a[i] != b[i]) {
+        fprintf(stderr, "mipmap check: %dx%d level %d differs at (%zu,%zu): %u, whole %u\n", t->w,
+                t->h, l, i / 4 % (size_t)w, i / 4 / (size_t)w, b[i], a[i]);
+        break;
+      }
+  }
+  free(a);
+  free(b);
+  glDeleteTextures(1, &ref);
+  glBindTexture(GL_TEXTURE_2D, t->id);
+}
+
+/* t's mipmaps, made again where level 0 changed (t bound). llvmpipe makes a level from the
+ * one above it by a linear blit at half the size, so where both sides of the level above are
+ * even each texel is the mean of its own 2x2 block: for the first k levels (mip_block_levels)
+ * a square of 2^k texels at a multiple of 2^k makes its own texels below it and no others.
+ * The changed cells (multiples of such squares) are copied side by side into a scratch
+ * texture whose mipmaps glGenerateMipmap makes (the same code on the same texels: the same
+ * values), and copied back level by level; the levels past k are made again whole from
+ * level k (they are small). A change to much of the image, or an image with an odd side (k
+ * is 0), makes them all again. TILESCOPE_CHECK_MIPS=1 compares every partial update with
+ * glGenerateMipmap on a copy. */
+static void make_mipmaps(vw_tex *t)
+{
+  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
+  int k = mip_block_levels(t), cell = t->cell, n = t->ndirty;
+  int partial = !t->all_dirty && t->dirty && k > 0 && n > 0 &&
+                (double)n * cell * cell < 0.4 * (double)t->w * t->h &&
+                (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_copy_image"));
+  if (!partial) {
+    glGenerateMipmap(GL_TEXTURE_2D);
+  } else {
+    int cols = 4096 / cell < n ? 4096 / cell : n, rows = (n + cols - 1) / cols;
+    GLuint sc;
+    glGenTextures(1, &sc);
+    glBindTexture(GL_TEXTURE_2D, sc);
+    glTexStorage2D(GL_TEXTURE_2D, k + 1, internal[t->c], cols * cell, rows * cell);
+    for (int pass = 0; pass < 2; pass++) {
+      int slot = 0;
+      for (int cy = 0; cy < t->cells_h; cy++)
+        for (int cx = 0; cx < t->cells_w; cx++) {
+          if (!t->dirty[(size_t)cy * (size_t)t->cells_w + (size_t)cx])
+            continue;
+          int x0 = cx * cell, y0 = cy * cell, sx = slot % cols * cell, sy = slot / cols * cell;
+          int w = t->w - x0 < cell ? t->w - x0 : cell, h = t->h - y0 < cell ? t->h - y0 : cell;
+          slot++;
+          if (pass == 0)
+            glCopyImageSubData(t->id, GL_TEXTURE_2D, 0, x0, y0, 0, sc, GL_TEXTURE_2D, 0, sx, sy, 0,
+                               w, h, 1);
+          for (int l = 1; pass == 1 && l <= k; l++)
+            glCopyImageSubData(sc, GL_TEXTURE_2D, l, sx >> l, sy >> l, 0, t->id, GL_TEXTURE_2D, l,
+                               x0 >> l, y0 >> l, 0, w >> l, h >> l, 1);
+        }
+      if (pass == 0)
+        glGenerateMipmap(GL_TEXTURE_2D);
+    }
+    glDeleteTextures(1, &sc);
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    if (k + 1 < t->levels) {
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, k);
+      glGenerateMipmap(GL_TEXTURE_2D);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+    }
+    const char *check = getenv("TILESCOPE_CHECK_MIPS");
+    if (check && strcmp(check, "1") == 0)
+      check_mipmaps(t);
+  }
+  t->all_dirty = 0;
+  t->ndirty = 0;
+  if (t->dirty)
+    memset(t->dirty, 0, (size_t)t->cells_w * (size_t)t->cells_h);
+}
+
+/* Pixels [x0, x1) x [y0, y1) of a bound texture from an image's values (W x C bytes, or W
+ * uint32 a row for the integral image, drawn as grey at `scale`): the sums are turned into
+ * grey a band of rows at a time, so no grey copy of the whole image is kept. */
+static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int x0, int y0, int x1,
+                          int y1, uint32_t scale)
+{
+  if (x1 <= x0 || y1 <= y0)
+    return;
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  t->mip_stale = 1;
+  mip_dirty(t, x0, y0, x1, y1);
   t->serial++;
+  int w = x1 - x0;
   if (esize != 4) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y0, t->w, y1 - y0, px_format[t->c], GL_UNSIGNED_BYTE,
-                    vals + (size_t)y0 * (size_t)t->w * (size_t)t->c);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, t->w);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y0, w, y1 - y0, px_format[t->c], GL_UNSIGNED_BYTE,
+                    vals + ((size_t)y0 * (size_t)t->w + (size_t)x0) * (size_t)t->c);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     return;
   }
   enum { BAND = 64 };
-  uint8_t *grey = malloc((size_t)t->w * BAND);
+  uint8_t *grey = malloc((size_t)w * BAND);
   for (int y = y0; grey && y < y1; y += BAND) {
     int n = y1 - y < BAND ? y1 - y : BAND;
-    ts_integral_grey((const uint32_t *)vals + (size_t)y * (size_t)t->w, (size_t)n * (size_t)t->w,
-                     scale, grey);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, t->w, n, GL_RED, GL_UNSIGNED_BYTE, grey);
+    for (int r = 0; r < n; r++)
+      ts_integral_grey((const uint32_t *)vals + (size_t)(y + r) * (size_t)t->w + (size_t)x0,
+                       (size_t)w, scale, grey + (size_t)r * (size_t)w);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y, w, n, GL_RED, GL_UNSIGNED_BYTE, grey);
   }
   free(grey);
 }
@@ -217,10 +360,15 @@ void render_output_rows(viewer *v, const vw_snapshot *s)
   if (!b->data)
     return;
   int fresh = tex_storage(&v->img[1], k->W, k->H, b->esize == 4 ? 1 : k->C);
-  int all = fresh || s->full || v->out_run != s->run;
-  int y0 = all ? 0 : s->y0, y1 = all ? k->H : s->y1;
-  if (y1 > y0)
-    upload_values(&v->img[1], b->data, b->esize, y0, y1, s->scale);
+  if (fresh || s->full || v->out_run != s->run) {
+    upload_values(&v->img[1], b->data, b->esize, 0, 0, k->W, k->H, s->scale);
+  } else {
+    for (int i = 0; i < s->nrects; i++) {
+      const ts_rect *r = &s->rects[i];
+      upload_values(&v->img[1], b->data, b->esize, r->x, r->y, r->x + r->w, r->y + r->h,
+                    s->scale);
+    }
+  }
   v->out_run = s->run;
 }
 
@@ -230,10 +378,9 @@ static void bind_image(viewer *v, int i)
 {
   vw_tex *t = &v->img[i];
   glBindTexture(GL_TEXTURE_2D, t->id);
-  if (v->zoom < 1 && t->mip_stale && t->id) {
+  if (v->zoom < 1 && (t->all_dirty || t->ndirty) && t->id) {
     viewer_phase(v, PH_PANES);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    t->mip_stale = 0;
+    make_mipmaps(t);
     viewer_phase(v, PH_MIPS);
   }
   /* Without mipmaps a mipmapping filter would leave the texture incomplete (black). */
@@ -245,14 +392,14 @@ static void upload_images(viewer *v)
 {
   if (v->input && v->in_uploaded != v->input_generation) {
     tex_storage(&v->img[0], v->input->w, v->input->h, v->input->c);
-    upload_values(&v->img[0], v->input->data, 1, 0, v->input->h, 0);
+    upload_values(&v->img[0], v->input->data, 1, 0, 0, v->input->w, v->input->h, 0);
     v->in_uploaded = v->input_generation;
   }
   if (v->dev_raw && v->dev_run && !v->dev_uploaded) {
     const ts_kctx *k = ts_run_kctx(v->dev_run);
     int esize = k->buf[TS_BUF_OUT].esize;
     tex_storage(&v->img[2], k->W, k->H, esize == 4 ? 1 : k->C);
-    upload_values(&v->img[2], v->dev_raw, esize, 0, k->H, v->dev_scale);
+    upload_values(&v->img[2], v->dev_raw, esize, 0, 0, k->W, k->H, v->dev_scale);
     v->dev_uploaded = 1;
   }
 }

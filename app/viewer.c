@@ -531,9 +531,11 @@ void viewer_destroy(viewer *v)
       glDeleteFramebuffers(1, &v->cache_fbo);
       glDeleteTextures(1, &v->cache_tex);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
       if (v->img[i].id)
         glDeleteTextures(1, &v->img[i].id);
+      free(v->img[i].dirty);
+    }
     glDeleteTextures(1, &v->thr_tex);
     glDeleteTextures(1, &v->gantt_tex);
     if (v->fbo) {

@@ -61,7 +61,9 @@ typedef struct vw_snapshot {
   int64_t tick;
   ts_run *run;          /* read-only here: schedule, hazards, geometry; its buffers only
                          * through vw_worker_take and vw_worker_read */
-  int y0, y1, full;     /* the output rows that changed; full: a new run, take them as all */
+  ts_rect *rects;       /* the output pixels that changed: nrects rectangles (malloc'd) */
+  int nrects;
+  int full;             /* a new run, or all changed */
   uint32_t scale;       /* an integral image's sums are drawn as grey, 255 at this sum */
   /* With the first snapshot of a run that has a device result, the whole output that the
    * device view shows: the device's own, or for a loaded record (which holds no pixels) the
@@ -84,8 +86,11 @@ typedef struct vw_worker vw_worker;
  * minified after a change. */
 typedef struct vw_tex {
   GLuint id;
-  int w, h, c;
-  int mip_stale;
+  int w, h, c, levels;
+  /* Where level 0 changed since the mipmaps were made: all of it, or the cells (squares of
+   * `cell` texels, cells_w a row) marked in `dirty`, ndirty of them (render.c). */
+  int all_dirty, cell, cells_w, cells_h, ndirty;
+  uint8_t *dirty;
   uint32_t serial;      /* counts the changes of its texels */
 } vw_tex;
 
@@ -309,8 +314,9 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
                    vw_rect *timeline);
 
 /* framebench.c: --bench-frames N; created_ms is when the viewer was created (CLOCK_MONOTONIC,
- * ms). Prints the figures; returns 0 on a failure, after one error line. */
-int bench_frames(viewer *v, int n, double created_ms);
+ * ms); the steps go from tick `from` (--tick, else 0). Prints the figures; returns 0 on a
+ * failure, after one error line. */
+int bench_frames(viewer *v, int n, double created_ms, int64_t from);
 
 /* worker.c */
 vw_worker *vw_worker_start(const char *kernels_dir);

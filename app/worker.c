@@ -87,8 +87,11 @@ void vw_snapshot_free(vw_snapshot *s)
 {
   free(s->build_log);
   free(s->dev_raw);
+  free(s->rects);
   vw_obs_free(s->obs);
   s->dev_raw = NULL;
+  s->rects = NULL;
+  s->nrects = 0;
   s->build_log = NULL;
   s->obs = NULL;
 }
@@ -358,8 +361,8 @@ static vw_obs *observe(vw_worker *w, int cx, int cy)
   return o;
 }
 
-/* Seeks, then names the rows that changed since the last snapshot (all of them for a new
- * run). The window has taken the last snapshot (the worker waits for that), so these are all
+/* Seeks, then names the output pixels that changed since the last snapshot (all of them
+ * for a new run). The window has taken the last snapshot (the worker waits for that), so these are all
  * it has not seen. */
 static void fill_snapshot(vw_worker *w, vw_snapshot *s)
 {
@@ -379,22 +382,18 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   if (ts_run_seek(w->run, w->job_tick, &err) != TS_OK)
     snprintf(s->error, sizeof s->error, "%s", err.msg);
   s->tick = ts_run_tick(w->run);
-  int y0 = 0, y1 = 0;
-  int changed = ts_run_take_changed_rows(w->run, &y0, &y1);
   if (w->published != w->run) {
     w->published = w->run;
     w->scale = ts_run_integral_scale(w->run);
     s->full = 1;
   }
   s->scale = w->scale;
-  if (s->full) {
-    y0 = 0;
-    y1 = ts_run_kctx(w->run)->H;
-  } else if (!changed) {
-    y0 = y1 = 0;
+  s->rects = malloc(TS_VIEW_RECTS * sizeof *s->rects);
+  s->nrects = s->rects ? ts_run_take_changed_rects(w->run, s->rects, TS_VIEW_RECTS) : 0;
+  if (!s->rects) {
+    ts_run_take_changed_rects(w->run, NULL, 0);
+    s->full = 1; /* all of it, then */
   }
-  s->y0 = y0;
-  s->y1 = y1;
 }
 
 /* Whether the current run is to be observed (again): the lock is held. */

@@ -34,10 +34,16 @@ struct ts_run {
   int released;       /* ts_run_release_buffers: only the schedule and figures are left */
   int dev_in_bufs;    /* the buffers hold the device's output: the next seek starts over */
   /* Rows changed since the last download (per buffer) and since the viewer last asked. */
-  int dl_lo[TS_NBUF], dl_hi[TS_NBUF], view_lo, view_hi;
+  int dl_lo[TS_NBUF], dl_hi[TS_NBUF];
+  /* OUT's changed elements since the viewer last asked: their bounding rectangle and up to
+   * TS_VIEW_RECTS rectangles (nview > TS_VIEW_RECTS: too many, the bound holds them). */
+  int view_x0, view_y0, view_x1, view_y1;
+  ts_rect view[TS_VIEW_RECTS];
+  int nview;
 };
 
-static void mark_rows(ts_run *run, int b, int lo, int hi)
+/* Rows lo .. hi - 1 of buffer b changed, in its columns x0 .. x1 - 1. */
+static void mark_rows(ts_run *run, int b, int lo, int hi, int x0, int x1)
 {
   if (hi <= lo)
     return;
@@ -48,13 +54,26 @@ static void mark_rows(ts_run *run, int b, int lo, int hi)
     run->dl_lo[b] = lo < run->dl_lo[b] ? lo : run->dl_lo[b];
     run->dl_hi[b] = hi > run->dl_hi[b] ? hi : run->dl_hi[b];
   }
-  if (b == TS_BUF_OUT) {
-    if (run->view_hi <= run->view_lo) {
-      run->view_lo = lo;
-      run->view_hi = hi;
+  if (b == TS_BUF_OUT && x1 > x0) {
+    /* A rectangle that continues the last one along its row joins it (a row of tiles). */
+    ts_rect *last = run->nview > 0 && run->nview <= TS_VIEW_RECTS ? &run->view[run->nview - 1]
+                                                                  : NULL;
+    if (last && last->y == lo && last->h == hi - lo && last->x + last->w == x0)
+      last->w += x1 - x0;
+    else if (run->nview++ < TS_VIEW_RECTS)
+      run->view[run->nview - 1] = (ts_rect){ x0, lo, x1 - x0, hi - lo };
+    else
+      run->nview = TS_VIEW_RECTS + 1;
+    if (run->view_y1 <= run->view_y0) {
+      run->view_x0 = x0;
+      run->view_y0 = lo;
+      run->view_x1 = x1;
+      run->view_y1 = hi;
     } else {
-      run->view_lo = lo < run->view_lo ? lo : run->view_lo;
-      run->view_hi = hi > run->view_hi ? hi : run->view_hi;
+      run->view_x0 = x0 < run->view_x0 ? x0 : run->view_x0;
+      run->view_y0 = lo < run->view_y0 ? lo : run->view_y0;
+      run->view_x1 = x1 > run->view_x1 ? x1 : run->view_x1;
+      run->view_y1 = hi > run->view_y1 ? hi : run->view_y1;
     }
   }
 }
@@ -63,7 +82,8 @@ static void mark_all(ts_run *run)
 {
   for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
     if (run->k.buf[b].data)
-      mark_rows(run, b, 0, run->k.buf[b].rows);
+      mark_rows(run, b, 0, run->k.buf[b].rows, 0, run->k.buf[b].cols);
+  run->nview = TS_VIEW_RECTS + 1; /* all of it: the bound says so */
 }
 
 /* Downloads the rows the device changed since the last download. */
@@ -77,12 +97,45 @@ static ts_status download(ts_run *run, ts_error *err)
 
 int ts_run_take_changed_rows(ts_run *run, int *y0, int *y1)
 {
-  if (run->view_hi <= run->view_lo)
+  int x0, x1;
+  return ts_run_take_changed_rect(run, &x0, y0, &x1, y1);
+}
+
+int ts_run_take_changed_rect(ts_run *run, int *x0, int *y0, int *x1, int *y1)
+{
+  ts_rect r;
+  if (ts_run_take_changed_rects(run, &r, 1) == 0)
     return 0;
-  *y0 = run->view_lo;
-  *y1 = run->view_hi;
-  run->view_lo = run->view_hi = 0;
+  *x0 = r.x;
+  *y0 = r.y;
+  *x1 = r.x + r.w;
+  *y1 = r.y + r.h;
   return 1;
+}
+
+/* Output elements to pixels: OUT holds a pixel's channels side by side (one sum for the
+ * integral image). */
+static ts_rect view_px(const ts_run *run, int x0, int y0, int x1, int y1)
+{
+  int per = run->k.buf[TS_BUF_OUT].cols / (run->k.W > 0 ? run->k.W : 1);
+  per = per > 0 ? per : 1;
+  return (ts_rect){ x0 / per, y0, (x1 + per - 1) / per - x0 / per, y1 - y0 };
+}
+
+int ts_run_take_changed_rects(ts_run *run, ts_rect *out, int max)
+{
+  int n = 0;
+  if (run->view_y1 <= run->view_y0 || max < 1)
+    n = 0;
+  else if (run->nview > max)
+    out[n++] = view_px(run, run->view_x0, run->view_y0, run->view_x1, run->view_y1);
+  else
+    for (int i = 0; i < run->nview; i++)
+      out[n++] = view_px(run, run->view[i].x, run->view[i].y, run->view[i].x + run->view[i].w,
+                         run->view[i].y + run->view[i].h);
+  run->view_x0 = run->view_y0 = run->view_x1 = run->view_y1 = 0;
+  run->nview = 0;
+  return n;
 }
 
 void ts_run_params_resolve(ts_run_params *p)
@@ -462,7 +515,7 @@ static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, t
     uint32_t id;
     rec_xy(run, i, &p, &id, &tx, &ty);
     ts_rect r = pd->write_rect(&run->k, tx, ty);
-    mark_rows(run, pd->dst, r.y, r.y + r.h);
+    mark_rows(run, pd->dst, r.y, r.y + r.h, r.x, r.x + r.w);
     if (!run->cl && !run->late[pi])
       commit_thread(run, p, id);
   }
@@ -638,10 +691,17 @@ uint32_t ts_run_integral_scale(const ts_run *run)
 
 void ts_integral_grey(const uint32_t *sums, size_t n, uint32_t scale, uint8_t *grey)
 {
+  /* (min(v, mx) * 255 + mx / 2) / mx without a division per pixel (the viewer converts every
+   * row a step changes): a quotient from the reciprocal, off by one at most, then made exact. */
   uint64_t mx = scale ? scale : 1;
+  double inv = 1.0 / (double)mx;
   for (size_t i = 0; i < n; i++) {
     uint64_t v = sums[i];
-    grey[i] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
+    uint64_t num = (v < mx ? v : mx) * 255u + mx / 2;
+    uint64_t q = (uint64_t)((double)num * inv);
+    q += (q + 1) * mx <= num;
+    q -= q * mx > num;
+    grey[i] = (uint8_t)q;
   }
 }
 

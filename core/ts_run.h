@@ -59,6 +59,15 @@ ts_status ts_run_finish_fast(ts_run *run, ts_error *err);
 /* The output rows [*y0, *y1) that may have changed since the last call (all of them after a
  * seek back or a fast run); returns 0 when none did. For viewers that redraw only those. */
 int ts_run_take_changed_rows(ts_run *run, int *y0, int *y1);
+/* The same, as the rectangle of output pixels [*x0, *x1) x [*y0, *y1) that holds what may
+ * have changed. */
+int ts_run_take_changed_rect(ts_run *run, int *x0, int *y0, int *x1, int *y1);
+/* The same, as up to `max` rectangles of output pixels (the threads' writes, a row of tiles
+ * joined): returns how many, 0 when nothing changed; one that holds them all when they are
+ * more than `max` or TS_VIEW_RECTS. A step's few hundred tiles stay apart, so a viewer
+ * updates those and not the rectangle around them (a wavefront's spans the image). */
+#define TS_VIEW_RECTS 1024
+int ts_run_take_changed_rects(ts_run *run, ts_rect *out, int max);
 /* Device kernel time of the launches since the last call, in ms (0 on the CPU). */
 double ts_run_take_kernel_ms(ts_run *run);
 int64_t ts_run_tick(const ts_run *run);
