@@ -142,6 +142,9 @@ int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id)
  * shader reads the mipmaps (made on the first minified draw after a change, see
  * bind_image), so a zone plate at 7% does not alias into false rings. */
 static const GLenum px_format[5] = { 0, GL_RED, GL_RG, GL_RGB, GL_RGBA };
+/* RGB is kept as RGBA: llvmpipe stores RGB8 in four bytes a texel anyway, and converts RGB
+ * rows slowly as they come; they are widened here a band at a time and copied as they are. */
+static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGBA8, GL_RGBA8 };
 
 static void tex_params(int c, int levels)
 {
@@ -182,7 +185,6 @@ static int mip_block_levels(const vw_tex *t)
  * is new (its texels undefined). */
 static int tex_storage(vw_tex *t, int w, int h, int c)
 {
-  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
   if (t->id && t->w == w && t->h == h && t->c == c) {
     glBindTexture(GL_TEXTURE_2D, t->id);
     return 0;
@@ -198,7 +200,7 @@ static int tex_storage(vw_tex *t, int w, int h, int c)
   } else {
     for (int l = 0; l < levels; l++)
       glTexImage2D(GL_TEXTURE_2D, l, (GLint)internal[c], w >> l > 0 ? w >> l : 1,
-                   h >> l > 0 ? h >> l : 1, 0, px_format[c], GL_UNSIGNED_BYTE, NULL);
+                   h >> l > 0 ? h >> l : 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
   }
   tex_params(c, levels);
   *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .levels = levels, .all_dirty = 1,
@@ -231,7 +233,6 @@ static void mip_dirty(vw_tex *t, int x0, int y0, int x1, int y1)
  * level by level; a difference is reported on stderr ("mipmap check: ..."). */
 static void check_mipmaps(const vw_tex *t)
 {
-  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
   GLuint ref;
   glGenTextures(1, &ref);
   glBindTexture(GL_TEXTURE_2D, ref);
@@ -273,7 +274,6 @@ static void check_mipmaps(const vw_tex *t)
  * glGenerateMipmap on a copy. */
 static void make_mipmaps(vw_tex *t)
 {
-  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
   int k = mip_block_levels(t), cell = t->cell, n = t->ndirty;
   int partial = !t->all_dirty && t->dirty && k > 0 && n > 0 &&
                 (double)n * cell * cell < 0.4 * (double)t->w * t->h &&
@@ -324,7 +324,7 @@ static void make_mipmaps(vw_tex *t)
 
 /* Pixels [x0, x1) x [y0, y1) of a bound texture from an image's values (W x C bytes, or W
  * uint32 a row for the integral image, drawn as grey at `scale`): the sums are turned into
- * grey a band of rows at a time, so no grey copy of the whole image is kept. */
+ * grey, and RGB into RGBA, a band of rows at a time, so no copy of the whole image is kept. */
 static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int x0, int y0, int x1,
                           int y1, uint32_t scale)
 {
@@ -334,7 +334,7 @@ static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int x0, int
   mip_dirty(t, x0, y0, x1, y1);
   t->serial++;
   int w = x1 - x0;
-  if (esize != 4) {
+  if (esize != 4 && t->c != 3) {
     glPixelStorei(GL_UNPACK_ROW_LENGTH, t->w);
     glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y0, w, y1 - y0, px_format[t->c], GL_UNSIGNED_BYTE,
                     vals + ((size_t)y0 * (size_t)t->w + (size_t)x0) * (size_t)t->c);
@@ -342,15 +342,29 @@ static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int x0, int
     return;
   }
   enum { BAND = 64 };
-  uint8_t *grey = malloc((size_t)w * BAND);
-  for (int y = y0; grey && y < y1; y += BAND) {
+  int out = esize == 4 ? 1 : 4; /* bytes a texel in the band */
+  uint8_t *band = malloc((size_t)w * BAND * (size_t)out);
+  for (int y = y0; band && y < y1; y += BAND) {
     int n = y1 - y < BAND ? y1 - y : BAND;
-    for (int r = 0; r < n; r++)
-      ts_integral_grey((const uint32_t *)vals + (size_t)(y + r) * (size_t)t->w + (size_t)x0,
-                       (size_t)w, scale, grey + (size_t)r * (size_t)w);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y, w, n, GL_RED, GL_UNSIGNED_BYTE, grey);
+    for (int r = 0; r < n; r++) {
+      size_t at = (size_t)(y + r) * (size_t)t->w + (size_t)x0;
+      uint8_t *o = band + (size_t)r * (size_t)w * (size_t)out;
+      if (esize == 4) {
+        ts_integral_grey((const uint32_t *)vals + at, (size_t)w, scale, o);
+        continue;
+      }
+      const uint8_t *p = vals + at * 3;
+      for (int i = 0; i < w; i++, p += 3, o += 4) {
+        o[0] = p[0];
+        o[1] = p[1];
+        o[2] = p[2];
+        o[3] = 255;
+      }
+    }
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y, w, n, esize == 4 ? GL_RED : GL_RGBA,
+                    GL_UNSIGNED_BYTE, band);
   }
-  free(grey);
+  free(band);
 }
 
 void render_output_rows(viewer *v, const vw_snapshot *s)

@@ -441,6 +441,12 @@ viewer *viewer_create(const vw_options *o)
   v->dev_pct = o->dev_pct;
   if (o->record_name)
     snprintf(v->record_name, sizeof v->record_name, "%s", o->record_name);
+  /* The image decodes on the loader thread while the window and GL start (a 4K PNG takes
+   * about as long as they do). */
+  const char *in = o->input ? o->input : cli_default_asset();
+  v->load_mu = SDL_CreateMutex();
+  if (in && v->load_mu)
+    viewer_open(v, in);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
@@ -469,7 +475,6 @@ viewer *viewer_create(const vw_options *o)
   }
   glGenTextures(1, &v->thr_tex);
   glGenTextures(1, &v->gantt_tex);
-  v->load_mu = SDL_CreateMutex();
   snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
   v->kernels_mtime = kernels_mtime(v->kernels_dir);
   v->wk = vw_worker_start(v->kernels_dir);
@@ -482,10 +487,14 @@ viewer *viewer_create(const vw_options *o)
   /* The record belongs to the first image (input generation 1), before the first request. */
   if (o->record)
     vw_worker_set_record(v->wk, o->record, &o->set, 1);
-  const char *in = o->input ? o->input : cli_default_asset();
   v->tick = o->tick < 0 ? INT64_MAX / 4 : o->tick;
   int64_t want_tick = v->tick;
-  if (!in || !viewer_load_image(v, in)) {
+  if (v->loader) {
+    SDL_WaitThread(v->loader, NULL);
+    v->loader = NULL;
+    pick_up_image(v);
+  }
+  if (!in || !v->input) {
     if (in)
       fprintf(stderr, "tilescope: %s\n", v->status);
     viewer_destroy(v);
