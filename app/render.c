@@ -460,55 +460,93 @@ static const uint32_t *dev_ranks(viewer *v, const ts_dev_run *d, int p)
   return v->dev_rank;
 }
 
-/* The device view's texel per thread: observed order, time waiting, lane, state at the
- * device time (+4 for a wrong tile). */
+/* The threads of the pass shown are two textures: thr_tex, one RGBA32F texel a thread with
+ * what changes only with the run, pass or observation (made again then), and state_tex,
+ * one byte a thread, its state at the tick or device time (made again at each). The shader
+ * adds the byte to the texel's alpha, which gives the one value it reads. */
+static void upload_static(viewer *v, const ts_pass_sched *ps, const float *texels)
+{
+  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, texels);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_serial++;
+}
+
+static void upload_states(viewer *v, const ts_pass_sched *ps)
+{
+  glBindTexture(GL_TEXTURE_2D, v->state_tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, ps->tw, ps->th, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
+               v->thr_state);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_serial++;
+}
+
+/* The byte a thread of the pass; 0 when out of memory. */
+static int state_bytes(viewer *v, uint32_t n)
+{
+  if (n <= v->thr_cap)
+    return 1;
+  uint8_t *b = realloc(v->thr_state, n ? n : 1);
+  if (!b)
+    return 0;
+  v->thr_state = b;
+  v->thr_cap = n;
+  return 1;
+}
+
+/* The device view's threads: observed order, time waiting, lane and +4 for a wrong tile;
+ * the state at the device time. */
 static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *norm)
 {
   const ts_pass_sched *ps = &sched_of(v)->pass[p];
   const ts_dev_pass *dp = &d->pass[p];
-  uint64_t now = viewer_dev_time(v), maxw = 1;
-  for (uint32_t t = 0; t < dp->n; t++)
-    if (dp->rec[t].waited - dp->rec[t].start > maxw)
-      maxw = dp->rec[t].waited - dp->rec[t].start;
-  norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
-  norm[1] = (float)maxw;
-  norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
-  if (v->thr_run == v->snap.run && v->thr_dev && v->thr_dev_time == (int64_t)now &&
-      v->thr_pass == p)
-    return;
-  const uint32_t *rank = dev_ranks(v, d, p);
-  size_t need = (size_t)ps->n * 4;
-  if (need > v->thr_cap) {
-    float *nd = realloc(v->thr_data, need * sizeof *nd);
-    if (!nd)
+  uint64_t now = viewer_dev_time(v);
+  if (!(v->thr_run == v->snap.run && v->thr_dev && v->thr_pass == p)) {
+    float *tx = malloc((size_t)ps->n * 4 * sizeof *tx + 1);
+    if (!tx || !state_bytes(v, ps->n)) {
+      free(tx);
       return;
-    v->thr_data = nd;
-    v->thr_cap = need;
+    }
+    const uint32_t *rank = dev_ranks(v, d, p);
+    const uint8_t *wrong = p == d->npasses - 1 ? d->wrong : NULL;
+    uint64_t maxw = 1;
+    for (uint32_t id = 0; id < ps->n; id++) {
+      const ts_grec *g = &dp->rec[ps->t[id].dispatch];
+      float *o = tx + (size_t)id * 4;
+      o[0] = (float)(rank ? rank[id] : ps->t[id].dispatch);
+      o[1] = (float)(g->waited - g->start);
+      o[2] = (float)(g->lane < 0 ? 0 : g->lane);
+      o[3] = wrong && wrong[id] ? 4.0f : 0.0f;
+      maxw = g->waited - g->start > maxw ? g->waited - g->start : maxw;
+    }
+    upload_static(v, ps, tx);
+    free(tx);
+    v->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+    v->thr_norm[1] = (float)maxw;
+    v->thr_norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
+    v->thr_run = v->snap.run;
+    v->thr_pass = p;
+    v->thr_dev = 1;
+    v->thr_dev_time = -1;
   }
-  const uint8_t *wrong = p == d->npasses - 1 ? d->wrong : NULL;
+  memcpy(norm, v->thr_norm, sizeof v->thr_norm);
+  if (v->thr_dev_time == (int64_t)now)
+    return;
   memset(v->dev_counts, 0, sizeof v->dev_counts);
   for (uint32_t id = 0; id < ps->n; id++) {
-    const ts_grec *g = &dp->rec[ps->t[id].dispatch];
-    ts_thread_state st = dev_state(g, now);
+    ts_thread_state st = dev_state(&dp->rec[ps->t[id].dispatch], now);
     v->dev_counts[st]++;
-    float *o = v->thr_data + (size_t)id * 4;
-    o[0] = (float)(rank ? rank[id] : ps->t[id].dispatch);
-    o[1] = (float)(g->waited - g->start);
-    o[2] = (float)(g->lane < 0 ? 0 : g->lane);
-    o[3] = (float)st + (wrong && wrong[id] ? 4.0f : 0.0f);
+    v->thr_state[id] = (uint8_t)st;
   }
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  v->thr_serial++;
-  v->thr_run = v->snap.run;
-  v->thr_pass = p;
-  v->thr_dev = 1;
+  upload_states(v, ps);
   v->thr_dev_time = (int64_t)now;
 }
 
-/* One texel per thread of the pass shown: dispatch, depth, slot, state (+4 for a hazard). */
+/* The simulated threads: dispatch index, depth, slot, and +4 for a hazard, 128 + 8 x the
+ * observation's flags when there is one; the state at the tick. */
 static void update_threads(viewer *v, float *norm)
 {
   const ts_sched *s = sched_of(v);
@@ -522,46 +560,45 @@ static void update_threads(viewer *v, float *norm)
   }
   const ts_pass_sched *ps = &s->pass[p];
   int64_t tick = v->snap.tick;
-  norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
-  norm[1] = 1;
-  norm[2] = (float)(s->params.slots - 1 > 0 ? s->params.slots - 1 : 1);
-  for (uint32_t i = 0; i < ps->n; i++)
-    if ((float)ps->t[i].depth > norm[1])
-      norm[1] = (float)ps->t[i].depth;
-  if ((uint32_t)norm[2] + 1 > ps->n)
-    norm[2] = norm[0];
-  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p && !v->thr_dev &&
-      v->thr_obs == v->obs_serial)
-    return;
-  size_t need = (size_t)ps->n * 4;
-  if (need > v->thr_cap) {
-    float *d = realloc(v->thr_data, need * sizeof *d);
-    if (!d)
+  if (!(v->thr_run == v->snap.run && v->thr_pass == p && !v->thr_dev &&
+        v->thr_obs == v->obs_serial)) {
+    float *tx = malloc((size_t)ps->n * 4 * sizeof *tx + 1);
+    if (!tx || !state_bytes(v, ps->n)) {
+      free(tx);
       return;
-    v->thr_data = d;
-    v->thr_cap = need;
+    }
+    const vw_obs *o = viewer_obs(v);
+    const uint8_t *flags = o ? o->flags[p] : NULL;
+    v->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+    v->thr_norm[1] = 1;
+    v->thr_norm[2] = (float)(s->params.slots - 1 > 0 ? s->params.slots - 1 : 1);
+    for (uint32_t i = 0; i < ps->n; i++) {
+      const ts_thread *t = &ps->t[i];
+      float *d = tx + (size_t)i * 4;
+      d[0] = (float)t->dispatch;
+      d[1] = (float)t->depth;
+      d[2] = (float)(t->slot < 0 ? 0 : t->slot);
+      d[3] = (t->hazards > 0 ? 4.0f : 0.0f) + (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
+      if ((float)t->depth > v->thr_norm[1])
+        v->thr_norm[1] = (float)t->depth;
+    }
+    if ((uint32_t)v->thr_norm[2] + 1 > ps->n)
+      v->thr_norm[2] = v->thr_norm[0];
+    upload_static(v, ps, tx);
+    free(tx);
+    v->thr_run = v->snap.run;
+    v->thr_pass = p;
+    v->thr_dev = 0;
+    v->thr_obs = v->obs_serial;
+    v->thr_tick = INT64_MIN;
   }
-  const vw_obs *o = viewer_obs(v);
-  const uint8_t *flags = o ? o->flags[p] : NULL;
-  for (uint32_t i = 0; i < ps->n; i++) {
-    const ts_thread *t = &ps->t[i];
-    float *d = v->thr_data + (size_t)i * 4;
-    d[0] = (float)t->dispatch;
-    d[1] = (float)t->depth;
-    d[2] = (float)(t->slot < 0 ? 0 : t->slot);
-    d[3] = (float)ts_thread_state_at(t, tick) + (t->hazards > 0 ? 4.0f : 0.0f) +
-           (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
-  }
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  v->thr_serial++;
-  v->thr_run = v->snap.run;
+  memcpy(norm, v->thr_norm, sizeof v->thr_norm);
+  if (v->thr_tick == tick)
+    return;
+  for (uint32_t i = 0; i < ps->n; i++)
+    v->thr_state[i] = (uint8_t)ts_thread_state_at(&ps->t[i], tick);
+  upload_states(v, ps);
   v->thr_tick = tick;
-  v->thr_pass = p;
-  v->thr_dev = 0;
-  v->thr_obs = v->obs_serial;
 }
 
 /* What pane `pane` is drawn with, but the hover: the shader's uniforms, the textures and
@@ -643,6 +680,7 @@ static void draw_pane(viewer *v, const vw_pane_key *k, const float *hover)
   glUniform1i(U("u_overlay"), k->overlay);
   glUniform1i(U("u_image"), 0);
   glUniform1i(U("u_threads"), 1);
+  glUniform1i(U("u_states"), 2);
   glUniform1f(U("u_alpha"), 0.45f);
   glUniform1i(U("u_tile_grid"), k->tile_grid);
   glUniform2f(U("u_hover"), hover ? hover[0] : -1, hover ? hover[1] : -1);
@@ -657,6 +695,8 @@ static void draw_pane(viewer *v, const vw_pane_key *k, const float *hover)
   bind_image(v, k->image_index);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_2D, v->state_tex);
   glActiveTexture(GL_TEXTURE0);
   if (k->quad[2] <= k->quad[0])
     return;

@@ -474,6 +474,7 @@ viewer *viewer_create(const vw_options *o)
     return NULL;
   }
   glGenTextures(1, &v->thr_tex);
+  glGenTextures(1, &v->state_tex);
   glGenTextures(1, &v->gantt_tex);
   snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
   v->kernels_mtime = kernels_mtime(v->kernels_dir);
@@ -546,6 +547,7 @@ void viewer_destroy(viewer *v)
       free(v->img[i].dirty);
     }
     glDeleteTextures(1, &v->thr_tex);
+    glDeleteTextures(1, &v->state_tex);
     glDeleteTextures(1, &v->gantt_tex);
     if (v->fbo) {
       glDeleteFramebuffers(1, &v->fbo);
@@ -556,7 +558,7 @@ void viewer_destroy(viewer *v)
   if (v->win)
     SDL_DestroyWindow(v->win);
   ts_image_destroy(v->input);
-  free(v->thr_data);
+  free(v->thr_state);
   free(v->vals);
   free(v->dev_raw);
   free(v->dev_rank);

@@ -214,9 +214,12 @@ typedef struct viewer {
   /* An animation being recorded (shot -o OUT.gif with a script): each pause adds a frame. */
   struct anim *anim;
   int anim_failed;
-  /* per-thread texture data for the pass shown */
-  float *thr_data;
+  /* the threads' textures of the pass shown (render.c: update_threads): their state bytes,
+   * what they were made for, and the overlay's ramps' ends */
+  GLuint state_tex;
+  uint8_t *thr_state;
   size_t thr_cap;
+  float thr_norm[3];
   int thr_pass;
   int64_t thr_tick;
   ts_run *thr_run;
