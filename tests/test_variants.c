@@ -1,6 +1,7 @@
 /* Every variant's CPU model against its filter's scalar reference, bit for bit, on grey,
  * RGB and RGBA images of awkward sizes, under default and random schedules; the integral
- * image's hazards; the output at intermediate ticks. A mismatch prints its coordinates. */
+ * image's hazards; the output at intermediate ticks; the integral image's grey as the viewer
+ * draws it. A mismatch prints its coordinates. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,32 @@ static void box_scale_integer(void)
   }
 }
 
+/* The integral image's grey, as the viewer draws it (a reciprocal and a correction instead
+ * of a division), against the division, at the edges of each scale and at random. */
+static void integral_grey(void)
+{
+  static const uint32_t scales[] = { 0, 1, 2, 3, 255, 256, 1000, 65535, 123456789, 999999937u,
+                                     2147483648u, 4294967295u };
+  enum { N = 512 };
+  uint32_t sums[N];
+  uint8_t grey[N];
+  for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++)
+    for (int rep = 0; rep < 64; rep++) {
+      uint64_t mx = scales[si] ? scales[si] : 1;
+      for (uint32_t i = 0; i < N; i++) {
+        uint32_t r = check_rand(65536) << 16 | check_rand(65536);
+        sums[i] = i < 32 ? i : i < 64 ? (uint32_t)(mx - 32 + i - 32) : rep % 2 ? r : r % (uint32_t)mx;
+      }
+      ts_integral_grey(sums, N, scales[si], grey);
+      for (uint32_t i = 0; i < N; i++) {
+        uint64_t v = sums[i];
+        uint8_t want = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
+        CHECK(grey[i] == want, "grey of %u at scale %u is %u, not %u", sums[i], scales[si],
+              grey[i], want);
+      }
+    }
+}
+
 int main(void)
 {
   box_scale_integer();
@@ -326,5 +353,6 @@ int main(void)
   integral_hazards();
   integral_races();
   stepping();
+  integral_grey();
   return check_exit("test_variants");
 }
