@@ -243,7 +243,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },
-    { "--bench-frames", 0, OPT_INT, &a->bench_frames, "N", "time the first frame, N frames with the hover moving and N one-tick steps, then quit", NULL },
+    { "--bench-frames", 0, OPT_INT, &a->bench_frames, "N", "time the first frame, N frames with the hover moving and N one-tick steps (from --tick), then quit", NULL },
     { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
     { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks, or one animated .gif (shot)", NULL },
@@ -382,7 +382,8 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
   v->anim = NULL;
   if (rc == EXIT_OK && a->bench_frames > 0)
     rc = bench_frames(v, a->bench_frames,
-                      (double)created.tv_sec * 1e3 + (double)created.tv_nsec / 1e6)
+                      (double)created.tv_sec * 1e3 + (double)created.tv_nsec / 1e6,
+                      a->cs.have_tick ? a->cs.tick : 0)
              ? EXIT_OK : EXIT_USAGE;
   else if (rc == EXIT_OK && a->out)
     rc = shoot(v, a, an);

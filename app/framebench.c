@@ -3,10 +3,15 @@
  * run), N frames drawn while the hover moves across the output (the overlay, footprint and
  * inspector redrawn each time: the cost of interaction), and N steps of one tick each (the
  * worker runs the tick, the viewer picks the new output up, uploads the changed rows and
- * draws). Each frame ends with glFinish, so the time is the GPU's (llvmpipe's) too. */
+ * draws). Each frame ends with glFinish, so the time is the GPU's (llvmpipe's) too. Then the
+ * same frames again, each phase ended by glFinish, for the medians of where the time goes.
+ * TILESCOPE_PHASE_CPU=1 takes those in the main thread's CPU time instead: with
+ * LP_NUM_THREADS=0 llvmpipe draws on that thread, and the figures hold still on a machine
+ * that other jobs share. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <epoxy/gl.h>
@@ -35,44 +40,106 @@ static void print_times(const char *what, double *t, int n)
          t[(n - 1) / 2], t[p95], t[n - 1]);
 }
 
-int bench_frames(viewer *v, int n, double created_ms)
+/* The median of each phase over n frames (ph: n x PH_COUNT, sorted here), on one line. */
+static void print_phases(double *ph, int n)
+{
+  static const char *const names[PH_COUNT] = { "pick-up", "uploads", "mipmaps", "panes",
+                                               "ui-cpu", "ui-draw", "show", "wait",
+                                               "(rows)" };
+  double *col = malloc((size_t)(n > 0 ? n : 1) * sizeof *col);
+  if (!col)
+    return;
+  printf("  medians by phase (each waits for GL):");
+  for (int p = 0; p < PH_COUNT; p++) {
+    for (int i = 0; i < n; i++)
+      col[i] = ph[(size_t)i * PH_COUNT + (size_t)p];
+    qsort(col, (size_t)n, sizeof col[0], cmp_double);
+    printf(" %s %.2f", names[p], col[(n - 1) / 2]);
+  }
+  printf(" ms\n");
+  free(col);
+}
+
+int bench_frames(viewer *v, int n, double created_ms, int64_t from)
 {
   double *t = malloc((size_t)n * sizeof *t);
-  if (!t) {
+  double *ph = calloc((size_t)n * PH_COUNT, sizeof *ph);
+  if (!t || !ph) {
+    free(t);
+    free(ph);
     fprintf(stderr, "tilescope: --bench-frames: out of memory\n");
     return 0;
   }
   if (!viewer_sync(v, 600000)) {
     fprintf(stderr, "tilescope: --bench-frames: the run did not finish in 10 minutes\n");
     free(t);
+    free(ph);
     return 0;
   }
+  double synced = now_ms();
+  const char *cpu = getenv("TILESCOPE_PHASE_CPU");
+  int profile = cpu && strcmp(cpu, "1") == 0 ? 2 : 1;
+  memset(v->phase_ms, 0, sizeof v->phase_ms);
+  v->profile = profile;
   viewer_frame(v, 1);
   glFinish();
-  printf("first frame: %.1f ms after the viewer was created (the whole run, then drawn)\n",
-         now_ms() - created_ms);
+  v->profile = 0;
+  struct timespec cpu_t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_t);
+  printf("first frame: %.1f ms after the viewer was created (the whole run, then drawn); "
+         "drawing it %.1f ms; the process's CPU time by then %.1f ms\n", now_ms() - created_ms,
+         now_ms() - synced, (double)cpu_t.tv_sec * 1e3 + (double)cpu_t.tv_nsec / 1e6);
+  print_phases(v->phase_ms, 1);
   vw_rect in, out, panel;
   viewer_layout(v, &in, &out, &panel, NULL);
-  for (int i = 0; i < n; i++) {
-    double t0 = now_ms();
-    viewer_mouse_move(v, out.x + out.w * (float)(i % 97 + 1) / 98.0f,
-                      out.y + out.h * (float)(i % 53 + 1) / 54.0f);
-    viewer_frame(v, 1);
-    glFinish();
-    t[i] = now_ms() - t0;
+  /* The frames are timed twice: as they run, then with each phase waiting for GL (which
+   * costs a little: llvmpipe no longer overlaps them), for where the time goes. */
+  for (int pass = 0; pass < 2; pass++) {
+    v->profile = pass ? profile : 0;
+    for (int i = 0; i < n; i++) {
+      memset(v->phase_ms, 0, sizeof v->phase_ms);
+      double t0 = now_ms();
+      viewer_mouse_move(v, out.x + out.w * (float)(i % 97 + 1) / 98.0f,
+                        out.y + out.h * (float)(i % 53 + 1) / 54.0f);
+      viewer_frame(v, 1);
+      glFinish();
+      t[i] = now_ms() - t0;
+      memcpy(ph + (size_t)i * PH_COUNT, v->phase_ms, sizeof v->phase_ms);
+    }
+    if (pass == 0)
+      print_times("frames with the hover moving", t, n);
+    else
+      print_phases(ph, n);
   }
-  print_times("frames with the hover moving", t, n);
-  viewer_set_tick(v, 0);
-  viewer_sync(v, 600000);
-  for (int i = 0; i < n; i++) {
-    double t0 = now_ms();
-    viewer_set_tick(v, i + 1);
-    viewer_sync(v, 600000);
-    viewer_frame(v, 1);
-    glFinish();
-    t[i] = now_ms() - t0;
+  for (int pass = 0; pass < 2; pass++) {
+    v->profile = pass ? profile : 0;
+    /* Back to tick `from`, drawn (the seek back made every row new: that is not a step's), and
+     * one step untimed: llvmpipe compiles the shaders of a partial mipmap update on their
+     * first use. */
+    for (int k = 0; k < 2; k++) {
+      viewer_set_tick(v, from + k);
+      viewer_sync(v, 600000);
+      viewer_frame(v, 1);
+      glFinish();
+    }
+    for (int i = 0; i < n; i++) {
+      memset(v->phase_ms, 0, sizeof v->phase_ms);
+      double t0 = now_ms();
+      viewer_set_tick(v, from + i + 2);
+      viewer_sync(v, 600000);
+      v->phase_ms[PH_WAIT] = now_ms() - t0;
+      viewer_frame(v, 1);
+      glFinish();
+      t[i] = now_ms() - t0;
+      memcpy(ph + (size_t)i * PH_COUNT, v->phase_ms, sizeof v->phase_ms);
+    }
+    if (pass == 0)
+      print_times("steps of one tick, drawn", t, n);
+    else
+      print_phases(ph, n);
   }
-  print_times("steps of one tick, drawn", t, n);
+  v->profile = 0;
   free(t);
+  free(ph);
   return 1;
 }

@@ -4,7 +4,9 @@
  * parts from the device's record: tiles by their state at the device time, the output masked
  * to the tiles finished by then, wrong tiles hatched, and a timeline of device time with one
  * lane per compute unit. */
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <time.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,13 +142,12 @@ int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id)
  * shader reads the mipmaps (made on the first minified draw after a change, see
  * bind_image), so a zone plate at 7% does not alias into false rings. */
 static const GLenum px_format[5] = { 0, GL_RED, GL_RG, GL_RGB, GL_RGBA };
+/* RGB is kept as RGBA: llvmpipe stores RGB8 in four bytes a texel anyway, and converts RGB
+ * rows slowly as they come; they are widened here a band at a time and copied as they are. */
+static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGBA8, GL_RGBA8 };
 
-static void upload_px(GLuint tex, int w, int h, int c, const uint8_t *px, int *stale)
+static void tex_params(int c, int levels)
 {
-  static const GLenum internal[5] = { 0, GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
-  glBindTexture(GL_TEXTURE_2D, tex);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal[c], w, h, 0, px_format[c], GL_UNSIGNED_BYTE, px);
   GLint grey = c <= 2 ? GL_RED : GL_GREEN;
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_G, grey);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_B, c <= 2 ? GL_RED : GL_BLUE);
@@ -154,26 +155,247 @@ static void upload_px(GLuint tex, int w, int h, int c, const uint8_t *px, int *s
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  if (stale)
-    *stale = 1;
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
 }
 
-/* What a run's output is drawn from: the grey copy of an integral image, else its values. */
-static const uint8_t *shown_px(const ts_run *run, const uint8_t *grey, const uint8_t *raw, int *c)
+/* Lets go of t's storage; its serial goes on counting. */
+static void tex_free(vw_tex *t)
 {
-  *c = grey ? 1 : ts_run_kctx(run)->C;
-  return grey ? grey : raw;
+  if (t->id)
+    glDeleteTextures(1, &t->id);
+  free(t->dirty);
+  uint32_t serial = t->serial;
+  memset(t, 0, sizeof *t);
+  t->serial = serial;
+}
+
+/* The levels k whose parents have both sides even (at most 8): the first k levels of a
+ * square of 2^k texels at a multiple of 2^k come from that square alone. */
+static int mip_block_levels(const vw_tex *t)
+{
+  int k = 0;
+  while (k + 1 < t->levels && k < 8 && t->w % (2 << k) == 0 && t->h % (2 << k) == 0)
+    k++;
+  return k;
+}
+
+/* Makes t's storage for a w x h image of c channels unless it has it: every mipmap level at
+ * once (glTexStorage2D), so that llvmpipe allocates it once, and not a second time (level 0
+ * copied over) when the mipmaps are first made. Leaves t bound; returns 1 when the storage
+ * is new (its texels undefined). */
+static int tex_storage(vw_tex *t, int w, int h, int c)
+{
+  if (t->id && t->w == w && t->h == h && t->c == c) {
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    return 0;
+  }
+  tex_free(t);
+  glGenTextures(1, &t->id);
+  glBindTexture(GL_TEXTURE_2D, t->id);
+  int levels = 1;
+  while (((unsigned)w | (unsigned)h) >> levels)
+    levels++;
+  if (epoxy_gl_version() >= 42 || epoxy_has_gl_extension("GL_ARB_texture_storage")) {
+    glTexStorage2D(GL_TEXTURE_2D, levels, internal[c], w, h);
+  } else {
+    for (int l = 0; l < levels; l++)
+      glTexImage2D(GL_TEXTURE_2D, l, (GLint)internal[c], w >> l > 0 ? w >> l : 1,
+                   h >> l > 0 ? h >> l : 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+  }
+  tex_params(c, levels);
+  *t = (vw_tex){ .id = t->id, .w = w, .h = h, .c = c, .levels = levels, .all_dirty = 1,
+                 .serial = t->serial + 1 };
+  /* Cells a multiple of the block that a partial update keeps apart (make_mipmaps). */
+  int k = mip_block_levels(t);
+  t->cell = k > 6 ? 1 << k : 64;
+  t->cells_w = (w + t->cell - 1) / t->cell;
+  t->cells_h = (h + t->cell - 1) / t->cell;
+  t->dirty = k > 0 ? calloc((size_t)t->cells_w * (size_t)t->cells_h, 1) : NULL;
+  return 1;
+}
+
+/* Level 0's texels [x0, x1) x [y0, y1) changed: the mipmaps are to be made again there. */
+static void mip_dirty(vw_tex *t, int x0, int y0, int x1, int y1)
+{
+  if (t->all_dirty || !t->dirty) {
+    t->all_dirty = 1;
+    return;
+  }
+  for (int cy = y0 / t->cell; cy <= (y1 - 1) / t->cell; cy++)
+    for (int cx = x0 / t->cell; cx <= (x1 - 1) / t->cell; cx++) {
+      uint8_t *d = &t->dirty[(size_t)cy * (size_t)t->cells_w + (size_t)cx];
+      t->ndirty += !*d;
+      *d = 1;
+    }
+}
+
+/* TILESCOPE_CHECK_MIPS=1: every partial update is compared with glGenerateMipmap on a copy,
+ * level by level; a difference is reported on stderr ("mipmap check: ..."). */
+static void check_mipmaps(const vw_tex *t)
+{
+  GLuint ref;
+  glGenTextures(1, &ref);
+  glBindTexture(GL_TEXTURE_2D, ref);
+  glTexStorage2D(GL_TEXTURE_2D, t->levels, internal[t->c], t->w, t->h);
+  glCopyImageSubData(t->id, GL_TEXTURE_2D, 0, 0, 0, 0, ref, GL_TEXTURE_2D, 0, 0, 0, 0, t->w,
+                     t->h, 1);
+  glGenerateMipmap(GL_TEXTURE_2D);
+  size_t n = (size_t)t->w * (size_t)t->h * 4;
+  uint8_t *a = malloc(n), *b = malloc(n);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  for (int l = 1; a && b && l < t->levels; l++) {
+    int w = t->w >> l > 0 ? t->w >> l : 1, h = t->h >> l > 0 ? t->h >> l : 1;
+    glBindTexture(GL_TEXTURE_2D, ref);
+    glGetTexImage(GL_TEXTURE_2D, l, GL_RGBA, GL_UNSIGNED_BYTE, a);
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    glGetTexImage(GL_TEXTURE_2D, l, GL_RGBA, GL_UNSIGNED_BYTE, b);
+    for (size_t i = 0; i < (size_t)w * (size_t)h * 4; i++)
+      if (a[i] != b[i]) {
+        fprintf(stderr, "mipmap check: %dx%d level %d differs at (%zu,%zu): %u, whole %u\n", t->w,
+                t->h, l, i / 4 % (size_t)w, i / 4 / (size_t)w, b[i], a[i]);
+        break;
+      }
+  }
+  free(a);
+  free(b);
+  glDeleteTextures(1, &ref);
+  glBindTexture(GL_TEXTURE_2D, t->id);
+}
+
+/* t's mipmaps, made again where level 0 changed (t bound). llvmpipe makes a level from the
+ * one above it by a linear blit at half the size, so where both sides of the level above are
+ * even each texel is the mean of its own 2x2 block: for the first k levels (mip_block_levels)
+ * a square of 2^k texels at a multiple of 2^k makes its own texels below it and no others.
+ * The changed cells (multiples of such squares) are copied side by side into a scratch
+ * texture whose mipmaps glGenerateMipmap makes (the same code on the same texels: the same
+ * values), and copied back level by level; the levels past k are made again whole from
+ * level k (they are small). A change to much of the image, or an image with an odd side (k
+ * is 0), makes them all again. TILESCOPE_CHECK_MIPS=1 compares every partial update with
+ * glGenerateMipmap on a copy. */
+static void make_mipmaps(vw_tex *t)
+{
+  int k = mip_block_levels(t), cell = t->cell, n = t->ndirty;
+  int partial = !t->all_dirty && t->dirty && k > 0 && n > 0 &&
+                (double)n * cell * cell < 0.4 * (double)t->w * t->h &&
+                (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_copy_image"));
+  if (!partial) {
+    glGenerateMipmap(GL_TEXTURE_2D);
+  } else {
+    int cols = 4096 / cell < n ? 4096 / cell : n, rows = (n + cols - 1) / cols;
+    GLuint sc;
+    glGenTextures(1, &sc);
+    glBindTexture(GL_TEXTURE_2D, sc);
+    glTexStorage2D(GL_TEXTURE_2D, k + 1, internal[t->c], cols * cell, rows * cell);
+    for (int pass = 0; pass < 2; pass++) {
+      int slot = 0;
+      for (int cy = 0; cy < t->cells_h; cy++)
+        for (int cx = 0; cx < t->cells_w; cx++) {
+          if (!t->dirty[(size_t)cy * (size_t)t->cells_w + (size_t)cx])
+            continue;
+          int x0 = cx * cell, y0 = cy * cell, sx = slot % cols * cell, sy = slot / cols * cell;
+          int w = t->w - x0 < cell ? t->w - x0 : cell, h = t->h - y0 < cell ? t->h - y0 : cell;
+          slot++;
+          if (pass == 0)
+            glCopyImageSubData(t->id, GL_TEXTURE_2D, 0, x0, y0, 0, sc, GL_TEXTURE_2D, 0, sx, sy, 0,
+                               w, h, 1);
+          for (int l = 1; pass == 1 && l <= k; l++)
+            glCopyImageSubData(sc, GL_TEXTURE_2D, l, sx >> l, sy >> l, 0, t->id, GL_TEXTURE_2D, l,
+                               x0 >> l, y0 >> l, 0, w >> l, h >> l, 1);
+        }
+      if (pass == 0)
+        glGenerateMipmap(GL_TEXTURE_2D);
+    }
+    glDeleteTextures(1, &sc);
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    if (k + 1 < t->levels) {
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, k);
+      glGenerateMipmap(GL_TEXTURE_2D);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+    }
+    const char *check = getenv("TILESCOPE_CHECK_MIPS");
+    if (check && strcmp(check, "1") == 0)
+      check_mipmaps(t);
+  }
+  t->all_dirty = 0;
+  t->ndirty = 0;
+  if (t->dirty)
+    memset(t->dirty, 0, (size_t)t->cells_w * (size_t)t->cells_h);
+}
+
+/* Pixels [x0, x1) x [y0, y1) of a bound texture from an image's values (W x C bytes, or W
+ * uint32 a row for the integral image, drawn as grey at `scale`): the sums are turned into
+ * grey, and RGB into RGBA, a band of rows at a time, so no copy of the whole image is kept. */
+static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int x0, int y0, int x1,
+                          int y1, uint32_t scale)
+{
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  mip_dirty(t, x0, y0, x1, y1);
+  t->serial++;
+  int w = x1 - x0;
+  if (esize != 4 && t->c != 3) {
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, t->w);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y0, w, y1 - y0, px_format[t->c], GL_UNSIGNED_BYTE,
+                    vals + ((size_t)y0 * (size_t)t->w + (size_t)x0) * (size_t)t->c);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    return;
+  }
+  enum { BAND = 64 };
+  int out = esize == 4 ? 1 : 4; /* bytes a texel in the band */
+  uint8_t *band = malloc((size_t)w * BAND * (size_t)out);
+  for (int y = y0; band && y < y1; y += BAND) {
+    int n = y1 - y < BAND ? y1 - y : BAND;
+    for (int r = 0; r < n; r++) {
+      size_t at = (size_t)(y + r) * (size_t)t->w + (size_t)x0;
+      uint8_t *o = band + (size_t)r * (size_t)w * (size_t)out;
+      if (esize == 4) {
+        ts_integral_grey((const uint32_t *)vals + at, (size_t)w, scale, o);
+        continue;
+      }
+      const uint8_t *p = vals + at * 3;
+      for (int i = 0; i < w; i++, p += 3, o += 4) {
+        o[0] = p[0];
+        o[1] = p[1];
+        o[2] = p[2];
+        o[3] = 255;
+      }
+    }
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x0, y, w, n, esize == 4 ? GL_RED : GL_RGBA,
+                    GL_UNSIGNED_BYTE, band);
+  }
+  free(band);
+}
+
+void render_output_rows(viewer *v, const vw_snapshot *s)
+{
+  const ts_kctx *k = ts_run_kctx(s->run);
+  const ts_buf *b = &k->buf[TS_BUF_OUT];
+  if (!b->data)
+    return;
+  int fresh = tex_storage(&v->img[1], k->W, k->H, b->esize == 4 ? 1 : k->C);
+  if (fresh || s->full || v->out_run != s->run) {
+    upload_values(&v->img[1], b->data, b->esize, 0, 0, k->W, k->H, s->scale);
+  } else {
+    for (int i = 0; i < s->nrects; i++) {
+      const ts_rect *r = &s->rects[i];
+      upload_values(&v->img[1], b->data, b->esize, r->x, r->y, r->x + r->w, r->y + r->h,
+                    s->scale);
+    }
+  }
+  v->out_run = s->run;
 }
 
 /* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
  * mipmaps first when it is drawn minified and has changed since. */
 static void bind_image(viewer *v, int i)
 {
-  GLuint tex = i == 2 ? v->dev_tex : v->img_tex[i];
-  glBindTexture(GL_TEXTURE_2D, tex);
-  if (v->zoom < 1 && v->mip_stale[i]) {
-    glGenerateMipmap(GL_TEXTURE_2D);
-    v->mip_stale[i] = 0;
+  vw_tex *t = &v->img[i];
+  glBindTexture(GL_TEXTURE_2D, t->id);
+  if (v->zoom < 1 && (t->all_dirty || t->ndirty) && t->id) {
+    viewer_phase(v, PH_PANES);
+    make_mipmaps(t);
+    viewer_phase(v, PH_MIPS);
   }
   /* Without mipmaps a mipmapping filter would leave the texture incomplete (black). */
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
@@ -183,32 +405,15 @@ static void bind_image(viewer *v, int i)
 static void upload_images(viewer *v)
 {
   if (v->input && v->in_uploaded != v->input_generation) {
-    upload_px(v->img_tex[0], v->input->w, v->input->h, v->input->c, v->input->data,
-              &v->mip_stale[0]);
+    tex_storage(&v->img[0], v->input->w, v->input->h, v->input->c);
+    upload_values(&v->img[0], v->input->data, 1, 0, 0, v->input->w, v->input->h, 0);
     v->in_uploaded = v->input_generation;
-  }
-  if (v->out_run && v->out_raw) {
-    const ts_kctx *k = ts_run_kctx(v->out_run);
-    int c;
-    const uint8_t *px = shown_px(v->out_run, v->out_grey, v->out_raw, &c);
-    if (v->out_full) {
-      upload_px(v->img_tex[1], k->W, k->H, c, px, &v->mip_stale[1]);
-    } else if (v->out_dirty_y1 > v->out_dirty_y0) {
-      /* Only the rows that changed since the last frame. */
-      glBindTexture(GL_TEXTURE_2D, v->img_tex[1]);
-      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, v->out_dirty_y0, k->W, v->out_dirty_y1 - v->out_dirty_y0,
-                      px_format[c], GL_UNSIGNED_BYTE, px + (size_t)v->out_dirty_y0 * k->W * c);
-      v->mip_stale[1] = 1;
-    }
-    v->out_full = 0;
-    v->out_dirty_y0 = v->out_dirty_y1 = 0;
   }
   if (v->dev_raw && v->dev_run && !v->dev_uploaded) {
     const ts_kctx *k = ts_run_kctx(v->dev_run);
-    int c;
-    const uint8_t *px = shown_px(v->dev_run, v->dev_grey, v->dev_raw, &c);
-    upload_px(v->dev_tex, k->W, k->H, c, px, &v->mip_stale[2]);
+    int esize = k->buf[TS_BUF_OUT].esize;
+    tex_storage(&v->img[2], k->W, k->H, esize == 4 ? 1 : k->C);
+    upload_values(&v->img[2], v->dev_raw, esize, 0, 0, k->W, k->H, v->dev_scale);
     v->dev_uploaded = 1;
   }
 }
@@ -255,54 +460,93 @@ static const uint32_t *dev_ranks(viewer *v, const ts_dev_run *d, int p)
   return v->dev_rank;
 }
 
-/* The device view's texel per thread: observed order, time waiting, lane, state at the
- * device time (+4 for a wrong tile). */
+/* The threads of the pass shown are two textures: thr_tex, one RGBA32F texel a thread with
+ * what changes only with the run, pass or observation (made again then), and state_tex,
+ * one byte a thread, its state at the tick or device time (made again at each). The shader
+ * adds the byte to the texel's alpha, which gives the one value it reads. */
+static void upload_static(viewer *v, const ts_pass_sched *ps, const float *texels)
+{
+  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, texels);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_serial++;
+}
+
+static void upload_states(viewer *v, const ts_pass_sched *ps)
+{
+  glBindTexture(GL_TEXTURE_2D, v->state_tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, ps->tw, ps->th, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
+               v->thr_state);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  v->thr_serial++;
+}
+
+/* The byte a thread of the pass; 0 when out of memory. */
+static int state_bytes(viewer *v, uint32_t n)
+{
+  if (n <= v->thr_cap)
+    return 1;
+  uint8_t *b = realloc(v->thr_state, n ? n : 1);
+  if (!b)
+    return 0;
+  v->thr_state = b;
+  v->thr_cap = n;
+  return 1;
+}
+
+/* The device view's threads: observed order, time waiting, lane and +4 for a wrong tile;
+ * the state at the device time. */
 static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *norm)
 {
   const ts_pass_sched *ps = &sched_of(v)->pass[p];
   const ts_dev_pass *dp = &d->pass[p];
-  uint64_t now = viewer_dev_time(v), maxw = 1;
-  for (uint32_t t = 0; t < dp->n; t++)
-    if (dp->rec[t].waited - dp->rec[t].start > maxw)
-      maxw = dp->rec[t].waited - dp->rec[t].start;
-  norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
-  norm[1] = (float)maxw;
-  norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
-  if (v->thr_run == v->snap.run && v->thr_dev && v->thr_dev_time == (int64_t)now &&
-      v->thr_pass == p)
-    return;
-  const uint32_t *rank = dev_ranks(v, d, p);
-  size_t need = (size_t)ps->n * 4;
-  if (need > v->thr_cap) {
-    float *nd = realloc(v->thr_data, need * sizeof *nd);
-    if (!nd)
+  uint64_t now = viewer_dev_time(v);
+  if (!(v->thr_run == v->snap.run && v->thr_dev && v->thr_pass == p)) {
+    float *tx = malloc((size_t)ps->n * 4 * sizeof *tx + 1);
+    if (!tx || !state_bytes(v, ps->n)) {
+      free(tx);
       return;
-    v->thr_data = nd;
-    v->thr_cap = need;
+    }
+    const uint32_t *rank = dev_ranks(v, d, p);
+    const uint8_t *wrong = p == d->npasses - 1 ? d->wrong : NULL;
+    uint64_t maxw = 1;
+    for (uint32_t id = 0; id < ps->n; id++) {
+      const ts_grec *g = &dp->rec[ps->t[id].dispatch];
+      float *o = tx + (size_t)id * 4;
+      o[0] = (float)(rank ? rank[id] : ps->t[id].dispatch);
+      o[1] = (float)(g->waited - g->start);
+      o[2] = (float)(g->lane < 0 ? 0 : g->lane);
+      o[3] = wrong && wrong[id] ? 4.0f : 0.0f;
+      maxw = g->waited - g->start > maxw ? g->waited - g->start : maxw;
+    }
+    upload_static(v, ps, tx);
+    free(tx);
+    v->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+    v->thr_norm[1] = (float)maxw;
+    v->thr_norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
+    v->thr_run = v->snap.run;
+    v->thr_pass = p;
+    v->thr_dev = 1;
+    v->thr_dev_time = -1;
   }
-  const uint8_t *wrong = p == d->npasses - 1 ? d->wrong : NULL;
+  memcpy(norm, v->thr_norm, sizeof v->thr_norm);
+  if (v->thr_dev_time == (int64_t)now)
+    return;
   memset(v->dev_counts, 0, sizeof v->dev_counts);
   for (uint32_t id = 0; id < ps->n; id++) {
-    const ts_grec *g = &dp->rec[ps->t[id].dispatch];
-    ts_thread_state st = dev_state(g, now);
+    ts_thread_state st = dev_state(&dp->rec[ps->t[id].dispatch], now);
     v->dev_counts[st]++;
-    float *o = v->thr_data + (size_t)id * 4;
-    o[0] = (float)(rank ? rank[id] : ps->t[id].dispatch);
-    o[1] = (float)(g->waited - g->start);
-    o[2] = (float)(g->lane < 0 ? 0 : g->lane);
-    o[3] = (float)st + (wrong && wrong[id] ? 4.0f : 0.0f);
+    v->thr_state[id] = (uint8_t)st;
   }
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  v->thr_run = v->snap.run;
-  v->thr_pass = p;
-  v->thr_dev = 1;
+  upload_states(v, ps);
   v->thr_dev_time = (int64_t)now;
 }
 
-/* One texel per thread of the pass shown: dispatch, depth, slot, state (+4 for a hazard). */
+/* The simulated threads: dispatch index, depth, slot, and +4 for a hazard, 128 + 8 x the
+ * observation's flags when there is one; the state at the tick. */
 static void update_threads(viewer *v, float *norm)
 {
   const ts_sched *s = sched_of(v);
@@ -316,101 +560,147 @@ static void update_threads(viewer *v, float *norm)
   }
   const ts_pass_sched *ps = &s->pass[p];
   int64_t tick = v->snap.tick;
-  norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
-  norm[1] = 1;
-  norm[2] = (float)(s->params.slots - 1 > 0 ? s->params.slots - 1 : 1);
-  for (uint32_t i = 0; i < ps->n; i++)
-    if ((float)ps->t[i].depth > norm[1])
-      norm[1] = (float)ps->t[i].depth;
-  if ((uint32_t)norm[2] + 1 > ps->n)
-    norm[2] = norm[0];
-  if (v->thr_run == v->snap.run && v->thr_tick == tick && v->thr_pass == p && !v->thr_dev &&
-      v->thr_obs == v->obs_serial)
-    return;
-  size_t need = (size_t)ps->n * 4;
-  if (need > v->thr_cap) {
-    float *d = realloc(v->thr_data, need * sizeof *d);
-    if (!d)
+  if (!(v->thr_run == v->snap.run && v->thr_pass == p && !v->thr_dev &&
+        v->thr_obs == v->obs_serial)) {
+    float *tx = malloc((size_t)ps->n * 4 * sizeof *tx + 1);
+    if (!tx || !state_bytes(v, ps->n)) {
+      free(tx);
       return;
-    v->thr_data = d;
-    v->thr_cap = need;
+    }
+    const vw_obs *o = viewer_obs(v);
+    const uint8_t *flags = o ? o->flags[p] : NULL;
+    v->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+    v->thr_norm[1] = 1;
+    v->thr_norm[2] = (float)(s->params.slots - 1 > 0 ? s->params.slots - 1 : 1);
+    for (uint32_t i = 0; i < ps->n; i++) {
+      const ts_thread *t = &ps->t[i];
+      float *d = tx + (size_t)i * 4;
+      d[0] = (float)t->dispatch;
+      d[1] = (float)t->depth;
+      d[2] = (float)(t->slot < 0 ? 0 : t->slot);
+      d[3] = (t->hazards > 0 ? 4.0f : 0.0f) + (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
+      if ((float)t->depth > v->thr_norm[1])
+        v->thr_norm[1] = (float)t->depth;
+    }
+    if ((uint32_t)v->thr_norm[2] + 1 > ps->n)
+      v->thr_norm[2] = v->thr_norm[0];
+    upload_static(v, ps, tx);
+    free(tx);
+    v->thr_run = v->snap.run;
+    v->thr_pass = p;
+    v->thr_dev = 0;
+    v->thr_obs = v->obs_serial;
+    v->thr_tick = INT64_MIN;
   }
-  const vw_obs *o = viewer_obs(v);
-  const uint8_t *flags = o ? o->flags[p] : NULL;
-  for (uint32_t i = 0; i < ps->n; i++) {
-    const ts_thread *t = &ps->t[i];
-    float *d = v->thr_data + (size_t)i * 4;
-    d[0] = (float)t->dispatch;
-    d[1] = (float)t->depth;
-    d[2] = (float)(t->slot < 0 ? 0 : t->slot);
-    d[3] = (float)ts_thread_state_at(t, tick) + (t->hazards > 0 ? 4.0f : 0.0f) +
-           (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
-  }
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, v->thr_data);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  v->thr_run = v->snap.run;
+  memcpy(norm, v->thr_norm, sizeof v->thr_norm);
+  if (v->thr_tick == tick)
+    return;
+  for (uint32_t i = 0; i < ps->n; i++)
+    v->thr_state[i] = (uint8_t)ts_thread_state_at(&ps->t[i], tick);
+  upload_states(v, ps);
   v->thr_tick = tick;
-  v->thr_pass = p;
-  v->thr_dev = 0;
-  v->thr_obs = v->obs_serial;
 }
 
-static void draw_pane(viewer *v, int pane, const vw_rect *r, const float *norm)
+/* What pane `pane` is drawn with, but the hover: the shader's uniforms, the textures and
+ * their contents (serials), and the quad (only where the image lies within the pane:
+ * llvmpipe pays for every fragment). Zeroed first, so that two compare with memcmp. */
+static void pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_pane_key *k)
 {
+  memset(k, 0, sizeof *k);
   if (!v->input)
     return;
-  GLuint prog = v->g.image_prog;
-  glUseProgram(prog);
-  float sx, sy;
-  viewer_image_to_screen(v, pane, 0, 0, &sx, &sy);
-#define U(name) glGetUniformLocation(prog, name)
-  glUniform2f(U("u_screen"), (float)v->width, (float)v->height);
-  glUniform2f(U("u_image_size"), (float)v->input->w, (float)v->input->h);
-  glUniform2f(U("u_origin"), sx, sy);
-  glUniform1f(U("u_zoom"), v->zoom);
-  glUniform4f(U("u_clip"), r->x, r->y, r->x + r->w, r->y + r->h);
-  int overlay = pane == 1 && v->have_snap && v->snap.run ? (int)v->mode : 0;
-  glUniform1i(U("u_overlay"), overlay);
-  glUniform1i(U("u_image"), 0);
-  glUniform1i(U("u_threads"), 1);
-  glUniform1f(U("u_alpha"), 0.45f);
-  glUniform1i(U("u_tile_grid"), pane == 1 && v->tile_grid && v->have_snap && v->snap.run);
-  glUniform2f(U("u_hover"), -1, -1);
+  k->drawn = 1;
+  k->screen[0] = (float)v->width;
+  k->screen[1] = (float)v->height;
+  k->image[0] = (float)v->input->w;
+  k->image[1] = (float)v->input->h;
+  viewer_image_to_screen(v, pane, 0, 0, &k->origin[0], &k->origin[1]);
+  k->zoom = v->zoom;
+  k->clip[0] = r->x;
+  k->clip[1] = r->y;
+  k->clip[2] = r->x + r->w;
+  k->clip[3] = r->y + r->h;
+  k->overlay = pane == 1 && v->have_snap && v->snap.run ? (int)v->mode : 0;
+  k->tile_grid = pane == 1 && v->tile_grid && v->have_snap && v->snap.run;
   /* The device view's output: tiles not finished by the device time are masked (all of it
    * while an earlier pass runs), finished wrong tiles hatched. */
   const ts_dev_run *dev = pane == 1 ? viewer_dev(v) : NULL;
-  glUniform1i(U("u_device"), dev != NULL);
-  glUniform1i(U("u_mask"), dev ? (shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0);
+  k->device = dev != NULL;
+  k->mask = dev ? (shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0;
   if (v->have_snap && v->snap.run) {
     const ts_sched *s = sched_of(v);
     int p = shown_pass(v);
     ts_rect t0 = tile_of(v, p, 0, 0), t1 = tile_of(v, p, 1, 0);
-    glUniform2f(U("u_space"), (float)s->pass[p].tw, (float)s->pass[p].th);
-    glUniform2f(U("u_tile"), (float)t0.w, (float)t0.h);
-    glUniform1i(U("u_transposed"), t1.y != t0.y);
-    glUniform3f(U("u_norm"), norm[0], norm[1], norm[2]);
-    int hp;
-    uint32_t hid;
-    if (v->hover_pane >= 0 && viewer_thread_at(v, v->hover_x, v->hover_y, &hp, &hid))
-      glUniform2f(U("u_hover"), (float)(hid % (uint32_t)s->pass[hp].tw),
-                  (float)(hid / (uint32_t)s->pass[hp].tw));
+    k->space[0] = (float)s->pass[p].tw;
+    k->space[1] = (float)s->pass[p].th;
+    k->tile[0] = (float)t0.w;
+    k->tile[1] = (float)t0.h;
+    k->transposed = t1.y != t0.y;
+    memcpy(k->norm, norm, sizeof k->norm);
   }
-#undef U
-  glActiveTexture(GL_TEXTURE0);
-  bind_image(v, dev ? 2 : pane == 1 && v->out_run ? 1 : 0);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
-  glActiveTexture(GL_TEXTURE0);
+  k->image_index = dev ? 2 : pane == 1 && v->out_run ? 1 : 0;
+  k->image_tex = v->img[k->image_index].id;
+  k->image_serial = v->img[k->image_index].serial;
+  if (k->overlay || k->device) {
+    k->thr_serial = v->thr_serial;
+  } else {
+    /* The shader reads nothing of the threads: their changes do not change the pane. */
+    memset(k->space, 0, sizeof k->space);
+    memset(k->tile, 0, sizeof k->tile);
+    memset(k->norm, 0, sizeof k->norm);
+    k->transposed = 0;
+  }
   if (pane == 1 && !v->out_run)
     return;
-  /* Only where the image lies within the pane: llvmpipe pays for every fragment. */
-  float x0 = fmaxf(r->x, floorf(sx)), y0 = fmaxf(r->y, floorf(sy));
-  float x1 = fminf(r->x + r->w, ceilf(sx + (float)v->input->w * v->zoom));
-  float y1 = fminf(r->y + r->h, ceilf(sy + (float)v->input->h * v->zoom));
-  if (x1 <= x0 || y1 <= y0)
+  float x0 = fmaxf(r->x, floorf(k->origin[0])), y0 = fmaxf(r->y, floorf(k->origin[1]));
+  float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)v->input->w * v->zoom));
+  float y1 = fminf(r->y + r->h, ceilf(k->origin[1] + (float)v->input->h * v->zoom));
+  if (x1 > x0 && y1 > y0) {
+    k->quad[0] = x0;
+    k->quad[1] = y0;
+    k->quad[2] = x1;
+    k->quad[3] = y1;
+  }
+}
+
+/* Draws a pane as its key says, the hovered thread's tile highlighted when hover is given
+ * (its tile's x, y in the thread space). */
+static void draw_pane(viewer *v, const vw_pane_key *k, const float *hover)
+{
+  if (!k->drawn)
     return;
+  GLuint prog = v->g.image_prog;
+  glUseProgram(prog);
+#define U(name) glGetUniformLocation(prog, name)
+  glUniform2f(U("u_screen"), k->screen[0], k->screen[1]);
+  glUniform2f(U("u_image_size"), k->image[0], k->image[1]);
+  glUniform2f(U("u_origin"), k->origin[0], k->origin[1]);
+  glUniform1f(U("u_zoom"), k->zoom);
+  glUniform4f(U("u_clip"), k->clip[0], k->clip[1], k->clip[2], k->clip[3]);
+  glUniform1i(U("u_overlay"), k->overlay);
+  glUniform1i(U("u_image"), 0);
+  glUniform1i(U("u_threads"), 1);
+  glUniform1i(U("u_states"), 2);
+  glUniform1f(U("u_alpha"), 0.45f);
+  glUniform1i(U("u_tile_grid"), k->tile_grid);
+  glUniform2f(U("u_hover"), hover ? hover[0] : -1, hover ? hover[1] : -1);
+  glUniform1i(U("u_device"), k->device);
+  glUniform1i(U("u_mask"), k->mask);
+  glUniform2f(U("u_space"), k->space[0], k->space[1]);
+  glUniform2f(U("u_tile"), k->tile[0], k->tile[1]);
+  glUniform1i(U("u_transposed"), k->transposed);
+  glUniform3f(U("u_norm"), k->norm[0], k->norm[1], k->norm[2]);
+#undef U
+  glActiveTexture(GL_TEXTURE0);
+  bind_image(v, k->image_index);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_2D, v->state_tex);
+  glActiveTexture(GL_TEXTURE0);
+  if (k->quad[2] <= k->quad[0])
+    return;
+  float x0 = k->quad[0], y0 = k->quad[1], x1 = k->quad[2], y1 = k->quad[3];
   float q[12] = { x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1 };
   glBindVertexArray(v->g.quad_vao);
   glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
@@ -478,8 +768,7 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
   const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
   int wide = pane == 1 && k && k->buf[TS_BUF_OUT].esize == 4;
   int C = pane == 0 ? v->input->c : (k ? k->C : 0);
-  const uint8_t *out_raw = viewer_out_raw(v);
-  if (pane == 1 && (!k || !out_raw))
+  if (pane == 1 && !k)
     return;
   int font = FONT_SMALL, lh = v->g.font[font].height;
   float x0, y0;
@@ -496,22 +785,26 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
   for (int py = py0; py < py1; py++)
     for (int px = px0; px < px1; px++) {
       viewer_image_to_screen(v, pane, (float)px, (float)py, &x0, &y0);
+      const uint8_t *vals = pane == 0 ? v->input->data + ((size_t)py * v->input->w + px) * C
+                                      : viewer_out_px(v, px, py);
+      if (!vals)
+        continue; /* not read yet: it comes with the next snapshot */
       for (int c = 0; c < lines; c++) {
         char s[16];
+        uint32_t sum = 0;
         if (wide)
-          snprintf(s, sizeof s, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
-        else if (pane == 0)
-          snprintf(s, sizeof s, "%u", v->input->data[((size_t)py * v->input->w + px) * C + c]);
+          memcpy(&sum, vals, sizeof sum);
+        if (wide)
+          snprintf(s, sizeof s, "%u", sum);
         else
-          snprintf(s, sizeof s, "%u", out_raw[((size_t)py * k->W + px) * C + c]);
+          snprintf(s, sizeof s, "%u", vals[c]);
         float w = (float)gfx_text_width(&v->g, font, s);
         if (w > v->zoom - 2)
           continue;
         float tx = x0 + (v->zoom - w) / 2, ty = y0 + (v->zoom - (float)(lines * lh)) / 2 + (float)(c * lh);
         if (!clipped(r, tx, ty) || !clipped(r, tx + w, ty + (float)lh))
           continue;
-        uint8_t val = wide ? 128 : pane == 0 ? v->input->data[((size_t)py * v->input->w + px) * C + c]
-                                             : out_raw[((size_t)py * k->W + px) * C + c];
+        uint8_t val = wide ? 128 : vals[c];
         gfx_color col = val > 140 ? gfx_rgba(0, 0, 0, 1) : WHITE;
         if (lines == 3)
           col = c == 0 ? gfx_rgba(1, 0.45f, 0.45f, 1) : c == 1 ? gfx_rgba(0.4f, 1, 0.4f, 1) : gfx_rgba(0.5f, 0.7f, 1, 1);
@@ -520,6 +813,30 @@ static void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
         gfx_text(&v->g, font, tx, ty, col, s);
       }
     }
+}
+
+/* Asks for the output values this frame draws: the pixels in view when they are written in
+ * (zoom 16 and up), and the one under the cursor, for the inspector. */
+static void want_values(viewer *v, const vw_rect *r)
+{
+  if (!v->input)
+    return;
+  int x0 = v->input->w, y0 = v->input->h, x1 = 0, y1 = 0;
+  if (v->zoom >= 16) {
+    x0 = (int)fmaxf(0, floorf(v->cx - r->w / 2 / v->zoom));
+    y0 = (int)fmaxf(0, floorf(v->cy - r->h / 2 / v->zoom));
+    x1 = (int)fminf((float)v->input->w, ceilf(v->cx + r->w / 2 / v->zoom));
+    y1 = (int)fminf((float)v->input->h, ceilf(v->cy + r->h / 2 / v->zoom));
+  }
+  if (v->hover_pane >= 0 && v->hover_x >= 0 && v->hover_y >= 0 &&
+      v->hover_x < (float)v->input->w && v->hover_y < (float)v->input->h) {
+    int hx = (int)v->hover_x, hy = (int)v->hover_y;
+    x0 = hx < x0 ? hx : x0;
+    y0 = hy < y0 ? hy : y0;
+    x1 = hx + 1 > x1 ? hx + 1 : x1;
+    y1 = hy + 1 > y1 ? hy + 1 : y1;
+  }
+  viewer_want_values(v, x0, y0, x1, y1);
 }
 
 /* The focused thread: hovered, else clicked. */
@@ -989,9 +1306,9 @@ static void inspect_observed(viewer *v, float x, float *y, float bottom, const v
     panel_line(v, x, y, OBS_COLORS[3], "observed hazard: read early from%s", hz);
 }
 
+/* The panel's text, bars and legend; its background is in the frame cache. */
 static void draw_panel(viewer *v, const vw_rect *r)
 {
-  gfx_rect(&v->g, r->x, r->y, r->w, r->h, PANEL);
   float x = r->x + 12, y = r->y + 10;
   const ts_variant *var = ts_variant_at(v->set.variant);
   gfx_color head = ACCENT;
@@ -1096,16 +1413,16 @@ static void draw_panel(viewer *v, const vw_rect *r)
     const uint8_t *ip = v->input->data + ((size_t)py * v->input->w + px) * v->input->c;
     for (int c = 0; c < v->input->c; c++)
       snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "", ip[c]);
-    const uint8_t *out_raw = viewer_out_raw(v);
+    /* The run shown may still be of the image before, of another size: NULL outside it. */
+    const uint8_t *op = viewer_out_px(v, px, py);
     const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-    /* The run shown may still be of the image before, of another size. */
-    if (k && out_raw && px < k->W && py < k->H) {
-      if (k->buf[TS_BUF_OUT].esize == 4)
-        snprintf(out, sizeof out, "%u", ((const uint32_t *)out_raw)[(size_t)py * k->W + px]);
-      else
-        for (int c = 0; c < k->C; c++)
-          snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "",
-                   out_raw[((size_t)py * k->W + px) * k->C + c]);
+    if (k && op && k->buf[TS_BUF_OUT].esize == 4) {
+      uint32_t sum;
+      memcpy(&sum, op, sizeof sum);
+      snprintf(out, sizeof out, "%u", sum);
+    } else if (k && op) {
+      for (int c = 0; c < k->C; c++)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "", op[c]);
     }
     panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }
@@ -1368,7 +1685,10 @@ static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
       o[3] = 255;
     }
   }
-  upload_px(v->gantt_tex, W, H, 4, px, NULL);
+  glBindTexture(GL_TEXTURE_2D, v->gantt_tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+  tex_params(4, 1);
   free(px);
   free(cell);
   v->gantt_run = v->snap.run;
@@ -1394,13 +1714,16 @@ static void draw_status(viewer *v, const vw_rect *r, float header_end)
 }
 
 /* The device timeline: groups in flight over device time, then one lane per compute unit (or
- * logical lane), the cursor at the device time; the hovered tile's bar outlined. */
-static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
+ * logical lane), the cursor at the device time; the hovered tile's bar outlined. Layer 0 is
+ * what changes only with the run (the frame cache keeps it), layer 1 the rest. */
+static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d, int layer)
 {
-  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
-  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   float gx = r->x + 10, gw = floorf(r->w - 20), fy = r->y + 30, fh = 44;
   float ly = fy + fh + 6, lh = floorf(r->y + r->h - 22 - ly);
+  double te = (double)(d->t_end > 0 ? d->t_end : 1);
+  if (layer == 0) {
+  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
+  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   int W = (int)gw, H = (int)lh;
   build_gantt(v, d, W, H);
   gfx_rect(&v->g, gx, fy, gw, fh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
@@ -1416,11 +1739,12 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
     gfx_flush(&v->g);
     draw_texture(v, v->gantt_tex, W, H, gx, ly);
   }
-  double te = (double)(d->t_end > 0 ? d->t_end : 1);
   for (int p = 1; p < d->npasses; p++) {
     float px = gx + gw * (float)((double)v->dev_pass_end[p - 1] / te);
     gfx_rect(&v->g, px, fy - 4, 1, ly + lh - fy + 8, ACCENT);
     gfx_textf(&v->g, FONT_SMALL, px + 3, fy, ACCENT, "pass %d", p + 1);
+  }
+  return;
   }
   int pass;
   uint32_t id;
@@ -1450,20 +1774,24 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d)
   draw_status(v, r, r->x + 10 + (float)gfx_text_width(&v->g, FONT_UI, hdr));
 }
 
-static void draw_timeline(viewer *v, const vw_rect *r)
+/* The timeline; layer 0 is what changes only with the run (the frame cache keeps it: the
+ * background and the occupancy graph), layer 1 the rest. */
+static void draw_timeline(viewer *v, const vw_rect *r, int layer)
 {
   const ts_dev_run *dev = viewer_dev(v);
   if (dev) {
-    draw_dev_timeline(v, r, dev);
+    draw_dev_timeline(v, r, dev, layer);
     return;
   }
-  gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
-  gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   const ts_sched *s = sched_of(v);
   float gx = r->x + 10, gw = r->w - 20, gy = r->y + 30, gh = r->h - 60, header_end = r->x;
-  gfx_rect(&v->g, gx, gy, gw, gh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
   int64_t tick = v->have_snap ? v->snap.tick : 0;
-  if (s && s->length > 0) {
+  if (layer == 0) {
+    gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
+    gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
+    gfx_rect(&v->g, gx, gy, gw, gh, gfx_rgba(0.14f, 0.15f, 0.18f, 1));
+  }
+  if (layer == 0 && s && s->length > 0) {
     float scale = (float)(s->peak_resident > 0 ? s->peak_resident : 1);
     for (int i = 0; i < (int)gw; i++) {
       int64_t t = (int64_t)((double)i / gw * (double)s->length);
@@ -1478,6 +1806,10 @@ static void draw_timeline(viewer *v, const vw_rect *r)
       gfx_rect(&v->g, px, gy - 4, 1, gh + 8, ACCENT);
       gfx_textf(&v->g, FONT_SMALL, px + 3, gy, ACCENT, "pass %d", p + 1);
     }
+  }
+  if (layer == 0)
+    return;
+  if (s && s->length > 0) {
     float cx = gx + gw * (float)tick / (float)s->length;
     gfx_rect(&v->g, cx - 1, gy - 6, 2, gh + 12, WHITE);
     uint32_t res, run;
@@ -1521,27 +1853,192 @@ static void draw_help(viewer *v)
     gfx_text(&v->g, FONT_UI, x + 16, y + 40 + lh * (float)i, WHITE, lines[i]);
 }
 
+double viewer_phase_clock(const viewer *v)
+{
+  if (v->profile == 2) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+  }
+  return (double)SDL_GetPerformanceCounter() * 1e3 / (double)SDL_GetPerformanceFrequency();
+}
+
+void viewer_phase(viewer *v, int ph)
+{
+  if (!v->profile)
+    return;
+  glFinish();
+  double t = viewer_phase_clock(v);
+  if (ph >= 0 && ph < PH_COUNT && v->phase_t > 0)
+    v->phase_ms[ph] += t - v->phase_t;
+  v->phase_t = t;
+}
+
+/* The frame cache's framebuffer, of the window's size; 0 when it cannot be made (then every
+ * frame draws everything). */
+static GLuint cache_fbo(viewer *v)
+{
+  if (v->cache_fbo && v->cache_w == v->width && v->cache_h == v->height)
+    return v->cache_fbo;
+  if (v->cache_fbo) {
+    glDeleteFramebuffers(1, &v->cache_fbo);
+    glDeleteTextures(1, &v->cache_tex);
+  }
+  memset(v->pane_keys, 0, sizeof v->pane_keys);
+  v->cache_ui_ok = 0;
+  glGenFramebuffers(1, &v->cache_fbo);
+  glGenTextures(1, &v->cache_tex);
+  glBindTexture(GL_TEXTURE_2D, v->cache_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               NULL);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, v->cache_fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->cache_tex, 0);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    glDeleteFramebuffers(1, &v->cache_fbo);
+    glDeleteTextures(1, &v->cache_tex);
+    v->cache_fbo = v->cache_tex = 0;
+  }
+  v->cache_w = v->width;
+  v->cache_h = v->height;
+  return v->cache_fbo;
+}
+
+/* A clear of screen rectangle r (origin top-left) to c. */
+static void clear_rect(const viewer *v, const vw_rect *r, gfx_color c)
+{
+  glEnable(GL_SCISSOR_TEST);
+  glScissor((GLint)r->x, v->height - (GLint)(r->y + r->h), (GLsizei)r->w, (GLsizei)r->h);
+  glClearColor(c.r, c.g, c.b, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
+}
+
+/* The hovered thread's tile (x, y in its thread space), to highlight; 0 when none. */
+static int hover_tile(const viewer *v, float *xy)
+{
+  int hp;
+  uint32_t hid;
+  if (!v->have_snap || !v->snap.run || v->hover_pane < 0 ||
+      !viewer_thread_at(v, v->hover_x, v->hover_y, &hp, &hid))
+    return 0;
+  uint32_t tw = (uint32_t)sched_of(v)->pass[hp].tw;
+  xy[0] = (float)(hid % tw);
+  xy[1] = (float)(hid / tw);
+  return 1;
+}
+
+/* The output pane again where the hovered tile lies, with it highlighted: the same quad as
+ * the whole pane's (so the same interpolated positions), cut by a scissor. */
+static void draw_hover(viewer *v, const vw_pane_key *k)
+{
+  float xy[2];
+  int pass;
+  uint32_t id;
+  if (!k->drawn || k->overlay == 0 || k->quad[2] <= k->quad[0] || !hover_tile(v, xy) ||
+      !viewer_thread_at(v, v->hover_x, v->hover_y, &pass, &id))
+    return;
+  float x, y, w, h;
+  rect_to_screen(v, 1, tile_of(v, pass, (int)xy[0], (int)xy[1]), &x, &y, &w, &h);
+  float x0 = fmaxf(floorf(x) - 1, k->quad[0]), y0 = fmaxf(floorf(y) - 1, k->quad[1]);
+  float x1 = fminf(ceilf(x + w) + 1, k->quad[2]), y1 = fminf(ceilf(y + h) + 1, k->quad[3]);
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor((GLint)x0, v->height - (GLint)y1, (GLsizei)(x1 - x0), (GLsizei)(y1 - y0));
+  draw_pane(v, k, xy);
+  glDisable(GL_SCISSOR_TEST);
+}
+
+/* Brings the frame cache up to date (the panes without the hover; the panel's background and
+ * the timeline's graph) and copies it into the frame; returns 0 when there is no cache (then
+ * the caller draws those parts itself). */
+static int draw_cached(viewer *v, const vw_rect *rin, const vw_rect *rout, const vw_rect *panel,
+                       const vw_rect *tl, const float *norm)
+{
+  GLuint fbo = cache_fbo(v);
+  if (!fbo)
+    return 0;
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  vw_pane_key k[2];
+  pane_key(v, 0, rin, norm, &k[0]);
+  pane_key(v, 1, rout, norm, &k[1]);
+  /* Each pane with what lies above it and, for the input's, the gap between them. */
+  vw_rect region[2] = { { 0, 0, rout->x, tl->y }, { rout->x, 0, panel->x - rout->x, tl->y } };
+  for (int i = 0; i < 2; i++)
+    if (memcmp(&k[i], &v->pane_keys[i], sizeof k[i]) != 0) {
+      clear_rect(v, &region[i], BG);
+      glDisable(GL_BLEND);
+      draw_pane(v, &k[i], NULL);
+      v->pane_keys[i] = k[i];
+    }
+  viewer_phase(v, PH_PANES);
+  vw_ui_key u = { .w = v->width, .h = v->height, .device = viewer_dev(v) != NULL,
+                  .run = v->have_snap && v->snap.run ? v->run_ident : 0 };
+  if (!v->cache_ui_ok || memcmp(&u, &v->ui_key, sizeof u) != 0) {
+    gfx_begin(&v->g, v->width, v->height);
+    gfx_rect(&v->g, panel->x, panel->y, panel->w, panel->h, PANEL);
+    draw_timeline(v, tl, 0);
+    gfx_flush(&v->g);
+    v->ui_key = u;
+    v->cache_ui_ok = 1;
+  }
+  viewer_phase(v, PH_BATCH);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, v->fbo);
+  glBlitFramebuffer(0, 0, v->width, v->height, 0, 0, v->width, v->height, GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
+  viewer_phase(v, PH_SHOW);
+  glDisable(GL_BLEND);
+  draw_hover(v, &k[1]);
+  viewer_phase(v, PH_PANES);
+  return 1;
+}
+
 void render_frame(viewer *v)
 {
   glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
   glViewport(0, 0, v->width, v->height);
   glDisable(GL_DEPTH_TEST);
-  glClearColor(BG.r, BG.g, BG.b, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
   upload_images(v);
   float norm[3] = { 1, 1, 1 };
   update_threads(v, norm);
+  viewer_phase(v, PH_UPLOAD);
   vw_rect rin, rout, panel, tl;
   viewer_layout(v, &rin, &rout, &panel, &tl);
-  glDisable(GL_BLEND);
-  draw_pane(v, 0, &rin, norm);
-  draw_pane(v, 1, &rout, norm);
+  int cached = draw_cached(v, &rin, &rout, &panel, &tl, norm);
+  if (!cached) {
+    glClearColor(BG.r, BG.g, BG.b, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_BLEND);
+    vw_pane_key k[2];
+    float xy[2];
+    int hover = hover_tile(v, xy);
+    pane_key(v, 0, &rin, norm, &k[0]);
+    pane_key(v, 1, &rout, norm, &k[1]);
+    draw_pane(v, &k[0], hover ? xy : NULL);
+    draw_pane(v, &k[1], hover ? xy : NULL);
+    viewer_phase(v, PH_PANES);
+  }
 
+  /* What is drawn over the panes, cut to them (the titles, panel and timeline drawn after
+   * it covered the rest before the cache, and must still). */
   gfx_begin(&v->g, v->width, v->height);
+  want_values(v, &rout);
   draw_pixel_values(v, 0, &rin);
   draw_pixel_values(v, 1, &rout);
   draw_tile_labels(v, &rout);
   draw_focus(v, &rin, &rout);
+  if (cached) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, v->height - (GLint)tl.y, (GLsizei)panel.x, (GLsizei)(tl.y - rin.y));
+    gfx_flush(&v->g);
+    glDisable(GL_SCISSOR_TEST);
+  } else {
+    gfx_rect(&v->g, panel.x, panel.y, panel.w, panel.h, PANEL);
+  }
   /* Titles over the panes. */
   gfx_rect(&v->g, 0, 0, rin.w + rout.w + 2, rin.y, PANEL);
   const char *slash = strrchr(v->input_name, '/');
@@ -1578,10 +2075,14 @@ void render_frame(viewer *v)
   }
   gfx_rect(&v->g, rin.x + rin.w, 0, 2, rin.y + rin.h, BG);
   draw_panel(v, &panel);
-  draw_timeline(v, &tl);
+  if (!cached)
+    draw_timeline(v, &tl, 0);
+  draw_timeline(v, &tl, 1);
   if (v->help)
     draw_help(v);
+  viewer_phase(v, PH_BATCH);
   gfx_flush(&v->g);
+  viewer_phase(v, PH_UI);
 
   if (!v->offscreen) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);

@@ -164,17 +164,21 @@ static int play(viewer *v, const char *path, const script_action *a)
     viewer_sync(v, 60000);
     int x = (int)a->x, y = (int)a->y;
     const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-    const uint8_t *out_raw = viewer_out_raw(v);
-    if (!k || !out_raw || x >= k->W || y >= k->H) {
+    viewer_want_values(v, x, y, x + 1, y + 1);
+    const uint8_t *px = viewer_out_px(v, x, y);
+    if (!k || !px) {
       fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, a->line, x, y);
       return 1;
     }
     for (int c = 0; c < a->nvalues; c++) {
       unsigned long want = a->values[c], got;
-      if (k->buf[TS_BUF_OUT].esize == 4)
-        got = ((const uint32_t *)out_raw)[(size_t)y * k->W + x];
-      else
-        got = out_raw[((size_t)y * k->W + x) * k->C + (c < k->C ? c : k->C - 1)];
+      uint32_t sum;
+      if (k->buf[TS_BUF_OUT].esize == 4) {
+        memcpy(&sum, px, sizeof sum);
+        got = sum;
+      } else {
+        got = px[c < k->C ? c : k->C - 1];
+      }
       if (got != want) {
         fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",
                 path, a->line, x, y, c, got, want);

@@ -60,9 +60,74 @@ void viewer_set_dev_time(viewer *v, int64_t t)
   v->dev_time = t < 0 ? 0 : (uint64_t)t > d->t_end ? (int64_t)d->t_end : t;
 }
 
-const uint8_t *viewer_out_raw(const viewer *v)
+/* Bytes of one output pixel's values in the run's buffer. */
+static int out_px_bytes(const ts_kctx *k)
 {
-  return viewer_dev(v) ? v->dev_raw : v->out_raw;
+  return k->buf[TS_BUF_OUT].esize == 4 ? 4 : k->C;
+}
+
+/* Copies the wanted rectangle of the run's output (the worker keeps off it meanwhile). */
+static void read_values(void *ud, const ts_kctx *k)
+{
+  viewer *v = ud;
+  int x0 = v->want_x0 < 0 ? 0 : v->want_x0, y0 = v->want_y0 < 0 ? 0 : v->want_y0;
+  int x1 = v->want_x1 > k->W ? k->W : v->want_x1, y1 = v->want_y1 > k->H ? k->H : v->want_y1;
+  v->vals_run = NULL;
+  if (x1 <= x0 || y1 <= y0 || !k->buf[TS_BUF_OUT].data)
+    return;
+  int px = out_px_bytes(k);
+  size_t row = (size_t)(x1 - x0) * (size_t)px, need = row * (size_t)(y1 - y0);
+  if (need > v->vals_cap) {
+    uint8_t *n = realloc(v->vals, need);
+    if (!n)
+      return;
+    v->vals = n;
+    v->vals_cap = need;
+  }
+  for (int y = y0; y < y1; y++)
+    memcpy(v->vals + (size_t)(y - y0) * row,
+           k->buf[TS_BUF_OUT].data + ((size_t)y * (size_t)k->W + (size_t)x0) * (size_t)px, row);
+  v->vals_run = v->snap.run;
+  v->vals_tick = v->snap.tick;
+  v->vals_x0 = x0;
+  v->vals_y0 = y0;
+  v->vals_w = x1 - x0;
+  v->vals_h = y1 - y0;
+  v->vals_px = px;
+}
+
+static int vals_cover(const viewer *v, int x0, int y0, int x1, int y1)
+{
+  return v->have_snap && v->vals_run && v->vals_run == v->snap.run &&
+         v->vals_tick == v->snap.tick && x0 >= v->vals_x0 && y0 >= v->vals_y0 &&
+         x1 <= v->vals_x0 + v->vals_w && y1 <= v->vals_y0 + v->vals_h;
+}
+
+void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1)
+{
+  if (x1 <= x0 || y1 <= y0 || vals_cover(v, x0, y0, x1, y1))
+    return;
+  /* A margin of half the rectangle each way, so that panning reads again less often. */
+  int mx = (x1 - x0) / 2, my = (y1 - y0) / 2;
+  v->want_x0 = x0 - mx;
+  v->want_y0 = y0 - my;
+  v->want_x1 = x1 + mx;
+  v->want_y1 = y1 + my;
+  if (v->have_snap && v->snap.run && !viewer_dev(v))
+    vw_worker_read(v->wk, v->snap.run, read_values, v);
+}
+
+const uint8_t *viewer_out_px(const viewer *v, int x, int y)
+{
+  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
+  if (!k || x < 0 || y < 0 || x >= k->W || y >= k->H)
+    return NULL;
+  if (viewer_dev(v))
+    return v->dev_raw + ((size_t)y * (size_t)k->W + (size_t)x) * (size_t)out_px_bytes(k);
+  if (!vals_cover(v, x, y, x + 1, y + 1))
+    return NULL;
+  return v->vals + ((size_t)(y - v->vals_y0) * (size_t)v->vals_w + (size_t)(x - v->vals_x0)) *
+                       (size_t)v->vals_px;
 }
 
 const vw_obs *viewer_obs(const viewer *v)
@@ -376,6 +441,12 @@ viewer *viewer_create(const vw_options *o)
   v->dev_pct = o->dev_pct;
   if (o->record_name)
     snprintf(v->record_name, sizeof v->record_name, "%s", o->record_name);
+  /* The image decodes on the loader thread while the window and GL start (a 4K PNG takes
+   * about as long as they do). */
+  const char *in = o->input ? o->input : cli_default_asset();
+  v->load_mu = SDL_CreateMutex();
+  if (in && v->load_mu)
+    viewer_open(v, in);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
@@ -402,11 +473,9 @@ viewer *viewer_create(const vw_options *o)
     viewer_destroy(v);
     return NULL;
   }
-  glGenTextures(2, v->img_tex);
   glGenTextures(1, &v->thr_tex);
-  glGenTextures(1, &v->dev_tex);
+  glGenTextures(1, &v->state_tex);
   glGenTextures(1, &v->gantt_tex);
-  v->load_mu = SDL_CreateMutex();
   snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
   v->kernels_mtime = kernels_mtime(v->kernels_dir);
   v->wk = vw_worker_start(v->kernels_dir);
@@ -419,10 +488,14 @@ viewer *viewer_create(const vw_options *o)
   /* The record belongs to the first image (input generation 1), before the first request. */
   if (o->record)
     vw_worker_set_record(v->wk, o->record, &o->set, 1);
-  const char *in = o->input ? o->input : cli_default_asset();
   v->tick = o->tick < 0 ? INT64_MAX / 4 : o->tick;
   int64_t want_tick = v->tick;
-  if (!in || !viewer_load_image(v, in)) {
+  if (v->loader) {
+    SDL_WaitThread(v->loader, NULL);
+    v->loader = NULL;
+    pick_up_image(v);
+  }
+  if (!in || !v->input) {
     if (in)
       fprintf(stderr, "tilescope: %s\n", v->status);
     viewer_destroy(v);
@@ -457,16 +530,24 @@ void viewer_destroy(viewer *v)
     SDL_DestroyMutex(v->load_mu);
   if (v->wk) {
     /* The worker frees every run, the one shown here included, once each. */
-    vw_worker_take(v->wk, &v->snap);
+    vw_worker_take(v->wk, &v->snap, NULL, NULL);
     vw_worker_stop(v->wk, v->snap.run);
   }
   vw_snapshot_free(&v->snap);
   vw_obs_free(v->obs);
   if (v->gl) {
     gfx_free(&v->g);
-    glDeleteTextures(2, v->img_tex);
+    if (v->cache_fbo) {
+      glDeleteFramebuffers(1, &v->cache_fbo);
+      glDeleteTextures(1, &v->cache_tex);
+    }
+    for (int i = 0; i < 3; i++) {
+      if (v->img[i].id)
+        glDeleteTextures(1, &v->img[i].id);
+      free(v->img[i].dirty);
+    }
     glDeleteTextures(1, &v->thr_tex);
-    glDeleteTextures(1, &v->dev_tex);
+    glDeleteTextures(1, &v->state_tex);
     glDeleteTextures(1, &v->gantt_tex);
     if (v->fbo) {
       glDeleteFramebuffers(1, &v->fbo);
@@ -477,10 +558,8 @@ void viewer_destroy(viewer *v)
   if (v->win)
     SDL_DestroyWindow(v->win);
   ts_image_destroy(v->input);
-  free(v->thr_data);
-  free(v->out_grey);
-  free(v->out_raw);
-  free(v->dev_grey);
+  free(v->thr_state);
+  free(v->vals);
   free(v->dev_raw);
   free(v->dev_rank);
   free(v->gantt_flight);
@@ -757,11 +836,10 @@ static void handle_event(viewer *v, const SDL_Event *e)
 static void pick_up_device(viewer *v)
 {
   if (v->snap.dev_raw) {
-    free(v->dev_grey);
     free(v->dev_raw);
-    v->dev_grey = v->snap.dev_grey;
     v->dev_raw = v->snap.dev_raw;
-    v->snap.dev_grey = v->snap.dev_raw = NULL;
+    v->snap.dev_raw = NULL;
+    v->dev_scale = v->snap.scale;
     v->dev_run = v->snap.run;
     v->dev_uploaded = 0;
     const ts_dev_run *d = ts_run_device_result(v->dev_run);
@@ -776,63 +854,51 @@ static void pick_up_device(viewer *v)
       v->dev_pct = -1;
     }
   } else if (v->snap.run != v->dev_run) {
-    free(v->dev_grey);
     free(v->dev_raw);
-    v->dev_grey = v->dev_raw = NULL;
+    v->dev_raw = NULL;
     v->dev_run = NULL;
+  }
+}
+
+/* vw_worker_take's callback: the snapshot's rows into the output texture, and the values
+ * drawing asked for last, read while the run holds them. */
+static void take_rows(void *ud, const vw_snapshot *s)
+{
+  viewer *v = ud;
+  double t0 = 0;
+  if (v->profile) {
+    glFinish();
+    t0 = viewer_phase_clock(v);
+  }
+  render_output_rows(v, s);
+  read_values(v, ts_run_kctx(s->run));
+  v->rows_taken = 1;
+  if (v->profile) {
+    glFinish();
+    v->phase_ms[PH_ROWS] += viewer_phase_clock(v) - t0;
   }
 }
 
 static void pick_up(viewer *v)
 {
   ts_run *before = v->snap.run;
-  if (!vw_worker_take(v->wk, &v->snap))
+  v->rows_taken = 0;
+  if (!vw_worker_take(v->wk, &v->snap, take_rows, v))
     return;
+  if (!v->rows_taken) {
+    /* Nothing was read of this snapshot's run (none, or not readable): the texture is not
+     * its output, and the values are not its. */
+    v->out_run = NULL;
+    v->vals_run = NULL;
+  }
   /* What is cached per run is forgotten when the run changes: a new run may sit at the
    * address of one destroyed since, and would otherwise pass for it. */
-  if (v->snap.run != before)
+  if (v->snap.run != before) {
     v->stats_run = v->thr_run = v->rank_run = v->gantt_run = v->dev_run = NULL;
+    v->run_ident++;
+  }
   v->have_snap = 1;
   v->snap_serial++;
-  /* Apply the snapshot's rows to the window's copy of the output. */
-  if (v->snap.run && (v->snap.full || v->snap.run != v->out_run)) {
-    const ts_kctx *k = ts_run_kctx(v->snap.run);
-    const ts_buf *b = &k->buf[TS_BUF_OUT];
-    free(v->out_grey);
-    free(v->out_raw);
-    v->out_grey = NULL;
-    v->out_run = v->snap.run;
-    v->out_full = 1;
-    if (v->snap.raw && v->snap.y0 == 0 && v->snap.y1 == k->H) {
-      /* The whole output: the window takes the snapshot's copies instead of copying them
-       * (at 7680x4320 an integral image's values are 133 MB). */
-      v->out_grey = v->snap.grey;
-      v->out_raw = v->snap.raw;
-      v->snap.grey = v->snap.raw = NULL;
-    } else {
-      v->out_raw = calloc((size_t)b->cols * b->rows, (size_t)b->esize);
-      if (b->esize == 4)
-        v->out_grey = calloc((size_t)k->W * k->H, 1);
-    }
-  } else if (!v->snap.run) {
-    v->out_run = NULL;
-  }
-  if (v->snap.run && v->out_raw && v->snap.y1 > v->snap.y0 && v->snap.raw) {
-    const ts_kctx *k = ts_run_kctx(v->snap.run);
-    const ts_buf *b = &k->buf[TS_BUF_OUT];
-    size_t raw_row = (size_t)b->cols * b->esize;
-    int n = v->snap.y1 - v->snap.y0;
-    memcpy(v->out_raw + (size_t)v->snap.y0 * raw_row, v->snap.raw, (size_t)n * raw_row);
-    if (v->out_grey && v->snap.grey)
-      memcpy(v->out_grey + (size_t)v->snap.y0 * k->W, v->snap.grey, (size_t)n * k->W);
-    if (v->out_dirty_y1 <= v->out_dirty_y0) {
-      v->out_dirty_y0 = v->snap.y0;
-      v->out_dirty_y1 = v->snap.y1;
-    } else {
-      v->out_dirty_y0 = v->snap.y0 < v->out_dirty_y0 ? v->snap.y0 : v->out_dirty_y0;
-      v->out_dirty_y1 = v->snap.y1 > v->out_dirty_y1 ? v->snap.y1 : v->out_dirty_y1;
-    }
-  }
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
       v->tick >= ts_run_sched(v->snap.run)->length)
     v->tick = v->snap.tick; /* "the end" resolved */
@@ -875,6 +941,7 @@ static void observe_focus(viewer *v, int now)
 void viewer_frame(viewer *v, int scripted)
 {
   static uint32_t last_ms;
+  viewer_phase(v, -1); /* the frame starts now */
   uint32_t now = SDL_GetTicks();
   double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
   last_ms = now;
@@ -915,9 +982,11 @@ void viewer_frame(viewer *v, int scripted)
     }
   }
   observe_focus(v, scripted);
+  viewer_phase(v, PH_PICKUP);
   render_frame(v);
   if (!v->offscreen)
     SDL_GL_SwapWindow(v->win);
+  viewer_phase(v, PH_SHOW);
 }
 
 int viewer_sync(viewer *v, uint32_t timeout_ms)

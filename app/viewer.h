@@ -59,15 +59,16 @@ typedef struct vw_settings {
 typedef struct vw_snapshot {
   uint64_t generation;  /* of the settings it was made for */
   int64_t tick;
-  ts_run *run;          /* read-only here: schedule, hazards, geometry */
-  int y0, y1, full;     /* the output rows below; full: a new run, take them as all */
-  uint8_t *raw;         /* rows y0 .. y1 - 1 of the output's values: W x C bytes, or W uint32 */
-  uint8_t *grey;        /* an integral image's same rows as 8-bit grey (what is drawn); NULL
-                         * for other outputs, whose values are drawn as they are */
+  ts_run *run;          /* read-only here: schedule, hazards, geometry; its buffers only
+                         * through vw_worker_take and vw_worker_read */
+  ts_rect *rects;       /* the output pixels that changed: nrects rectangles (malloc'd) */
+  int nrects;
+  int full;             /* a new run, or all changed */
+  uint32_t scale;       /* an integral image's sums are drawn as grey, 255 at this sum */
   /* With the first snapshot of a run that has a device result, the whole output that the
    * device view shows: the device's own, or for a loaded record (which holds no pixels) the
-   * simulated output at the end. Values and grey, as above. */
-  uint8_t *dev_grey, *dev_raw;
+   * simulated output at the end. The output's values: W x C bytes, or W uint32 a row. */
+  uint8_t *dev_raw;
   char error[1024];     /* a run that could not be made */
   char note[1200];      /* e.g. "no OpenCL platform; using the CPU model" */
   char *build_log;      /* the last failed kernel build, if any */
@@ -80,14 +81,68 @@ typedef struct vw_snapshot {
 
 typedef struct vw_worker vw_worker;
 
+/* An image texture (the input, the output, the device's output): its storage is made once
+ * per size and channel count with room for its mipmaps, which are made when it is drawn
+ * minified after a change. */
+typedef struct vw_tex {
+  GLuint id;
+  int w, h, c, levels;
+  /* Where level 0 changed since the mipmaps were made: all of it, or the cells (squares of
+   * `cell` texels, cells_w a row) marked in `dirty`, ndirty of them (render.c). */
+  int all_dirty, cell, cells_w, cells_h, ndirty;
+  uint8_t *dirty;
+  uint32_t serial;      /* counts the changes of its texels */
+} vw_tex;
+
+/* What an image pane is drawn with, the hover aside (render.c): the panes are kept drawn in
+ * the frame cache until it changes. */
+typedef struct vw_pane_key {
+  int drawn;
+  float screen[2], image[2], origin[2], zoom, clip[4];
+  int overlay, tile_grid, device, mask, transposed;
+  float space[2], tile[2], norm[3];
+  int image_index;
+  GLuint image_tex;
+  uint32_t image_serial, thr_serial;
+  float quad[4];        /* x0, y0, x1, y1; empty: nothing to draw */
+} vw_pane_key;
+
+/* What the cached background of the panel and timeline is drawn from. */
+typedef struct vw_ui_key {
+  int w, h, device;
+  uint64_t run;         /* run_ident of the run shown */
+} vw_ui_key;
+
+/* Where a frame's time goes, for --bench-frames (viewer_phase). */
+enum { PH_PICKUP,  /* events, the worker's snapshot and the output rows it changed */
+       PH_UPLOAD,  /* the input's and the device output's textures, the threads' texture */
+       PH_MIPS,    /* mipmaps of changed images drawn minified */
+       PH_PANES,   /* the two image panes */
+       PH_BATCH,   /* the panel, timeline, labels and text, built on the CPU */
+       PH_UI,      /* that batch drawn */
+       PH_SHOW,    /* the frame to the window */
+       PH_WAIT,    /* a step: asking the worker for the tick, until its snapshot is taken
+                    * (wall time) */
+       PH_ROWS,    /* of pick-up or wait: the changed output rows into the texture */
+       PH_COUNT };
+
 typedef struct viewer {
   SDL_Window *win;
   SDL_GLContext gl;
   int offscreen, width, height;
   gfx g;
-  GLuint fbo, fbo_tex, img_tex[2], thr_tex, quad, dev_tex, gantt_tex;
-  int mip_stale[3];   /* img_tex[0], img_tex[1], dev_tex: changed since their mipmaps were made */
-  int img_w[2], img_h[2], thr_w, thr_h;
+  GLuint fbo, fbo_tex, thr_tex, gantt_tex;
+  vw_tex img[3];        /* the input, the output, the device's output */
+  uint32_t thr_serial;  /* counts the uploads of thr_tex */
+  /* The frame cache: the parts of a frame that change seldom, drawn into a texture of the
+   * window's size and copied into each frame: the panes without the hover, the panel's
+   * background and the timeline's graph. Redrawn when their keys change. */
+  GLuint cache_fbo, cache_tex;
+  int cache_w, cache_h;
+  vw_pane_key pane_keys[2];
+  vw_ui_key ui_key;
+  int cache_ui_ok;
+  uint64_t run_ident;   /* counts the runs shown: a run's identity (addresses are reused) */
 
   /* model */
   ts_image *input;
@@ -99,10 +154,19 @@ typedef struct viewer {
   vw_snapshot snap;     /* the latest picked-up snapshot (owned) */
   int have_snap;
   uint64_t snap_serial, in_uploaded;
-  /* the output as the window knows it, updated row range by row range from snapshots */
+  /* The output texture holds out_run's output as the snapshots left it, updated row range by
+   * row range from the run's buffer when a snapshot is taken; the window keeps no copy. */
   ts_run *out_run;
-  uint8_t *out_grey, *out_raw; /* the output as the snapshots left it: see vw_snapshot */
-  int out_dirty_y0, out_dirty_y1, out_full;
+  int rows_taken;       /* pick_up: the snapshot's rows were read */
+  /* Output values read from the run for drawing (pixel values, the inspector): the
+   * rectangle [vals_x0, +vals_w) x [vals_y0, +vals_h) of vals_run at vals_tick, vals_px
+   * bytes a pixel; want_*: the rectangle asked for last, read again with each snapshot. */
+  const ts_run *vals_run;
+  int64_t vals_tick;
+  int vals_x0, vals_y0, vals_w, vals_h, vals_px;
+  uint8_t *vals;
+  size_t vals_cap;
+  int want_x0, want_y0, want_x1, want_y1;
   ts_run *stats_run;    /* the run the traffic figures below are for */
   double bytes_read, bytes_written;
   int64_t tick;         /* the tick asked for */
@@ -139,6 +203,10 @@ typedef struct viewer {
   float drag_x, drag_y;
   int quit;
   int shot_counter;
+  /* --bench-frames: each phase waits for GL (glFinish) and adds its time to phase_ms: wall
+   * time (profile 1) or this thread's CPU time (2). */
+  int profile;
+  double phase_ms[PH_COUNT], phase_t;
   /* Offscreen shots leave out figures that change from run to run (measured kernel time and
    * bandwidth, and the device's memory report, which only a run's first snapshot carries)
    * unless this is set (shot --show-times); the window always shows them. */
@@ -146,9 +214,12 @@ typedef struct viewer {
   /* An animation being recorded (shot -o OUT.gif with a script): each pause adds a frame. */
   struct anim *anim;
   int anim_failed;
-  /* per-thread texture data for the pass shown */
-  float *thr_data;
+  /* the threads' textures of the pass shown (render.c: update_threads): their state bytes,
+   * what they were made for, and the overlay's ramps' ends */
+  GLuint state_tex;
+  uint8_t *thr_state;
   size_t thr_cap;
+  float thr_norm[3];
   int thr_pass;
   int64_t thr_tick;
   ts_run *thr_run;
@@ -161,7 +232,8 @@ typedef struct viewer {
   double dev_pct;       /* a time asked for as a share of the run, resolved on arrival; -1 */
   char record_name[256]; /* a loaded record's file name, or "" */
   ts_run *dev_run;      /* the run dev_raw and the caches below are for */
-  uint8_t *dev_grey, *dev_raw;
+  uint8_t *dev_raw;
+  uint32_t dev_scale;
   int dev_uploaded;
   uint64_t dev_pass_end[TS_MAX_PASSES];
   uint32_t dev_counts[4]; /* groups not started, waiting, running, done at dev_time */
@@ -228,8 +300,14 @@ const ts_dev_run *viewer_dev(const viewer *v);
 /* The device time shown, clamped to the run. */
 uint64_t viewer_dev_time(const viewer *v);
 void viewer_set_dev_time(viewer *v, int64_t t);
-/* The output values shown (the device's in the device view), W x C bytes or W uint32 a row. */
-const uint8_t *viewer_out_raw(const viewer *v);
+/* Asks that the output values of [x0, x1) x [y0, y1) be at hand for viewer_out_px: read from
+ * the worker's run now if it allows (it does whenever it is not making the next tick), and
+ * again with each snapshot taken. */
+void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1);
+/* The output values of pixel (x, y) as the window shows them (the device's in the device
+ * view): C bytes, or one uint32 for the integral image; NULL when they are not at hand (not
+ * asked for, or not readable yet: they come with the worker's next snapshot). */
+const uint8_t *viewer_out_px(const viewer *v, int x, int y);
 
 /* Layout */
 typedef struct vw_rect {
@@ -239,8 +317,9 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
                    vw_rect *timeline);
 
 /* framebench.c: --bench-frames N; created_ms is when the viewer was created (CLOCK_MONOTONIC,
- * ms). Prints the figures; returns 0 on a failure, after one error line. */
-int bench_frames(viewer *v, int n, double created_ms);
+ * ms); the steps go from tick `from` (--tick, else 0). Prints the figures; returns 0 on a
+ * failure, after one error line. */
+int bench_frames(viewer *v, int n, double created_ms, int64_t from);
 
 /* worker.c */
 vw_worker *vw_worker_start(const char *kernels_dir);
@@ -252,8 +331,17 @@ void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set
                        ts_image *input, uint64_t input_generation, int64_t tick,
                        int reload);
 /* Swaps in the newest snapshot if there is one; returns 1 when it did. The previous
- * snapshot's run, if different, is handed back to the worker to destroy. */
-int vw_worker_take(vw_worker *w, vw_snapshot *snap);
+ * snapshot's run, if different, is handed back to the worker to destroy. Then calls
+ * rows(ud, snap), with the worker kept off the run, to read the rows that changed from the
+ * run's output buffer (ts_run_kctx(snap->run)->buf[TS_BUF_OUT]); the worker starts on the
+ * next request only after that. */
+int vw_worker_take(vw_worker *w, vw_snapshot *snap, void (*rows)(void *ud, const vw_snapshot *s),
+                   void *ud);
+/* Calls fn(ud, the run's buffers) if run's buffers hold what the last snapshot taken says
+ * (the worker is not making the next one), keeping the worker off them meanwhile; returns 0
+ * without calling otherwise. Never waits for the worker's work. */
+int vw_worker_read(vw_worker *w, const ts_run *run, void (*fn)(void *ud, const ts_kctx *k),
+                   void *ud);
 int vw_worker_busy(vw_worker *w);
 /* Hands the worker a loaded record (it takes it): every run made with settings equal to
  * `set` on input generation `input_generation` gets a copy attached. */
@@ -267,6 +355,14 @@ void vw_worker_observe(vw_worker *w, int x, int y);
 
 /* render.c */
 void render_frame(viewer *v);
+/* With v->profile: waits for GL and adds the time since the last call to phase_ms[ph]
+ * (ph -1: only starts the clock). */
+void viewer_phase(viewer *v, int ph);
+/* The clock viewer_phase uses, in ms. */
+double viewer_phase_clock(const viewer *v);
+/* Uploads the output rows that snapshot s says changed (all of them for a new texture or
+ * run) from its run's buffer into the output texture. From vw_worker_take's callback. */
+void render_output_rows(viewer *v, const vw_snapshot *s);
 /* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
 int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
 /* The thread the inspector describes: the hovered one, else the selected one. */

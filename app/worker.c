@@ -1,7 +1,14 @@
 /* The viewer's worker thread: owns the OpenCL context and the runs, makes a new run when the
- * settings change, seeks to the asked tick, and publishes a snapshot (output pixels and
- * values, timings, device figures). Runs are created and destroyed here only; the window
- * hands back the runs of snapshots it no longer shows. A new run is also run by the device
+ * settings change, seeks to the asked tick, and publishes a snapshot (the output rows that
+ * changed, timings, device figures). Runs are created and destroyed here only; the window
+ * hands back the runs of snapshots it no longer shows.
+ * The snapshot holds no copy of the pixels: the window reads the run's own output buffer,
+ * under the lock, while the worker leaves it alone. After publishing a snapshot the worker
+ * changes nothing until the window has taken it (and with it uploaded the changed rows),
+ * and it withdraws the run (`readable`) before it touches the buffers again, so that the
+ * window reads them only while they hold what the snapshot it shows says. The run the window
+ * stopped showing keeps its schedule for the window but loses its buffers before the next
+ * run is made (ts_run_release_buffers): two runs' pixels are never held at once. A new run is also run by the device
  * (--exec device), or gets a copy of a loaded record, before its first snapshot, so that
  * the device view never waits on anything but that snapshot. When it has nothing else to do,
  * the worker observes the current run (ts_observe_run: every buffer access recorded, for the
@@ -33,6 +40,8 @@ struct vw_worker {
   /* published */
   vw_snapshot pending;
   int has_pending, busy;
+  ts_run *readable;       /* the run whose buffers hold the last snapshot's tick, or NULL
+                           * while the worker changes (or replaces) them */
   ts_run *grave[MAX_GRAVE];
   int ngrave;
   ts_run *shown;          /* the run of the snapshot the window took last: it is drawing it */
@@ -76,13 +85,13 @@ void vw_obs_free(vw_obs *o)
 
 void vw_snapshot_free(vw_snapshot *s)
 {
-  free(s->grey);
-  free(s->raw);
   free(s->build_log);
-  free(s->dev_grey);
   free(s->dev_raw);
+  free(s->rects);
   vw_obs_free(s->obs);
-  s->grey = s->raw = s->dev_grey = s->dev_raw = NULL;
+  s->dev_raw = NULL;
+  s->rects = NULL;
+  s->nrects = 0;
   s->build_log = NULL;
   s->obs = NULL;
 }
@@ -104,32 +113,6 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Rows y0 .. y1 - 1 of the output's values (malloc'd), and for an integral image (32-bit sums)
- * the same rows as 8-bit grey scaled to the image's peak: the window draws those, and any
- * other output's values as they are (its own channels). 0 when out of memory. */
-static int extract(vw_worker *w, int y0, int y1, uint8_t **grey_out, uint8_t **raw_out)
-{
-  const ts_kctx *k = ts_run_kctx(w->run);
-  const ts_buf *b = &k->buf[TS_BUF_OUT];
-  size_t row = (size_t)b->cols * b->esize, n = (size_t)(y1 - y0) * (size_t)k->W;
-  uint8_t *raw = malloc((size_t)(y1 - y0) * row), *grey = NULL;
-  if (raw && b->esize == 4)
-    grey = malloc(n);
-  if (!raw || (b->esize == 4 && !grey)) {
-    free(raw);
-    free(grey);
-    return 0;
-  }
-  memcpy(raw, b->data + (size_t)y0 * row, (size_t)(y1 - y0) * row);
-  uint64_t mx = w->scale ? w->scale : 1;
-  for (size_t i = 0; grey && i < n; i++) {
-    uint64_t v = ((const uint32_t *)raw)[i];
-    grey[i] = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
-  }
-  *grey_out = grey;
-  *raw_out = raw;
-  return 1;
-}
 
 /* A copy of a device result, for one run to own. */
 static ts_dev_run *dev_clone(const ts_dev_run *d)
@@ -174,13 +157,17 @@ static int record_fits(const vw_worker *w, const vw_settings *set)
          set->cost == r->cost && set->ksize == r->ksize && set->sigma == r->sigma;
 }
 
-/* The whole output, as the device view shows it. */
+/* A copy of the whole output, as the device view shows it (the run's buffers go on to the
+ * simulated ticks). */
 static void capture_output(vw_worker *w, vw_snapshot *s)
 {
-  free(s->dev_grey);
+  const ts_buf *b = &ts_run_kctx(w->run)->buf[TS_BUF_OUT];
+  size_t bytes = (size_t)b->cols * (size_t)b->rows * (size_t)b->esize;
   free(s->dev_raw);
-  s->dev_grey = s->dev_raw = NULL;
-  if (!extract(w, 0, ts_run_kctx(w->run)->H, &s->dev_grey, &s->dev_raw))
+  s->dev_raw = malloc(bytes);
+  if (s->dev_raw)
+    memcpy(s->dev_raw, b->data, bytes);
+  else
     snprintf(s->note, sizeof s->note, "out of memory for the device view's output");
 }
 
@@ -222,6 +209,9 @@ static void run_on_device(vw_worker *w, vw_snapshot *s)
 static void make_run(vw_worker *w, vw_snapshot *s, int reload)
 {
   const vw_settings *set = &w->job_set;
+  /* The window draws the last run from its textures: its pixels can go before the next
+   * run's are made (the window hands the run itself back later). */
+  ts_run_release_buffers(w->run);
   if (set->use_cl && w->cl && w->cl_device != set->device) {
     ts_cl_destroy(w->cl);
     w->cl = NULL;
@@ -288,6 +278,11 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &s->dev_private[i],
                          &s->dev_local[i], NULL) == TS_OK)
       s->have_dev_mem = 1;
+#ifdef __GLIBC__
+  /* A kernel built for the first time (pocl compiles with LLVM in this process) leaves some
+   * 130 MB freed in malloc's arenas, which the window's textures would come on top of. */
+  malloc_trim(0);
+#endif
 }
 
 /* Whether the run can be observed: the OpenCL back end, and at most VW_OBSERVE_MAX_PX. */
@@ -366,8 +361,9 @@ static vw_obs *observe(vw_worker *w, int cx, int cy)
   return o;
 }
 
-/* Seeks, then publishes the rows that changed since the last snapshot (all of them for a
- * new run), merged with a snapshot the window has not taken yet. */
+/* Seeks, then names the output pixels that changed since the last snapshot (all of them
+ * for a new run). The window has taken the last snapshot (the worker waits for that), so these are all
+ * it has not seen. */
 static void fill_snapshot(vw_worker *w, vw_snapshot *s)
 {
   s->generation = w->run_gen;
@@ -386,46 +382,18 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   if (ts_run_seek(w->run, w->job_tick, &err) != TS_OK)
     snprintf(s->error, sizeof s->error, "%s", err.msg);
   s->tick = ts_run_tick(w->run);
-  int y0 = 0, y1 = 0;
-  int changed = ts_run_take_changed_rows(w->run, &y0, &y1);
   if (w->published != w->run) {
     w->published = w->run;
     w->scale = ts_run_integral_scale(w->run);
     s->full = 1;
   }
-  SDL_LockMutex(w->mu);
-  if (w->has_pending && w->pending.run == w->run) {
-    /* The window has not seen the last one: this one carries its rows too. */
-    vw_snapshot *p = &w->pending;
-    s->full |= p->full;
-    if (p->y1 > p->y0) {
-      y0 = changed ? (y0 < p->y0 ? y0 : p->y0) : p->y0;
-      y1 = changed ? (y1 > p->y1 ? y1 : p->y1) : p->y1;
-      changed = 1;
-    }
-    if (p->dev_raw && !s->dev_raw) {
-      s->dev_grey = p->dev_grey;
-      s->dev_raw = p->dev_raw;
-      p->dev_grey = p->dev_raw = NULL;
-    }
-    if (p->obs && !s->obs) {
-      s->obs = p->obs;
-      p->obs = NULL;
-    }
-    vw_snapshot_free(p);
-    w->has_pending = 0;
+  s->scale = w->scale;
+  s->rects = malloc(TS_VIEW_RECTS * sizeof *s->rects);
+  s->nrects = s->rects ? ts_run_take_changed_rects(w->run, s->rects, TS_VIEW_RECTS) : 0;
+  if (!s->rects) {
+    ts_run_take_changed_rects(w->run, NULL, 0);
+    s->full = 1; /* all of it, then */
   }
-  SDL_UnlockMutex(w->mu);
-  if (s->full) {
-    y0 = 0;
-    y1 = ts_run_kctx(w->run)->H;
-  } else if (!changed) {
-    y0 = y1 = 0;
-  }
-  s->y0 = y0;
-  s->y1 = y1;
-  if (y1 > y0 && !extract(w, y0, y1, &s->grey, &s->raw))
-    s->y0 = s->y1 = 0;
 }
 
 /* Whether the current run is to be observed (again): the lock is held. */
@@ -440,7 +408,8 @@ static int worker_main(void *ud)
   vw_worker *w = ud;
   SDL_LockMutex(w->mu);
   for (;;) {
-    while (!w->stop && !w->has_req && w->ngrave == 0 && !obs_due(w))
+    /* Work waits until the window has taken the last snapshot (see the top). */
+    while (!w->stop && w->ngrave == 0 && (w->has_pending || (!w->has_req && !obs_due(w))))
       SDL_CondWait(w->cv, w->mu);
     if (w->stop)
       break;
@@ -448,16 +417,19 @@ static int worker_main(void *ud)
     int ngrave = w->ngrave;
     memcpy(grave, w->grave, sizeof grave);
     w->ngrave = 0;
-    int has_req = w->has_req, reload = w->req_reload;
+    int has_req = !w->has_pending && w->has_req, reload = has_req && w->req_reload;
     /* Requests first: an observation waits until the window asks for nothing else. */
-    int do_obs = !has_req && obs_due(w), ox = w->obs_want_x, oy = w->obs_want_y;
-    w->has_req = w->req_reload = 0;
+    int do_obs = !w->has_pending && !has_req && obs_due(w), ox = w->obs_want_x,
+        oy = w->obs_want_y;
     if (has_req) {
+      w->has_req = w->req_reload = 0;
       w->job_set = w->req_set;
       w->job_gen = w->req_gen;
       w->job_tick = w->req_tick;
     }
     w->busy = has_req || do_obs;
+    if (w->busy)
+      w->readable = NULL;
     if (has_req && w->req_input) {
       ts_image_destroy(w->input);
       w->input = w->req_input;
@@ -498,21 +470,11 @@ static int worker_main(void *ud)
       w->obs_have_x = ox;
       w->obs_have_y = oy;
     }
-    /* A snapshot the window did not take is replaced; its run goes unless it is ours now or
-     * the window still draws it from an earlier snapshot. It is destroyed only once it is
-     * out of reach: while the lock is let go, the window may take the pending snapshot. */
-    vw_snapshot old = w->pending;
-    int had = w->has_pending;
-    ts_run *lost = had && old.run && old.run != s.run && old.run != w->shown ? old.run : NULL;
+    /* The window took the last snapshot before this work began: none is pending. */
     w->pending = s;
     w->has_pending = 1;
     w->busy = 0;
-    if (had) {
-      SDL_UnlockMutex(w->mu);
-      ts_run_destroy(lost);
-      vw_snapshot_free(&old);
-      SDL_LockMutex(w->mu);
-    }
+    w->readable = w->run;
   }
   SDL_UnlockMutex(w->mu);
   return 0;
@@ -558,7 +520,8 @@ void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set
   SDL_UnlockMutex(w->mu);
 }
 
-int vw_worker_take(vw_worker *w, vw_snapshot *snap)
+int vw_worker_take(vw_worker *w, vw_snapshot *snap, void (*rows)(void *ud, const vw_snapshot *s),
+                   void *ud)
 {
   SDL_LockMutex(w->mu);
   int got = w->has_pending;
@@ -570,10 +533,25 @@ int vw_worker_take(vw_worker *w, vw_snapshot *snap)
     w->shown = snap->run;
     memset(&w->pending, 0, sizeof w->pending);
     w->has_pending = 0;
+    /* The run's buffers hold what the snapshot says until the worker, woken below, starts
+     * on the next request: the window reads them now. */
+    if (rows && snap->run && snap->run == w->readable)
+      rows(ud, snap);
     SDL_CondSignal(w->cv);
   }
   SDL_UnlockMutex(w->mu);
   return got;
+}
+
+int vw_worker_read(vw_worker *w, const ts_run *run, void (*fn)(void *ud, const ts_kctx *k),
+                   void *ud)
+{
+  SDL_LockMutex(w->mu);
+  int ok = run && run == w->readable && !w->has_pending;
+  if (ok)
+    fn(ud, ts_run_kctx(run));
+  SDL_UnlockMutex(w->mu);
+  return ok;
 }
 
 void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,

@@ -30,6 +30,9 @@ struct ts_cl {
   char *log;
   size_t max_group;
   int sync; /* TILESCOPE_CL_SYNC=1: wait after every launch, so a fault names its kernel */
+  /* The device works in the host's memory (a CPU device such as pocl's): a run's buffers are
+   * the host's own (CL_MEM_USE_HOST_PTR), so the bytes are not held twice. */
+  int unified;
   int nvidia; /* NVIDIA's platform: device time and multiprocessor ids through inline PTX */
 };
 
@@ -38,6 +41,10 @@ struct ts_cl_run {
   const ts_variant *v;
   cl_mem buf[TS_NBUF], shadow[TS_NBUF], tiles, rects, weights;
   size_t bytes[TS_NBUF];
+  /* shared: buf[] live in the host buffers of the run (ts_cl.h); mapped[b]: buf[b] is mapped
+   * for the host to read (after a download) until the next command that uses it. */
+  int shared;
+  void *mapped[TS_NBUF];
   int pitch[TS_NBUF]; /* bytes per row */
   cl_kernel kernel[MAX_KERNELS_PER_RUN], commit;
   /* Device-scheduled launches (made on first use): kernels, the scoreboard, the walk's tiles,
@@ -219,6 +226,10 @@ ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_erro
   const char *sync = getenv("TILESCOPE_CL_SYNC");
   cl->sync = sync && strcmp(sync, "1") == 0;
   cl->nvidia = strstr(cl->info.platform, "NVIDIA") != NULL;
+  cl_bool unified = CL_FALSE;
+  clGetDeviceInfo(cl->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+  const char *copies = getenv("TILESCOPE_CL_COPIES");
+  cl->unified = unified == CL_TRUE && !(copies && strcmp(copies, "1") == 0);
   *out = cl;
   return TS_OK;
 fail:
@@ -431,9 +442,30 @@ static ts_status new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
   return cl_check(e, "clCreateBuffer", err);
 }
 
+/* A buffer in the host's memory at `host` (bytes > 0). */
+static ts_status host_buffer(ts_cl *cl, size_t bytes, void *host, cl_mem *out, ts_error *err)
+{
+  cl_int e;
+  *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, host, &e);
+  return cl_check(e, "clCreateBuffer", err);
+}
+
+/* Ends the host's reads of the shared buffers: the next command may change them. */
+static ts_status unmap_all(ts_cl_run *r, ts_error *err)
+{
+  for (int b = 0; b < TS_NBUF; b++)
+    if (r->mapped[b]) {
+      void *p = r->mapped[b];
+      r->mapped[b] = NULL;
+      CL_TRY(clEnqueueUnmapMemObject(r->cl->queue, r->buf[b], p, 0, NULL, NULL),
+             "clEnqueueUnmapMemObject");
+    }
+  return TS_OK;
+}
+
 ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uint32_t total,
-                           const int32_t *seq_tiles, const int32_t *seq_rects, ts_cl_run **out,
-                           ts_error *err)
+                           const int32_t *seq_tiles, const int32_t *seq_rects,
+                           const int *shadows, ts_cl_run **out, ts_error *err)
 {
   ts_cl_run *r = calloc(1, sizeof *r);
   if (!r)
@@ -445,6 +477,7 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
   r->C = k->C;
   r->r = k->r;
   r->lmem = local_bytes(v, k);
+  r->shared = cl->unified;
   ts_status st = TS_OK;
   for (int p = 0; p < v->npasses && st == TS_OK; p++)
     st = make_kernel(cl, v->passes[p].cl_file, v->passes[p].cl_kernel, &r->kernel[p], err);
@@ -456,8 +489,9 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
       continue;
     r->bytes[b] = (size_t)hb->cols * hb->rows * hb->esize;
     r->pitch[b] = hb->cols * hb->esize;
-    st = new_buffer(cl, r->bytes[b], &r->buf[b], err);
-    if (st == TS_OK && b != TS_BUF_IN)
+    st = r->shared ? host_buffer(cl, r->bytes[b], hb->data, &r->buf[b], err)
+                   : new_buffer(cl, r->bytes[b], &r->buf[b], err);
+    if (st == TS_OK && b != TS_BUF_IN && shadows[b])
       st = new_buffer(cl, r->bytes[b], &r->shadow[b], err);
   }
   if (st == TS_OK)
@@ -466,7 +500,7 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
     st = new_buffer(cl, (size_t)total * 4 * sizeof(int32_t), &r->rects, err);
   if (st == TS_OK)
     st = new_buffer(cl, sizeof k->w1, &r->weights, err);
-  if (st == TS_OK)
+  if (st == TS_OK && !r->shared)
     st = cl_check(clEnqueueWriteBuffer(cl->queue, r->buf[TS_BUF_IN], CL_TRUE, 0,
                                        r->bytes[TS_BUF_IN], k->buf[TS_BUF_IN].data, 0, NULL, NULL),
                   "clEnqueueWriteBuffer", err);
@@ -505,6 +539,7 @@ void ts_cl_run_destroy(ts_cl_run *r)
 {
   if (!r)
     return;
+  unmap_all(r, NULL);
   if (r->cl->queue)
     clFinish(r->cl->queue);
   release_events(r);
@@ -538,6 +573,9 @@ void ts_cl_run_destroy(ts_cl_run *r)
 ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err)
 {
   const cl_uchar zero = 0;
+  ts_status st = unmap_all(r, err);
+  if (st != TS_OK)
+    return st;
   for (int p = 0; p < MAX_KERNELS_PER_RUN; p++)
     if (r->obs[p])
       CL_TRY(clEnqueueWriteBuffer(r->cl->queue, r->obs[p], CL_FALSE, 0,
@@ -549,9 +587,10 @@ ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err)
       continue;
     CL_TRY(clEnqueueFillBuffer(r->cl->queue, r->buf[b], &zero, 1, 0, r->bytes[b], 0, NULL, NULL),
            "clEnqueueFillBuffer");
-    CL_TRY(clEnqueueFillBuffer(r->cl->queue, r->shadow[b], &zero, 1, 0, r->bytes[b], 0, NULL,
-                               NULL),
-           "clEnqueueFillBuffer");
+    if (r->shadow[b])
+      CL_TRY(clEnqueueFillBuffer(r->cl->queue, r->shadow[b], &zero, 1, 0, r->bytes[b], 0, NULL,
+                                 NULL),
+             "clEnqueueFillBuffer");
   }
   return TS_OK;
 }
@@ -579,8 +618,13 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
     return TS_OK;
   const ts_pass_desc *pd = &r->v->passes[pass];
   cl_kernel kern = r->obs[pass] ? r->okernel[pass] : r->kernel[pass];
+  if (!direct && !r->shadow[pd->dst])
+    return ts_fail(err, TS_ERR_ARG, "pass %d has no shadow buffer to write", pass + 1);
   cl_mem dst = direct ? r->buf[pd->dst] : r->shadow[pd->dst];
-  ts_status st = set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
+  ts_status st = unmap_all(r, err);
+  if (st != TS_OK)
+    return st;
+  st = set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
                           (int)n, err);
   if (st != TS_OK)
     return st;
@@ -626,6 +670,11 @@ ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, t
   if (n == 0)
     return TS_OK;
   int b = r->v->passes[pass].dst, f = (int)first;
+  if (!r->shadow[b])
+    return ts_fail(err, TS_ERR_ARG, "pass %d has no shadow buffer to commit", pass + 1);
+  ts_status st = unmap_all(r, err);
+  if (st != TS_OK)
+    return st;
   cl_int e = 0;
   e |= clSetKernelArg(r->commit, 0, sizeof(cl_mem), &r->shadow[b]);
   e |= clSetKernelArg(r->commit, 1, sizeof(cl_mem), &r->buf[b]);
@@ -648,7 +697,21 @@ ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, t
 ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, const int *lo, const int *hi,
                              ts_error *err)
 {
-  for (int b = TS_BUF_OUT; b < TS_NBUF; b++) {
+  for (int b = TS_BUF_OUT; b < TS_NBUF && r->shared; b++) {
+    /* The host's buffer is the device's: mapping it makes the device's writes visible there
+     * (no copy where the device works in host memory). */
+    if (!r->buf[b] || r->mapped[b])
+      continue;
+    cl_int e;
+    void *p = clEnqueueMapBuffer(r->cl->queue, r->buf[b], CL_TRUE, CL_MAP_READ, 0, r->bytes[b], 0,
+                                 NULL, NULL, &e);
+    CL_TRY(e, "clEnqueueMapBuffer");
+    r->mapped[b] = p;
+    if (p != k->buf[b].data)
+      return ts_fail(err, TS_ERR_DEVICE, "clEnqueueMapBuffer gave another address than the "
+                     "host buffer (%p, not %p)", p, (void *)k->buf[b].data);
+  }
+  for (int b = TS_BUF_OUT; b < TS_NBUF && !r->shared; b++) {
     if (!r->buf[b] || hi[b] <= lo[b])
       continue;
     size_t off = (size_t)lo[b] * (size_t)r->pitch[b], n = (size_t)(hi[b] - lo[b]) * (size_t)r->pitch[b];
@@ -763,6 +826,8 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   if (l->n == 0)
     return TS_OK;
   ts_status st = device_state(r, l->n, err);
+  if (st == TS_OK)
+    st = unmap_all(r, err);
   if (st != TS_OK)
     return st;
   ts_cl *cl = r->cl;

@@ -52,10 +52,16 @@ ts_status ts_cl_copy_bandwidth(ts_cl *cl, size_t bytes, int repeats, double *gbp
 
 /* A run's device state: buffers shaped like k's, the input uploaded, the rest zero.
  * seq_tiles / seq_rects: for each index of the schedule's start sequence, the thread's
- * coordinates and its write rectangle in bytes (x, y, width, height). */
+ * coordinates and its write rectangle in bytes (x, y, width, height). shadows[b]: buffer b
+ * gets a shadow for ts_cl_run_exec to write and ts_cl_run_commit to publish.
+ * On a device that works in the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY, e.g. pocl)
+ * the buffers are k's host buffers themselves (CL_MEM_USE_HOST_PTR): they must stay
+ * allocated until ts_cl_run_destroy, and the host reads them only after
+ * ts_cl_run_download (which maps them) and writes them never. TILESCOPE_CL_COPIES=1 gives
+ * every run device buffers of its own instead, as on a GPU. */
 ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uint32_t total,
-                           const int32_t *seq_tiles, const int32_t *seq_rects, ts_cl_run **out,
-                           ts_error *err);
+                           const int32_t *seq_tiles, const int32_t *seq_rects,
+                           const int *shadows, ts_cl_run **out, ts_error *err);
 void ts_cl_run_destroy(ts_cl_run *r);
 ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err);
 /* Runs the threads at start-sequence indices first .. first + n - 1, all of pass `pass`:
@@ -64,7 +70,8 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
                          ts_error *err);
 ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, ts_error *err);
 /* Waits for the device and copies rows lo[b] .. hi[b] - 1 of the committed OUT and MID
- * buffers into k (an empty range copies nothing). */
+ * buffers into k (an empty range copies nothing); with shared buffers, maps them instead,
+ * until the next command that uses them. */
 ts_status ts_cl_run_download(ts_cl_run *r, ts_kctx *k, const int *lo, const int *hi,
                              ts_error *err);
 /* Kernel time (profiling events) of the launches since the last call, in ms. */

@@ -26,7 +26,7 @@ ts_status ts_image_create(int w, int h, int c, ts_image **out, ts_error *err)
   if (st != TS_OK)
     return st;
   ts_image *img = malloc(sizeof *img);
-  uint8_t *data = img ? calloc(bytes, 1) : NULL;
+  uint8_t *data = img ? ts_alloc_zeroed(bytes) : NULL;
   if (!data) {
     free(img);
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for a %dx%dx%d image", w, h, c);
@@ -44,10 +44,11 @@ void ts_image_destroy(ts_image *img)
   free(img);
 }
 
-ts_image *ts_image_share(ts_image *img)
+ts_image *ts_image_share(const ts_image *img)
 {
-  atomic_fetch_add(&img->shares, 1);
-  return img;
+  ts_image *owned = (ts_image *)img; /* only its count of owners changes */
+  atomic_fetch_add(&owned->shares, 1);
+  return owned;
 }
 
 ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err)

@@ -27,9 +27,10 @@ ts_status ts_image_check_size(int w, int h, int c, size_t *bytes, ts_error *err)
 ts_status ts_image_create(int w, int h, int c, ts_image **out, ts_error *err);
 /* Drops one owner; the last one frees the image. */
 void ts_image_destroy(ts_image *img);
-/* One more owner of img, for another thread that only reads it: an image is never written
- * after it is made, so a shared one needs no copy. Returns img. */
-ts_image *ts_image_share(ts_image *img);
+/* One more owner of img, for another thread or object that only reads it: an image is never
+ * written after it is made, so a shared one needs no copy. Returns img; the count of owners
+ * is bookkeeping, not content, so a const image can be shared. */
+ts_image *ts_image_share(const ts_image *img);
 ts_status ts_image_clone(const ts_image *src, ts_image **out, ts_error *err);
 /* Converts to c channels (grey <-> RGB by replication / luma, alpha added opaque or dropped). */
 ts_status ts_image_convert(const ts_image *src, int c, ts_image **out, ts_error *err);

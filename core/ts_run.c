@@ -1,4 +1,9 @@
-/* The executor: buffers, shadow writes, in-order replay of a schedule, hazards. */
+/* The executor: buffers, shadow writes, in-order replay of a schedule, hazards.
+ * A pass that never reads what its own threads write (every pass but the integral image's
+ * blocks) needs no shadow: nothing it reads changes while it runs, so each thread runs at
+ * its end tick straight into the buffer and the output is what the commit would have made
+ * (writes visible at the end tick, in the same order). Its buffer then has no shadow, on
+ * the host or the device. The input buffer is the caller's image itself, shared. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +17,8 @@
 struct ts_run {
   ts_run_params params;
   ts_kctx k;
+  ts_image *in_img;   /* what buf[TS_BUF_IN] points into: the caller's image, or our luma */
+  int late[TS_MAX_PASSES]; /* the pass runs at its end ticks, straight into its buffer */
   ts_sched *sched;
   ts_hazard *hazards;
   size_t nhazards, nhazardous;
@@ -24,12 +31,19 @@ struct ts_run {
   int64_t tick;
   double exec_ms;
   ts_dev_run *dev;    /* the last device-scheduled run, or a loaded record */
+  int released;       /* ts_run_release_buffers: only the schedule and figures are left */
   int dev_in_bufs;    /* the buffers hold the device's output: the next seek starts over */
   /* Rows changed since the last download (per buffer) and since the viewer last asked. */
-  int dl_lo[TS_NBUF], dl_hi[TS_NBUF], view_lo, view_hi;
+  int dl_lo[TS_NBUF], dl_hi[TS_NBUF];
+  /* OUT's changed elements since the viewer last asked: their bounding rectangle and up to
+   * TS_VIEW_RECTS rectangles (nview > TS_VIEW_RECTS: too many, the bound holds them). */
+  int view_x0, view_y0, view_x1, view_y1;
+  ts_rect view[TS_VIEW_RECTS];
+  int nview;
 };
 
-static void mark_rows(ts_run *run, int b, int lo, int hi)
+/* Rows lo .. hi - 1 of buffer b changed, in its columns x0 .. x1 - 1. */
+static void mark_rows(ts_run *run, int b, int lo, int hi, int x0, int x1)
 {
   if (hi <= lo)
     return;
@@ -40,13 +54,26 @@ static void mark_rows(ts_run *run, int b, int lo, int hi)
     run->dl_lo[b] = lo < run->dl_lo[b] ? lo : run->dl_lo[b];
     run->dl_hi[b] = hi > run->dl_hi[b] ? hi : run->dl_hi[b];
   }
-  if (b == TS_BUF_OUT) {
-    if (run->view_hi <= run->view_lo) {
-      run->view_lo = lo;
-      run->view_hi = hi;
+  if (b == TS_BUF_OUT && x1 > x0) {
+    /* A rectangle that continues the last one along its row joins it (a row of tiles). */
+    ts_rect *last = run->nview > 0 && run->nview <= TS_VIEW_RECTS ? &run->view[run->nview - 1]
+                                                                  : NULL;
+    if (last && last->y == lo && last->h == hi - lo && last->x + last->w == x0)
+      last->w += x1 - x0;
+    else if (run->nview++ < TS_VIEW_RECTS)
+      run->view[run->nview - 1] = (ts_rect){ x0, lo, x1 - x0, hi - lo };
+    else
+      run->nview = TS_VIEW_RECTS + 1;
+    if (run->view_y1 <= run->view_y0) {
+      run->view_x0 = x0;
+      run->view_y0 = lo;
+      run->view_x1 = x1;
+      run->view_y1 = hi;
     } else {
-      run->view_lo = lo < run->view_lo ? lo : run->view_lo;
-      run->view_hi = hi > run->view_hi ? hi : run->view_hi;
+      run->view_x0 = x0 < run->view_x0 ? x0 : run->view_x0;
+      run->view_y0 = lo < run->view_y0 ? lo : run->view_y0;
+      run->view_x1 = x1 > run->view_x1 ? x1 : run->view_x1;
+      run->view_y1 = hi > run->view_y1 ? hi : run->view_y1;
     }
   }
 }
@@ -55,7 +82,8 @@ static void mark_all(ts_run *run)
 {
   for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
     if (run->k.buf[b].data)
-      mark_rows(run, b, 0, run->k.buf[b].rows);
+      mark_rows(run, b, 0, run->k.buf[b].rows, 0, run->k.buf[b].cols);
+  run->nview = TS_VIEW_RECTS + 1; /* all of it: the bound says so */
 }
 
 /* Downloads the rows the device changed since the last download. */
@@ -69,12 +97,45 @@ static ts_status download(ts_run *run, ts_error *err)
 
 int ts_run_take_changed_rows(ts_run *run, int *y0, int *y1)
 {
-  if (run->view_hi <= run->view_lo)
+  int x0, x1;
+  return ts_run_take_changed_rect(run, &x0, y0, &x1, y1);
+}
+
+int ts_run_take_changed_rect(ts_run *run, int *x0, int *y0, int *x1, int *y1)
+{
+  ts_rect r;
+  if (ts_run_take_changed_rects(run, &r, 1) == 0)
     return 0;
-  *y0 = run->view_lo;
-  *y1 = run->view_hi;
-  run->view_lo = run->view_hi = 0;
+  *x0 = r.x;
+  *y0 = r.y;
+  *x1 = r.x + r.w;
+  *y1 = r.y + r.h;
   return 1;
+}
+
+/* Output elements to pixels: OUT holds a pixel's channels side by side (one sum for the
+ * integral image). */
+static ts_rect view_px(const ts_run *run, int x0, int y0, int x1, int y1)
+{
+  int per = run->k.buf[TS_BUF_OUT].cols / (run->k.W > 0 ? run->k.W : 1);
+  per = per > 0 ? per : 1;
+  return (ts_rect){ x0 / per, y0, (x1 + per - 1) / per - x0 / per, y1 - y0 };
+}
+
+int ts_run_take_changed_rects(ts_run *run, ts_rect *out, int max)
+{
+  int n = 0;
+  if (run->view_y1 <= run->view_y0 || max < 1)
+    n = 0;
+  else if (run->nview > max)
+    out[n++] = view_px(run, run->view_x0, run->view_y0, run->view_x1, run->view_y1);
+  else
+    for (int i = 0; i < run->nview; i++)
+      out[n++] = view_px(run, run->view[i].x, run->view[i].y, run->view[i].x + run->view[i].w,
+                         run->view[i].y + run->view[i].h);
+  run->view_x0 = run->view_y0 = run->view_x1 = run->view_y1 = 0;
+  run->nview = 0;
+  return n;
 }
 
 void ts_run_params_resolve(ts_run_params *p)
@@ -104,7 +165,7 @@ static ts_status alloc_buf(ts_buf *b, ts_error *err)
                                                   (size_t)b->esize, &n))
     return ts_fail(err, TS_ERR_TOO_LARGE, "buffer of %dx%d elements is too large", b->cols,
                    b->rows);
-  b->data = calloc(n, 1);
+  b->data = ts_alloc_zeroed(n);
   if (!b->data)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for a %zu-byte buffer", n);
   return TS_OK;
@@ -227,7 +288,7 @@ static ts_status find_hazards(ts_run *run, ts_error *err)
 
 /* Every thread's coordinates and write rectangle (in bytes), by start-sequence index, and
  * the device buffers. */
-static ts_status create_device_state(ts_run *run, ts_error *err)
+static ts_status create_device_state(ts_run *run, const int *shadows, ts_error *err)
 {
   const ts_sched *s = run->sched;
   int32_t *tiles = malloc((size_t)s->total * 2 * sizeof *tiles);
@@ -252,7 +313,7 @@ static ts_status create_device_state(ts_run *run, ts_error *err)
   }
   if (st == TS_OK)
     st = ts_cl_run_create(run->params.cl, run->params.variant, &run->k, s->total, tiles, rects,
-                          &run->cl, err);
+                          shadows, &run->cl, err);
   free(tiles);
   free(rects);
   return st;
@@ -277,7 +338,6 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
   }
   ts_kctx *k = &run->k;
   ts_status st = TS_OK;
-  ts_image *luma = NULL;
 
   if (v->filter == TS_FILTER_GAUSS) {
     if ((st = ts_gauss_weights(run->params.ksize, run->params.sigma, k->w1, err)) != TS_OK)
@@ -285,30 +345,42 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     k->ksize = run->params.ksize;
     k->r = k->ksize / 2;
   }
-  const ts_image *src = in;
   if (v->filter == TS_FILTER_INTEGRAL && in->c != 1) {
-    if ((st = ts_image_convert(in, 1, &luma, err)) != TS_OK)
+    if ((st = ts_image_convert(in, 1, &run->in_img, err)) != TS_OK)
       goto fail;
-    src = luma;
+  } else {
+    run->in_img = ts_image_share(in);
   }
+  const ts_image *src = run->in_img;
   k->W = src->w;
   k->H = src->h;
   k->C = src->c;
   k->buf[TS_BUF_IN] = (ts_buf){ .cols = src->w * src->c, .rows = src->h, .esize = 1 };
   k->variant = v;
   v->setup(k);
+  /* A user kernel keeps its shadows: what it writes outside its declared rectangle stays out
+   * of the committed buffer, as the commit copies only that rectangle. */
+  int shadows[TS_NBUF] = { 0 };
+  for (int i = 0; i < v->npasses; i++) {
+    run->late[i] = !v->passes[i].self_reads && !v->file;
+    shadows[v->passes[i].dst] |= !run->late[i];
+  }
   for (int b = 0; b < TS_NBUF; b++) {
     if (k->buf[b].cols == 0)
       continue;
     k->shadow[b] = k->buf[b];
+    k->shadow[b].data = NULL;
+    if (b == TS_BUF_IN) {
+      k->buf[b].data = src->data;
+      continue;
+    }
     if ((st = alloc_buf(&k->buf[b], err)) != TS_OK)
       goto fail;
     /* The OpenCL back end keeps its shadows on the device: none here (at 7680x4320 an
      * integral image's would be 133 MB). */
-    if (b != TS_BUF_IN && !run->params.cl && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
+    if (shadows[b] && !run->params.cl && (st = alloc_buf(&k->shadow[b], err)) != TS_OK)
       goto fail;
   }
-  memcpy(k->buf[TS_BUF_IN].data, src->data, buf_bytes(&k->buf[TS_BUF_IN]));
 
   ts_pass_geom geom[TS_MAX_PASSES];
   for (int i = 0; i < v->npasses; i++) {
@@ -319,27 +391,39 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     goto fail;
   if ((st = find_hazards(run, err)) != TS_OK)
     goto fail;
-  if (run->params.cl && (st = create_device_state(run, err)) != TS_OK)
+  if (run->params.cl && (st = create_device_state(run, shadows, err)) != TS_OK)
     goto fail;
-  ts_image_destroy(luma);
   run->tick = -1;
   *out = run;
   return TS_OK;
 fail:
-  ts_image_destroy(luma);
   ts_run_destroy(run);
   return st;
+}
+
+void ts_run_release_buffers(ts_run *run)
+{
+  if (!run)
+    return;
+  /* The device may use the host buffers in place: it lets go of them first. */
+  ts_cl_run_destroy(run->cl);
+  run->cl = NULL;
+  for (int b = TS_BUF_IN + 1; b < TS_NBUF; b++) {
+    free(run->k.buf[b].data);
+    free(run->k.shadow[b].data);
+    run->k.buf[b].data = run->k.shadow[b].data = NULL;
+  }
+  ts_image_destroy(run->in_img);
+  run->in_img = NULL;
+  run->k.buf[TS_BUF_IN].data = NULL;
+  run->released = 1;
 }
 
 void ts_run_destroy(ts_run *run)
 {
   if (!run)
     return;
-  for (int b = 0; b < TS_NBUF; b++) {
-    free(run->k.buf[b].data);
-    free(run->k.shadow[b].data);
-  }
-  ts_cl_run_destroy(run->cl);
+  ts_run_release_buffers(run);
   ts_dev_run_free(run->dev);
   ts_sched_destroy(run->sched);
   free(run->hazards);
@@ -373,7 +457,8 @@ static void commit_thread(ts_run *run, int pi, uint32_t id)
 
 static ts_status reset(ts_run *run, ts_error *err)
 {
-  for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
+  /* On the OpenCL back end the device zeroes its buffers, and the download brings them. */
+  for (int b = TS_BUF_OUT; b < TS_NBUF && !run->cl; b++)
     if (run->k.buf[b].data) {
       memset(run->k.buf[b].data, 0, buf_bytes(&run->k.buf[b]));
       if (run->k.shadow[b].data)
@@ -420,6 +505,8 @@ static ts_status run_batch(ts_run *run, int pi, uint32_t from, uint32_t to, int 
   return TS_OK;
 }
 
+/* The threads' writes become visible: committed from the shadow, or for a late pass made
+ * now, straight into the buffer. */
 static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, ts_error *err)
 {
   const ts_pass_desc *pd = &run->params.variant->passes[pi];
@@ -428,10 +515,12 @@ static ts_status commit_batch(ts_run *run, int pi, uint32_t from, uint32_t to, t
     uint32_t id;
     rec_xy(run, i, &p, &id, &tx, &ty);
     ts_rect r = pd->write_rect(&run->k, tx, ty);
-    mark_rows(run, pd->dst, r.y, r.y + r.h);
-    if (!run->cl)
+    mark_rows(run, pd->dst, r.y, r.y + r.h, r.x, r.x + r.w);
+    if (!run->cl && !run->late[pi])
       commit_thread(run, p, id);
   }
+  if (run->late[pi])
+    return run_batch(run, pi, from, to, 1, err);
   return run->cl ? ts_cl_run_commit(run->cl, pi, from, to - from, err) : TS_OK;
 }
 
@@ -459,6 +548,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     tick = 0;
   if (tick > s->length)
     tick = s->length;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   if ((tick < run->tick || run->dev_in_bufs) && (st = reset(run, err)) != TS_OK)
     return st;
   run->dev_in_bufs = 0;
@@ -483,7 +574,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     } else {
       rec_at(run, run->pos, &pi, &id);
       uint32_t j = batch_end(run, run->pos, s->total, 0);
-      st = run_batch(run, pi, run->pos, j, 0, err);
+      if (!run->late[pi])
+        st = run_batch(run, pi, run->pos, j, 0, err);
       run->pos = j;
     }
   }
@@ -497,6 +589,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
 ts_status ts_run_finish_fast(ts_run *run, ts_error *err)
 {
   const ts_sched *s = run->sched;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   ts_status st = reset(run, err);
   double t0 = now_ms();
   for (uint32_t i = 0; st == TS_OK && i < s->total;) {
@@ -551,6 +645,8 @@ ts_cl_run *ts_run_cl(const ts_run *run)
 
 ts_status ts_run_rewind(ts_run *run, ts_error *err)
 {
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   run->dev_in_bufs = 0;
   return reset(run, err);
 }
@@ -588,14 +684,32 @@ uint32_t ts_run_integral_scale(const ts_run *run)
 {
   const ts_buf *in = &run->k.buf[TS_BUF_IN];
   uint64_t total = 0;
-  for (size_t i = 0, n = (size_t)in->cols * in->rows; i < n; i++)
+  for (size_t i = 0, n = in->data ? (size_t)in->cols * in->rows : 0; i < n; i++)
     total += in->data[i];
   return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
+void ts_integral_grey(const uint32_t *sums, size_t n, uint32_t scale, uint8_t *grey)
+{
+  /* (min(v, mx) * 255 + mx / 2) / mx without a division per pixel (the viewer converts every
+   * row a step changes): a quotient from the reciprocal, off by one at most, then made exact. */
+  uint64_t mx = scale ? scale : 1;
+  double inv = 1.0 / (double)mx;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t v = sums[i];
+    uint64_t num = (v < mx ? v : mx) * 255u + mx / 2;
+    uint64_t q = (uint64_t)((double)num * inv);
+    q += (q + 1) * mx <= num;
+    q -= q * mx > num;
+    grey[i] = (uint8_t)q;
+  }
 }
 
 ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err)
 {
   const ts_kctx *k = &run->k;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   ts_image *img;
   ts_status st = ts_image_create(k->W, k->H, k->C, &img, err);
   if (st != TS_OK)
@@ -778,6 +892,8 @@ static ts_status walk_tables(const ts_run *run, int pi, int32_t **tiles, int32_t
 ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
 {
   const ts_variant *v = run->params.variant;
+  if (run->released)
+    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   if (!run->cl)
     return ts_fail(err, TS_ERR_ARG, "--exec device runs on the OpenCL back end, not the CPU model");
   ts_status st = reset(run, err);

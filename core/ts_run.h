@@ -40,8 +40,15 @@ typedef struct ts_run ts_run;
 
 /* Fills unset fields (ksize, cost) from the variant. */
 void ts_run_params_resolve(ts_run_params *p);
+/* The run shares `in` (ts_image_share) as its input buffer, or for the integral image of a
+ * colour image, its own luma: in must not change while the run lives. */
 ts_status ts_run_create(const ts_image *in, const ts_run_params *p, ts_run **out, ts_error *err);
 void ts_run_destroy(ts_run *run);
+/* Frees the run's buffers (host and device) and its share of the input, keeping the schedule,
+ * hazards, geometry and device result, for a viewer that still draws the run from its own
+ * copy of the pixels while the next run is made. The run cannot be replayed after this: its
+ * seeks fail, and its buffers' data pointers are NULL. */
+void ts_run_release_buffers(ts_run *run);
 
 /* Replays to `tick` (clamped to 0 .. the run's length). */
 ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err);
@@ -52,6 +59,15 @@ ts_status ts_run_finish_fast(ts_run *run, ts_error *err);
 /* The output rows [*y0, *y1) that may have changed since the last call (all of them after a
  * seek back or a fast run); returns 0 when none did. For viewers that redraw only those. */
 int ts_run_take_changed_rows(ts_run *run, int *y0, int *y1);
+/* The same, as the rectangle of output pixels [*x0, *x1) x [*y0, *y1) that holds what may
+ * have changed. */
+int ts_run_take_changed_rect(ts_run *run, int *x0, int *y0, int *x1, int *y1);
+/* The same, as up to `max` rectangles of output pixels (the threads' writes, a row of tiles
+ * joined): returns how many, 0 when nothing changed; one that holds them all when they are
+ * more than `max` or TS_VIEW_RECTS. A step's few hundred tiles stay apart, so a viewer
+ * updates those and not the rectangle around them (a wavefront's spans the image). */
+#define TS_VIEW_RECTS 1024
+int ts_run_take_changed_rects(ts_run *run, ts_rect *out, int max);
 /* Device kernel time of the launches since the last call, in ms (0 on the CPU). */
 double ts_run_take_kernel_ms(ts_run *run);
 int64_t ts_run_tick(const ts_run *run);
@@ -81,6 +97,9 @@ const uint32_t *ts_run_output_u32(const ts_run *run);
 /* What a correct integral image peaks at: the sum of all luma (at most 2^32 - 1), so that
  * every tick and every schedule of one image is drawn on the same scale. */
 uint32_t ts_run_integral_scale(const ts_run *run);
+/* n sums as the viewer draws them: 8-bit grey, 255 at `scale` and above (scale 0 counts as
+ * 1). */
+void ts_integral_grey(const uint32_t *sums, size_t n, uint32_t scale, uint8_t *grey);
 
 /* ---- the schedule run by the device (SPEC section 8) ---- */
 

@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ts_status.h"
 
@@ -41,4 +43,15 @@ int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out)
 {
   size_t ab;
   return ts_mul_size(a, b, &ab) && ts_mul_size(ab, c, out);
+}
+
+void *ts_alloc_zeroed(size_t n)
+{
+  size_t whole = (n + TS_ALIGN - 1) / TS_ALIGN * TS_ALIGN;
+  if (n == 0 || whole < n)
+    return NULL;
+  void *p = aligned_alloc(TS_ALIGN, whole);
+  if (p)
+    memset(p, 0, whole);
+  return p;
 }

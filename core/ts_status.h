@@ -4,6 +4,8 @@
 #ifndef TS_STATUS_H
 #define TS_STATUS_H
 
+#include <stddef.h>
+
 #define TS_STATUS_LIST(X)                                   \
   X(TS_OK, "ok")                                            \
   X(TS_ERR_ARG, "invalid argument")                         \
@@ -37,5 +39,10 @@ ts_status ts_fail(ts_error *err, ts_status code, const char *fmt, ...)
 /* Overflow-checked size arithmetic: return 0 and leave *out alone on overflow. */
 int ts_mul_size(size_t a, size_t b, size_t *out);
 int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out);
+
+/* n zero bytes (n > 0) aligned to TS_ALIGN, for images and buffers that vector loads read and
+ * an OpenCL device may use in place; free() frees them. NULL when out of memory. */
+#define TS_ALIGN 128
+void *ts_alloc_zeroed(size_t n);
 
 #endif

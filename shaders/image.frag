@@ -1,5 +1,6 @@
 // An image pane: the image (nearest texel), a pixel grid when zoomed in, and the thread-space
-// overlay drawn from a per-thread texture, one texel per thread:
+// overlay drawn from two per-thread textures, one texel per thread (u_states' byte is added
+// to u_threads' alpha):
 //   r = dispatch index, g = depth, b = slot, a = state (0 pending, 1 waiting, 2 running,
 //   3 done) + 4 when the thread has a hazard + 8 x what the observation flags in it (bits:
 //   1 read outside its footprint, 2 wrote outside its rectangle, 4 write conflict, 8
@@ -19,6 +20,7 @@ uniform float u_zoom;       // screen pixels per image pixel
 uniform vec4 u_clip;        // pane rectangle (x0, y0, x1, y1)
 uniform int u_overlay;      // 0 none, 1 state, 2 dispatch order, 3 depth, 4 slot, 5 observed
 uniform sampler2D u_threads;
+uniform usampler2D u_states;  // each thread's state (0..3), added to u_threads' alpha
 uniform vec2 u_space;       // thread space TW, TH
 uniform vec2 u_tile;        // a thread's tile in image pixels
 uniform int u_transposed;   // thread (x, y) owns the tile at (y * tile.x, x * tile.y)
@@ -77,6 +79,7 @@ void main()
                                : vec2(floor(p.x / u_tile.x), floor(p.y / u_tile.y));
     if (t.x < u_space.x && t.y < u_space.y) {
       vec4 th = texelFetch(u_threads, ivec2(t), 0);
+      th.a += float(texelFetch(u_states, ivec2(t), 0).r);
       float state = mod(th.a, 4.0);
       // A device tile is known wrong only once it has finished.
       bool hazard = mod(th.a, 8.0) >= 4.0 && state >= (u_device != 0 ? 3.0 : 2.0);

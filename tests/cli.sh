@@ -147,7 +147,7 @@ python3 -c "import sys; d=open(sys.argv[1],'rb').read(); sys.exit(0 if d[24]==16
 for v in box2d linear1d2 linearslide linearslide2 transpose2pass; do
   expect 0 "same: 0 of" bash -c "'$ts' run --variant $v -o '$tmp/$v.png' >/dev/null && '$ts' diff '$tmp/box.png' '$tmp/$v.png'"
 done
-for v in gauss_local gauss_local_sep gauss_slide; do
+for v in gauss_local gauss_local_sep gauss_slide gauss_stream; do
   "$ts" run --variant gauss_global --kernel-size 7 -o "$tmp/g.png" >/dev/null
   expect 0 "same: 0 of" bash -c "'$ts' run --variant $v --kernel-size 7 -o '$tmp/$v.png' >/dev/null && '$ts' diff '$tmp/g.png' '$tmp/$v.png'"
 done

@@ -35,11 +35,12 @@ done
 check --variant gauss_local_sep -i "$tmp/grey.png" --kernel-size 15
 check --variant gauss_local -i "$tmp/grey.png" --kernel-size 15
 check --variant gauss_slide -i "$tmp/grey.png" --kernel-size 15
+check --variant gauss_stream -i "$tmp/grey.png" --kernel-size 15
 check --variant linear1d2 -i "$tmp/grey.png"
 check --variant integral -i "$tmp/grey.png" --pattern none
 # 64 pixels wide: rows a multiple of 16 bytes, the word paths of the GPU variants.
 "$mkchart" "$tmp/w64.png" 64x64
-for v in boxstrip boxword boxquad gaussword gaussquad integral_colrow integral_band; do
+for v in boxstrip boxband boxword boxquad gaussword gaussquad gauss_stream integral_colrow integral_band; do
   check --variant "$v" -i "$tmp/w64.png"
   check --variant "$v" -i "$tmp/rgb.png"
 done
@@ -48,5 +49,12 @@ done
 "$mkchart" "$tmp/w64t.png" 64x130
 check --variant integral_band -i "$tmp/w64t.png"
 check --variant integral_band -i "$tmp/w64t.png" --slots 2 --tick 4
+# 200 RGB pixels (600 bytes) a row: gauss_stream's rows in two chunks, stepped with few slots.
+"$mkchart" "$tmp/wide.png" 200x64
+check --variant gauss_stream -i "$tmp/wide.png" --kernel-size 15
+check --variant gauss_stream -i "$tmp/wide.png" --slots 2 --tick 1
+# 1100 x 64 RGB: rows of four of boxband's 1024-byte bands, the last 228 bytes wide.
+"$mkchart" "$tmp/wide1100.png" 1100x64
+check --variant boxband -i "$tmp/wide1100.png"
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -37,8 +37,8 @@ PY
 python3 - "$tmp/soak.txt" "$steps" "$backends" "$src/assets/chart.png" "$tmp/a.png" "$tmp/b.png" "$tmp/c.png" <<'PY'
 import random, sys
 out, steps, backends, images = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
-variants = ["box2d", "linear1d2", "linearslide", "linearslide2", "transpose2pass", "boxstrip", "boxword", "boxquad", "gauss_global",
-            "gauss_local", "gauss_local_sep", "gauss_slide", "gaussword", "gaussquad", "integral", "integral_scan", "integral_colrow",
+variants = ["box2d", "linear1d2", "linearslide", "linearslide2", "transpose2pass", "boxstrip", "boxband", "boxword", "boxquad", "gauss_global",
+            "gauss_local", "gauss_local_sep", "gauss_slide", "gaussword", "gaussquad", "gauss_stream", "integral", "integral_scan", "integral_colrow",
             "integral_band"]
 patterns = ["none", "wavefront", "wavefront26", "vertical", "horizontal", "wavefront26z",
             "wavefront26zig", "wavefront26x", "wavefront26zi"]

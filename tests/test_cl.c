@@ -47,10 +47,12 @@ static void exact_everywhere(ts_cl *cl)
 {
   /* 16, 48 and 4 wide: rows a multiple of 16 bytes (the word paths of boxquad, gaussquad)
    * in every channel count, one word wide included; 1031 and 1040: rows longer than one
-   * chunk of integral_colrow's row scan (1024), odd and a multiple of 16. */
+   * chunk of integral_colrow's row scan (1024), odd and a multiple of 16; 1030 x 17 and
+   * 1100 x 19: several of boxband's 1024-byte bands in a row and whole bands of 8 rows, the
+   * row's last band narrower than a column (1030 grey: 6 bytes) or not a multiple of it. */
   static const int fixed[][2] = { { 1, 1 }, { 7, 1 }, { 1, 9 }, { 17, 13 }, { 33, 19 },
                                   { 50, 47 }, { 16, 9 }, { 48, 21 }, { 4, 3 }, { 1031, 7 },
-                                  { 1040, 6 } };
+                                  { 1040, 6 }, { 1030, 17 }, { 1100, 19 } };
   enum { NFIXED = (int)(sizeof fixed / sizeof fixed[0]) };
   static const int chans[] = { 1, 3, 4 };
   for (int trial = 0; trial < NFIXED + 3; trial++) {
@@ -81,7 +83,8 @@ static void exact_everywhere(ts_cl *cl)
 }
 
 /* Every Gaussian variant on the device at every kernel size, on images wide enough that
- * the strip variants have strips inside the image as well as at its edges. */
+ * the strip variants have strips inside the image as well as at its edges; then at other
+ * sigmas. */
 static void gaussian_sizes_on_device(ts_cl *cl)
 {
   static const int chans[] = { 1, 3, 4 };
@@ -98,6 +101,32 @@ static void gaussian_sizes_on_device(ts_cl *cl)
         snprintf(what, sizeof what, "cl %s k=%d %dx%dx%d", v->name, k, img->w, img->h, img->c);
         testlib_cl = cl;
         ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, k, 0, 0);
+        testlib_cl = NULL;
+        if (!run)
+          continue;
+        ts_error err = { 0 };
+        CHECK(ts_run_finish_fast(run, &err) == TS_OK, "%s: %s", what, err.msg);
+        compare_to_ref(run, img, what, 1);
+        ts_run_destroy(run);
+      }
+      ts_image_destroy(img);
+    }
+  /* Other sigmas: weights far from the default's (a centre of 256 and zeros at 0.3, nearly
+   * flat at 40), rows of several of gauss_stream's 512-byte chunks. */
+  static const struct { int k; double sigma; } other[] = { { 15, 0.3 }, { 5, 40.0 }, { 9, 3.5 } };
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+    for (int ci = 0; ci < 3; ci++) {
+      ts_image *img = random_image(600 + (int)check_rand(200), 5 + (int)check_rand(9), chans[ci]);
+      for (int vi = 0; vi < ts_variant_count(); vi++) {
+        const ts_variant *v = ts_variant_at(vi);
+        if (v->filter != TS_FILTER_GAUSS)
+          continue;
+        char what[128];
+        snprintf(what, sizeof what, "cl %s k=%d sigma=%g %dx%dx%d", v->name, other[i].k,
+                 other[i].sigma, img->w, img->h, img->c);
+        testlib_cl = cl;
+        ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, other[i].k,
+                                  other[i].sigma, 0);
         testlib_cl = NULL;
         if (!run)
           continue;

@@ -81,9 +81,10 @@ static void observed_exact(ts_cl *cl, const ts_image *img, const ts_variant *v)
 
 static void builtins_observed_exact(ts_cl *cl)
 {
-  static const int sizes[][2] = { { 1, 1 }, { 45, 31 }, { 70, 9 } };
+  /* 300 x 12: rows of 1200 bytes in RGBA, two of boxband's bands, the second 176 wide. */
+  static const int sizes[][2] = { { 1, 1 }, { 45, 31 }, { 70, 9 }, { 300, 12 } };
   static const int chans[] = { 1, 3, 4 };
-  for (int si = 0; si < 3; si++)
+  for (int si = 0; si < 4; si++)
     for (int ci = 0; ci < 3; ci++) {
       ts_image *img = random_image(sizes[si][0], sizes[si][1], chans[ci]);
       for (int vi = 0; vi < ts_variant_count(); vi++)

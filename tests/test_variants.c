@@ -1,6 +1,7 @@
 /* Every variant's CPU model against its filter's scalar reference, bit for bit, on grey,
  * RGB and RGBA images of awkward sizes, under default and random schedules; the integral
- * image's hazards; the output at intermediate ticks. A mismatch prints its coordinates. */
+ * image's hazards; the output at intermediate ticks; the integral image's grey as the viewer
+ * draws it. A mismatch prints its coordinates. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,13 +296,63 @@ static void stepping(void)
   ts_image_destroy(img);
 }
 
+/* The integer scale of the box kernels that work in 16-bit lanes (box_scale16 in
+ * kernels/common.cl): (S * 58196) >> 19 equals the reference's trunc(float(S) * 0.111f)
+ * for every sum of nine bytes, S = 0 .. 2295, each the centre of a 3 x 3 image. */
+static void box_scale_integer(void)
+{
+  int bad = 0;
+  for (uint32_t s = 0; s <= 9 * 255; s++) {
+    ts_image *img = NULL, *ref = NULL;
+    CHECK(ts_image_create(3, 3, 1, &img, NULL) == TS_OK, "image");
+    if (!img)
+      return;
+    for (uint32_t i = 0, left = s; i < 9; i++, left -= img->data[i - 1])
+      img->data[i] = (uint8_t)(left < 255 ? left : 255);
+    CHECK(ts_ref_box3(img, &ref, NULL) == TS_OK, "reference");
+    if (ref && ref->data[4] != (uint8_t)((s * 58196u) >> 19) && bad++ < 5)
+      CHECK(0, "sum %u: (S * 58196) >> 19 is %u, the reference %u", s, (s * 58196u) >> 19,
+            ref->data[4]);
+    ts_image_destroy(ref);
+    ts_image_destroy(img);
+  }
+}
+
+/* The integral image's grey, as the viewer draws it (a reciprocal and a correction instead
+ * of a division), against the division, at the edges of each scale and at random. */
+static void integral_grey(void)
+{
+  static const uint32_t scales[] = { 0, 1, 2, 3, 255, 256, 1000, 65535, 123456789, 999999937u,
+                                     2147483648u, 4294967295u };
+  enum { N = 512 };
+  uint32_t sums[N];
+  uint8_t grey[N];
+  for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++)
+    for (int rep = 0; rep < 64; rep++) {
+      uint64_t mx = scales[si] ? scales[si] : 1;
+      for (uint32_t i = 0; i < N; i++) {
+        uint32_t r = check_rand(65536) << 16 | check_rand(65536);
+        sums[i] = i < 32 ? i : i < 64 ? (uint32_t)(mx - 32 + i - 32) : rep % 2 ? r : r % (uint32_t)mx;
+      }
+      ts_integral_grey(sums, N, scales[si], grey);
+      for (uint32_t i = 0; i < N; i++) {
+        uint64_t v = sums[i];
+        uint8_t want = (uint8_t)(((v < mx ? v : mx) * 255u + mx / 2) / mx);
+        CHECK(grey[i] == want, "grey of %u at scale %u is %u, not %u", sums[i], scales[si],
+              grey[i], want);
+      }
+    }
+}
+
 int main(void)
 {
+  box_scale_integer();
   all_variants_exact();
   gaussian_sizes();
   integral_shapes();
   integral_hazards();
   integral_races();
   stepping();
+  integral_grey();
   return check_exit("test_variants");
 }

@@ -215,6 +215,19 @@ check "--bench-frames ($(cat "$tmp/out"))" grep -q "^frames with the hover movin
 check "--bench-frames steps" grep -q "^steps of one tick, drawn: 3, median" "$tmp/out"
 check "--bench-frames first frame" grep -q "^first frame: [0-9.]* ms after" "$tmp/out"
 check "--bench-frames writes no screenshot" test ! -e "$tmp/bench/tilescope-shot.png"
+# What a step updates (the output's changed tiles, their mipmaps, the frame cache) gives the
+# pictures of a fresh shot: a shot at a tick reached by steps is the fresh shot's, pixel for
+# pixel, and each partial mipmap update is glGenerateMipmap's on the whole, level by level.
+for v in integral box2d transpose2pass; do
+  "$ts" shot --backend cpu --variant $v --overlay state --frames 40:60:10 -o "$tmp/steps-$v.png" >/dev/null 2>&1
+  "$ts" shot --backend cpu --variant $v --overlay state --tick 60 -o "$tmp/fresh-$v.png" >/dev/null 2>&1
+  check "$v: tick 60 after steps = a fresh shot" "$ts" diff --tolerance 0 --max-diff-pixels 0 \
+    "$tmp/fresh-$v.png" "$tmp/steps-$v-00060.png"
+  (TILESCOPE_CHECK_MIPS=1 "$ts" --backend cpu --variant $v --overlay state --bench-frames 4 \
+     --tick 30) >"$tmp/mips" 2>&1
+  check "$v: partial mipmaps = whole ones ($(grep -m1 'mipmap check' "$tmp/mips"))" \
+    bash -c "! grep -q 'mipmap check' '$tmp/mips' && grep -q '^steps of one tick' '$tmp/mips'"
+done
 expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
 check "no half-written screenshot" test ! -e "$tmp/x.png"
 check "no half-written animation" test ! -e "$tmp/x.gif"
