@@ -21,7 +21,8 @@
  *    at most 255;
  *  - unaligned 16-byte loads and stores (TS_LD8x16, TS_ST8x16); the last vector of a chunk
  *    overlaps the one before it instead of running past the row.
- * Rows shorter than 16 bytes take a byte-by-byte path. */
+ * Rows shorter than 16 bytes take a byte-by-byte path. The weights' symmetry holds by
+ * construction (g_i of the centred offset, each rounded alike, the centre adjusted). */
 
 #define GT_H 4       /* output rows a work-item */
 #define GT_CW 512    /* bytes a chunk of a row; the last chunk takes up to 15 more */
@@ -159,7 +160,7 @@ GT_INLINE void gt_rows_r(TS_OBS_PARAM __global const uchar *src, __global uchar 
 
 inline void gauss_stream_tile(TS_BODY_ARGS, int2 t)
 {
-  if (W * C < 16) {
+  if (W * C < 16 || C > 4) { /* (C > 4 would outgrow GT_HALO; images have 1, 3 or 4) */
     for (int y = t.y * GT_H; y < min(t.y * GT_H + GT_H, H); y++)
       gt_row_bytes(TS_OBS_ARG src, dst, W, H, C, r, weights, y);
     return;

@@ -120,6 +120,16 @@ static void gaussian_sizes(void)
     CHECK(sum == 256, "k=%d weights sum to %u", k, sum);
     CHECK(w[k / 2] >= w[0] && w[0] == w[k - 1], "k=%d weights not symmetric", k);
   }
+  /* Symmetric at every sigma too: gauss_stream adds the pixels at -i and +i before one
+   * multiply by w[r - i]. */
+  for (int k = 3; k <= 15; k += 2)
+    for (double sigma = 0.05; sigma < 100.0; sigma *= 1.7) {
+      uint32_t w[TS_GAUSS_MAX_K];
+      CHECK(ts_gauss_weights(k, sigma, w, NULL) == TS_OK, "weights k=%d sigma=%g", k, sigma);
+      for (int i = 0; i < k; i++)
+        CHECK(w[i] == w[k - 1 - i], "k=%d sigma=%g: w[%d] %u, w[%d] %u", k, sigma, i, w[i],
+              k - 1 - i, w[k - 1 - i]);
+    }
   uint32_t w[TS_GAUSS_MAX_K];
   CHECK(ts_gauss_weights(4, 0, w, NULL) == TS_ERR_ARG, "even size accepted");
   CHECK(ts_gauss_weights(17, 0, w, NULL) == TS_ERR_ARG, "size 17 accepted");
