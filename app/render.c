@@ -3,7 +3,10 @@
  * the inspector and legend, the timeline, the help overlay. The device view draws the same
  * parts from the device's record: tiles by their state at the device time, the output masked
  * to the tiles finished by then, wrong tiles hatched, and a timeline of device time with one
- * lane per compute unit. */
+ * lane per compute unit. llvmpipe pays for every pixel it shades, so a frame copies a cache of
+ * what changes seldom (the panes without the hover, the panel's background, the timeline's
+ * graph: draw_cached) and draws only the rest; textures get the rows a step changed and
+ * mipmaps made again where they changed (make_mipmaps). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <time.h>
@@ -1713,15 +1716,14 @@ static void draw_status(viewer *v, const vw_rect *r, float header_end)
   gfx_text(&v->g, font, x, r->y + 8, FOOT, v->status);
 }
 
-/* The device timeline: groups in flight over device time, then one lane per compute unit (or
- * logical lane), the cursor at the device time; the hovered tile's bar outlined. Layer 0 is
- * what changes only with the run (the frame cache keeps it), layer 1 the rest. */
-static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d, int layer)
+/* The device timeline's part that changes only with the run (the frame cache keeps it): the
+ * background, groups in flight over device time, one lane per compute unit (or logical
+ * lane), the passes' bounds. */
+static void draw_dev_timeline_graph(viewer *v, const vw_rect *r, const ts_dev_run *d)
 {
   float gx = r->x + 10, gw = floorf(r->w - 20), fy = r->y + 30, fh = 44;
   float ly = fy + fh + 6, lh = floorf(r->y + r->h - 22 - ly);
   double te = (double)(d->t_end > 0 ? d->t_end : 1);
-  if (layer == 0) {
   gfx_rect(&v->g, r->x, r->y, r->w, r->h, BG);
   gfx_rect(&v->g, r->x, r->y, r->w, 1, DIM);
   int W = (int)gw, H = (int)lh;
@@ -1744,8 +1746,19 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d, 
     gfx_rect(&v->g, px, fy - 4, 1, ly + lh - fy + 8, ACCENT);
     gfx_textf(&v->g, FONT_SMALL, px + 3, fy, ACCENT, "pass %d", p + 1);
   }
-  return;
+}
+
+/* The device timeline over its graph: the hovered tile's bar outlined, the cursor at the
+ * device time, the header and the key. Layer 0 is the graph alone, layer 1 the rest. */
+static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d, int layer)
+{
+  if (layer == 0) {
+    draw_dev_timeline_graph(v, r, d);
+    return;
   }
+  float gx = r->x + 10, gw = floorf(r->w - 20), fy = r->y + 30, fh = 44;
+  float ly = fy + fh + 6, lh = floorf(r->y + r->h - 22 - ly);
+  double te = (double)(d->t_end > 0 ? d->t_end : 1);
   int pass;
   uint32_t id;
   if (viewer_focus_thread(v, &pass, &id) && pass == shown_pass(v)) {

@@ -205,6 +205,17 @@ static void run_on_device(vw_worker *w, vw_snapshot *s)
   capture_output(w, s);
 }
 
+/* Hands the pages of what was freed back to the system. glibc keeps freed blocks below its
+ * mmap threshold (which rises to 32 MB once such a block is freed) in its arenas: a
+ * schedule's arrays and the like, and what pocl's compiler frees, some 130 MB on a first
+ * build, which the next run and the window's textures would otherwise come on top of. */
+static void trim(void)
+{
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 /* Makes the run for the current request; fills the snapshot's error, note and figures. */
 static void make_run(vw_worker *w, vw_snapshot *s, int reload)
 {
@@ -212,6 +223,7 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   /* The window draws the last run from its textures: its pixels can go before the next
    * run's are made (the window hands the run itself back later). */
   ts_run_release_buffers(w->run);
+  trim();
   if (set->use_cl && w->cl && w->cl_device != set->device) {
     ts_cl_destroy(w->cl);
     w->cl = NULL;
@@ -261,8 +273,10 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     attach_record(w, s);
   else if (set->exec_device)
     run_on_device(w, s);
-  if (!p.cl)
+  if (!p.cl) {
+    trim();
     return;
+  }
   /* The whole image, one launch per pass: the kernel time the panel shows. */
   double t[5];
   int ok = 1;
@@ -278,11 +292,7 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &s->dev_private[i],
                          &s->dev_local[i], NULL) == TS_OK)
       s->have_dev_mem = 1;
-#ifdef __GLIBC__
-  /* A kernel built for the first time (pocl compiles with LLVM in this process) leaves some
-   * 130 MB freed in malloc's arenas, which the window's textures would come on top of. */
-  malloc_trim(0);
-#endif
+  trim();
 }
 
 /* Whether the run can be observed: the OpenCL back end, and at most VW_OBSERVE_MAX_PX. */
