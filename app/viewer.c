@@ -351,7 +351,8 @@ void viewer_open(viewer *v, const char *path)
   set_status(v, "loading...");
 }
 
-static void pick_up_image(viewer *v)
+/* Returns 1 when it opened an image or said why it could not. */
+static int pick_up_image(viewer *v)
 {
   SDL_LockMutex(v->load_mu);
   ts_image *img = v->load_done ? v->loaded : NULL;
@@ -368,6 +369,7 @@ static void pick_up_image(viewer *v)
     set_image(v, img, path);
   else if (done)
     set_status(v, error);
+  return done;
 }
 
 static time_t kernels_mtime(const char *dir)
@@ -879,12 +881,13 @@ static void take_rows(void *ud, const vw_snapshot *s)
   }
 }
 
-static void pick_up(viewer *v)
+/* Returns 1 when it took a snapshot. */
+static int pick_up(viewer *v)
 {
   ts_run *before = v->snap.run;
   v->rows_taken = 0;
   if (!vw_worker_take(v->wk, &v->snap, take_rows, v))
-    return;
+    return 0;
   if (!v->rows_taken) {
     /* Nothing was read of this snapshot's run (none, or not readable): the texture is not
      * its output, and the values are not its. */
@@ -913,6 +916,7 @@ static void pick_up(viewer *v)
   if (v->snap.note[0])
     set_status(v, v->snap.note);
   relayout(v);
+  return 1;
 }
 
 /* Asks the worker to observe the focused thread's exact elements once it has stayed focused
@@ -946,11 +950,14 @@ void viewer_frame(viewer *v, int scripted)
   double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
   last_ms = now;
   SDL_Event e;
+  int changed = 0;
   while (SDL_PollEvent(&e))
-    if (!scripted || e.type == SDL_QUIT)
+    if (!scripted || e.type == SDL_QUIT) {
       handle_event(v, &e);
-  pick_up(v);
-  pick_up_image(v);
+      changed = 1;
+    }
+  changed |= pick_up(v);
+  changed |= pick_up_image(v);
   const ts_dev_run *dev = viewer_dev(v);
   if (v->playing && !scripted && dev) {
     /* At speed s the whole device run plays in 100 / s seconds; short runs carry fractions. */
@@ -982,6 +989,19 @@ void viewer_frame(viewer *v, int scripted)
     }
   }
   observe_focus(v, scripted);
+  /* A window with nothing new to show is not drawn again (llvmpipe would take a core's
+   * share for the same pixels): it waits for an event a moment instead. Nothing new: no
+   * event, snapshot or image, no playback or drag, the status line as it was, and a frame
+   * drawn in the last half second. */
+  int status_on = v->status[0] && SDL_GetTicks() < v->status_until;
+  changed |= v->playing || v->dragging || v->scrubbing || status_on != v->status_drawn ||
+             now - v->drawn_ms >= 500;
+  if (!scripted && !v->offscreen && !changed) {
+    SDL_WaitEventTimeout(NULL, 10);
+    return;
+  }
+  v->status_drawn = status_on;
+  v->drawn_ms = now;
   viewer_phase(v, PH_PICKUP);
   render_frame(v);
   if (!v->offscreen)

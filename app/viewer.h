@@ -203,6 +203,8 @@ typedef struct viewer {
   float drag_x, drag_y;
   int quit;
   int shot_counter;
+  uint32_t drawn_ms;    /* the window's last frame (SDL ticks), and whether it showed the */
+  int status_drawn;     /* status line */
   /* --bench-frames: each phase waits for GL (glFinish) and adds its time to phase_ms: wall
    * time (profile 1) or this thread's CPU time (2). */
   int profile;
