@@ -1,4 +1,4 @@
-/* ts_mkchart OUT.png [WxH]: draws the default test chart (see core/ts_chart.h). The chart in
+/* ts_mkchart OUT.png [WxH]: draws the default test chart (see core/io/ts_chart.h). The chart in
  * this folder is its output at the default size: `cmake --build <dir> --target chart`. */
 #include <stdio.h>
 
