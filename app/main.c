@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "ts_file.h"
+#include "ts_plain.h"
 #include "ts_user.h"
 
 static void on_signal(int sig)
@@ -92,6 +93,23 @@ static int load_user_kernels(int *argc, char **argv)
       argv[out++] = argv[i];
       continue;
     }
+    uint8_t *text = NULL;
+    size_t len = 0;
+    if (ts_file_read_all(file, 4u << 20, &text, &len, &err) != TS_OK) {
+      fprintf(stderr, "tilescope: --kernel-file %s\n", err.msg);
+      return 0;
+    }
+    int plain = ts_plain_is_plain((const char *)text, len);
+    free(text);
+    if (plain) {
+      if (cli_plain_file) {
+        fprintf(stderr, "tilescope: --kernel-file %s: one plain kernel file at a time (%s was given too)\n",
+                file, cli_plain_file);
+        return 0;
+      }
+      cli_plain_file = file;
+      continue;
+    }
     ts_variant *v = NULL;
     if (ts_user_load(file, &v, &err) != TS_OK) {
       fprintf(stderr, "tilescope: %s\n", err.msg);
@@ -123,6 +141,13 @@ int main(int argc, char **argv)
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;
+  }
+  if (cmd && strcmp(cmd, "run") == 0 && cli_plain_file)
+    return cmd_run_plain(argc - 1, argv + 1);
+  if (cli_plain_file) {
+    fprintf(stderr, "tilescope: --kernel-file %s: a plain kernel runs with `tilescope run` (the "
+                    "viewer, shot and bench show the dialect's kernels)\n", cli_plain_file);
+    return EXIT_USAGE;
   }
   if (cmd && strcmp(cmd, "run") == 0)
     return cmd_run(argc - 1, argv + 1);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ts_cl.h"
+#include "ts_cl_handles.h"
 #include "ts_file.h"
 
 enum { MAX_PROGRAMS = 64, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
@@ -255,6 +256,18 @@ void ts_cl_destroy(ts_cl *cl)
 const ts_cl_device_info *ts_cl_device(const ts_cl *cl)
 {
   return &cl->info;
+}
+
+void ts_cl_handles(const ts_cl *cl, cl_context *ctx, cl_device_id *dev, cl_command_queue *q)
+{
+  *ctx = cl->ctx;
+  *dev = cl->device;
+  *q = cl->queue;
+}
+
+const char *ts_cl_error_name(cl_int e)
+{
+  return cl_error_name(e);
 }
 
 const char *ts_cl_kernels_dir(const ts_cl *cl)

@@ -1,0 +1,265 @@
+/* `tilescope run --kernel-file K.cl` for a plain kernel (SPEC section 10): runs the file's
+ * passes as its launch description says, writes the output, and with --observe runs it again
+ * observed and prints each finding as one line naming the file, line, kernel, work-group,
+ * work-item and element, grouped with a count. Exit 0 when the run is clean (and equals
+ * --expect), 1 when observation found something or the output differs, 2 when it could not
+ * run (a bad option, a kernel that does not build, a description that does not fit). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ts_compare.h"
+#include "ts_plain.h"
+
+static const char usage[] =
+    "usage: tilescope run --kernel-file K.cl [-i IN.png] [-o OUT.png] [--expect REF.png]\n"
+    "                     [--pass \"entry=... global=... local=... ARG=ROLE\"]...\n"
+    "                     [--observe [--observe-thread GX,GY:LX,LY]] [--json]\n"
+    "A plain OpenCL C kernel, launched as its `// tilescope: plain` lines (or each --pass)\n"
+    "say; with --observe every __global and __local access is recorded and checked.\n";
+
+const char *cli_plain_file;
+static const char *passes[TS_PLAIN_MAX_PASSES];
+static int npasses;
+
+static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *r)
+{
+  for (int p = 0; p < r->npasses; p++) {
+    const ts_plain_launch *L = &r->launch[p];
+    if (!L->nlog_all)
+      continue;
+    fprintf(out, "pass %d (%s), the chosen work-item's %zu accesses%s:\n", p + 1, L->entry,
+            L->nlog_all, L->nlog < L->nlog_all ? " (the first ones)" : "");
+    size_t shown = 0;
+    for (size_t i = 0; i < L->nlog && shown < 200; i++) {
+      const ts_plain_access *a = &L->log[i];
+      ts_plain_finding f = { 0 };
+      f.pass = p;
+      f.line = a->line;
+      f.place[0].space = a->space;
+      f.place[0].buf = a->buf;
+      f.place[0].acc = a->acc;
+      f.place[0].off = a->off;
+      char line[512];
+      ts_plain_finding_line(d, r, &f, line, sizeof line);
+      /* the line's "KIND in KERNEL: ... " part is not wanted here: keep what follows "item" */
+      const char *what = strstr(line, " item ");
+      what = what ? strchr(what + 6, ' ') : NULL;
+      const char *comma = what ? strstr(what, ", ") : NULL;
+      fprintf(out, "  line %d:%.*s (%u bytes)%s\n", a->line,
+              comma ? (int)(comma - what) : (int)strlen(what ? what : ""), what ? what : "",
+              a->bytes, a->outside ? " outside the buffer: not performed" : "");
+      shown++;
+    }
+    if (L->nlog > shown)
+      fprintf(out, "  ... and %zu more\n", L->nlog_all - shown);
+  }
+}
+
+static void json_str(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fprintf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 32)
+      fprintf(out, "\\u%04x", *s);
+    else
+      fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+int cmd_run_plain(int argc, char **argv)
+{
+  /* --pass is repeatable: take them out before the table parser */
+  int out_n = 1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--pass") == 0 && i + 1 < argc) {
+      if (npasses == TS_PLAIN_MAX_PASSES) {
+        fprintf(stderr, "tilescope run: --pass: more than %d passes\n", TS_PLAIN_MAX_PASSES);
+        return EXIT_USAGE;
+      }
+      passes[npasses++] = argv[++i];
+    } else {
+      argv[out_n++] = argv[i];
+    }
+  }
+  argc = out_n;
+  const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL,
+             *kernels = NULL;
+  int observe = 0, json = 0, device = -1, repeats = 1;
+  const cli_opt opts[] = {
+    { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
+    { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
+    { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
+    { "--observe", 0, OPT_FLAG, &observe, NULL, "record and check every __global and __local access", NULL },
+    { "--observe-thread", 0, OPT_STR, &thread, "GX,GY:LX,LY", "with --observe: print this work-item's every access", NULL },
+    { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object", NULL },
+    { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
+    { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder (for the observation runtime)", NULL },
+    { "--repeats", 0, OPT_INT, &repeats, "N", "time each pass N times, keep the fastest (default 1)", NULL },
+  };
+  const char *pos[1];
+  int npos;
+  int r = cli_parse("run", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 0, &npos,
+                    usage);
+  if (r)
+    return r < 0 ? EXIT_OK : r;
+  ts_plain_opts po = { .observe = observe, .chosen_pass = -1, .repeats = repeats };
+  for (int i = 0; i < 3; i++)
+    po.chosen_group[i] = po.chosen_item[i] = i ? 0 : -1;
+  if (thread) {
+    char extra;
+    long gx, gy, lx, ly;
+    if (!observe || sscanf(thread, "%ld,%ld:%ld,%ld%c", &gx, &gy, &lx, &ly, &extra) != 4 || gx < 0 ||
+        gy < 0 || lx < 0 || ly < 0) {
+      fprintf(stderr, "tilescope run: --observe-thread '%s': %s\n", thread,
+              observe ? "give the work-group and work-item as GX,GY:LX,LY (from 0)" : "needs --observe");
+      return EXIT_USAGE;
+    }
+    po.chosen_group[0] = gx;
+    po.chosen_group[1] = gy;
+    po.chosen_item[0] = lx;
+    po.chosen_item[1] = ly;
+  }
+  if (repeats < 1 || repeats > 1000) {
+    fprintf(stderr, "tilescope run: --repeats: must be 1 to 1000\n");
+    return EXIT_USAGE;
+  }
+  if (!in_path && !(in_path = cli_default_asset()))
+    return EXIT_USAGE;
+  const char *kdir = cli_kernels_dir(kernels);
+  if (!kdir)
+    return EXIT_USAGE;
+  ts_error err = { 0 };
+  ts_plain_desc *d = NULL;
+  ts_image *in = NULL;
+  ts_cl *cl = NULL;
+  ts_plain_result *res = NULL, *plain = NULL;
+  int rc = EXIT_USAGE;
+  if (ts_plain_load(cli_plain_file, passes, npasses, &d, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    goto out;
+  }
+  if (ts_image_load_png(in_path, &in, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    goto out;
+  }
+  if (ts_cl_create(device, kdir, &cl, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    goto out;
+  }
+  ts_plain_opts plain_o = po;
+  plain_o.observe = 0;
+  if (ts_plain_run(cl, d, in, &plain_o, &plain, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    goto out;
+  }
+  if (observe && ts_plain_run(cl, d, in, &po, &res, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    goto out;
+  }
+  const ts_plain_result *shown = res ? res : plain;
+  rc = EXIT_OK;
+  FILE *o = json ? stderr : stdout;
+  const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  fprintf(o, "%s on %dx%dx%d (%s): %d pass%s\n", base, in->w, in->h, in->c, plain->device,
+          d->npasses, d->npasses == 1 ? "" : "es");
+  for (int p = 0; p < d->npasses; p++) {
+    const ts_plain_launch *L = &plain->launch[p];
+    fprintf(o, "  %s: global %zux%zu, local %zux%zu, %u work-groups, %.3f ms", L->entry,
+            L->global[0], L->global[1], L->local[0], L->local[1], L->ngroups_all, L->ms);
+    if (res)
+      fprintf(o, " (observed: %.3f ms, %.1fx)", res->launch[p].ms,
+              L->ms > 0 ? res->launch[p].ms / L->ms : 0.0);
+    fputc('\n', o);
+  }
+  uint64_t total = 0;
+  if (res) {
+    for (int k = 0; k < TS_NFIND; k++)
+      total += res->counts[k];
+    int same = memcmp(res->out->data, plain->out->data,
+                      (size_t)in->w * (size_t)in->h * (size_t)in->c) == 0;
+    fprintf(o, "observed: %zu finding%s (%llu accesses)%s\n", res->nfindings,
+            res->nfindings == 1 ? "" : "s", (unsigned long long)total,
+            same || res->counts[TS_FIND_OOB] ? "" : "; the observed output differs from the plain run's");
+    for (size_t i = 0; i < res->nfindings; i++) {
+      char line[1024];
+      ts_plain_finding_line(d, res, &res->findings[i], line, sizeof line);
+      fprintf(o, "%s\n", line);
+    }
+    print_log(o, d, res);
+    if (total)
+      rc = EXIT_DIFF;
+  }
+  int matches = -1;
+  if (expect_path) {
+    ts_image *ref = NULL;
+    if (ts_image_load_png(expect_path, &ref, &err) != TS_OK) {
+      fprintf(stderr, "tilescope run: --expect: %s\n", err.msg);
+      rc = EXIT_USAGE;
+      goto out;
+    }
+    matches = ref->w == in->w && ref->h == in->h && ref->c == plain->out->c &&
+              memcmp(ref->data, plain->out->data, (size_t)in->w * (size_t)in->h * (size_t)in->c) == 0;
+    fprintf(o, "output %s %s\n", matches ? "equals" : "differs from", expect_path);
+    ts_image_destroy(ref);
+    if (!matches)
+      rc = EXIT_DIFF;
+  }
+  if (out_path && ts_image_save_png(out_path, plain->out, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: -o: %s\n", err.msg);
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  if (json) {
+    printf("{\"kernel\":");
+    json_str(stdout, d->path);
+    printf(",\"device\":");
+    json_str(stdout, plain->device);
+    printf(",\"passes\":[");
+    for (int p = 0; p < d->npasses; p++) {
+      const ts_plain_launch *L = &plain->launch[p];
+      printf("%s{\"entry\":", p ? "," : "");
+      json_str(stdout, L->entry);
+      printf(",\"global\":[%zu,%zu,%zu],\"local\":[%zu,%zu,%zu],\"groups\":%u,\"ms\":%.4f",
+             L->global[0], L->global[1], L->global[2], L->local[0], L->local[1], L->local[2],
+             L->ngroups_all, L->ms);
+      if (res)
+        printf(",\"observed_ms\":%.4f", res->launch[p].ms);
+      printf("}");
+    }
+    printf("]");
+    if (res) {
+      printf(",\"counts\":{");
+      static const char *keys[TS_NFIND] = { "outside_buffer", "race_groups", "race_local",
+                                            "race_global", "uninitialised", "footprint", "tile" };
+      for (int k = 0; k < TS_NFIND; k++)
+        printf("%s\"%s\":%llu", k ? "," : "", keys[k], (unsigned long long)res->counts[k]);
+      printf("},\"findings\":[");
+      for (size_t i = 0; i < res->nfindings; i++) {
+        char line[1024];
+        ts_plain_finding_line(d, res, &res->findings[i], line, sizeof line);
+        printf("%s{\"kind\":%d,\"line\":%d,\"count\":%llu,\"text\":", i ? "," : "",
+               res->findings[i].kind, res->findings[i].line,
+               (unsigned long long)res->findings[i].count);
+        json_str(stdout, line);
+        printf("}");
+      }
+      printf("]");
+    }
+    if (matches >= 0)
+      printf(",\"output_ok\":%s", matches ? "true" : "false");
+    printf("}\n");
+  }
+  (void)shown;
+out:
+  ts_plain_result_free(res);
+  ts_plain_result_free(plain);
+  ts_cl_destroy(cl);
+  ts_image_destroy(in);
+  ts_plain_desc_free(d);
+  return rc;
+}

@@ -1,0 +1,14 @@
+/* The OpenCL handles of a ts_cl, for the parts of the core that build and launch kernels of
+ * their own (core/plain/): they share the device, its context and its in-order queue. */
+#ifndef TS_CL_HANDLES_H
+#define TS_CL_HANDLES_H
+
+#include <CL/cl.h>
+
+#include "ts_cl.h"
+
+void ts_cl_handles(const ts_cl *cl, cl_context *ctx, cl_device_id *dev, cl_command_queue *q);
+/* OpenCL's name for an error code (CL_INVALID_KERNEL_NAME, ...). */
+const char *ts_cl_error_name(cl_int e);
+
+#endif

@@ -1,0 +1,864 @@
+/* The instrumenter of plain kernels (SPEC section 10): parses an OpenCL C file with libclang
+ * and writes it again with every access of __global and __local memory passed through the
+ * observation runtime (kernels/plain/observe.cl), whatever its spelling: subscripts, `*p`,
+ * `p->f`, derived pointers (the type says where a pointer points, so a pointer made by
+ * arithmetic is seen like its source), vloadN / vstoreN / vload_half and atomics. barrier()
+ * becomes ts_barrier(), which counts the intervals. Every function of the file takes the
+ * work-item's context first; each kernel gets the observation buffer as its last argument
+ * (and two shadows per __local pointer argument), so the kernel's own arguments keep their
+ * indices. A call of a built-in that takes a __global or __local pointer tilescope does not
+ * know, and an access the rewrite cannot reach (several accesses inside one macro
+ * expansion), is an error naming the line: nothing is left unobserved silently.
+ *
+ * The rewrite is text: each access E of type T becomes (*(T *)ts_g(ts_c, (__global uchar
+ * *)&(E), sizeof(T), KIND, LINE)), so it stays an lvalue and is evaluated once. Source
+ * positions are the expansion's, so an access spelt through a macro wraps the macro's use. */
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_plain.h"
+
+enum { CTX_READ, CTX_WRITE, CTX_UPDATE, CTX_NONE };
+/* Access kinds, as observe.cl's TS_K_*. */
+enum { K_READ = 1, K_WRITE = 2, K_UPDATE = 3, K_ATOMIC = 4 };
+
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+  int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *p, size_t n)
+{
+  if (b->oom)
+    return;
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->n + n + 1)
+      cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+      b->oom = 1;
+      return;
+    }
+    b->s = s;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->n, p, n);
+  b->n += n;
+  b->s[b->n] = 0;
+}
+
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static void sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_fmt(sbuf *b, const char *fmt, ...)
+{
+  char tmp[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n > 0)
+    sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+typedef struct walker {
+  const char *src;
+  size_t len;
+  CXTranslationUnit tu;
+  CXFile file;
+  const char *path;
+  int rewrite;
+  ts_error *err;
+  int failed;
+  /* The kernel being written: its __local pointer arguments' shadows. */
+  int in_kernel;
+  ts_plain_kernel *kernel; /* the kernel being written, for its __local names */
+  /* Extents of the accesses wrapped so far, to refuse two with one extent. */
+  unsigned (*wrapped)[2];
+  size_t nwrapped, capwrapped;
+  ts_plain_src *out;
+} walker;
+
+typedef struct span {
+  unsigned s, t, line;
+  int ok; /* in the main file, in order */
+} span;
+
+static span span_of(walker *w, CXCursor c)
+{
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned l1 = 0, o1 = 0, o2 = 0;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f1, &l1, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+  span s = { o1, o2, l1, 0 };
+  s.ok = f1 && f2 && clang_File_isEqual(f1, w->file) && clang_File_isEqual(f2, w->file) &&
+         o1 <= o2 && o2 <= w->len;
+  return s;
+}
+
+static void fail(walker *w, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(walker *w, unsigned line, const char *fmt, ...)
+{
+  if (w->failed)
+    return;
+  w->failed = 1;
+  char tmp[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  ts_fail(w->err, TS_ERR_UNSUPPORTED, "%s:%u: %s", w->path, line, tmp);
+}
+
+typedef struct kids {
+  CXCursor c[64];
+  int n;
+} kids;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  kids *k = d;
+  if (k->n < 64)
+    k->c[k->n++] = c;
+  return CXChildVisit_Continue;
+}
+
+static void children(CXCursor c, kids *k)
+{
+  k->n = 0;
+  clang_visitChildren(c, collect, k);
+}
+
+static char *type_str(CXType t)
+{
+  CXString s = clang_getTypeSpelling(t);
+  const char *c = clang_getCString(s);
+  size_t n = c ? strlen(c) + 1 : 1;
+  char *r = malloc(n);
+  if (r)
+    memcpy(r, c ? c : "", n);
+  clang_disposeString(s);
+  return r;
+}
+
+/* 1: __global, 2: __local, 0: elsewhere, for an lvalue's type as libclang spells it. */
+static int space_of(CXType t)
+{
+  char *s = type_str(t);
+  int sp = 0;
+  if (s && strstr(s, "__global"))
+    sp = 1;
+  else if (s && strstr(s, "__local"))
+    sp = 2;
+  free(s);
+  return sp;
+}
+
+static int is_array(CXType t)
+{
+  enum CXTypeKind k = t.kind;
+  return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+         k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
+/* The first token at or after offset `at` within the cursor's extent, as text. */
+static int token_after(walker *w, CXCursor c, unsigned at, char *out, size_t n)
+{
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(w->tu, clang_getCursorExtent(c), &toks, &nt);
+  int found = 0;
+  for (unsigned i = 0; i < nt && !found; i++) {
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &off);
+    if (off >= at) {
+      CXString s = clang_getTokenSpelling(w->tu, toks[i]);
+      snprintf(out, n, "%s", clang_getCString(s));
+      clang_disposeString(s);
+      found = 1;
+    }
+  }
+  clang_disposeTokens(w->tu, toks, nt);
+  return found;
+}
+
+static void emit(walker *w, sbuf *o, CXCursor c, int ctx);
+
+/* The cursor's text with its children rewritten, ctx[i] the context of child i. */
+static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *ctx)
+{
+  unsigned pos = s.s;
+  for (int i = 0; i < k->n; i++) {
+    span cs = span_of(w, k->c[i]);
+    if (!cs.ok || cs.s < pos || cs.t > s.t || (cs.s == s.s && cs.t == s.t && k->n > 1))
+      continue; /* inside a macro's use: its text is the use's */
+    sb_add(o, w->src + pos, cs.s - pos);
+    emit(w, o, k->c[i], ctx[i]);
+    pos = cs.t;
+  }
+  (void)c;
+  sb_add(o, w->src + pos, s.t - pos);
+}
+
+/* Remembers an access's extent; two accesses with one extent are one macro's use. */
+static void note_wrapped(walker *w, span s)
+{
+  for (size_t i = 0; i < w->nwrapped; i++)
+    if (w->wrapped[i][0] == s.s && w->wrapped[i][1] == s.t) {
+      fail(w, s.line,
+           "several memory accesses come from one macro's use here; tilescope observes each "
+           "access, so write them out (or make the macro one access)");
+      return;
+    }
+  if (w->nwrapped == w->capwrapped) {
+    size_t cap = w->capwrapped ? w->capwrapped * 2 : 256;
+    void *p = realloc(w->wrapped, cap * sizeof *w->wrapped);
+    if (!p) {
+      fail(w, s.line, "out of memory");
+      return;
+    }
+    w->wrapped = p;
+    w->capwrapped = cap;
+  }
+  w->wrapped[w->nwrapped][0] = s.s;
+  w->wrapped[w->nwrapped][1] = s.t;
+  w->nwrapped++;
+}
+
+static int kind_of(int ctx)
+{
+  return ctx == CTX_WRITE ? K_WRITE : ctx == CTX_UPDATE ? K_UPDATE : K_READ;
+}
+
+/* (*(T *)ts_g(ts_c, (__global uchar *)&(E), sizeof(T), KIND, LINE)) */
+static void emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, const kids *k,
+                        const int *kctx)
+{
+  note_wrapped(w, s);
+  char *t = type_str(clang_getCursorType(c));
+  const char *as = sp == 1 ? "__global" : "__local";
+  sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
+  emit_body(w, o, c, s, k, kctx);
+  sb_fmt(o, "), sizeof(%s), %d, %u))", t, kind_of(ctx), s.line);
+  free(t);
+}
+
+static int vec_width(const char *name, const char *prefix)
+{
+  const char *p = name + strlen(prefix);
+  int n = atoi(p);
+  return n == 2 || n == 3 || n == 4 || n == 8 || n == 16 ? n : 0;
+}
+
+/* vloadN(off, p) / vstoreN(v, off, p) / vload_half[N](off, p) / vstore_half[N][_r](v, off, p):
+ * the pointer argument becomes the element's own address, checked; the offset becomes 0. */
+static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, span s,
+                            const kids *k)
+{
+  (void)c;
+  int store = strncmp(name, "vstore", 6) == 0;
+  int half = strstr(name, "_half") != NULL;
+  const char *p = name + (store ? 6 : 5);
+  if (*p == 'a')
+    p++; /* vloada_half */
+  if (half)
+    p += 5;
+  int n = half ? 1 : 0;
+  if (isdigit((unsigned char)*p))
+    n = vec_width(p, "");
+  if (n == 0)
+    return 0;
+  if (k->n < (store ? 4 : 3))
+    return 0;
+  CXCursor ptr = k->c[k->n - 1], off = k->c[k->n - 2];
+  CXType pt = clang_getCursorType(ptr);
+  int sp = space_of(clang_getPointeeType(pt));
+  if (sp == 0)
+    return 0; /* private or constant memory: nothing to observe */
+  char *ts = type_str(pt);
+  sbuf ob = { 0 }, pb = { 0 }, vb = { 0 };
+  emit(w, &ob, off, CTX_READ);
+  emit(w, &pb, ptr, CTX_NONE);
+  if (store)
+    emit(w, &vb, k->c[k->n - 3], CTX_READ);
+  sb_fmt(o, "%s(", name);
+  if (store)
+    sb_fmt(o, "%s, ", vb.s ? vb.s : "");
+  sb_fmt(o, "0, (%s)ts_%c(ts_c, (%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
+         ts, sp == 1 ? 'g' : 'l', sp == 1 ? "__global" : "__local", pb.s ? pb.s : "",
+         ob.s ? ob.s : "", n, n, pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line);
+  note_wrapped(w, s);
+  free(ob.s);
+  free(pb.s);
+  free(vb.s);
+  free(ts);
+  return 1;
+}
+
+static int is_atomic(const char *name)
+{
+  return strncmp(name, "atomic_", 7) == 0 || strncmp(name, "atom_", 5) == 0;
+}
+
+/* A call: the file's own functions take the context, barrier() counts, the built-ins with
+ * pointers are observed, and any other built-in given a __global or __local pointer is an
+ * error rather than an access nobody sees. */
+static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
+{
+  CXString ns = clang_getCursorSpelling(c);
+  char name[128];
+  snprintf(name, sizeof name, "%s", clang_getCString(ns));
+  clang_disposeString(ns);
+  CXCursor callee = clang_getCursorReferenced(c);
+  int own = 0;
+  if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) == CXCursor_FunctionDecl) {
+    CXCursor def = clang_getCursorDefinition(callee);
+    CXFile f = NULL;
+    if (!clang_Cursor_isNull(def))
+      clang_getExpansionLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
+    own = f && clang_File_isEqual(f, w->file);
+  }
+  int nargs = clang_Cursor_getNumArguments(c);
+  if (own) {
+    /* name( -> name(ts_c, ...) */
+    int ctx[64];
+    for (int i = 0; i < k->n; i++)
+      ctx[i] = CTX_READ;
+    span cs = k->n ? span_of(w, k->c[0]) : s;
+    unsigned pos = s.s;
+    /* the callee's reference first, then '(' */
+    sbuf tmp = { 0 };
+    emit_body(w, &tmp, c, s, k, ctx);
+    (void)cs;
+    (void)pos;
+    char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
+    if (!paren) {
+      free(tmp.s);
+      fail(w, s.line, "cannot rewrite the call of %s", name);
+      return 1;
+    }
+    sb_add(o, tmp.s, (size_t)(paren - tmp.s) + 1);
+    sb_str(o, nargs > 0 ? "ts_c, " : "ts_c");
+    sb_str(o, paren + 1);
+    free(tmp.s);
+    return 1;
+  }
+  if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0) {
+    int ctx[64];
+    for (int i = 0; i < k->n; i++)
+      ctx[i] = CTX_READ;
+    sbuf tmp = { 0 };
+    emit_body(w, &tmp, c, s, k, ctx);
+    char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
+    if (!paren) {
+      free(tmp.s);
+      fail(w, s.line, "cannot rewrite the barrier");
+      return 1;
+    }
+    sb_str(o, "ts_barrier(ts_c, ");
+    sb_str(o, paren + 1);
+    free(tmp.s);
+    return 1;
+  }
+  if ((strncmp(name, "vload", 5) == 0 || strncmp(name, "vstore", 6) == 0)) {
+    if (emit_vector_call(w, o, c, name, s, k))
+      return 1;
+  }
+  /* Which arguments are pointers to observed memory? */
+  int first_ptr = -1, nptr = 0;
+  for (int i = 0; i < nargs; i++) {
+    CXType at = clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i));
+    if (at.kind == CXType_Pointer && space_of(clang_getPointeeType(at))) {
+      nptr++;
+      if (first_ptr < 0)
+        first_ptr = i;
+    }
+  }
+  if (nptr == 0)
+    return 0;
+  if (is_atomic(name) && nptr == 1 && first_ptr == 0) {
+    CXCursor ptr = clang_Cursor_getArgument(c, 0);
+    CXType pt = clang_getCursorType(ptr);
+    int sp = space_of(clang_getPointeeType(pt));
+    span ps = span_of(w, ptr);
+    if (!ps.ok) {
+      fail(w, s.line, "cannot rewrite the atomic %s (its pointer comes from a macro)", name);
+      return 1;
+    }
+    char *ts = type_str(pt);
+    /* emit everything, with the pointer argument wrapped */
+    unsigned pos = s.s;
+    for (int i = 0; i < k->n; i++) {
+      span cs = span_of(w, k->c[i]);
+      if (!cs.ok || cs.s < pos || cs.t > s.t)
+        continue;
+      sb_add(o, w->src + pos, cs.s - pos);
+      if (cs.s == ps.s && cs.t == ps.t) {
+        sbuf pb = { 0 };
+        emit(w, &pb, k->c[i], CTX_NONE);
+        sb_fmt(o, "(%s)ts_%c(ts_c, (%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
+               sp == 1 ? 'g' : 'l', sp == 1 ? "__global" : "__local", pb.s ? pb.s : "",
+               pb.s ? pb.s : "", K_ATOMIC, s.line);
+        free(pb.s);
+      } else {
+        emit(w, o, k->c[i], CTX_READ);
+      }
+      pos = cs.t;
+    }
+    sb_add(o, w->src + pos, s.t - pos);
+    free(ts);
+    return 1;
+  }
+  fail(w, s.line,
+       "%s() is given a __global or __local pointer, and tilescope cannot see what it does "
+       "with it; observation would miss those accesses",
+       name);
+  return 1;
+}
+
+/* The operator of a unary or binary expression: the first token after the first child (binary,
+ * postfix) or before it (prefix). */
+static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, size_t n)
+{
+  op[0] = 0;
+  if (k->n == 0)
+    return;
+  span s = span_of(w, c), cs = span_of(w, k->c[0]);
+  if (!binary) {
+    if (cs.s > s.s)
+      token_after(w, c, s.s, op, n);
+    else
+      token_after(w, c, cs.t, op, n);
+    return;
+  }
+  token_after(w, c, cs.t, op, n);
+}
+
+static void add_local(walker *w, const char *name, int elem)
+{
+  ts_plain_kernel *kn = w->kernel;
+  if (!kn)
+    return;
+  if (kn->nlocals == 8) {
+    fail(w, (unsigned)kn->line, "%s: more than 8 __local arrays and arguments", kn->name);
+    return;
+  }
+  snprintf(kn->locals[kn->nlocals], sizeof kn->locals[0], "%s", name);
+  kn->local_elem[kn->nlocals++] = elem > 0 ? elem : 1;
+}
+
+/* The kernel's prologue: its context, its global buffers in argument order, its __local
+ * pointer arguments with their shadows. */
+static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
+{
+  sb_str(o, "\n  __local uchar ts_lscr[256];\n  ts_ctx ts_c0, *ts_c = &ts_c0;\n"
+            "  ts_begin(ts_c, ts_ob, ts_lscr);\n");
+  int nl = 0;
+  for (int i = 0; i < kn->nparams; i++) {
+    const ts_plain_param *p = &kn->params[i];
+    if (p->space == TS_SPACE_GLOBAL)
+      sb_fmt(o, "  ts_gbuf(ts_c, (__global uchar *)%s);\n", p->name);
+    else if (p->space == TS_SPACE_LOCAL) {
+      add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1));
+      sb_fmt(o, "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d), ts_lw%d, ts_lr%d);\n",
+             p->name, nl, nl, nl);
+      nl++;
+    }
+  }
+  if (nl)
+    sb_str(o, "  barrier(CLK_LOCAL_MEM_FENCE);\n");
+  (void)w;
+}
+
+static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
+{
+  /* Is it a kernel? Its first token says. */
+  char first[32] = "";
+  token_after(w, c, s.s, first, sizeof first);
+  int kernel = strcmp(first, "__kernel") == 0 || strcmp(first, "kernel") == 0;
+  ts_plain_kernel *kn = NULL;
+  if (kernel) {
+    CXString ns = clang_getCursorSpelling(c);
+    for (int i = 0; i < w->out->nkernels; i++)
+      if (strcmp(w->out->kernels[i].name, clang_getCString(ns)) == 0)
+        kn = &w->out->kernels[i];
+    clang_disposeString(ns);
+  }
+  w->kernel = kn;
+  int body = -1, nparm = 0, lastparm = -1;
+  for (int i = 0; i < k->n; i++) {
+    enum CXCursorKind ck = clang_getCursorKind(k->c[i]);
+    if (ck == CXCursor_CompoundStmt)
+      body = i;
+    if (ck == CXCursor_ParmDecl) {
+      nparm++;
+      lastparm = i;
+    }
+  }
+  if (body < 0) { /* a declaration: copy it as it is (none of ours call it) */
+    sb_add(o, w->src + s.s, s.t - s.s);
+    return;
+  }
+  span bs = span_of(w, k->c[body]);
+  /* the signature: '(' gets the context (helpers) or ')' the buffers (kernels) */
+  char sig[8192];
+  size_t sl = bs.s - s.s < sizeof sig - 1 ? bs.s - s.s : sizeof sig - 1;
+  memcpy(sig, w->src + s.s, sl);
+  sig[sl] = 0;
+  if (!kernel) {
+    char *paren = strchr(sig, '(');
+    if (!paren) {
+      fail(w, s.line, "cannot rewrite the function's parameters");
+      return;
+    }
+    sb_add(o, sig, (size_t)(paren - sig) + 1);
+    if (nparm == 0) {
+      char *close = strrchr(sig, ')');
+      sb_str(o, "ts_ctx *ts_c");
+      sb_str(o, close ? close : ")");
+    } else {
+      sb_str(o, "ts_ctx *ts_c, ");
+      sb_str(o, paren + 1);
+    }
+  } else {
+    span ls = lastparm >= 0 ? span_of(w, k->c[lastparm]) : s;
+    char *close = NULL;
+    if (lastparm >= 0 && ls.t > s.s && ls.t <= bs.s) {
+      sb_add(o, w->src + s.s, ls.t - s.s);
+      sb_str(o, ", __global uint *ts_ob");
+      for (int i = 0, nl = 0; kn && i < kn->nparams; i++)
+        if (kn->params[i].space == TS_SPACE_LOCAL) {
+          sb_fmt(o, ", __local uint *ts_lw%d, __local uint *ts_lr%d", nl, nl);
+          nl++;
+        }
+      sb_add(o, w->src + ls.t, bs.s - ls.t);
+    } else {
+      close = strrchr(sig, ')');
+      char *open = strchr(sig, '(');
+      if (!close || !open) {
+        fail(w, s.line, "cannot rewrite the kernel's parameters");
+        return;
+      }
+      sb_add(o, sig, (size_t)(open - sig) + 1);
+      sb_str(o, "__global uint *ts_ob");
+      sb_str(o, close);
+    }
+  }
+  /* the body: after '{', the prologue (kernels) */
+  w->in_kernel = kernel;
+  kids bk;
+  children(k->c[body], &bk);
+  int ctx[64];
+  for (int i = 0; i < bk.n; i++)
+    ctx[i] = CTX_READ;
+  sb_str(o, "{");
+  if (kernel && kn)
+    emit_prologue(w, o, kn);
+  span inner = bs;
+  inner.s += 1;
+  emit_body(w, o, k->c[body], inner, &bk, ctx);
+  sb_add(o, w->src + bs.t, s.t - bs.t);
+  w->in_kernel = 0;
+  w->kernel = NULL;
+}
+
+/* A __local array declared in a kernel: its two shadows and its registration follow it. */
+static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
+{
+  int ctx[64];
+  for (int i = 0; i < k->n; i++)
+    ctx[i] = CTX_READ;
+  emit_body(w, o, c, s, k, ctx);
+  int any = 0;
+  for (int i = 0; i < k->n; i++) {
+    if (clang_getCursorKind(k->c[i]) != CXCursor_VarDecl)
+      continue;
+    CXType t = clang_getCursorType(k->c[i]);
+    if (clang_Cursor_getStorageClass(k->c[i]) != CX_SC_OpenCLWorkGroupLocal && space_of(t) != 2)
+      continue;
+    if (!w->in_kernel) {
+      fail(w, s.line, "a __local variable outside a kernel");
+      return;
+    }
+    CXString ns = clang_getCursorSpelling(k->c[i]);
+    const char *n = clang_getCString(ns);
+    CXType et = t;
+    while (is_array(et))
+      et = clang_getArrayElementType(et);
+    CXType ct = clang_getCanonicalType(et);
+    long long esz = clang_Type_getSizeOf(ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct);
+    add_local(w, n, esz > 0 ? (int)esz : 1);
+    sb_fmt(o, "\n  __local uint ts_lw_%s[sizeof(%s)], ts_lr_%s[sizeof(%s)];\n"
+              "  ts_lbuf(ts_c, (__local uchar *)%s%s, sizeof(%s), ts_lw_%s, ts_lr_%s);",
+           n, n, n, n, is_array(t) ? "" : "&", n, n, n, n);
+    clang_disposeString(ns);
+    any = 1;
+  }
+  if (any)
+    sb_str(o, "\n  barrier(CLK_LOCAL_MEM_FENCE);");
+}
+
+static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
+{
+  if (w->failed)
+    return;
+  span s = span_of(w, c);
+  if (!s.ok)
+    return;
+  kids k;
+  children(c, &k);
+  int kctx[64];
+  for (int i = 0; i < k.n; i++)
+    kctx[i] = CTX_READ;
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  CXType t = clang_getCursorType(c);
+  char op[16];
+  switch (ck) {
+  case CXCursor_FunctionDecl:
+    emit_function(w, o, c, s, &k);
+    return;
+  case CXCursor_DeclStmt:
+    emit_decl_stmt(w, o, c, s, &k);
+    return;
+  case CXCursor_CallExpr:
+    if (emit_call(w, o, c, s, &k))
+      return;
+    break;
+  case CXCursor_ArraySubscriptExpr: {
+    if (k.n == 2)
+      kctx[0] = CTX_NONE, kctx[1] = CTX_READ;
+    int sp = space_of(t);
+    if (sp && !is_array(t) && ctx != CTX_NONE) {
+      emit_access(w, o, c, s, sp, ctx, &k, kctx);
+      return;
+    }
+    break;
+  }
+  case CXCursor_MemberRefExpr: {
+    /* p->f is an access of f; s.f passes the context to s only when s is not observed
+     * memory itself (then s.f is the access) */
+    int sp = space_of(t);
+    if (k.n >= 1)
+      kctx[0] = CTX_NONE;
+    if (sp && !is_array(t) && ctx != CTX_NONE) {
+      emit_access(w, o, c, s, sp, ctx, &k, kctx);
+      return;
+    }
+    break;
+  }
+  case CXCursor_UnaryOperator:
+    op_of(w, c, &k, 0, op, sizeof op);
+    if (strcmp(op, "&") == 0) {
+      kctx[0] = CTX_NONE;
+    } else if (strcmp(op, "*") == 0) {
+      kctx[0] = CTX_NONE;
+      int sp = space_of(t);
+      if (sp && !is_array(t) && ctx != CTX_NONE) {
+        emit_access(w, o, c, s, sp, ctx, &k, kctx);
+        return;
+      }
+    } else if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+      kctx[0] = CTX_UPDATE;
+    }
+    break;
+  case CXCursor_BinaryOperator:
+    op_of(w, c, &k, 1, op, sizeof op);
+    if (strcmp(op, "=") == 0 && k.n == 2)
+      kctx[0] = CTX_WRITE;
+    break;
+  case CXCursor_CompoundAssignOperator:
+    if (k.n == 2)
+      kctx[0] = CTX_UPDATE;
+    break;
+  case CXCursor_ParenExpr:
+  case CXCursor_UnexposedExpr:
+    /* implicit conversions and vector components: the context passes through */
+    for (int i = 0; i < k.n; i++)
+      kctx[i] = ctx;
+    break;
+  case CXCursor_UnaryExpr: /* sizeof, vec_step: nothing evaluated */
+    for (int i = 0; i < k.n; i++)
+      kctx[i] = CTX_NONE;
+    break;
+  default:
+    break;
+  }
+  emit_body(w, o, c, s, &k, kctx);
+}
+
+/* ---- the kernels' signatures ---- */
+
+static int param_of(CXCursor p, ts_plain_param *out)
+{
+  memset(out, 0, sizeof *out);
+  CXString ns = clang_getCursorSpelling(p);
+  snprintf(out->name, sizeof out->name, "%s", clang_getCString(ns));
+  clang_disposeString(ns);
+  CXType t = clang_getCursorType(p);
+  char *ts = type_str(t);
+  snprintf(out->type, sizeof out->type, "%s", ts ? ts : "");
+  free(ts);
+  if (t.kind == CXType_Pointer) {
+    CXType pt = clang_getPointeeType(t);
+    char *ps = type_str(pt);
+    out->space = strstr(ps, "__global")   ? TS_SPACE_GLOBAL
+                 : strstr(ps, "__local")  ? TS_SPACE_LOCAL
+                 : strstr(ps, "__constant") ? TS_SPACE_CONSTANT
+                                          : TS_SPACE_PRIVATE;
+    out->is_const = clang_isConstQualifiedType(pt);
+    long long sz = clang_Type_getSizeOf(pt);
+    out->elem_size = sz > 0 ? (int)sz : 1;
+    CXType ct = clang_getCanonicalType(pt);
+    out->lanes = ct.kind == CXType_ExtVector ? clang_getNumElements(ct) : 1;
+    CXType et = ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct;
+    out->is_float = et.kind == CXType_Float || et.kind == CXType_Double || et.kind == CXType_Half;
+    out->is_signed = et.kind == CXType_Char_S || et.kind == CXType_SChar ||
+                     et.kind == CXType_Short || et.kind == CXType_Int || et.kind == CXType_Long;
+    free(ps);
+    out->pointer = 1;
+  } else {
+    CXType ct = clang_getCanonicalType(t);
+    out->is_float = ct.kind == CXType_Float || ct.kind == CXType_Double;
+    long long sz = clang_Type_getSizeOf(t);
+    out->elem_size = sz > 0 ? (int)sz : 4;
+    out->space = TS_SPACE_PRIVATE;
+  }
+  return 0;
+}
+
+static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  walker *w = d;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+      !clang_Location_isFromMainFile(clang_getCursorLocation(c)) || !clang_isCursorDefinition(c))
+    return CXChildVisit_Continue;
+  span s = span_of(w, c);
+  char first[32] = "";
+  token_after(w, c, s.s, first, sizeof first);
+  if (strcmp(first, "__kernel") && strcmp(first, "kernel"))
+    return CXChildVisit_Continue;
+  ts_plain_src *out = w->out;
+  if (out->nkernels == TS_PLAIN_MAX_KERNELS)
+    return CXChildVisit_Continue;
+  ts_plain_kernel *kn = &out->kernels[out->nkernels++];
+  memset(kn, 0, sizeof *kn);
+  CXString ns = clang_getCursorSpelling(c);
+  snprintf(kn->name, sizeof kn->name, "%s", clang_getCString(ns));
+  clang_disposeString(ns);
+  kn->line = (int)s.line;
+  int n = clang_Cursor_getNumArguments(c);
+  for (int i = 0; i < n && kn->nparams < TS_PLAIN_MAX_PARAMS; i++)
+    param_of(clang_Cursor_getArgument(c, (unsigned)i), &kn->params[kn->nparams++]);
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  void **pp = d;
+  walker *w = pp[0];
+  sbuf *o = pp[1];
+  unsigned *pos = pp[2];
+  if (w->failed)
+    return CXChildVisit_Break;
+  span s = span_of(w, c);
+  if (!s.ok || s.s < *pos)
+    return CXChildVisit_Continue;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+    return CXChildVisit_Continue; /* copied as text with what lies between */
+  sb_add(o, w->src + *pos, s.s - *pos);
+  emit(w, o, c, CTX_READ);
+  *pos = s.t;
+  return CXChildVisit_Continue;
+}
+
+ts_status ts_plain_parse(const char *path, const char *text, size_t len, const char *options,
+                         int rewrite, ts_plain_src *out, ts_error *err)
+{
+  memset(out, 0, sizeof *out);
+  const char *args[64] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                           "-w" };
+  int nargs = 6;
+  char opts[2048];
+  snprintf(opts, sizeof opts, "%s", options ? options : "");
+  for (char *tok = strtok(opts, " \t"); tok && nargs < 63; tok = strtok(NULL, " \t"))
+    args[nargs++] = tok;
+  CXIndex idx = clang_createIndex(0, 0);
+  struct CXUnsavedFile uf = { path, text, (unsigned long)len };
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode e = clang_parseTranslationUnit2(idx, path, args, nargs, &uf, 1,
+                                                   CXTranslationUnit_None, &tu);
+  if (e != CXError_Success || !tu) {
+    clang_disposeIndex(idx);
+    return ts_fail(err, TS_ERR_BUILD, "%s: libclang could not parse it (error %d)", path, (int)e);
+  }
+  /* The first error, with its line, is the message (the OpenCL build would say the same). */
+  for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    if (sev >= CXDiagnostic_Error) {
+      CXString m = clang_getDiagnosticSpelling(d);
+      unsigned line = 0;
+      clang_getExpansionLocation(clang_getDiagnosticLocation(d), NULL, &line, NULL, NULL);
+      ts_fail(err, TS_ERR_BUILD, "%s:%u: %s", path, line, clang_getCString(m));
+      clang_disposeString(m);
+      clang_disposeDiagnostic(d);
+      clang_disposeTranslationUnit(tu);
+      clang_disposeIndex(idx);
+      return TS_ERR_BUILD;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  walker w = { 0 };
+  w.src = text;
+  w.len = len;
+  w.tu = tu;
+  w.file = clang_getFile(tu, path);
+  w.path = path;
+  w.rewrite = rewrite;
+  w.err = err;
+  w.out = out;
+  CXCursor root = clang_getTranslationUnitCursor(tu);
+  clang_visitChildren(root, find_kernels, &w);
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n')
+      out->nlines++;
+  out->nlines += 2;
+  ts_status st = TS_OK;
+  if (rewrite && !w.failed) {
+    sbuf o = { 0 };
+    unsigned pos = 0;
+    sb_fmt(&o, "#line 1 \"%s\"\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    void *pp[3] = { &w, &o, &pos };
+    clang_visitChildren(root, top_level, pp);
+    sb_add(&o, text + pos, len - pos);
+    if (o.oom && !w.failed)
+      fail(&w, 0, "out of memory");
+    out->source = o.s;
+    if (w.failed) {
+      free(o.s);
+      out->source = NULL;
+    }
+  }
+  if (w.failed)
+    st = err && err->code ? err->code : TS_ERR_UNSUPPORTED;
+  free(w.wrapped);
+  clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(idx);
+  return st;
+}
+
+void ts_plain_src_free(ts_plain_src *s)
+{
+  free(s->source);
+  s->source = NULL;
+}

@@ -1,0 +1,227 @@
+/* Plain kernels (SPEC section 10): an OpenCL C file as people write it, with no tilescope
+ * dialect, run on any OpenCL device from a launch description, and observed access by access.
+ *
+ * The part has three pieces. The description (ts_plain_desc.c) says how to launch the file:
+ * per pass its entry, global and local sizes as expressions of the image's W, H and C, the
+ * declared tile and halo, and each argument's role; it comes from `// tilescope: plain` lines
+ * at the top of the file or the same fields given on the command line, and defaults to one
+ * work-item per pixel with arguments named in, out, W, H. The instrumenter (ts_instrument.c)
+ * parses the file with libclang, learns each kernel's arguments, and for an observed run
+ * rewrites every __global and __local access into a call of the observation runtime
+ * (kernels/plain/observe.cl). The runner (ts_plain_run.c) builds the plain or the observed
+ * program on the ts_cl's device, makes the buffers, launches the passes in sequence, and
+ * reads back the output and, observed, the findings: accesses outside a buffer (not
+ * performed), races between work-groups and inside one (per barrier interval and address
+ * space), uninitialised reads, and reads and writes outside a declared tile and halo, each
+ * grouped by kind and source line with a count and its first places; per work-group the
+ * rectangles it read and wrote; and one chosen work-item's every access.
+ *
+ *   // tilescope: plain entry=blur global=W,H local=16,16 halo=1 tile=16x16
+ *
+ * Fields: entry (the kernel; default the file's only one), global and local (one to three
+ * expressions; local defaults to the largest of 16, 8, 4, 2, 1 dividing each global size),
+ * tile=WxH and halo=N (declare a work-group's tile: then a read outside the tile and halo,
+ * or a write outside the tile, is a finding with its line), options="-D ..." (build
+ * options), and ARG=ROLE for the arguments: input, output, buffer (a temporary of the
+ * image's shape that passes between launches, by argument name), width, height, channels,
+ * pitch (bytes per row of the input), local(EXPR) (a __local buffer of EXPR bytes), or an
+ * expression (a constant: r=2, alpha=1/9.0). */
+#ifndef TS_PLAIN_H
+#define TS_PLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ts_cl.h"
+#include "ts_image.h"
+#include "ts_status.h"
+
+#define TS_PLAIN_MAX_KERNELS 16
+#define TS_PLAIN_MAX_PARAMS 32
+#define TS_PLAIN_MAX_PASSES 8
+
+/* ---- the file, as libclang reads it (ts_instrument.c) ---- */
+
+enum { TS_SPACE_PRIVATE, TS_SPACE_GLOBAL, TS_SPACE_LOCAL, TS_SPACE_CONSTANT };
+
+typedef struct ts_plain_param {
+  char name[64];
+  char type[128];   /* as written by libclang */
+  int pointer;      /* a pointer argument (then space and the pointee's facts) */
+  int space;        /* TS_SPACE_* of the pointee */
+  int is_const, is_float, is_signed;
+  int elem_size;    /* bytes of the pointee (or of the scalar) */
+  int lanes;        /* vector lanes of the pointee, 1 for a scalar */
+} ts_plain_param;
+
+typedef struct ts_plain_kernel {
+  char name[64];
+  int line;
+  int nparams;
+  ts_plain_param params[TS_PLAIN_MAX_PARAMS];
+  /* observed: its __local memory in the order the runtime numbers it (the __local pointer
+   * arguments, then the arrays it declares), with the bytes of an element of each */
+  int nlocals;
+  char locals[8][64];
+  int local_elem[8];
+} ts_plain_kernel;
+
+typedef struct ts_plain_src {
+  int nkernels;
+  ts_plain_kernel kernels[TS_PLAIN_MAX_KERNELS];
+  int nlines;
+  char *source; /* rewritten for observation (rewrite != 0), else NULL */
+} ts_plain_src;
+
+/* Parses `text` (the file at `path`) with the build options; with rewrite, writes the
+ * observed source. A parse error is TS_ERR_BUILD with PATH:LINE: the compiler's message; an
+ * access that cannot be observed is TS_ERR_UNSUPPORTED with PATH:LINE: why. */
+ts_status ts_plain_parse(const char *path, const char *text, size_t len, const char *options,
+                         int rewrite, ts_plain_src *out, ts_error *err);
+void ts_plain_src_free(ts_plain_src *s);
+
+/* ---- the launch description (ts_plain_desc.c) ---- */
+
+typedef enum ts_plain_role {
+  TS_ARG_UNSET,
+  TS_ARG_INPUT,
+  TS_ARG_OUTPUT,
+  TS_ARG_BUFFER,   /* a temporary of the image's shape, by the argument's name */
+  TS_ARG_WIDTH,
+  TS_ARG_HEIGHT,
+  TS_ARG_CHANNELS,
+  TS_ARG_PITCH,    /* bytes per row of the input */
+  TS_ARG_LOCAL,    /* a __local buffer of `expr` bytes */
+  TS_ARG_VALUE,    /* the value of `expr` */
+} ts_plain_role;
+
+typedef struct ts_plain_arg {
+  char name[64];
+  ts_plain_role role;
+  char expr[128];
+  int line;        /* where the description set it (0: a default) */
+} ts_plain_arg;
+
+typedef struct ts_plain_pass {
+  char entry[64];
+  char global[3][64], local[3][64];
+  int gdims, ldims;            /* expressions given; 0: the defaults */
+  int tile_w, tile_h, halo;    /* a declared tile (tile_w 0: none) */
+  int nargs;
+  ts_plain_arg args[TS_PLAIN_MAX_PARAMS];
+  int line;                    /* of its `plain` line, 0 when given as an option */
+} ts_plain_pass;
+
+typedef struct ts_plain_desc {
+  char path[1024];
+  char options[512];
+  int npasses;
+  ts_plain_pass pass[TS_PLAIN_MAX_PASSES];
+  char *text;                  /* the file */
+  size_t len;
+  ts_plain_src src;            /* its kernels */
+} ts_plain_desc;
+
+/* Whether a kernel file is a plain one: it has a `// tilescope: plain` line, or no
+ * `// tilescope:` header at all and no dialect entry. */
+int ts_plain_is_plain(const char *text, size_t len);
+
+/* Reads the file, its `plain` lines, then `extra` (the same fields, one pass per string,
+ * from the command line: they replace the file's passes), and checks them against the
+ * kernels' arguments: every argument gets a role. Errors name PATH:LINE: FIELD. */
+ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
+                        ts_plain_desc **out, ts_error *err);
+void ts_plain_desc_free(ts_plain_desc *d);
+
+/* An expression of W, H and C (+ - * / %, parentheses, integers and decimals; / of two
+ * integers is the integer quotient, as in C). */
+ts_status ts_plain_eval(const char *expr, int W, int H, int C, double *value, int *is_int,
+                        ts_error *err);
+
+/* ---- a run (ts_plain_run.c) ---- */
+
+enum {
+  TS_FIND_OOB,          /* outside every buffer: not performed */
+  TS_FIND_RACE_GROUPS,  /* two work-groups of one launch, one writing */
+  TS_FIND_RACE_LOCAL,   /* two work-items of a group, __local, one barrier interval */
+  TS_FIND_RACE_GLOBAL,  /* the same on __global memory */
+  TS_FIND_UNINIT,       /* an output or __local element read before any write */
+  TS_FIND_FOOTPRINT,    /* a read outside the declared tile and halo */
+  TS_FIND_TILE,         /* a write outside the declared tile */
+  TS_NFIND
+};
+
+typedef struct ts_plain_place {
+  int space;            /* 0 __global, 1 __local */
+  int buf;              /* the kernel's global buffer (or __local array) index */
+  int acc;              /* 1 read, 2 write, 3 both, 4 atomic */
+  int64_t off;          /* byte offset in that buffer (signed outside it) */
+  uint32_t group, item, other_group, other_item;
+} ts_plain_place;
+
+#define TS_PLAIN_PLACES 4
+
+/* One kind of finding at one source line of one pass, with its count and first places. */
+typedef struct ts_plain_finding {
+  int pass, kind, line;
+  uint64_t count;
+  int nplaces;
+  ts_plain_place place[TS_PLAIN_PLACES];
+} ts_plain_finding;
+
+/* A work-group's rectangles on the images: what it read of the input and wrote of the
+ * output, in pixels, inclusive (x1 < x0: none). */
+typedef struct ts_plain_rect {
+  int x0, y0, x1, y1;
+} ts_plain_rect;
+
+typedef struct ts_plain_group {
+  ts_plain_rect read, wrote;
+} ts_plain_group;
+
+typedef struct ts_plain_access {
+  int space, buf, acc, outside;
+  int64_t off;
+  uint32_t bytes;
+  int line;
+} ts_plain_access;
+
+typedef struct ts_plain_launch {
+  char entry[64];
+  size_t global[3], local[3];
+  int dims;
+  uint32_t ngroups[3], ngroups_all;
+  ts_plain_group *groups;      /* observed: by linear group id */
+  ts_plain_access *log;        /* observed: the chosen work-item's accesses */
+  size_t nlog, nlog_all;
+  double ms;                   /* kernel time */
+} ts_plain_launch;
+
+typedef struct ts_plain_opts {
+  int observe;
+  int chosen_pass;             /* the pass whose chosen work-item is logged (-1: every) */
+  long chosen_group[3], chosen_item[3]; /* -1: none */
+  int repeats;                 /* timed launches of each pass (0: 1) */
+} ts_plain_opts;
+
+typedef struct ts_plain_result {
+  ts_image *out;               /* the output image, as uchar */
+  int npasses;
+  ts_plain_launch launch[TS_PLAIN_MAX_PASSES];
+  ts_plain_finding *findings;
+  size_t nfindings;
+  uint64_t counts[TS_NFIND];   /* every finding of each kind, all passes */
+  char device[160];
+} ts_plain_result;
+
+ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
+                       const ts_plain_opts *o, ts_plain_result **out, ts_error *err);
+void ts_plain_result_free(ts_plain_result *r);
+
+/* One finding as one line: PATH:LINE: KIND in KERNEL: group (gx,gy) item (lx,ly) ... element
+ * (x,y) channel c of BUFFER ..., and N more. */
+void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
+                           const ts_plain_finding *f, char *buf, size_t n);
+const char *ts_plain_kind_name(int kind);
+
+#endif

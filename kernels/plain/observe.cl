@@ -1,0 +1,398 @@
+/* The runtime of an observed plain kernel (SPEC section 10), prepended to the kernel as
+ * core/plain/ts_instrument.c rewrote it. Every access of __global or __local memory in the
+ * kernel became a call of ts_g or ts_l (vloadN, vstoreN and atomics pass their pointer
+ * through the same calls), barrier() became ts_barrier, and every function of the file takes
+ * the work-item's context (ts_ctx *) first. Each call checks the access against the buffers
+ * and __local arrays it knows, and returns the pointer to use: the access itself, or, outside
+ * every buffer, a scratch area (reads give 0, writes land nowhere), so an access outside a
+ * buffer is never performed.
+ *
+ * The observation buffer (ts_ob, 32-bit words; core/plain/ts_plain_run.c lays it out and reads
+ * it back) holds the header below, then per buffer TS_BI words, then the findings: per kind and
+ * source line a count and the first TS_NPLACES places, then the chosen work-item's log, then
+ * per work-group and image buffer the rectangles it read and wrote, then the shadows: per byte
+ * of each global buffer three words (the writing group, the writing work-item with its global
+ * barrier interval, the reading group).
+ *
+ * Races follow SPEC section 10: between work-groups, an element one group writes and another
+ * reads or writes in the launch; inside a group, an element written by one work-item and read
+ * or written by another in the same barrier interval of its address space (a barrier that does
+ * not fence that space does not order it). Atomics do not race with each other. */
+
+/* Header words. */
+#define TS_H_NBUF 0      /* global buffers */
+#define TS_H_NLINES 1    /* source lines: the findings table's rows per kind */
+#define TS_H_CHOSEN_G 2  /* the chosen work-group (linear), or ~0 */
+#define TS_H_CHOSEN_I 3  /* the chosen work-item in it (linear) */
+#define TS_H_LOGCAP 4    /* the chosen work-item's log: capacity, in records */
+#define TS_H_LOGN 5      /* records written (may pass the capacity) */
+#define TS_H_FIND 6      /* word offset of the findings table */
+#define TS_H_LOG 7       /* word offset of the log */
+#define TS_H_RECT 8      /* word offset of the rectangles */
+#define TS_H_TILE_W 9    /* a declared tile (0: none) and halo */
+#define TS_H_TILE_H 10
+#define TS_H_HALO 11
+#define TS_H_SCRATCH 12  /* word offset of 64 zero words for reads outside a buffer */
+#define TS_H_SINK 13     /* word offset of 64 words that writes outside a buffer land in */
+#define TS_H_LOCAL_N 14  /* per local pointer argument: its size in bytes, words 16.. */
+#define TS_H_LOCAL0 16
+#define TS_HEADER 32
+
+/* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
+#define TS_B_SIZE 0      /* bytes */
+#define TS_B_FLAGS 1     /* TS_F_* */
+#define TS_B_PITCH 2     /* bytes per row of pixels (image roles) */
+#define TS_B_PIXEL 3     /* bytes per pixel */
+#define TS_B_SHADOW 4    /* word offset of its shadows (3 words a byte), or 0: none */
+#define TS_B_RECT 5      /* its index among the image buffers (rectangles), or ~0 */
+#define TS_B_W 6         /* pixels per row and rows (image roles) */
+#define TS_B_H 7
+#define TS_BI 8
+
+#define TS_F_INPUT 1
+#define TS_F_OUTPUT 2
+#define TS_F_READONLY 4  /* declared const: no shadows needed for races on it */
+
+/* Kinds of access, and of finding. */
+#define TS_K_READ 1
+#define TS_K_WRITE 2
+#define TS_K_UPDATE 3    /* read and write (+=, ++) */
+#define TS_K_ATOMIC 4
+
+#define TS_FIND_OOB 0          /* outside every buffer: not performed */
+#define TS_FIND_RACE_GROUPS 1  /* two work-groups of the launch, one of them writing */
+#define TS_FIND_RACE_LOCAL 2   /* two work-items of a group, __local, one barrier interval */
+#define TS_FIND_RACE_GLOBAL 3  /* the same on __global memory */
+#define TS_FIND_UNINIT 4       /* an output or __local element read before any write */
+#define TS_FIND_FOOTPRINT 5    /* a read outside the declared tile and halo */
+#define TS_FIND_TILE 6         /* a write outside the declared tile */
+#define TS_NFIND 7
+#define TS_NPLACES 4           /* places kept per kind and line */
+#define TS_PLACE 6             /* words a place: space | buffer << 8 | kind << 16, offset,
+                                * group, item, other group, other item */
+#define TS_LOG_REC 4           /* words a log record: buffer | kind << 8 | space << 16,
+                                * offset, bytes, line */
+#define TS_MAXG 8              /* global buffers, and __local arrays, a kernel may have */
+#define TS_NOBODY 0u
+#define TS_MANY 0xffffffffu
+
+typedef struct ts_ctx {
+  __global uint *ob;
+  uint group, item;       /* linear ids */
+  uint gep, lep;          /* barriers passed that fenced global / local memory */
+  uint ng, nl;
+  __global uchar *gb[TS_MAXG];
+  ulong gsz[TS_MAXG];
+  __local uchar *lb[TS_MAXG];
+  __local uint *lw[TS_MAXG];
+  __local uint *lr[TS_MAXG];
+  uint lsz[TS_MAXG];
+  __local uchar *lscratch;
+} ts_ctx;
+
+inline uint ts_lin_group(void)
+{
+  return (uint)(get_group_id(0) +
+                get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2)));
+}
+
+inline uint ts_lin_item(void)
+{
+  return (uint)(get_local_id(0) +
+                get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
+}
+
+inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
+{
+  c->ob = ob;
+  c->group = ts_lin_group();
+  c->item = ts_lin_item();
+  c->gep = c->lep = 0;
+  c->ng = c->nl = 0;
+  c->lscratch = lscratch;
+  uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+  for (uint i = c->item; i < 128; i += n)
+    lscratch[i] = 0;
+}
+
+/* Buffer k of the kernel's global pointer arguments, in their order. */
+inline void ts_gbuf(ts_ctx *c, __global uchar *p)
+{
+  uint k = c->ng++;
+  c->gb[k] = p;
+  c->gsz[k] = c->ob[TS_HEADER + k * TS_BI + TS_B_SIZE];
+}
+
+/* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
+ * zeroed by the group; the caller then waits at a barrier. */
+inline void ts_lbuf(ts_ctx *c, __local uchar *p, uint n, __local uint *w, __local uint *r)
+{
+  uint k = c->nl++;
+  c->lb[k] = p;
+  c->lsz[k] = n;
+  c->lw[k] = w;
+  c->lr[k] = r;
+  uint m = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+  for (uint i = c->item; i < n; i += m)
+    w[i] = r[i] = 0;
+}
+
+inline uint ts_lparam_size(ts_ctx *c, uint k)
+{
+  return c->ob[TS_H_LOCAL0 + k];
+}
+
+inline void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, uint acc,
+                       uint off, uint og, uint oi)
+{
+  __global uint *ob = c->ob;
+  uint nlines = ob[TS_H_NLINES];
+  if (line >= nlines)
+    line = nlines - 1;
+  uint row = kind * nlines + line;
+  __global uint *f = ob + ob[TS_H_FIND];
+  uint n = atomic_inc(f + row);
+  if (n < TS_NPLACES) {
+    __global uint *p = f + TS_NFIND * nlines + (row * TS_NPLACES + n) * TS_PLACE;
+    p[0] = space | buf << 8 | acc << 16;
+    p[1] = off;
+    p[2] = c->group;
+    p[3] = c->item;
+    p[4] = og;
+    p[5] = oi;
+  }
+}
+
+inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
+{
+  __global uint *ob = c->ob;
+  if (c->group != ob[TS_H_CHOSEN_G] || c->item != ob[TS_H_CHOSEN_I])
+    return;
+  uint i = atomic_inc(ob + TS_H_LOGN);
+  if (i < ob[TS_H_LOGCAP]) {
+    __global uint *r = ob + ob[TS_H_LOG] + i * TS_LOG_REC;
+    r[0] = buf | acc << 8 | space << 16;
+    r[1] = off;
+    r[2] = n;
+    r[3] = line;
+  }
+}
+
+/* The group's rectangles of the image buffer: reads then writes, x0 y0 x1 y1 each. */
+inline void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n)
+{
+  uint img = bi[TS_B_RECT];
+  if (img == TS_MANY)
+    return;
+  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
+  int y = (int)(off / pitch), x0 = (int)((off % pitch) / px);
+  int x1 = (int)(((off + n - 1) % pitch) / px);
+  int y1 = (int)((off + n - 1) / pitch);
+  if (y1 != y) { /* an access across rows: the whole width */
+    x0 = 0;
+    x1 = (int)bi[TS_B_W] - 1;
+  }
+  __global uint *ob = c->ob;
+  __global int *r = (__global int *)(ob + ob[TS_H_RECT]) + ((size_t)c->group * 4 + img * 2) * 4;
+  if (acc & TS_K_WRITE)
+    r += 4;
+  else if (!(acc & TS_K_READ))
+    return;
+  atomic_min(r, x0);
+  atomic_min(r + 1, y);
+  atomic_max(r + 2, x1);
+  atomic_max(r + 3, y1);
+  if (acc == TS_K_UPDATE) {
+    r -= 4;
+    atomic_min(r, x0);
+    atomic_min(r + 1, y);
+    atomic_max(r + 2, x1);
+    atomic_max(r + 3, y1);
+  }
+}
+
+/* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
+inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, uint off, uint line)
+{
+  __global uint *ob = c->ob;
+  int tw = (int)ob[TS_H_TILE_W], th = (int)ob[TS_H_TILE_H], halo = (int)ob[TS_H_HALO];
+  if (tw == 0 || bi[TS_B_RECT] == TS_MANY)
+    return;
+  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
+  int y = (int)(off / pitch), x = (int)((off % pitch) / px);
+  int gx = (int)get_group_id(0), gy = (int)get_group_id(1);
+  int x0 = gx * tw, y0 = gy * th;
+  uint flags = bi[TS_B_FLAGS];
+  if ((acc & TS_K_READ) && (flags & TS_F_INPUT) &&
+      (x < x0 - halo || x >= x0 + tw + halo || y < y0 - halo || y >= y0 + th + halo))
+    ts_finding(c, TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0);
+  if ((acc & TS_K_WRITE) && (flags & TS_F_OUTPUT) &&
+      (x < x0 || x >= x0 + tw || y < y0 || y >= y0 + th))
+    ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0);
+}
+
+/* One byte of a global buffer's shadows: races and uninitialised reads. */
+inline void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
+                       uint line)
+{
+  uint me = c->group + 1;
+  uint mine = (c->gep + 1) << 11 | (c->item + 1);
+  __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
+  if (acc == TS_K_ATOMIC) {
+    uint o = *w;
+    if (o != TS_NOBODY && o != me && o != TS_MANY)
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0);
+    return;
+  }
+  if (acc & TS_K_READ) {
+    uint o = *w;
+    if (o == TS_NOBODY) {
+      if ((flags & TS_F_OUTPUT) && acc == TS_K_READ)
+        ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0);
+    } else if (o != me) {
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0);
+    } else {
+      uint oi = *wi;
+      if (oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
+        ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1);
+    }
+    uint r = *rd;
+    if (r == TS_NOBODY)
+      r = atomic_cmpxchg(rd, TS_NOBODY, me);
+    if (r != TS_NOBODY && r != me && r != TS_MANY)
+      *rd = TS_MANY;
+  }
+  if (acc & TS_K_WRITE) {
+    uint o = atomic_xchg(w, me);
+    uint oi = atomic_xchg(wi, mine);
+    if (o != TS_NOBODY && o != me)
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0);
+    else if (o == me && oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1);
+    uint r = *rd;
+    if (r != TS_NOBODY && r != me)
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0);
+  }
+}
+
+/* An access of n bytes at p of __global memory: the pointer to use. */
+inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
+{
+  __global uint *ob = c->ob;
+  ulong a = (ulong)p;
+  for (uint k = 0; k < c->ng; k++) {
+    ulong b = (ulong)c->gb[k];
+    if (a < b || a + n > b + c->gsz[k])
+      continue;
+    uint off = (uint)(a - b);
+    __global const uint *bi = ob + TS_HEADER + k * TS_BI;
+    ts_log(c, 0, k, acc, off, n, line);
+    ts_rect(c, bi, acc, off, n);
+    ts_declared(c, bi, k, acc, off, line);
+    uint sh = bi[TS_B_SHADOW];
+    if (sh) {
+      uint flags = bi[TS_B_FLAGS];
+      for (uint i = 0; i < n; i++)
+        ts_gshadow(c, ob + sh + (size_t)(off + i) * 3, flags, k, acc, off + i, line);
+    }
+    return p;
+  }
+  /* Outside every buffer: named by the nearest one, at its (signed) offset. */
+  uint best = 0;
+  ulong bd = ~(ulong)0;
+  long boff = 0;
+  for (uint k = 0; k < c->ng; k++) {
+    ulong b = (ulong)c->gb[k], e = b + c->gsz[k];
+    ulong d = a < b ? b - a : a + n - e;
+    if (d < bd) {
+      bd = d;
+      best = k;
+      boff = (long)(a - b);
+    }
+  }
+  uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
+  ts_finding(c, TS_FIND_OOB, line, 0, best, acc, off, 0, 0);
+  ts_log(c, 0, best, acc | 8, off, n, line);
+  return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
+}
+
+/* One byte of a __local array's shadows (the group's own): races inside the group, and
+ * reads of what nothing wrote. Words: (local barrier interval + 1) << 11 | (item + 1). */
+inline void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
+                       uint line)
+{
+  uint mine = (c->lep + 1) << 11 | (c->item + 1);
+  if (acc == TS_K_ATOMIC)
+    return;
+  if (acc & TS_K_READ) {
+    uint o = *w;
+    if (o == 0) {
+      if (acc == TS_K_READ)
+        ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0);
+    } else if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047)) {
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1);
+    }
+    uint old = *r;
+    for (int tries = 0; tries < 4; tries++) {
+      uint want = old >> 11 != mine >> 11 ? mine : (old & 2047) == (mine & 2047) ? old
+                                                                           : (mine | 2047);
+      if (want == old)
+        break;
+      uint seen = atomic_cmpxchg(r, old, want);
+      if (seen == old)
+        break;
+      old = seen;
+    }
+  }
+  if (acc & TS_K_WRITE) {
+    uint o = atomic_xchg(w, mine);
+    if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047))
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1);
+    uint rd = *r;
+    if (rd >> 11 == mine >> 11 && (rd & 2047) != (mine & 2047))
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
+                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1);
+  }
+}
+
+/* An access of n bytes at p of __local memory: the pointer to use. */
+inline __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
+{
+  ulong a = (ulong)p;
+  for (uint k = 0; k < c->nl; k++) {
+    ulong b = (ulong)c->lb[k];
+    if (a < b || a + n > b + c->lsz[k])
+      continue;
+    uint off = (uint)(a - b);
+    ts_log(c, 1, k, acc, off, n, line);
+    for (uint i = 0; i < n; i++)
+      ts_lshadow(c, c->lw[k] + off + i, c->lr[k] + off + i, k, acc, off + i, line);
+    return p;
+  }
+  uint best = 0;
+  ulong bd = ~(ulong)0;
+  long boff = 0;
+  for (uint k = 0; k < c->nl; k++) {
+    ulong b = (ulong)c->lb[k], e = b + c->lsz[k];
+    ulong d = a < b ? b - a : a + n - e;
+    if (d < bd) {
+      bd = d;
+      best = k;
+      boff = (long)(a - b);
+    }
+  }
+  uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
+  ts_finding(c, TS_FIND_OOB, line, 1, best, acc, off, 0, 0);
+  ts_log(c, 1, best, acc | 8, off, n, line);
+  return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
+}
+
+/* barrier(flags): the intervals it closes. */
+inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
+{
+  barrier(flags);
+  if (flags & CLK_LOCAL_MEM_FENCE)
+    c->lep++;
+  if (flags & CLK_GLOBAL_MEM_FENCE)
+    c->gep++;
+}
