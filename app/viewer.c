@@ -1,5 +1,6 @@
-/* The viewer's window, input and frame loop (see viewer.h); drawing is in render.c. Keys and
- * the timeline move the simulated tick, or in the device view the device time. */
+/* The viewer's window, input and frame loop (see viewer.h); drawing is in draw_*.c, what
+ * both read of the state in view_state.c. Keys and the timeline move the simulated tick, or
+ * in the device view the device time. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -10,215 +11,9 @@
 
 #include "cli.h"
 #include "anim.h"
-#include "viewer.h"
+#include "draw.h"
 
-static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
-/* The device view's timeline is taller: groups in flight, then one lane per compute unit. */
-enum { NSPEEDS = (int)(sizeof speeds / sizeof speeds[0]), PANEL_W = 440, TIMELINE_H = 120,
-       DEV_TIMELINE_H = 250, TITLE_H = 24 };
-
-const char *overlay_name(overlay_mode m, int device)
-{
-  static const char *const names[2][OV_COUNT] = {
-    { "none", "state", "order", "depth", "slot", "observed" },
-    { "none", "state", "order", "wait", "unit", "observed" } };
-  return (unsigned)m < OV_COUNT ? names[device != 0][m] : "?";
-}
-
-int overlay_parse(const char *s, overlay_mode *m)
-{
-  for (int d = 0; d < 2; d++)
-    for (int i = 0; i < OV_COUNT; i++)
-      if (strcmp(s, overlay_name((overlay_mode)i, d)) == 0) {
-        *m = (overlay_mode)i;
-        return 1;
-      }
-  return 0;
-}
-
-const ts_dev_run *viewer_dev(const viewer *v)
-{
-  if (!v->devview || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_raw)
-    return NULL;
-  const ts_dev_run *d = ts_run_device_result(v->snap.run);
-  return d && d->npasses > 0 && d->pass[0].rec ? d : NULL;
-}
-
-uint64_t viewer_dev_time(const viewer *v)
-{
-  const ts_dev_run *d = viewer_dev(v);
-  if (!d || v->dev_time < 0 || (uint64_t)v->dev_time > d->t_end)
-    return d ? d->t_end : 0;
-  return (uint64_t)v->dev_time;
-}
-
-void viewer_set_dev_time(viewer *v, int64_t t)
-{
-  const ts_dev_run *d = viewer_dev(v);
-  if (!d)
-    return;
-  v->dev_time = t < 0 ? 0 : (uint64_t)t > d->t_end ? (int64_t)d->t_end : t;
-}
-
-/* Bytes of one output pixel's values in the run's buffer. */
-static int out_px_bytes(const ts_kctx *k)
-{
-  return k->buf[TS_BUF_OUT].esize == 4 ? 4 : k->C;
-}
-
-/* Copies the wanted rectangle of the run's output (the worker keeps off it meanwhile). */
-static void read_values(void *ud, const ts_kctx *k)
-{
-  viewer *v = ud;
-  int x0 = v->want_x0 < 0 ? 0 : v->want_x0, y0 = v->want_y0 < 0 ? 0 : v->want_y0;
-  int x1 = v->want_x1 > k->W ? k->W : v->want_x1, y1 = v->want_y1 > k->H ? k->H : v->want_y1;
-  v->vals_run = NULL;
-  if (x1 <= x0 || y1 <= y0 || !k->buf[TS_BUF_OUT].data)
-    return;
-  int px = out_px_bytes(k);
-  size_t row = (size_t)(x1 - x0) * (size_t)px, need = row * (size_t)(y1 - y0);
-  if (need > v->vals_cap) {
-    uint8_t *n = realloc(v->vals, need);
-    if (!n)
-      return;
-    v->vals = n;
-    v->vals_cap = need;
-  }
-  for (int y = y0; y < y1; y++)
-    memcpy(v->vals + (size_t)(y - y0) * row,
-           k->buf[TS_BUF_OUT].data + ((size_t)y * (size_t)k->W + (size_t)x0) * (size_t)px, row);
-  v->vals_run = v->snap.run;
-  v->vals_tick = v->snap.tick;
-  v->vals_x0 = x0;
-  v->vals_y0 = y0;
-  v->vals_w = x1 - x0;
-  v->vals_h = y1 - y0;
-  v->vals_px = px;
-}
-
-static int vals_cover(const viewer *v, int x0, int y0, int x1, int y1)
-{
-  return v->have_snap && v->vals_run && v->vals_run == v->snap.run &&
-         v->vals_tick == v->snap.tick && x0 >= v->vals_x0 && y0 >= v->vals_y0 &&
-         x1 <= v->vals_x0 + v->vals_w && y1 <= v->vals_y0 + v->vals_h;
-}
-
-void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1)
-{
-  if (x1 <= x0 || y1 <= y0 || vals_cover(v, x0, y0, x1, y1))
-    return;
-  /* A margin of half the rectangle each way, so that panning reads again less often. */
-  int mx = (x1 - x0) / 2, my = (y1 - y0) / 2;
-  v->want_x0 = x0 - mx;
-  v->want_y0 = y0 - my;
-  v->want_x1 = x1 + mx;
-  v->want_y1 = y1 + my;
-  if (v->have_snap && v->snap.run && !viewer_dev(v))
-    vw_worker_read(v->wk, v->snap.run, read_values, v);
-}
-
-const uint8_t *viewer_out_px(const viewer *v, int x, int y)
-{
-  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-  if (!k || x < 0 || y < 0 || x >= k->W || y >= k->H)
-    return NULL;
-  if (viewer_dev(v))
-    return v->dev_raw + ((size_t)y * (size_t)k->W + (size_t)x) * (size_t)out_px_bytes(k);
-  if (!vals_cover(v, x, y, x + 1, y + 1))
-    return NULL;
-  return v->vals + ((size_t)(y - v->vals_y0) * (size_t)v->vals_w + (size_t)(x - v->vals_x0)) *
-                       (size_t)v->vals_px;
-}
-
-const vw_obs *viewer_obs(const viewer *v)
-{
-  if (!v->obs || !v->obs->ob || !v->have_snap || !v->snap.run || viewer_dev(v))
-    return NULL;
-  return v->obs;
-}
-
-void viewer_obs_why_not(const viewer *v, char *buf, size_t n)
-{
-  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-  if (viewer_obs(v) || !k)
-    snprintf(buf, n, "%s", "");
-  else if (viewer_dev(v))
-    snprintf(buf, n, "observation: in the simulated view [d]");
-  else if (!v->snap.on_cl)
-    snprintf(buf, n, "observation needs the OpenCL back end [b]");
-  else if ((int64_t)k->W * k->H > VW_OBSERVE_MAX_PX)
-    snprintf(buf, n, "observation off: %dx%d is over 1 megapixel", k->W, k->H);
-  else if (v->obs && v->obs->error[0])
-    snprintf(buf, n, "observation failed: %s", v->obs->error);
-  else
-    snprintf(buf, n, "observing every access...");
-}
-
-int viewer_observed_writer(const viewer *v, float x, float y, int *pass, uint32_t *id)
-{
-  const vw_obs *o = viewer_obs(v);
-  if (!o || x < 0 || y < 0)
-    return -1;
-  int p = viewer_shown_pass(v);
-  const ts_obs_pass *op = ts_observe_pass(o->ob, p);
-  const ts_kctx *k = ts_run_kctx(v->snap.run);
-  int px = (int)x, py = (int)y;
-  /* Only an output in the image's own layout (not a transposed intermediate). */
-  if (!op || op->buf[TS_ROLE_DST] != TS_BUF_OUT || px >= k->W || py >= k->H ||
-      op->cols[TS_ROLE_DST] % k->W != 0)
-    return -1;
-  int per = op->cols[TS_ROLE_DST] / k->W;
-  for (int c = 0; c < per; c++) {
-    uint32_t w = op->last[(size_t)py * (size_t)op->cols[TS_ROLE_DST] + (size_t)px * (size_t)per + (size_t)c];
-    if (w && w - 1 < op->n) {
-      *pass = p;
-      *id = w - 1;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
-                   vw_rect *timeline)
-{
-  float w = (float)v->width, h = (float)v->height;
-  float panes_w = w - PANEL_W, panes_h = h - (viewer_dev(v) ? DEV_TIMELINE_H : TIMELINE_H);
-  float half = floorf(panes_w / 2);
-  if (pane_in)
-    *pane_in = (vw_rect){ 0, TITLE_H, half - 1, panes_h - TITLE_H };
-  if (pane_out)
-    *pane_out = (vw_rect){ half + 1, TITLE_H, panes_w - half - 1, panes_h - TITLE_H };
-  if (panel)
-    *panel = (vw_rect){ panes_w, 0, PANEL_W, h };
-  if (timeline)
-    *timeline = (vw_rect){ 0, panes_h, panes_w, h - panes_h };
-}
-
-void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy)
-{
-  vw_rect r[2];
-  viewer_layout(v, &r[0], &r[1], NULL, NULL);
-  const vw_rect *p = &r[pane ? 1 : 0];
-  *sx = p->x + p->w / 2 + (x - v->cx) * v->zoom;
-  *sy = p->y + p->h / 2 + (y - v->cy) * v->zoom;
-}
-
-/* Which pane a screen point is in, and the image point under it. */
-static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
-{
-  vw_rect r[2];
-  viewer_layout(v, &r[0], &r[1], NULL, NULL);
-  for (int i = 0; i < 2; i++)
-    if (sx >= r[i].x && sy >= r[i].y && sx < r[i].x + r[i].w && sy < r[i].y + r[i].h) {
-      *x = v->cx + (sx - (r[i].x + r[i].w / 2)) / v->zoom;
-      *y = v->cy + (sy - (r[i].y + r[i].h / 2)) / v->zoom;
-      return i;
-    }
-  return -1;
-}
-
-static void fit(viewer *v)
+void viewer_fit(viewer *v)
 {
   if (!v->input)
     return;
@@ -231,23 +26,23 @@ static void fit(viewer *v)
 }
 
 /* The device view has its own layout: refit when it comes or goes, unless the user zoomed. */
-static void relayout(viewer *v)
+void viewer_relayout(viewer *v)
 {
   int dv = viewer_dev(v) != NULL;
   if (dv != v->devview_laid) {
     v->devview_laid = dv;
     if (v->fitted)
-      fit(v);
+      viewer_fit(v);
   }
 }
 
-static void set_status(viewer *v, const char *msg)
+void viewer_set_status(viewer *v, const char *msg)
 {
   snprintf(v->status, sizeof v->status, "%s", msg);
   v->status_until = SDL_GetTicks() + 4000;
 }
 
-static void request(viewer *v, int reload)
+void viewer_request(viewer *v, int reload)
 {
   vw_worker_request(v->wk, v->generation, &v->set, v->input, v->input_generation, v->tick,
                     reload);
@@ -257,24 +52,19 @@ void viewer_apply(viewer *v)
 {
   v->generation++;
   v->sel_pass = -1;
-  request(v, 0);
-}
-
-static int64_t run_length(const viewer *v)
-{
-  return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+  viewer_request(v, 0);
 }
 
 void viewer_set_tick(viewer *v, int64_t t)
 {
-  int64_t len = run_length(v);
+  int64_t len = viewer_run_length(v);
   if (t < 0)
     t = 0;
   if (v->have_snap && v->snap.generation == v->generation && t > len)
     t = len;
   if (t != v->tick) {
     v->tick = t;
-    request(v, 0);
+    viewer_request(v, 0);
   }
 }
 
@@ -288,11 +78,11 @@ static void set_image(viewer *v, ts_image *img, const char *path)
   char msg[600];
   snprintf(msg, sizeof msg, "opened %s (%dx%d, %d channel%s)", slash ? slash + 1 : path, img->w,
            img->h, img->c, img->c > 1 ? "s" : "");
-  set_status(v, msg);
+  viewer_set_status(v, msg);
   v->input_generation++;
   v->tick = INT64_MAX / 4;
   v->dev_time = -1;
-  fit(v);
+  viewer_fit(v);
   viewer_apply(v);
 }
 
@@ -301,7 +91,7 @@ int viewer_load_image(viewer *v, const char *path)
   ts_image *img = NULL;
   ts_error err = { 0 };
   if (ts_image_load_png(path, &img, &err) != TS_OK) {
-    set_status(v, err.msg);
+    viewer_set_status(v, err.msg);
     return 0;
   }
   set_image(v, img, path);
@@ -344,15 +134,15 @@ void viewer_open(viewer *v, const char *path)
   v->loader = SDL_CreateThread(load_main, "tilescope-load", job);
   if (!v->loader) {
     free(job);
-    set_status(v, "cannot start a thread to load the image");
+    viewer_set_status(v, "cannot start a thread to load the image");
     return;
   }
   v->load_pending = 1;
-  set_status(v, "loading...");
+  viewer_set_status(v, "loading...");
 }
 
 /* Returns 1 when it opened an image or said why it could not. */
-static int pick_up_image(viewer *v)
+int viewer_pick_up_image(viewer *v)
 {
   SDL_LockMutex(v->load_mu);
   ts_image *img = v->load_done ? v->loaded : NULL;
@@ -368,205 +158,74 @@ static int pick_up_image(viewer *v)
   if (img)
     set_image(v, img, path);
   else if (done)
-    set_status(v, error);
+    viewer_set_status(v, error);
   return done;
 }
 
-static time_t kernels_mtime(const char *dir)
+void viewer_set_dev_time(viewer *v, int64_t t)
 {
-  time_t newest = 0;
-  DIR *d = opendir(dir);
+  const ts_dev_run *d = viewer_dev(v);
   if (!d)
-    return 0;
-  struct dirent *e;
-  char path[2048];
-  while ((e = readdir(d))) {
-    size_t n = strlen(e->d_name);
-    if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0)
-      continue;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    struct stat st;
-    if (stat(path, &st) == 0 && st.st_mtime > newest)
-      newest = st.st_mtime;
-  }
-  closedir(d);
-  return newest;
-}
-
-static int make_fbo(viewer *v)
-{
-  if (v->fbo) {
-    glDeleteFramebuffers(1, &v->fbo);
-    glDeleteTextures(1, &v->fbo_tex);
-  }
-  glGenFramebuffers(1, &v->fbo);
-  glGenTextures(1, &v->fbo_tex);
-  glBindTexture(GL_TEXTURE_2D, v->fbo_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               NULL);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->fbo_tex, 0);
-  int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  return ok;
-}
-
-viewer *viewer_create(const vw_options *o)
-{
-  if (o->offscreen)
-    SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-    fprintf(stderr, "tilescope: cannot start SDL video: %s\n", SDL_GetError());
-    ts_dev_run_free(o->record);
-    return NULL;
-  }
-  viewer *v = calloc(1, sizeof *v);
-  if (!v) {
-    ts_dev_run_free(o->record);
-    return NULL;
-  }
-  v->offscreen = o->offscreen;
-  v->width = o->width > 0 ? o->width : 1600;
-  v->height = o->height > 0 ? o->height : 900;
-  v->sel_pass = -1;
-  v->hover_pane = -1;
-  v->thr_pass = -1;
-  v->obs_sent_x = v->obs_sent_y = v->obs_want_x = v->obs_want_y = -1;
-  v->speed_index = 3;
-  v->mode = o->mode;
-  v->tile_grid = 1;
-  v->help = o->help;
-  v->set = o->set;
-  v->devview = o->devview;
-  v->dev_pct = o->dev_pct;
-  if (o->record_name)
-    snprintf(v->record_name, sizeof v->record_name, "%s", o->record_name);
-  /* The image decodes on the loader thread while the window and GL start (a 4K PNG takes
-   * about as long as they do). */
-  const char *in = o->input ? o->input : cli_default_asset();
-  v->load_mu = SDL_CreateMutex();
-  if (in && v->load_mu)
-    viewer_open(v, in);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-  Uint32 flags = SDL_WINDOW_OPENGL | (o->offscreen ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
-  v->win = SDL_CreateWindow("tilescope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->width,
-                            v->height, flags);
-  if (!v->win || !(v->gl = SDL_GL_CreateContext(v->win))) {
-    fprintf(stderr, "tilescope: cannot open an OpenGL 3.3 window: %s\n", SDL_GetError());
-    ts_dev_run_free(o->record);
-    viewer_destroy(v);
-    return NULL;
-  }
-  if (!o->offscreen)
-    SDL_GL_SetSwapInterval(1);
-  char shaders[1024], err[1024] = "";
-  const char *font = getenv("TILESCOPE_FONT");
-  if (!font || !*font)
-    font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
-  if (!cli_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
-      !gfx_init(&v->g, shaders, font, err, sizeof err) || !make_fbo(v)) {
-    if (*err)
-      fprintf(stderr, "tilescope: %s\n", err);
-    ts_dev_run_free(o->record);
-    viewer_destroy(v);
-    return NULL;
-  }
-  glGenTextures(1, &v->thr_tex);
-  glGenTextures(1, &v->state_tex);
-  glGenTextures(1, &v->gantt_tex);
-  snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
-  v->kernels_mtime = kernels_mtime(v->kernels_dir);
-  v->wk = vw_worker_start(v->kernels_dir);
-  if (!v->wk) {
-    fprintf(stderr, "tilescope: cannot start the worker thread\n");
-    ts_dev_run_free(o->record);
-    viewer_destroy(v);
-    return NULL;
-  }
-  /* The record belongs to the first image (input generation 1), before the first request. */
-  if (o->record)
-    vw_worker_set_record(v->wk, o->record, &o->set, 1);
-  v->tick = o->tick < 0 ? INT64_MAX / 4 : o->tick;
-  int64_t want_tick = v->tick;
-  if (v->loader) {
-    SDL_WaitThread(v->loader, NULL);
-    v->loader = NULL;
-    pick_up_image(v);
-  }
-  if (!in || !v->input) {
-    if (in)
-      fprintf(stderr, "tilescope: %s\n", v->status);
-    viewer_destroy(v);
-    return NULL;
-  }
-  v->status[0] = 0;
-  v->tick = want_tick;
-  v->dev_time = o->dev_time;
-  request(v, 0);
-  if (o->zoom > 0) {
-    v->zoom = o->zoom;
-    v->cx = o->cx;
-    v->cy = o->cy;
-    v->fitted = 0;
-  }
-  if (o->hover) {
-    v->hover_pane = 1;
-    v->hover_x = o->hover_x;
-    v->hover_y = o->hover_y;
-  }
-  return v;
-}
-
-void viewer_destroy(viewer *v)
-{
-  if (!v)
     return;
-  if (v->loader)
-    SDL_WaitThread(v->loader, NULL);
-  ts_image_destroy(v->loaded);
-  if (v->load_mu)
-    SDL_DestroyMutex(v->load_mu);
-  if (v->wk) {
-    /* The worker frees every run, the one shown here included, once each. */
-    vw_worker_take(v->wk, &v->snap, NULL, NULL);
-    vw_worker_stop(v->wk, v->snap.run);
+  v->dev_time = t < 0 ? 0 : (uint64_t)t > d->t_end ? (int64_t)d->t_end : t;
+}
+
+/* Copies the wanted rectangle of the run's output (the worker keeps off it meanwhile). */
+void viewer_read_values(void *ud, const ts_kctx *k)
+{
+  viewer *v = ud;
+  int x0 = v->want_x0 < 0 ? 0 : v->want_x0, y0 = v->want_y0 < 0 ? 0 : v->want_y0;
+  int x1 = v->want_x1 > k->W ? k->W : v->want_x1, y1 = v->want_y1 > k->H ? k->H : v->want_y1;
+  v->vals_run = NULL;
+  if (x1 <= x0 || y1 <= y0 || !k->buf[TS_BUF_OUT].data)
+    return;
+  int px = viewer_out_px_bytes(k);
+  size_t row = (size_t)(x1 - x0) * (size_t)px, need = row * (size_t)(y1 - y0);
+  if (need > v->vals_cap) {
+    uint8_t *n = realloc(v->vals, need);
+    if (!n)
+      return;
+    v->vals = n;
+    v->vals_cap = need;
   }
-  vw_snapshot_free(&v->snap);
-  vw_obs_free(v->obs);
-  if (v->gl) {
-    gfx_free(&v->g);
-    if (v->cache_fbo) {
-      glDeleteFramebuffers(1, &v->cache_fbo);
-      glDeleteTextures(1, &v->cache_tex);
+  for (int y = y0; y < y1; y++)
+    memcpy(v->vals + (size_t)(y - y0) * row,
+           k->buf[TS_BUF_OUT].data + ((size_t)y * (size_t)k->W + (size_t)x0) * (size_t)px, row);
+  v->vals_run = v->snap.run;
+  v->vals_tick = v->snap.tick;
+  v->vals_x0 = x0;
+  v->vals_y0 = y0;
+  v->vals_w = x1 - x0;
+  v->vals_h = y1 - y0;
+  v->vals_px = px;
+}
+
+void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1)
+{
+  if (x1 <= x0 || y1 <= y0 || viewer_vals_cover(v, x0, y0, x1, y1))
+    return;
+  /* A margin of half the rectangle each way, so that panning reads again less often. */
+  int mx = (x1 - x0) / 2, my = (y1 - y0) / 2;
+  v->want_x0 = x0 - mx;
+  v->want_y0 = y0 - my;
+  v->want_x1 = x1 + mx;
+  v->want_y1 = y1 + my;
+  if (v->have_snap && v->snap.run && !viewer_dev(v))
+    vw_worker_read(v->wk, v->snap.run, viewer_read_values, v);
+}
+
+/* Which pane a screen point is in, and the image point under it. */
+static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
+{
+  vw_rect r[2];
+  viewer_layout(v, &r[0], &r[1], NULL, NULL);
+  for (int i = 0; i < 2; i++)
+    if (sx >= r[i].x && sy >= r[i].y && sx < r[i].x + r[i].w && sy < r[i].y + r[i].h) {
+      *x = v->cx + (sx - (r[i].x + r[i].w / 2)) / v->zoom;
+      *y = v->cy + (sy - (r[i].y + r[i].h / 2)) / v->zoom;
+      return i;
     }
-    for (int i = 0; i < 3; i++) {
-      if (v->img[i].id)
-        glDeleteTextures(1, &v->img[i].id);
-      free(v->img[i].dirty);
-    }
-    glDeleteTextures(1, &v->thr_tex);
-    glDeleteTextures(1, &v->state_tex);
-    glDeleteTextures(1, &v->gantt_tex);
-    if (v->fbo) {
-      glDeleteFramebuffers(1, &v->fbo);
-      glDeleteTextures(1, &v->fbo_tex);
-    }
-    SDL_GL_DeleteContext(v->gl);
-  }
-  if (v->win)
-    SDL_DestroyWindow(v->win);
-  ts_image_destroy(v->input);
-  free(v->thr_state);
-  free(v->vals);
-  free(v->dev_raw);
-  free(v->dev_rank);
-  free(v->gantt_flight);
-  free(v);
-  SDL_Quit();
+  return -1;
 }
 
 static void cycle_variant(viewer *v, int dir)
@@ -596,22 +255,22 @@ static void toggle_device(viewer *v)
   const ts_dev_run *d = v->have_snap && v->snap.run ? ts_run_device_result(v->snap.run) : NULL;
   if (d && v->dev_run == v->snap.run && v->dev_raw) {
     v->devview = !v->devview;
-    set_status(v, v->devview ? "device view" : "simulated view");
+    viewer_set_status(v, v->devview ? "device view" : "simulated view");
   } else if (v->set.use_cl) {
     v->set.exec_device = 1;
     v->devview = 1;
     viewer_apply(v);
-    set_status(v, "running the schedule on the device");
+    viewer_set_status(v, "running the schedule on the device");
   } else {
-    set_status(v, "the device view needs the OpenCL back end [b] or a saved record (--record)");
+    viewer_set_status(v, "the device view needs the OpenCL back end [b] or a saved record (--record)");
   }
   v->playing = 0;
-  relayout(v);
+  viewer_relayout(v);
 }
 
 void viewer_key(viewer *v, SDL_Keycode key, int shift)
 {
-  int64_t len = run_length(v);
+  int64_t len = viewer_run_length(v);
   char msg[160];
   const ts_dev_run *dev = viewer_dev(v);
   if (dev) {
@@ -642,16 +301,16 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
   case SDLK_HOME: viewer_set_tick(v, 0); v->playing = 0; break;
   case SDLK_END: viewer_set_tick(v, len); v->playing = 0; break;
   case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS:
-    if (v->speed_index + 1 < NSPEEDS)
+    if (v->speed_index + 1 < VW_NSPEEDS)
       v->speed_index++;
-    snprintf(msg, sizeof msg, "play speed %d ticks per second", speeds[v->speed_index]);
-    set_status(v, msg);
+    snprintf(msg, sizeof msg, "play speed %d ticks per second", vw_speeds[v->speed_index]);
+    viewer_set_status(v, msg);
     break;
   case SDLK_MINUS: case SDLK_KP_MINUS:
     if (v->speed_index > 0)
       v->speed_index--;
-    snprintf(msg, sizeof msg, "play speed %d ticks per second", speeds[v->speed_index]);
-    set_status(v, msg);
+    snprintf(msg, sizeof msg, "play speed %d ticks per second", vw_speeds[v->speed_index]);
+    viewer_set_status(v, msg);
     break;
   case SDLK_v: cycle_variant(v, shift ? -1 : 1); break;
   case SDLK_p:
@@ -683,14 +342,14 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
   case SDLK_d: toggle_device(v); break;
   case SDLK_r:
     v->generation++;
-    request(v, 1);
-    set_status(v, "reloading kernels");
+    viewer_request(v, 1);
+    viewer_set_status(v, "reloading kernels");
     break;
   case SDLK_o:
     v->mode = (overlay_mode)((v->mode + (shift ? OV_COUNT - 1 : 1)) % OV_COUNT);
     break;
   case SDLK_g: v->tile_grid = !v->tile_grid; break;
-  case SDLK_f: fit(v); break;
+  case SDLK_f: viewer_fit(v); break;
   case SDLK_1:
     v->zoom = 1;
     v->fitted = 0;
@@ -700,7 +359,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     snprintf(path, sizeof path, "tilescope-shot-%03d.png", v->shot_counter++);
     if (viewer_screenshot(v, path)) {
       snprintf(msg, sizeof msg, "wrote %s", path);
-      set_status(v, msg);
+      viewer_set_status(v, msg);
     }
     break;
   }
@@ -728,7 +387,7 @@ static void scrub(viewer *v, float sx)
 {
   vw_rect tl;
   viewer_layout(v, NULL, NULL, NULL, &tl);
-  int64_t len = run_length(v);
+  int64_t len = viewer_run_length(v);
   float f = (sx - tl.x - 10) / (tl.w - 20);
   f = f < 0 ? 0 : f > 1 ? 1 : f;
   v->playing = 0;
@@ -765,7 +424,7 @@ void viewer_click(viewer *v, float sx, float sy)
   }
 }
 
-static void handle_event(viewer *v, const SDL_Event *e)
+void viewer_handle_event(viewer *v, const SDL_Event *e)
 {
   switch (e->type) {
   case SDL_QUIT: v->quit = 1; break;
@@ -826,211 +485,49 @@ static void handle_event(viewer *v, const SDL_Event *e)
   case SDL_WINDOWEVENT:
     if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
       SDL_GL_GetDrawableSize(v->win, &v->width, &v->height);
-      make_fbo(v);
+      gl_make_fbo(v);
     }
     break;
   default: break;
   }
 }
 
-/* The device view's output arrives with the first snapshot of a run that has a device result;
- * the per-run figures the drawing needs are made here once. */
-static void pick_up_device(viewer *v)
+/* Asks for the output values this frame draws: the pixels in view when they are written in
+ * (zoom 16 and up), and the one under the cursor, for the inspector. */
+static void want_values(viewer *v, const vw_rect *r)
 {
-  if (v->snap.dev_raw) {
-    free(v->dev_raw);
-    v->dev_raw = v->snap.dev_raw;
-    v->snap.dev_raw = NULL;
-    v->dev_scale = v->snap.scale;
-    v->dev_run = v->snap.run;
-    v->dev_uploaded = 0;
-    const ts_dev_run *d = ts_run_device_result(v->dev_run);
-    for (int p = 0; d && p < d->npasses; p++) {
-      v->dev_pass_end[p] = 0;
-      for (uint32_t t = 0; d->pass[p].rec && t < d->pass[p].n; t++)
-        if (d->pass[p].rec[t].end > v->dev_pass_end[p])
-          v->dev_pass_end[p] = d->pass[p].rec[t].end;
-    }
-    if (d && v->dev_pct >= 0) {
-      v->dev_time = (int64_t)llround(v->dev_pct / 100.0 * (double)d->t_end);
-      v->dev_pct = -1;
-    }
-  } else if (v->snap.run != v->dev_run) {
-    free(v->dev_raw);
-    v->dev_raw = NULL;
-    v->dev_run = NULL;
-  }
-}
-
-/* vw_worker_take's callback: the snapshot's rows into the output texture, and the values
- * drawing asked for last, read while the run holds them. */
-static void take_rows(void *ud, const vw_snapshot *s)
-{
-  viewer *v = ud;
-  double t0 = 0;
-  if (v->profile) {
-    glFinish();
-    t0 = viewer_phase_clock(v);
-  }
-  render_output_rows(v, s);
-  read_values(v, ts_run_kctx(s->run));
-  v->rows_taken = 1;
-  if (v->profile) {
-    glFinish();
-    v->phase_ms[PH_ROWS] += viewer_phase_clock(v) - t0;
-  }
-}
-
-/* Returns 1 when it took a snapshot. */
-static int pick_up(viewer *v)
-{
-  ts_run *before = v->snap.run;
-  v->rows_taken = 0;
-  if (!vw_worker_take(v->wk, &v->snap, take_rows, v))
-    return 0;
-  if (!v->rows_taken) {
-    /* Nothing was read of this snapshot's run (none, or not readable): the texture is not
-     * its output, and the values are not its. */
-    v->out_run = NULL;
-    v->vals_run = NULL;
-  }
-  /* What is cached per run is forgotten when the run changes: a new run may sit at the
-   * address of one destroyed since, and would otherwise pass for it. */
-  if (v->snap.run != before) {
-    v->stats_run = v->thr_run = v->rank_run = v->gantt_run = v->dev_run = NULL;
-    v->run_ident++;
-  }
-  v->have_snap = 1;
-  v->snap_serial++;
-  if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
-      v->tick >= ts_run_sched(v->snap.run)->length)
-    v->tick = v->snap.tick; /* "the end" resolved */
-  /* The observation is always of the run shown. */
-  if (v->snap.obs || v->snap.run != before) {
-    vw_obs_free(v->obs);
-    v->obs = v->snap.obs;
-    v->snap.obs = NULL;
-    v->obs_serial++;
-  }
-  pick_up_device(v);
-  if (v->snap.note[0])
-    set_status(v, v->snap.note);
-  relayout(v);
-  return 1;
-}
-
-/* Asks the worker to observe the focused thread's exact elements once it has stayed focused
- * for a moment (at once when `now`: scripts and shots), so that sweeping the mouse over the
- * image does not start a replay per tile. Without a focused thread the last one stays. */
-static void observe_focus(viewer *v, int now)
-{
-  int pass;
-  uint32_t id;
-  if (!v->have_snap || !v->snap.run || !viewer_focus_thread(v, &pass, &id))
+  if (!v->input)
     return;
-  uint32_t tw = (uint32_t)ts_run_sched(v->snap.run)->pass[pass].tw, t = SDL_GetTicks();
-  int x = (int)(id % tw), y = (int)(id / tw);
-  if (x != v->obs_want_x || y != v->obs_want_y) {
-    v->obs_want_x = x;
-    v->obs_want_y = y;
-    v->obs_want_since = t;
+  int x0 = v->input->w, y0 = v->input->h, x1 = 0, y1 = 0;
+  if (v->zoom >= 16) {
+    x0 = (int)fmaxf(0, floorf(v->cx - r->w / 2 / v->zoom));
+    y0 = (int)fmaxf(0, floorf(v->cy - r->h / 2 / v->zoom));
+    x1 = (int)fminf((float)v->input->w, ceilf(v->cx + r->w / 2 / v->zoom));
+    y1 = (int)fminf((float)v->input->h, ceilf(v->cy + r->h / 2 / v->zoom));
   }
-  if ((x != v->obs_sent_x || y != v->obs_sent_y) && (now || t - v->obs_want_since >= 300)) {
-    v->obs_sent_x = x;
-    v->obs_sent_y = y;
-    vw_worker_observe(v->wk, x, y);
+  if (v->hover_pane >= 0 && v->hover_x >= 0 && v->hover_y >= 0 &&
+      v->hover_x < (float)v->input->w && v->hover_y < (float)v->input->h) {
+    int hx = (int)v->hover_x, hy = (int)v->hover_y;
+    x0 = hx < x0 ? hx : x0;
+    y0 = hy < y0 ? hy : y0;
+    x1 = hx + 1 > x1 ? hx + 1 : x1;
+    y1 = hy + 1 > y1 ? hy + 1 : y1;
   }
+  viewer_want_values(v, x0, y0, x1, y1);
 }
 
-void viewer_frame(viewer *v, int scripted)
+void viewer_draw(viewer *v)
 {
-  static uint32_t last_ms;
-  viewer_phase(v, -1); /* the frame starts now */
-  uint32_t now = SDL_GetTicks();
-  double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
-  last_ms = now;
-  SDL_Event e;
-  int changed = 0;
-  while (SDL_PollEvent(&e))
-    if (!scripted || e.type == SDL_QUIT) {
-      handle_event(v, &e);
-      changed = 1;
-    }
-  changed |= pick_up(v);
-  changed |= pick_up_image(v);
-  const ts_dev_run *dev = viewer_dev(v);
-  if (v->playing && !scripted && dev) {
-    /* At speed s the whole device run plays in 100 / s seconds; short runs carry fractions. */
-    v->play_accum += dt * speeds[v->speed_index] / 100.0 * (double)dev->t_end;
-    int64_t step = (int64_t)v->play_accum;
-    v->play_accum -= (double)step;
-    viewer_set_dev_time(v, (int64_t)viewer_dev_time(v) + step);
-    if (viewer_dev_time(v) >= dev->t_end)
-      v->playing = 0;
-  } else if (v->playing && !scripted) {
-    v->play_accum += dt * speeds[v->speed_index];
-    int64_t step = (int64_t)v->play_accum;
-    if (step > 0) {
-      v->play_accum -= (double)step;
-      int64_t len = run_length(v);
-      viewer_set_tick(v, v->tick + step > len ? len : v->tick + step);
-      if (v->tick >= len)
-        v->playing = 0;
-    }
-  }
-  if (!scripted && now - v->last_poll_ms > 1000 && v->kernels_dir[0]) {
-    v->last_poll_ms = now;
-    time_t m = kernels_mtime(v->kernels_dir);
-    if (m != v->kernels_mtime) {
-      v->kernels_mtime = m;
-      v->generation++;
-      request(v, 1);
-      set_status(v, "a kernel file changed: rebuilding");
-    }
-  }
-  observe_focus(v, scripted);
-  /* A window with nothing new to show is not drawn again (llvmpipe would take a core's
-   * share for the same pixels): it waits for an event a moment instead. Nothing new: no
-   * event, snapshot or image, no playback or drag, the status line as it was, and a frame
-   * drawn in the last half second. */
-  int status_on = v->status[0] && SDL_GetTicks() < v->status_until;
-  changed |= v->playing || v->dragging || v->scrubbing || status_on != v->status_drawn ||
-             now - v->drawn_ms >= 500;
-  if (!scripted && !v->offscreen && !changed) {
-    SDL_WaitEventTimeout(NULL, 10);
-    return;
-  }
-  v->status_drawn = status_on;
-  v->drawn_ms = now;
-  viewer_phase(v, PH_PICKUP);
+  vw_rect rout;
+  viewer_layout(v, NULL, &rout, NULL, NULL);
+  want_values(v, &rout);
   render_frame(v);
-  if (!v->offscreen)
-    SDL_GL_SwapWindow(v->win);
-  viewer_phase(v, PH_SHOW);
-}
-
-int viewer_sync(viewer *v, uint32_t timeout_ms)
-{
-  uint32_t t0 = SDL_GetTicks();
-  for (;;) {
-    pick_up(v);
-    observe_focus(v, 1);
-    int64_t want = v->tick;
-    if (v->have_snap && v->snap.generation == v->generation && !vw_worker_busy(v->wk)) {
-      int64_t len = v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
-      if (!v->snap.run || v->snap.tick == (want > len ? len : want))
-        return 1;
-    }
-    if (SDL_GetTicks() - t0 > timeout_ms)
-      return 0;
-    SDL_Delay(2);
-  }
 }
 
 /* Renders the current view into rgb (width x height RGB, rows top-down). */
 static void grab(viewer *v, uint8_t *rgb, uint8_t *rgba)
 {
-  render_frame(v);
+  viewer_draw(v);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, v->width, v->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
@@ -1083,64 +580,359 @@ int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs)
   return ok;
 }
 
-/* The process's resident memory in kB (VmRSS), or 0 where /proc does not say: the soak test
- * reads it from the state line. */
-static long rss_kb(void)
+static time_t kernels_mtime(const char *dir)
 {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kb = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "VmRSS: %ld", &kb) == 1)
-      break;
-  if (f)
-    fclose(f);
-  return kb;
+  time_t newest = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  struct dirent *e;
+  char path[2048];
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0)
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_mtime > newest)
+      newest = st.st_mtime;
+  }
+  closedir(d);
+  return newest;
 }
 
-void viewer_report(const viewer *v, char *buf, size_t n)
+viewer *viewer_create(const vw_options *o)
 {
-  const ts_variant *var = ts_variant_at(v->set.variant);
-  int64_t len = run_length(v);
-  size_t nh = 0;
-  int pass = 0;
-  if (v->have_snap && v->snap.run) {
-    ts_run_hazards(v->snap.run, &nh);
-    pass = viewer_shown_pass(v) + 1;
+  if (o->offscreen)
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    fprintf(stderr, "tilescope: cannot start SDL video: %s\n", SDL_GetError());
+    ts_dev_run_free(o->record);
+    return NULL;
   }
-  char sel[48] = "none";
-  if (v->sel_pass >= 0 && v->snap.run) {
-    const ts_pass_sched *ps = &ts_run_sched(v->snap.run)->pass[v->sel_pass];
-    snprintf(sel, sizeof sel, "(%u,%u)", v->sel_id % (uint32_t)ps->tw, v->sel_id / (uint32_t)ps->tw);
+  viewer *v = calloc(1, sizeof *v);
+  if (!v) {
+    ts_dev_run_free(o->record);
+    return NULL;
   }
-  const ts_dev_run *d = viewer_dev(v);
-  char dev[96] = "";
-  if (d)
-    snprintf(dev, sizeof dev, " devtime=%llu/%llu wrong=%u", (unsigned long long)viewer_dev_time(v),
-             (unsigned long long)d->t_end, d->nwrong);
-  /* The observation: done (with the threads it flags, its hazards and the thread whose
-   * exact elements it holds), pending, failed, or off (the CPU model, a large image, the
-   * device view). */
-  char obs[160] = " observe=off";
-  const vw_obs *o = viewer_obs(v);
-  char why[600];
-  viewer_obs_why_not(v, why, sizeof why);
-  if (o) {
-    char chosen[48] = "none";
-    if (o->chosen_x >= 0)
-      snprintf(chosen, sizeof chosen, "(%d,%d)", o->chosen_x, o->chosen_y);
-    snprintf(obs, sizeof obs, " observe=done footprint=%u writes=%u conflicts=%u obs_hazards=%zu chosen=%s",
-             o->flagged[0], o->flagged[1], o->flagged[2], o->rep.nhazards, chosen);
-  } else if (strncmp(why, "observing", 9) == 0) {
-    snprintf(obs, sizeof obs, " observe=pending");
-  } else if (strncmp(why, "observation failed", 18) == 0) {
-    snprintf(obs, sizeof obs, " observe=failed");
+  v->offscreen = o->offscreen;
+  v->width = o->width > 0 ? o->width : 1600;
+  v->height = o->height > 0 ? o->height : 900;
+  v->sel_pass = -1;
+  v->hover_pane = -1;
+  v->thr_pass = -1;
+  v->obs_sent_x = v->obs_sent_y = v->obs_want_x = v->obs_want_y = -1;
+  v->speed_index = 3;
+  v->mode = o->mode;
+  v->tile_grid = 1;
+  v->help = o->help;
+  v->set = o->set;
+  v->devview = o->devview;
+  v->dev_pct = o->dev_pct;
+  if (o->record_name)
+    snprintf(v->record_name, sizeof v->record_name, "%s", o->record_name);
+  /* The image decodes on the loader thread while the window and GL start (a 4K PNG takes
+   * about as long as they do). */
+  const char *in = o->input ? o->input : cli_default_asset();
+  v->load_mu = SDL_CreateMutex();
+  if (in && v->load_mu)
+    viewer_open(v, in);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  Uint32 flags = SDL_WINDOW_OPENGL | (o->offscreen ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
+  v->win = SDL_CreateWindow("tilescope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->width,
+                            v->height, flags);
+  if (!v->win || !(v->gl = SDL_GL_CreateContext(v->win))) {
+    fprintf(stderr, "tilescope: cannot open an OpenGL 3.3 window: %s\n", SDL_GetError());
+    ts_dev_run_free(o->record);
+    viewer_destroy(v);
+    return NULL;
   }
-  snprintf(buf, n,
-           "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s",
-           var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
-           v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
-           (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
-           rss_kb(), dev, obs, v->snap.error[0] ? " error=" : "", v->snap.error);
+  if (!o->offscreen)
+    SDL_GL_SetSwapInterval(1);
+  char shaders[1024], err[1024] = "";
+  const char *font = getenv("TILESCOPE_FONT");
+  if (!font || !*font)
+    font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  if (!cli_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
+      !gfx_init(&v->g, shaders, font, err, sizeof err) || !gl_make_fbo(v)) {
+    if (*err)
+      fprintf(stderr, "tilescope: %s\n", err);
+    ts_dev_run_free(o->record);
+    viewer_destroy(v);
+    return NULL;
+  }
+  glGenTextures(1, &v->thr_tex);
+  glGenTextures(1, &v->state_tex);
+  glGenTextures(1, &v->gantt_tex);
+  snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
+  v->kernels_mtime = kernels_mtime(v->kernels_dir);
+  v->wk = vw_worker_start(v->kernels_dir);
+  if (!v->wk) {
+    fprintf(stderr, "tilescope: cannot start the worker thread\n");
+    ts_dev_run_free(o->record);
+    viewer_destroy(v);
+    return NULL;
+  }
+  /* The record belongs to the first image (input generation 1), before the first request. */
+  if (o->record)
+    vw_worker_set_record(v->wk, o->record, &o->set, 1);
+  v->tick = o->tick < 0 ? INT64_MAX / 4 : o->tick;
+  int64_t want_tick = v->tick;
+  if (v->loader) {
+    SDL_WaitThread(v->loader, NULL);
+    v->loader = NULL;
+    viewer_pick_up_image(v);
+  }
+  if (!in || !v->input) {
+    if (in)
+      fprintf(stderr, "tilescope: %s\n", v->status);
+    viewer_destroy(v);
+    return NULL;
+  }
+  v->status[0] = 0;
+  v->tick = want_tick;
+  v->dev_time = o->dev_time;
+  viewer_request(v, 0);
+  if (o->zoom > 0) {
+    v->zoom = o->zoom;
+    v->cx = o->cx;
+    v->cy = o->cy;
+    v->fitted = 0;
+  }
+  if (o->hover) {
+    v->hover_pane = 1;
+    v->hover_x = o->hover_x;
+    v->hover_y = o->hover_y;
+  }
+  return v;
 }
+
+void viewer_destroy(viewer *v)
+{
+  if (!v)
+    return;
+  if (v->loader)
+    SDL_WaitThread(v->loader, NULL);
+  ts_image_destroy(v->loaded);
+  if (v->load_mu)
+    SDL_DestroyMutex(v->load_mu);
+  if (v->wk) {
+    /* The worker frees every run, the one shown here included, once each. */
+    vw_worker_take(v->wk, &v->snap, NULL, NULL);
+    vw_worker_stop(v->wk, v->snap.run);
+  }
+  vw_snapshot_free(&v->snap);
+  vw_obs_free(v->obs);
+  if (v->gl) {
+    gfx_free(&v->g);
+    gl_res_free(v);
+    SDL_GL_DeleteContext(v->gl);
+  }
+  if (v->win)
+    SDL_DestroyWindow(v->win);
+  ts_image_destroy(v->input);
+  free(v->thr_state);
+  free(v->vals);
+  free(v->dev_raw);
+  free(v->dev_rank);
+  free(v->gantt_flight);
+  free(v);
+  SDL_Quit();
+}
+
+/* The device view's output arrives with the first snapshot of a run that has a device result;
+ * the per-run figures the drawing needs are made here once. */
+static void pick_up_device(viewer *v)
+{
+  if (v->snap.dev_raw) {
+    free(v->dev_raw);
+    v->dev_raw = v->snap.dev_raw;
+    v->snap.dev_raw = NULL;
+    v->dev_scale = v->snap.scale;
+    v->dev_run = v->snap.run;
+    v->dev_uploaded = 0;
+    const ts_dev_run *d = ts_run_device_result(v->dev_run);
+    for (int p = 0; d && p < d->npasses; p++) {
+      v->dev_pass_end[p] = 0;
+      for (uint32_t t = 0; d->pass[p].rec && t < d->pass[p].n; t++)
+        if (d->pass[p].rec[t].end > v->dev_pass_end[p])
+          v->dev_pass_end[p] = d->pass[p].rec[t].end;
+    }
+    if (d && v->dev_pct >= 0) {
+      v->dev_time = (int64_t)llround(v->dev_pct / 100.0 * (double)d->t_end);
+      v->dev_pct = -1;
+    }
+  } else if (v->snap.run != v->dev_run) {
+    free(v->dev_raw);
+    v->dev_raw = NULL;
+    v->dev_run = NULL;
+  }
+}
+
+/* vw_worker_take's callback: the snapshot's rows into the output texture, and the values
+ * drawing asked for last, read while the run holds them. */
+static void take_rows(void *ud, const vw_snapshot *s)
+{
+  viewer *v = ud;
+  double t0 = 0;
+  if (v->profile) {
+    glFinish();
+    t0 = viewer_phase_clock(v);
+  }
+  render_output_rows(v, s);
+  viewer_read_values(v, ts_run_kctx(s->run));
+  v->rows_taken = 1;
+  if (v->profile) {
+    glFinish();
+    v->phase_ms[PH_ROWS] += viewer_phase_clock(v) - t0;
+  }
+}
+
+/* Returns 1 when it took a snapshot. */
+static int pick_up(viewer *v)
+{
+  ts_run *before = v->snap.run;
+  v->rows_taken = 0;
+  if (!vw_worker_take(v->wk, &v->snap, take_rows, v))
+    return 0;
+  if (!v->rows_taken) {
+    /* Nothing was read of this snapshot's run (none, or not readable): the texture is not
+     * its output, and the values are not its. */
+    v->out_run = NULL;
+    v->vals_run = NULL;
+  }
+  /* What is cached per run is forgotten when the run changes: a new run may sit at the
+   * address of one destroyed since, and would otherwise pass for it. */
+  if (v->snap.run != before) {
+    v->stats_run = v->thr_run = v->rank_run = v->gantt_run = v->dev_run = NULL;
+    v->run_ident++;
+  }
+  v->have_snap = 1;
+  v->snap_serial++;
+  if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
+      v->tick >= ts_run_sched(v->snap.run)->length)
+    v->tick = v->snap.tick; /* "the end" resolved */
+  /* The observation is always of the run shown. */
+  if (v->snap.obs || v->snap.run != before) {
+    vw_obs_free(v->obs);
+    v->obs = v->snap.obs;
+    v->snap.obs = NULL;
+    v->obs_serial++;
+  }
+  pick_up_device(v);
+  if (v->snap.note[0])
+    viewer_set_status(v, v->snap.note);
+  viewer_relayout(v);
+  return 1;
+}
+
+/* Asks the worker to observe the focused thread's exact elements once it has stayed focused
+ * for a moment (at once when `now`: scripts and shots), so that sweeping the mouse over the
+ * image does not start a replay per tile. Without a focused thread the last one stays. */
+static void observe_focus(viewer *v, int now)
+{
+  int pass;
+  uint32_t id;
+  if (!v->have_snap || !v->snap.run || !viewer_focus_thread(v, &pass, &id))
+    return;
+  uint32_t tw = (uint32_t)ts_run_sched(v->snap.run)->pass[pass].tw, t = SDL_GetTicks();
+  int x = (int)(id % tw), y = (int)(id / tw);
+  if (x != v->obs_want_x || y != v->obs_want_y) {
+    v->obs_want_x = x;
+    v->obs_want_y = y;
+    v->obs_want_since = t;
+  }
+  if ((x != v->obs_sent_x || y != v->obs_sent_y) && (now || t - v->obs_want_since >= 300)) {
+    v->obs_sent_x = x;
+    v->obs_sent_y = y;
+    vw_worker_observe(v->wk, x, y);
+  }
+}
+
+void viewer_frame(viewer *v, int scripted)
+{
+  static uint32_t last_ms;
+  viewer_phase(v, -1); /* the frame starts now */
+  uint32_t now = SDL_GetTicks();
+  double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
+  last_ms = now;
+  SDL_Event e;
+  int changed = 0;
+  while (SDL_PollEvent(&e))
+    if (!scripted || e.type == SDL_QUIT) {
+      viewer_handle_event(v, &e);
+      changed = 1;
+    }
+  changed |= pick_up(v);
+  changed |= viewer_pick_up_image(v);
+  const ts_dev_run *dev = viewer_dev(v);
+  if (v->playing && !scripted && dev) {
+    /* At speed s the whole device run plays in 100 / s seconds; short runs carry fractions. */
+    v->play_accum += dt * vw_speeds[v->speed_index] / 100.0 * (double)dev->t_end;
+    int64_t step = (int64_t)v->play_accum;
+    v->play_accum -= (double)step;
+    viewer_set_dev_time(v, (int64_t)viewer_dev_time(v) + step);
+    if (viewer_dev_time(v) >= dev->t_end)
+      v->playing = 0;
+  } else if (v->playing && !scripted) {
+    v->play_accum += dt * vw_speeds[v->speed_index];
+    int64_t step = (int64_t)v->play_accum;
+    if (step > 0) {
+      v->play_accum -= (double)step;
+      int64_t len = viewer_run_length(v);
+      viewer_set_tick(v, v->tick + step > len ? len : v->tick + step);
+      if (v->tick >= len)
+        v->playing = 0;
+    }
+  }
+  if (!scripted && now - v->last_poll_ms > 1000 && v->kernels_dir[0]) {
+    v->last_poll_ms = now;
+    time_t m = kernels_mtime(v->kernels_dir);
+    if (m != v->kernels_mtime) {
+      v->kernels_mtime = m;
+      v->generation++;
+      viewer_request(v, 1);
+      viewer_set_status(v, "a kernel file changed: rebuilding");
+    }
+  }
+  observe_focus(v, scripted);
+  /* A window with nothing new to show is not drawn again (llvmpipe would take a core's
+   * share for the same pixels): it waits for an event a moment instead. Nothing new: no
+   * event, snapshot or image, no playback or drag, the status line as it was, and a frame
+   * drawn in the last half second. */
+  int status_on = v->status[0] && SDL_GetTicks() < v->status_until;
+  changed |= v->playing || v->dragging || v->scrubbing || status_on != v->status_drawn ||
+             now - v->drawn_ms >= 500;
+  if (!scripted && !v->offscreen && !changed) {
+    SDL_WaitEventTimeout(NULL, 10);
+    return;
+  }
+  v->status_drawn = status_on;
+  v->drawn_ms = now;
+  viewer_phase(v, PH_PICKUP);
+  viewer_draw(v);
+  if (!v->offscreen)
+    SDL_GL_SwapWindow(v->win);
+  viewer_phase(v, PH_SHOW);
+}
+
+int viewer_sync(viewer *v, uint32_t timeout_ms)
+{
+  uint32_t t0 = SDL_GetTicks();
+  for (;;) {
+    pick_up(v);
+    observe_focus(v, 1);
+    int64_t want = v->tick;
+    if (v->have_snap && v->snap.generation == v->generation && !vw_worker_busy(v->wk)) {
+      int64_t len = v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+      if (!v->snap.run || v->snap.tick == (want > len ? len : want))
+        return 1;
+    }
+    if (SDL_GetTicks() - t0 > timeout_ms)
+      return 0;
+    SDL_Delay(2);
+  }
+}
+
