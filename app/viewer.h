@@ -4,9 +4,10 @@
  * image never blocks drawing. The same code draws the
  * window and `tilescope shot`'s headless screenshots. A run may carry a device result (the
  * schedule run by the device, or a saved record): the device view shows it beside the
- * simulated one, scrubbed in device time on the window's side alone. Calls go one way:
- * viewer.c -> viewer_input.c -> viewer_shot.c -> draw_*.c (draw.h) -> gl_resources.c
- * (gl_res.h), and all of them -> viewer_control.c -> view_state.c. */
+ * simulated one, scrubbed in device time on the window's side alone. Calls between the
+ * files go one way: viewer.c -> viewer_input.c -> viewer_shot.c -> draw_frame.c -> the other
+ * draw_*.c (draw.h) -> gl_resources.c (gl_res.h) -> phase.c; the viewer's files call
+ * viewer_control.c; every one of them calls view_state.c, which calls none of them. */
 #ifndef TS_APP_VIEWER_H
 #define TS_APP_VIEWER_H
 
