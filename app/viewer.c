@@ -1,5 +1,8 @@
-/* The viewer's window, input and frame loop (see viewer.h); drawing is in render.c. Keys and
- * the timeline move the simulated tick, or in the device view the device time. */
+/* The viewer's window and frame loop (see viewer.h): creating and destroying it, picking up
+ * the worker's snapshots (the output rows, the device's output, the observation), playback,
+ * polling the kernels for changes, and asking for the focused thread's observation. Input is
+ * in viewer_input.c, changes to the state in viewer_control.c, drawing in viewer_shot.c and
+ * draw_*.c, what all of them read of the state in view_state.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -9,368 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "anim.h"
-#include "viewer.h"
-
-static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
-/* The device view's timeline is taller: groups in flight, then one lane per compute unit. */
-enum { NSPEEDS = (int)(sizeof speeds / sizeof speeds[0]), PANEL_W = 440, TIMELINE_H = 120,
-       DEV_TIMELINE_H = 250, TITLE_H = 24 };
-
-const char *overlay_name(overlay_mode m, int device)
-{
-  static const char *const names[2][OV_COUNT] = {
-    { "none", "state", "order", "depth", "slot", "observed" },
-    { "none", "state", "order", "wait", "unit", "observed" } };
-  return (unsigned)m < OV_COUNT ? names[device != 0][m] : "?";
-}
-
-int overlay_parse(const char *s, overlay_mode *m)
-{
-  for (int d = 0; d < 2; d++)
-    for (int i = 0; i < OV_COUNT; i++)
-      if (strcmp(s, overlay_name((overlay_mode)i, d)) == 0) {
-        *m = (overlay_mode)i;
-        return 1;
-      }
-  return 0;
-}
-
-const ts_dev_run *viewer_dev(const viewer *v)
-{
-  if (!v->devview || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_raw)
-    return NULL;
-  const ts_dev_run *d = ts_run_device_result(v->snap.run);
-  return d && d->npasses > 0 && d->pass[0].rec ? d : NULL;
-}
-
-uint64_t viewer_dev_time(const viewer *v)
-{
-  const ts_dev_run *d = viewer_dev(v);
-  if (!d || v->dev_time < 0 || (uint64_t)v->dev_time > d->t_end)
-    return d ? d->t_end : 0;
-  return (uint64_t)v->dev_time;
-}
-
-void viewer_set_dev_time(viewer *v, int64_t t)
-{
-  const ts_dev_run *d = viewer_dev(v);
-  if (!d)
-    return;
-  v->dev_time = t < 0 ? 0 : (uint64_t)t > d->t_end ? (int64_t)d->t_end : t;
-}
-
-/* Bytes of one output pixel's values in the run's buffer. */
-static int out_px_bytes(const ts_kctx *k)
-{
-  return k->buf[TS_BUF_OUT].esize == 4 ? 4 : k->C;
-}
-
-/* Copies the wanted rectangle of the run's output (the worker keeps off it meanwhile). */
-static void read_values(void *ud, const ts_kctx *k)
-{
-  viewer *v = ud;
-  int x0 = v->want_x0 < 0 ? 0 : v->want_x0, y0 = v->want_y0 < 0 ? 0 : v->want_y0;
-  int x1 = v->want_x1 > k->W ? k->W : v->want_x1, y1 = v->want_y1 > k->H ? k->H : v->want_y1;
-  v->vals_run = NULL;
-  if (x1 <= x0 || y1 <= y0 || !k->buf[TS_BUF_OUT].data)
-    return;
-  int px = out_px_bytes(k);
-  size_t row = (size_t)(x1 - x0) * (size_t)px, need = row * (size_t)(y1 - y0);
-  if (need > v->vals_cap) {
-    uint8_t *n = realloc(v->vals, need);
-    if (!n)
-      return;
-    v->vals = n;
-    v->vals_cap = need;
-  }
-  for (int y = y0; y < y1; y++)
-    memcpy(v->vals + (size_t)(y - y0) * row,
-           k->buf[TS_BUF_OUT].data + ((size_t)y * (size_t)k->W + (size_t)x0) * (size_t)px, row);
-  v->vals_run = v->snap.run;
-  v->vals_tick = v->snap.tick;
-  v->vals_x0 = x0;
-  v->vals_y0 = y0;
-  v->vals_w = x1 - x0;
-  v->vals_h = y1 - y0;
-  v->vals_px = px;
-}
-
-static int vals_cover(const viewer *v, int x0, int y0, int x1, int y1)
-{
-  return v->have_snap && v->vals_run && v->vals_run == v->snap.run &&
-         v->vals_tick == v->snap.tick && x0 >= v->vals_x0 && y0 >= v->vals_y0 &&
-         x1 <= v->vals_x0 + v->vals_w && y1 <= v->vals_y0 + v->vals_h;
-}
-
-void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1)
-{
-  if (x1 <= x0 || y1 <= y0 || vals_cover(v, x0, y0, x1, y1))
-    return;
-  /* A margin of half the rectangle each way, so that panning reads again less often. */
-  int mx = (x1 - x0) / 2, my = (y1 - y0) / 2;
-  v->want_x0 = x0 - mx;
-  v->want_y0 = y0 - my;
-  v->want_x1 = x1 + mx;
-  v->want_y1 = y1 + my;
-  if (v->have_snap && v->snap.run && !viewer_dev(v))
-    vw_worker_read(v->wk, v->snap.run, read_values, v);
-}
-
-const uint8_t *viewer_out_px(const viewer *v, int x, int y)
-{
-  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-  if (!k || x < 0 || y < 0 || x >= k->W || y >= k->H)
-    return NULL;
-  if (viewer_dev(v))
-    return v->dev_raw + ((size_t)y * (size_t)k->W + (size_t)x) * (size_t)out_px_bytes(k);
-  if (!vals_cover(v, x, y, x + 1, y + 1))
-    return NULL;
-  return v->vals + ((size_t)(y - v->vals_y0) * (size_t)v->vals_w + (size_t)(x - v->vals_x0)) *
-                       (size_t)v->vals_px;
-}
-
-const vw_obs *viewer_obs(const viewer *v)
-{
-  if (!v->obs || !v->obs->ob || !v->have_snap || !v->snap.run || viewer_dev(v))
-    return NULL;
-  return v->obs;
-}
-
-void viewer_obs_why_not(const viewer *v, char *buf, size_t n)
-{
-  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
-  if (viewer_obs(v) || !k)
-    snprintf(buf, n, "%s", "");
-  else if (viewer_dev(v))
-    snprintf(buf, n, "observation: in the simulated view [d]");
-  else if (!v->snap.on_cl)
-    snprintf(buf, n, "observation needs the OpenCL back end [b]");
-  else if ((int64_t)k->W * k->H > VW_OBSERVE_MAX_PX)
-    snprintf(buf, n, "observation off: %dx%d is over 1 megapixel", k->W, k->H);
-  else if (v->obs && v->obs->error[0])
-    snprintf(buf, n, "observation failed: %s", v->obs->error);
-  else
-    snprintf(buf, n, "observing every access...");
-}
-
-int viewer_observed_writer(const viewer *v, float x, float y, int *pass, uint32_t *id)
-{
-  const vw_obs *o = viewer_obs(v);
-  if (!o || x < 0 || y < 0)
-    return -1;
-  int p = viewer_shown_pass(v);
-  const ts_obs_pass *op = ts_observe_pass(o->ob, p);
-  const ts_kctx *k = ts_run_kctx(v->snap.run);
-  int px = (int)x, py = (int)y;
-  /* Only an output in the image's own layout (not a transposed intermediate). */
-  if (!op || op->buf[TS_ROLE_DST] != TS_BUF_OUT || px >= k->W || py >= k->H ||
-      op->cols[TS_ROLE_DST] % k->W != 0)
-    return -1;
-  int per = op->cols[TS_ROLE_DST] / k->W;
-  for (int c = 0; c < per; c++) {
-    uint32_t w = op->last[(size_t)py * (size_t)op->cols[TS_ROLE_DST] + (size_t)px * (size_t)per + (size_t)c];
-    if (w && w - 1 < op->n) {
-      *pass = p;
-      *id = w - 1;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
-                   vw_rect *timeline)
-{
-  float w = (float)v->width, h = (float)v->height;
-  float panes_w = w - PANEL_W, panes_h = h - (viewer_dev(v) ? DEV_TIMELINE_H : TIMELINE_H);
-  float half = floorf(panes_w / 2);
-  if (pane_in)
-    *pane_in = (vw_rect){ 0, TITLE_H, half - 1, panes_h - TITLE_H };
-  if (pane_out)
-    *pane_out = (vw_rect){ half + 1, TITLE_H, panes_w - half - 1, panes_h - TITLE_H };
-  if (panel)
-    *panel = (vw_rect){ panes_w, 0, PANEL_W, h };
-  if (timeline)
-    *timeline = (vw_rect){ 0, panes_h, panes_w, h - panes_h };
-}
-
-void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy)
-{
-  vw_rect r[2];
-  viewer_layout(v, &r[0], &r[1], NULL, NULL);
-  const vw_rect *p = &r[pane ? 1 : 0];
-  *sx = p->x + p->w / 2 + (x - v->cx) * v->zoom;
-  *sy = p->y + p->h / 2 + (y - v->cy) * v->zoom;
-}
-
-/* Which pane a screen point is in, and the image point under it. */
-static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
-{
-  vw_rect r[2];
-  viewer_layout(v, &r[0], &r[1], NULL, NULL);
-  for (int i = 0; i < 2; i++)
-    if (sx >= r[i].x && sy >= r[i].y && sx < r[i].x + r[i].w && sy < r[i].y + r[i].h) {
-      *x = v->cx + (sx - (r[i].x + r[i].w / 2)) / v->zoom;
-      *y = v->cy + (sy - (r[i].y + r[i].h / 2)) / v->zoom;
-      return i;
-    }
-  return -1;
-}
-
-static void fit(viewer *v)
-{
-  if (!v->input)
-    return;
-  vw_rect r;
-  viewer_layout(v, &r, NULL, NULL, NULL);
-  v->zoom = fminf(r.w / (float)v->input->w, r.h / (float)v->input->h) * 0.98f;
-  v->cx = (float)v->input->w / 2;
-  v->cy = (float)v->input->h / 2;
-  v->fitted = 1;
-}
-
-/* The device view has its own layout: refit when it comes or goes, unless the user zoomed. */
-static void relayout(viewer *v)
-{
-  int dv = viewer_dev(v) != NULL;
-  if (dv != v->devview_laid) {
-    v->devview_laid = dv;
-    if (v->fitted)
-      fit(v);
-  }
-}
-
-static void set_status(viewer *v, const char *msg)
-{
-  snprintf(v->status, sizeof v->status, "%s", msg);
-  v->status_until = SDL_GetTicks() + 4000;
-}
-
-static void request(viewer *v, int reload)
-{
-  vw_worker_request(v->wk, v->generation, &v->set, v->input, v->input_generation, v->tick,
-                    reload);
-}
-
-void viewer_apply(viewer *v)
-{
-  v->generation++;
-  v->sel_pass = -1;
-  request(v, 0);
-}
-
-static int64_t run_length(const viewer *v)
-{
-  return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
-}
-
-void viewer_set_tick(viewer *v, int64_t t)
-{
-  int64_t len = run_length(v);
-  if (t < 0)
-    t = 0;
-  if (v->have_snap && v->snap.generation == v->generation && t > len)
-    t = len;
-  if (t != v->tick) {
-    v->tick = t;
-    request(v, 0);
-  }
-}
-
-/* Makes img (owned) the input: a new run on it, fitted. */
-static void set_image(viewer *v, ts_image *img, const char *path)
-{
-  ts_image_destroy(v->input);
-  v->input = img;
-  snprintf(v->input_name, sizeof v->input_name, "%s", path);
-  const char *slash = strrchr(path, '/');
-  char msg[600];
-  snprintf(msg, sizeof msg, "opened %s (%dx%d, %d channel%s)", slash ? slash + 1 : path, img->w,
-           img->h, img->c, img->c > 1 ? "s" : "");
-  set_status(v, msg);
-  v->input_generation++;
-  v->tick = INT64_MAX / 4;
-  v->dev_time = -1;
-  fit(v);
-  viewer_apply(v);
-}
-
-int viewer_load_image(viewer *v, const char *path)
-{
-  ts_image *img = NULL;
-  ts_error err = { 0 };
-  if (ts_image_load_png(path, &img, &err) != TS_OK) {
-    set_status(v, err.msg);
-    return 0;
-  }
-  set_image(v, img, path);
-  return 1;
-}
-
-/* A dropped file decodes on a thread of its own; the frame loop picks the image up. */
-typedef struct load_job {
-  viewer *v;
-  char path[1024];
-} load_job;
-
-static int load_main(void *ud)
-{
-  load_job *job = ud;
-  viewer *v = job->v;
-  ts_image *img = NULL;
-  ts_error err = { 0 };
-  ts_status st = ts_image_load_png(job->path, &img, &err);
-  SDL_LockMutex(v->load_mu);
-  ts_image_destroy(v->loaded);
-  v->loaded = st == TS_OK ? img : NULL;
-  snprintf(v->loaded_path, sizeof v->loaded_path, "%s", job->path);
-  snprintf(v->load_error, sizeof v->load_error, "%s", st == TS_OK ? "" : err.msg);
-  v->load_done = 1;
-  SDL_UnlockMutex(v->load_mu);
-  free(job);
-  return 0;
-}
-
-void viewer_open(viewer *v, const char *path)
-{
-  load_job *job = malloc(sizeof *job);
-  if (!job)
-    return;
-  job->v = v;
-  snprintf(job->path, sizeof job->path, "%s", path);
-  if (v->loader)
-    SDL_WaitThread(v->loader, NULL);
-  v->loader = SDL_CreateThread(load_main, "tilescope-load", job);
-  if (!v->loader) {
-    free(job);
-    set_status(v, "cannot start a thread to load the image");
-    return;
-  }
-  v->load_pending = 1;
-  set_status(v, "loading...");
-}
-
-/* Returns 1 when it opened an image or said why it could not. */
-static int pick_up_image(viewer *v)
-{
-  SDL_LockMutex(v->load_mu);
-  ts_image *img = v->load_done ? v->loaded : NULL;
-  int done = v->load_done;
-  char path[1024], error[1024];
-  snprintf(path, sizeof path, "%s", v->loaded_path);
-  snprintf(error, sizeof error, "%s", v->load_error);
-  v->loaded = NULL;
-  v->load_done = 0;
-  SDL_UnlockMutex(v->load_mu);
-  if (done)
-    v->load_pending = 0;
-  if (img)
-    set_image(v, img, path);
-  else if (done)
-    set_status(v, error);
-  return done;
-}
+#include "gl_res.h"
 
 static time_t kernels_mtime(const char *dir)
 {
@@ -391,26 +33,6 @@ static time_t kernels_mtime(const char *dir)
   }
   closedir(d);
   return newest;
-}
-
-static int make_fbo(viewer *v)
-{
-  if (v->fbo) {
-    glDeleteFramebuffers(1, &v->fbo);
-    glDeleteTextures(1, &v->fbo_tex);
-  }
-  glGenFramebuffers(1, &v->fbo);
-  glGenTextures(1, &v->fbo_tex);
-  glBindTexture(GL_TEXTURE_2D, v->fbo_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               NULL);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->fbo_tex, 0);
-  int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  return ok;
 }
 
 viewer *viewer_create(const vw_options *o)
@@ -468,7 +90,7 @@ viewer *viewer_create(const vw_options *o)
   if (!font || !*font)
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
   if (!cli_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
-      !gfx_init(&v->g, shaders, font, err, sizeof err) || !make_fbo(v)) {
+      !gfx_init(&v->g, shaders, font, err, sizeof err) || !gl_make_fbo(v)) {
     if (*err)
       fprintf(stderr, "tilescope: %s\n", err);
     ts_dev_run_free(o->record);
@@ -495,7 +117,7 @@ viewer *viewer_create(const vw_options *o)
   if (v->loader) {
     SDL_WaitThread(v->loader, NULL);
     v->loader = NULL;
-    pick_up_image(v);
+    viewer_pick_up_image(v);
   }
   if (!in || !v->input) {
     if (in)
@@ -506,7 +128,7 @@ viewer *viewer_create(const vw_options *o)
   v->status[0] = 0;
   v->tick = want_tick;
   v->dev_time = o->dev_time;
-  request(v, 0);
+  viewer_request(v, 0);
   if (o->zoom > 0) {
     v->zoom = o->zoom;
     v->cx = o->cx;
@@ -539,22 +161,7 @@ void viewer_destroy(viewer *v)
   vw_obs_free(v->obs);
   if (v->gl) {
     gfx_free(&v->g);
-    if (v->cache_fbo) {
-      glDeleteFramebuffers(1, &v->cache_fbo);
-      glDeleteTextures(1, &v->cache_tex);
-    }
-    for (int i = 0; i < 3; i++) {
-      if (v->img[i].id)
-        glDeleteTextures(1, &v->img[i].id);
-      free(v->img[i].dirty);
-    }
-    glDeleteTextures(1, &v->thr_tex);
-    glDeleteTextures(1, &v->state_tex);
-    glDeleteTextures(1, &v->gantt_tex);
-    if (v->fbo) {
-      glDeleteFramebuffers(1, &v->fbo);
-      glDeleteTextures(1, &v->fbo_tex);
-    }
+    gl_res_free(v);
     SDL_GL_DeleteContext(v->gl);
   }
   if (v->win)
@@ -567,270 +174,6 @@ void viewer_destroy(viewer *v)
   free(v->gantt_flight);
   free(v);
   SDL_Quit();
-}
-
-static void cycle_variant(viewer *v, int dir)
-{
-  int n = ts_variant_count();
-  v->set.variant = (v->set.variant + dir + n) % n;
-  const ts_variant *var = ts_variant_at(v->set.variant);
-  v->set.pattern = var->pattern;
-  v->set.walk = ts_pattern_default_walk(var->pattern);
-  v->tick = INT64_MAX / 4;
-  v->dev_time = -1;
-  viewer_apply(v);
-}
-
-/* Device time: a step of a share of the run. */
-static void dev_step(viewer *v, double share)
-{
-  const ts_dev_run *d = viewer_dev(v);
-  double t = (double)viewer_dev_time(v) + share * (double)d->t_end;
-  viewer_set_dev_time(v, (int64_t)llround(t));
-  v->playing = 0;
-}
-
-/* d: the simulated and the device view; without a device result, run the device schedule. */
-static void toggle_device(viewer *v)
-{
-  const ts_dev_run *d = v->have_snap && v->snap.run ? ts_run_device_result(v->snap.run) : NULL;
-  if (d && v->dev_run == v->snap.run && v->dev_raw) {
-    v->devview = !v->devview;
-    set_status(v, v->devview ? "device view" : "simulated view");
-  } else if (v->set.use_cl) {
-    v->set.exec_device = 1;
-    v->devview = 1;
-    viewer_apply(v);
-    set_status(v, "running the schedule on the device");
-  } else {
-    set_status(v, "the device view needs the OpenCL back end [b] or a saved record (--record)");
-  }
-  v->playing = 0;
-  relayout(v);
-}
-
-void viewer_key(viewer *v, SDL_Keycode key, int shift)
-{
-  int64_t len = run_length(v);
-  char msg[160];
-  const ts_dev_run *dev = viewer_dev(v);
-  if (dev) {
-    /* Playback and stepping move the device time. */
-    switch (key) {
-    case SDLK_SPACE:
-      if (!v->playing && viewer_dev_time(v) >= dev->t_end)
-        viewer_set_dev_time(v, 0);
-      v->playing = !v->playing;
-      v->play_accum = 0;
-      return;
-    case SDLK_RIGHT: dev_step(v, shift ? 0.1 : 0.01); return;
-    case SDLK_LEFT: dev_step(v, shift ? -0.1 : -0.01); return;
-    case SDLK_HOME: dev_step(v, -1); return;
-    case SDLK_END: dev_step(v, 1); return;
-    default: break;
-    }
-  }
-  switch (key) {
-  case SDLK_SPACE:
-    if (!v->playing && v->tick >= len)
-      viewer_set_tick(v, 0);
-    v->playing = !v->playing;
-    v->play_accum = 0;
-    break;
-  case SDLK_RIGHT: viewer_set_tick(v, v->tick + (shift ? 10 : 1)); v->playing = 0; break;
-  case SDLK_LEFT: viewer_set_tick(v, v->tick - (shift ? 10 : 1)); v->playing = 0; break;
-  case SDLK_HOME: viewer_set_tick(v, 0); v->playing = 0; break;
-  case SDLK_END: viewer_set_tick(v, len); v->playing = 0; break;
-  case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS:
-    if (v->speed_index + 1 < NSPEEDS)
-      v->speed_index++;
-    snprintf(msg, sizeof msg, "play speed %d ticks per second", speeds[v->speed_index]);
-    set_status(v, msg);
-    break;
-  case SDLK_MINUS: case SDLK_KP_MINUS:
-    if (v->speed_index > 0)
-      v->speed_index--;
-    snprintf(msg, sizeof msg, "play speed %d ticks per second", speeds[v->speed_index]);
-    set_status(v, msg);
-    break;
-  case SDLK_v: cycle_variant(v, shift ? -1 : 1); break;
-  case SDLK_p:
-    v->set.pattern = (ts_pattern)((v->set.pattern + (shift ? TS_PAT_COUNT - 1 : 1)) % TS_PAT_COUNT);
-    v->set.walk = ts_pattern_default_walk(v->set.pattern);
-    viewer_apply(v);
-    break;
-  case SDLK_w:
-    v->set.walk = (ts_walk)((v->set.walk + (shift ? TS_WALK_COUNT - 1 : 1)) % TS_WALK_COUNT);
-    viewer_apply(v);
-    break;
-  case SDLK_RIGHTBRACKET:
-    v->set.slots = v->set.slots * 2 > TS_SLOTS_MAX ? TS_SLOTS_MAX : v->set.slots * 2;
-    viewer_apply(v);
-    break;
-  case SDLK_LEFTBRACKET:
-    v->set.slots = v->set.slots / 2 < 1 ? 1 : v->set.slots / 2;
-    viewer_apply(v);
-    break;
-  case SDLK_c:
-    v->set.cost = shift ? (v->set.cost > 1 ? v->set.cost - 1 : 1)
-                        : (v->set.cost < TS_COST_MAX ? v->set.cost + 1 : TS_COST_MAX);
-    viewer_apply(v);
-    break;
-  case SDLK_b:
-    v->set.use_cl = !v->set.use_cl;
-    viewer_apply(v);
-    break;
-  case SDLK_d: toggle_device(v); break;
-  case SDLK_r:
-    v->generation++;
-    request(v, 1);
-    set_status(v, "reloading kernels");
-    break;
-  case SDLK_o:
-    v->mode = (overlay_mode)((v->mode + (shift ? OV_COUNT - 1 : 1)) % OV_COUNT);
-    break;
-  case SDLK_g: v->tile_grid = !v->tile_grid; break;
-  case SDLK_f: fit(v); break;
-  case SDLK_1:
-    v->zoom = 1;
-    v->fitted = 0;
-    break;
-  case SDLK_s: {
-    char path[64];
-    snprintf(path, sizeof path, "tilescope-shot-%03d.png", v->shot_counter++);
-    if (viewer_screenshot(v, path)) {
-      snprintf(msg, sizeof msg, "wrote %s", path);
-      set_status(v, msg);
-    }
-    break;
-  }
-  case SDLK_h: case SDLK_F1: v->help = !v->help; break;
-  case SDLK_ESCAPE:
-    if (v->help)
-      v->help = 0;
-    else
-      v->quit = 1;
-    break;
-  case SDLK_q: v->quit = 1; break;
-  default: break;
-  }
-}
-
-void viewer_mouse_move(viewer *v, float sx, float sy)
-{
-  float x = 0, y = 0;
-  v->hover_pane = screen_to_image(v, sx, sy, &x, &y);
-  v->hover_x = x;
-  v->hover_y = y;
-}
-
-static void scrub(viewer *v, float sx)
-{
-  vw_rect tl;
-  viewer_layout(v, NULL, NULL, NULL, &tl);
-  int64_t len = run_length(v);
-  float f = (sx - tl.x - 10) / (tl.w - 20);
-  f = f < 0 ? 0 : f > 1 ? 1 : f;
-  v->playing = 0;
-  const ts_dev_run *d = viewer_dev(v);
-  if (d)
-    viewer_set_dev_time(v, (int64_t)llround((double)f * (double)d->t_end));
-  else
-    viewer_set_tick(v, (int64_t)llroundf(f * (float)len));
-}
-
-void viewer_click(viewer *v, float sx, float sy)
-{
-  vw_rect tl;
-  viewer_layout(v, NULL, NULL, NULL, &tl);
-  if (sy >= tl.y && sx < tl.x + tl.w) {
-    scrub(v, sx);
-    return;
-  }
-  float x = 0, y = 0;
-  if (screen_to_image(v, sx, sy, &x, &y) >= 0) {
-    int pass;
-    uint32_t id;
-    /* The thread that wrote the pixel: the observed last writer when there is an
-     * observation, else the owner of the tile. */
-    int found = viewer_observed_writer(v, x, y, &pass, &id);
-    if (found < 0)
-      found = viewer_thread_at(v, x, y, &pass, &id);
-    if (found && !(v->sel_pass == pass && v->sel_id == id)) {
-      v->sel_pass = pass;
-      v->sel_id = id;
-    } else {
-      v->sel_pass = -1;
-    }
-  }
-}
-
-static void handle_event(viewer *v, const SDL_Event *e)
-{
-  switch (e->type) {
-  case SDL_QUIT: v->quit = 1; break;
-  case SDL_KEYDOWN:
-    viewer_key(v, e->key.keysym.sym, (e->key.keysym.mod & KMOD_SHIFT) != 0);
-    break;
-  case SDL_MOUSEMOTION:
-    if (v->scrubbing) {
-      scrub(v, (float)e->motion.x);
-    } else if (v->dragging) {
-      v->cx -= (float)e->motion.xrel / v->zoom;
-      v->cy -= (float)e->motion.yrel / v->zoom;
-      v->fitted = 0;
-    }
-    viewer_mouse_move(v, (float)e->motion.x, (float)e->motion.y);
-    break;
-  case SDL_MOUSEBUTTONDOWN: {
-    vw_rect tl;
-    viewer_layout(v, NULL, NULL, NULL, &tl);
-    float sx = (float)e->button.x, sy = (float)e->button.y;
-    if (e->button.button == SDL_BUTTON_LEFT && sy >= tl.y && sx < tl.x + tl.w) {
-      v->scrubbing = 1;
-      scrub(v, sx);
-    } else if (e->button.button == SDL_BUTTON_LEFT) {
-      v->dragging = 1;
-      v->drag_x = sx;
-      v->drag_y = sy;
-    }
-    break;
-  }
-  case SDL_MOUSEBUTTONUP:
-    if (e->button.button == SDL_BUTTON_LEFT && v->dragging &&
-        fabsf((float)e->button.x - v->drag_x) + fabsf((float)e->button.y - v->drag_y) < 4)
-      viewer_click(v, (float)e->button.x, (float)e->button.y);
-    v->dragging = v->scrubbing = 0;
-    break;
-  case SDL_MOUSEWHEEL: {
-    int mx, my;
-    SDL_GetMouseState(&mx, &my);
-    float x, y;
-    int pane = screen_to_image(v, (float)mx, (float)my, &x, &y);
-    if (pane < 0)
-      break;
-    float z = v->zoom * powf(1.25f, (float)e->wheel.y);
-    z = z < 0.02f ? 0.02f : z > 256 ? 256 : z;
-    vw_rect r[2];
-    viewer_layout(v, &r[0], &r[1], NULL, NULL);
-    v->cx = x - ((float)mx - (r[pane].x + r[pane].w / 2)) / z;
-    v->cy = y - ((float)my - (r[pane].y + r[pane].h / 2)) / z;
-    v->zoom = z;
-    v->fitted = 0;
-    break;
-  }
-  case SDL_DROPFILE:
-    viewer_open(v, e->drop.file);
-    SDL_free(e->drop.file);
-    break;
-  case SDL_WINDOWEVENT:
-    if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
-      SDL_GL_GetDrawableSize(v->win, &v->width, &v->height);
-      make_fbo(v);
-    }
-    break;
-  default: break;
-  }
 }
 
 /* The device view's output arrives with the first snapshot of a run that has a device result;
@@ -873,7 +216,7 @@ static void take_rows(void *ud, const vw_snapshot *s)
     t0 = viewer_phase_clock(v);
   }
   render_output_rows(v, s);
-  read_values(v, ts_run_kctx(s->run));
+  viewer_read_values(v, ts_run_kctx(s->run));
   v->rows_taken = 1;
   if (v->profile) {
     glFinish();
@@ -914,8 +257,8 @@ static int pick_up(viewer *v)
   }
   pick_up_device(v);
   if (v->snap.note[0])
-    set_status(v, v->snap.note);
-  relayout(v);
+    viewer_set_status(v, v->snap.note);
+  viewer_relayout(v);
   return 1;
 }
 
@@ -953,26 +296,26 @@ void viewer_frame(viewer *v, int scripted)
   int changed = 0;
   while (SDL_PollEvent(&e))
     if (!scripted || e.type == SDL_QUIT) {
-      handle_event(v, &e);
+      viewer_handle_event(v, &e);
       changed = 1;
     }
   changed |= pick_up(v);
-  changed |= pick_up_image(v);
+  changed |= viewer_pick_up_image(v);
   const ts_dev_run *dev = viewer_dev(v);
   if (v->playing && !scripted && dev) {
     /* At speed s the whole device run plays in 100 / s seconds; short runs carry fractions. */
-    v->play_accum += dt * speeds[v->speed_index] / 100.0 * (double)dev->t_end;
+    v->play_accum += dt * vw_speeds[v->speed_index] / 100.0 * (double)dev->t_end;
     int64_t step = (int64_t)v->play_accum;
     v->play_accum -= (double)step;
     viewer_set_dev_time(v, (int64_t)viewer_dev_time(v) + step);
     if (viewer_dev_time(v) >= dev->t_end)
       v->playing = 0;
   } else if (v->playing && !scripted) {
-    v->play_accum += dt * speeds[v->speed_index];
+    v->play_accum += dt * vw_speeds[v->speed_index];
     int64_t step = (int64_t)v->play_accum;
     if (step > 0) {
       v->play_accum -= (double)step;
-      int64_t len = run_length(v);
+      int64_t len = viewer_run_length(v);
       viewer_set_tick(v, v->tick + step > len ? len : v->tick + step);
       if (v->tick >= len)
         v->playing = 0;
@@ -984,8 +327,8 @@ void viewer_frame(viewer *v, int scripted)
     if (m != v->kernels_mtime) {
       v->kernels_mtime = m;
       v->generation++;
-      request(v, 1);
-      set_status(v, "a kernel file changed: rebuilding");
+      viewer_request(v, 1);
+      viewer_set_status(v, "a kernel file changed: rebuilding");
     }
   }
   observe_focus(v, scripted);
@@ -1003,7 +346,7 @@ void viewer_frame(viewer *v, int scripted)
   v->status_drawn = status_on;
   v->drawn_ms = now;
   viewer_phase(v, PH_PICKUP);
-  render_frame(v);
+  viewer_draw(v);
   if (!v->offscreen)
     SDL_GL_SwapWindow(v->win);
   viewer_phase(v, PH_SHOW);
@@ -1027,120 +370,3 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
   }
 }
 
-/* Renders the current view into rgb (width x height RGB, rows top-down). */
-static void grab(viewer *v, uint8_t *rgb, uint8_t *rgba)
-{
-  render_frame(v);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, v->width, v->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  for (int y = 0; y < v->height; y++) /* GL rows run bottom-up */
-    for (int x = 0; x < v->width; x++)
-      memcpy(rgb + ((size_t)y * v->width + x) * 3,
-             rgba + ((size_t)(v->height - 1 - y) * v->width + x) * 4, 3);
-}
-
-int viewer_screenshot(viewer *v, const char *path)
-{
-  ts_image *img = NULL;
-  ts_error err = { 0 };
-  if (ts_image_create(v->width, v->height, 3, &img, &err) != TS_OK) {
-    fprintf(stderr, "tilescope: %s\n", err.msg);
-    return 0;
-  }
-  uint8_t *rgba = malloc((size_t)v->width * v->height * 4);
-  if (!rgba) {
-    fprintf(stderr, "tilescope: %s: out of memory\n", path);
-    ts_image_destroy(img);
-    return 0;
-  }
-  grab(v, img->data, rgba);
-  free(rgba);
-  int ok = ts_image_save_png(path, img, &err) == TS_OK;
-  if (!ok)
-    fprintf(stderr, "tilescope: %s\n", err.msg);
-  ts_image_destroy(img);
-  return ok;
-}
-
-int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs)
-{
-  size_t n = (size_t)v->width * v->height;
-  uint8_t *rgba = malloc(n * 4), *rgb = malloc(n * 3);
-  char err[300] = "out of memory for the animation's frames";
-  int ok = rgba && rgb;
-  if (ok) {
-    grab(v, rgb, rgba);
-    ok = anim_add(an, rgb, delay_cs, err, sizeof err);
-  }
-  free(rgba);
-  free(rgb);
-  if (!ok) {
-    fprintf(stderr, "tilescope: %s\n", err);
-    v->anim_failed = 1;
-  }
-  return ok;
-}
-
-/* The process's resident memory in kB (VmRSS), or 0 where /proc does not say: the soak test
- * reads it from the state line. */
-static long rss_kb(void)
-{
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kb = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "VmRSS: %ld", &kb) == 1)
-      break;
-  if (f)
-    fclose(f);
-  return kb;
-}
-
-void viewer_report(const viewer *v, char *buf, size_t n)
-{
-  const ts_variant *var = ts_variant_at(v->set.variant);
-  int64_t len = run_length(v);
-  size_t nh = 0;
-  int pass = 0;
-  if (v->have_snap && v->snap.run) {
-    ts_run_hazards(v->snap.run, &nh);
-    pass = viewer_shown_pass(v) + 1;
-  }
-  char sel[48] = "none";
-  if (v->sel_pass >= 0 && v->snap.run) {
-    const ts_pass_sched *ps = &ts_run_sched(v->snap.run)->pass[v->sel_pass];
-    snprintf(sel, sizeof sel, "(%u,%u)", v->sel_id % (uint32_t)ps->tw, v->sel_id / (uint32_t)ps->tw);
-  }
-  const ts_dev_run *d = viewer_dev(v);
-  char dev[96] = "";
-  if (d)
-    snprintf(dev, sizeof dev, " devtime=%llu/%llu wrong=%u", (unsigned long long)viewer_dev_time(v),
-             (unsigned long long)d->t_end, d->nwrong);
-  /* The observation: done (with the threads it flags, its hazards and the thread whose
-   * exact elements it holds), pending, failed, or off (the CPU model, a large image, the
-   * device view). */
-  char obs[160] = " observe=off";
-  const vw_obs *o = viewer_obs(v);
-  char why[600];
-  viewer_obs_why_not(v, why, sizeof why);
-  if (o) {
-    char chosen[48] = "none";
-    if (o->chosen_x >= 0)
-      snprintf(chosen, sizeof chosen, "(%d,%d)", o->chosen_x, o->chosen_y);
-    snprintf(obs, sizeof obs, " observe=done footprint=%u writes=%u conflicts=%u obs_hazards=%zu chosen=%s",
-             o->flagged[0], o->flagged[1], o->flagged[2], o->rep.nhazards, chosen);
-  } else if (strncmp(why, "observing", 9) == 0) {
-    snprintf(obs, sizeof obs, " observe=pending");
-  } else if (strncmp(why, "observation failed", 18) == 0) {
-    snprintf(obs, sizeof obs, " observe=failed");
-  }
-  snprintf(buf, n,
-           "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s",
-           var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
-           v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
-           (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
-           rss_kb(), dev, obs, v->snap.error[0] ? " error=" : "", v->snap.error);
-}

@@ -1,9 +1,13 @@
-/* The interactive viewer: state, worker, input, layout. The model (the run) lives on a worker
- * thread: the window asks for (settings, tick) and picks up the worker's latest snapshot once
- * per frame, so a kernel run or a large image never blocks drawing. The same code draws the
+/* The interactive viewer: state, worker, input, layout (each group of functions below names
+ * its file). The model (the run) lives on a worker thread: the window asks for (settings,
+ * tick) and picks up the worker's latest snapshot once per frame, so a kernel run or a large
+ * image never blocks drawing. The same code draws the
  * window and `tilescope shot`'s headless screenshots. A run may carry a device result (the
  * schedule run by the device, or a saved record): the device view shows it beside the
- * simulated one, scrubbed in device time on the window's side alone. */
+ * simulated one, scrubbed in device time on the window's side alone. Calls between the
+ * files go one way: viewer.c -> viewer_input.c -> viewer_shot.c -> draw_frame.c -> the other
+ * draw_*.c (draw.h) -> gl_resources.c (gl_res.h) -> phase.c; the viewer's files call
+ * viewer_control.c; every one of them calls view_state.c, which calls none of them. */
 #ifndef TS_APP_VIEWER_H
 #define TS_APP_VIEWER_H
 
@@ -88,13 +92,13 @@ typedef struct vw_tex {
   GLuint id;
   int w, h, c, levels;
   /* Where level 0 changed since the mipmaps were made: all of it, or the cells (squares of
-   * `cell` texels, cells_w a row) marked in `dirty`, ndirty of them (render.c). */
+   * `cell` texels, cells_w a row) marked in `dirty`, ndirty of them (gl_resources.c). */
   int all_dirty, cell, cells_w, cells_h, ndirty;
   uint8_t *dirty;
   uint32_t serial;      /* counts the changes of its texels */
 } vw_tex;
 
-/* What an image pane is drawn with, the hover aside (render.c): the panes are kept drawn in
+/* What an image pane is drawn with, the hover aside (draw_panes.c): the panes are kept drawn in
  * the frame cache until it changes. */
 typedef struct vw_pane_key {
   int drawn;
@@ -216,7 +220,7 @@ typedef struct viewer {
   /* An animation being recorded (shot -o OUT.gif with a script): each pause adds a frame. */
   struct anim *anim;
   int anim_failed;
-  /* the threads' textures of the pass shown (render.c: update_threads): their state bytes,
+  /* the threads' textures of the pass shown (gl_resources.c: gl_update_threads): their state bytes,
    * what they were made for, and the overlay's ramps' ends */
   GLuint state_tex;
   uint8_t *thr_state;
@@ -271,6 +275,7 @@ typedef struct vw_options {
   double dev_pct;            /* a share of the run instead, or -1 */
 } vw_options;
 
+/* viewer.c: the window, the frame loop and the worker's snapshots. */
 /* Opens the window (or an offscreen one); prints one line and returns NULL on failure. Takes
  * o->record in either case. */
 viewer *viewer_create(const vw_options *o);
@@ -279,44 +284,122 @@ void viewer_destroy(viewer *v);
 void viewer_frame(viewer *v, int scripted);
 /* Waits (drawing) until the snapshot matches what was asked; returns 0 on timeout. */
 int viewer_sync(viewer *v, uint32_t timeout_ms);
+
+/* viewer_input.c: keys and the mouse. */
+void viewer_key(viewer *v, SDL_Keycode key, int shift);
+void viewer_mouse_move(viewer *v, float sx, float sy);
+void viewer_click(viewer *v, float sx, float sy);
+/* One SDL event: keys, the mouse, a dropped file, the window's size. */
+void viewer_handle_event(viewer *v, const SDL_Event *e);
+
+/* viewer_control.c: what changes the state: settings, tick and device time, the image, the
+ * zoom's fit, the status line, the output values read for drawing. */
+void viewer_apply(viewer *v);       /* after changing v->set: start a new run */
+/* Asks the worker for the current settings and tick (reload: build the kernels again). */
+void viewer_request(viewer *v, int reload);
+void viewer_set_tick(viewer *v, int64_t t);
+void viewer_set_dev_time(viewer *v, int64_t t);
+/* Fits the image to the panes. */
+void viewer_fit(viewer *v);
+/* The device view has its own layout: refit when it comes or goes, unless the user zoomed. */
+void viewer_relayout(viewer *v);
+/* A transient message at the bottom. */
+void viewer_set_status(viewer *v, const char *msg);
+int viewer_load_image(viewer *v, const char *path);
+/* Opens an image as a dropped file does: decoded on a thread of its own, picked up by a later
+ * frame; one that fails to load leaves the current image and says why in the status line. */
+void viewer_open(viewer *v, const char *path);
+/* Picks up an image the loader thread finished: returns 1 when it opened one or said why it
+ * could not. */
+int viewer_pick_up_image(viewer *v);
+/* Asks that the output values of [x0, x1) x [y0, y1) be at hand for viewer_out_px: read from
+ * the worker's run now if it allows (it does whenever it is not making the next tick), and
+ * again with each snapshot taken. */
+void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1);
+/* Copies the wanted rectangle of the run's output (ud: the viewer; the worker keeps off it
+ * meanwhile): vw_worker_read's callback, and vw_worker_take's through viewer.c. */
+void viewer_read_values(void *ud, const ts_kctx *k);
+
+/* viewer_shot.c: drawing a frame, and taking it as a screenshot or an animation's frame. */
+/* Asks for the output values the frame shows (viewer_want_values), then draws it. */
+void viewer_draw(viewer *v);
 /* Renders the current view and writes it as a PNG. */
 int viewer_screenshot(viewer *v, const char *path);
 /* Renders the current view as the next frame of an; on failure says why, sets
  * anim_failed and returns 0. */
 int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs);
-void viewer_apply(viewer *v);       /* after changing v->set: start a new run */
-void viewer_set_tick(viewer *v, int64_t t);
-void viewer_key(viewer *v, SDL_Keycode key, int shift);
-void viewer_mouse_move(viewer *v, float sx, float sy);
-void viewer_click(viewer *v, float sx, float sy);
-/* Screen position of image point (x, y) in pane p. */
-void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy);
-int viewer_load_image(viewer *v, const char *path);
-/* Opens an image as a dropped file does: decoded on a thread of its own, picked up by a later
- * frame; one that fails to load leaves the current image and says why in the status line. */
-void viewer_open(viewer *v, const char *path);
-/* A one-line state report, as scripts print and check it. */
-void viewer_report(const viewer *v, char *buf, size_t n);
-/* The device result shown: the run's, when the device view is on and there is one; else NULL. */
-const ts_dev_run *viewer_dev(const viewer *v);
-/* The device time shown, clamped to the run. */
-uint64_t viewer_dev_time(const viewer *v);
-void viewer_set_dev_time(viewer *v, int64_t t);
-/* Asks that the output values of [x0, x1) x [y0, y1) be at hand for viewer_out_px: read from
- * the worker's run now if it allows (it does whenever it is not making the next tick), and
- * again with each snapshot taken. */
-void viewer_want_values(viewer *v, int x0, int y0, int x1, int y1);
-/* The output values of pixel (x, y) as the window shows them (the device's in the device
- * view): C bytes, or one uint32 for the integral image; NULL when they are not at hand (not
- * asked for, or not readable yet: they come with the worker's next snapshot). */
-const uint8_t *viewer_out_px(const viewer *v, int x, int y);
 
+/* phase.c */
+/* With v->profile: waits for GL and adds the time since the last call to phase_ms[ph]
+ * (ph -1: only starts the clock). */
+void viewer_phase(viewer *v, int ph);
+/* The clock viewer_phase uses, in ms. */
+double viewer_phase_clock(const viewer *v);
+
+/* view_state.c: what the drawing and the input read of the state and the layout; these
+ * change nothing. */
+/* The play speeds, ticks a second. */
+enum { VW_NSPEEDS = 10 };
+extern const int vw_speeds[VW_NSPEEDS];
 /* Layout */
 typedef struct vw_rect {
   float x, y, w, h;
 } vw_rect;
 void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
                    vw_rect *timeline);
+
+/* Screen position of image point (x, y) in pane p. */
+void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *sx, float *sy);
+/* Screen rectangle of an image rectangle in a pane. */
+void viewer_rect_to_screen(const viewer *v, int pane, ts_rect r, float *x, float *y, float *w,
+                           float *h);
+/* A one-line state report, as scripts print and check it. */
+void viewer_report(const viewer *v, char *buf, size_t n);
+/* The device result shown: the run's, when the device view is on and there is one; else NULL. */
+const ts_dev_run *viewer_dev(const viewer *v);
+/* The device time shown, clamped to the run. */
+uint64_t viewer_dev_time(const viewer *v);
+/* A work-group's state at device time t: the same four states as a simulated thread. */
+ts_thread_state viewer_dev_state(const ts_grec *g, uint64_t t);
+/* The record of thread `id` of pass p: tickets are dispatch indices. */
+const ts_grec *viewer_dev_rec(const viewer *v, const ts_dev_run *d, int p, uint32_t id);
+/* Whether the device named its compute units (else the lanes are logical). */
+int viewer_dev_has_units(const ts_dev_run *d);
+/* The output values of pixel (x, y) as the window shows them (the device's in the device
+ * view): C bytes, or one uint32 for the integral image; NULL when they are not at hand (not
+ * asked for, or not readable yet: they come with the worker's next snapshot). */
+const uint8_t *viewer_out_px(const viewer *v, int x, int y);
+/* Bytes of one output pixel's values in the run's buffer. */
+int viewer_out_px_bytes(const ts_kctx *k);
+/* Whether the values read for drawing cover [x0, x1) x [y0, y1) of the run and tick shown. */
+int viewer_vals_cover(const viewer *v, int x0, int y0, int x1, int y1);
+/* The schedule of the run shown, or NULL. */
+const ts_sched *viewer_sched(const viewer *v);
+/* The length of the run shown in ticks, 0 without one. */
+int64_t viewer_run_length(const viewer *v);
+/* A thread's tile in image pixels. */
+ts_rect viewer_tile_of(const viewer *v, int pass, int tx, int ty);
+/* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
+int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
+/* The thread the inspector describes: the hovered one, else the selected one. */
+int viewer_focus_thread(const viewer *v, int *pass, uint32_t *id);
+/* The hovered thread's tile (x, y in its thread space), to highlight; 0 when none. */
+int viewer_hover_tile(const viewer *v, float *xy);
+/* The observation of the run shown, or NULL (none yet, the CPU model, an image over
+ * VW_OBSERVE_MAX_PX, the device view, or a failed observation). */
+const vw_obs *viewer_obs(const viewer *v);
+/* The thread that last wrote output pixel (x, y) of the pass shown, as observed: 1 and the
+ * thread, 0 when no thread wrote it, -1 when there is no observation to ask (or the pass
+ * writes an intermediate). */
+int viewer_observed_writer(const viewer *v, float x, float y, int *pass, uint32_t *id);
+/* Why there is no observation to show, for the panel; "" when there is one. */
+void viewer_obs_why_not(const viewer *v, char *buf, size_t n);
+int viewer_pass_at_tick(const ts_sched *s, int64_t tick);
+/* The pass shown: at the snapshot's tick, or in the device view at the device time. */
+int viewer_shown_pass(const viewer *v);
+/* The mode's name; in the device view depth and slot are "wait" and "unit". */
+const char *overlay_name(overlay_mode m, int device);
+int overlay_parse(const char *s, overlay_mode *m);
 
 /* framebench.c: --bench-frames N; created_ms is when the viewer was created (CLOCK_MONOTONIC,
  * ms); the steps go from tick `from` (--tick, else 0). Prints the figures; returns 0 on a
@@ -355,38 +438,7 @@ void vw_snapshot_free(vw_snapshot *s);
  * to do and the last observation was made for another thread. */
 void vw_worker_observe(vw_worker *w, int x, int y);
 
-/* render.c */
-void render_frame(viewer *v);
-/* With v->profile: waits for GL and adds the time since the last call to phase_ms[ph]
- * (ph -1: only starts the clock). */
-void viewer_phase(viewer *v, int ph);
-/* The clock viewer_phase uses, in ms. */
-double viewer_phase_clock(const viewer *v);
-/* Uploads the output rows that snapshot s says changed (all of them for a new texture or
- * run) from its run's buffer into the output texture. From vw_worker_take's callback. */
-void render_output_rows(viewer *v, const vw_snapshot *s);
-/* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
-int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
-/* The thread the inspector describes: the hovered one, else the selected one. */
-int viewer_focus_thread(const viewer *v, int *pass, uint32_t *id);
-/* The observation of the run shown, or NULL (none yet, the CPU model, an image over
- * VW_OBSERVE_MAX_PX, the device view, or a failed observation). */
-const vw_obs *viewer_obs(const viewer *v);
-/* The thread that last wrote output pixel (x, y) of the pass shown, as observed: 1 and the
- * thread, 0 when no thread wrote it, -1 when there is no observation to ask (or the pass
- * writes an intermediate). */
-int viewer_observed_writer(const viewer *v, float x, float y, int *pass, uint32_t *id);
-/* Why there is no observation to show, for the panel; "" when there is one. */
-void viewer_obs_why_not(const viewer *v, char *buf, size_t n);
-int viewer_pass_at_tick(const ts_sched *s, int64_t tick);
-/* The pass shown: at the snapshot's tick, or in the device view at the device time. */
-int viewer_shown_pass(const viewer *v);
-
 /* script.c: runs a script; returns the number of failed expectations, -1 on a bad script. */
 int script_run(viewer *v, const char *path);
-
-/* The mode's name; in the device view depth and slot are "wait" and "unit". */
-const char *overlay_name(overlay_mode m, int device);
-int overlay_parse(const char *s, overlay_mode *m);
 
 #endif

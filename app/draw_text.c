@@ -1,0 +1,87 @@
+/* Drawing text that belongs to no panel: the titles over the panes, the help overlay, and
+ * device times in one unit for the whole run. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+
+/* Device times in one unit for the whole run, chosen by its length. */
+void draw_fmt_dev_time(const ts_dev_run *d, uint64_t t, char *out, size_t n)
+{
+  if (!d->clock_ns)
+    snprintf(out, n, "event %" PRIu64, t);
+  else if (d->t_end < 10000)
+    snprintf(out, n, "%" PRIu64 " ns", t);
+  else if (d->t_end < 10000000)
+    snprintf(out, n, "%.2f us", (double)t * 1e-3);
+  else
+    snprintf(out, n, "%.3f ms", (double)t * 1e-6);
+}
+
+void draw_help(viewer *v)
+{
+  static const char *const lines[] = {
+    "space      play / pause",          "left right step one tick (shift: 10)",
+    "home end   first / last tick",     "+ -        play speed",
+    "v V        next / previous variant", "p P        cycle dependency pattern",
+    "w W        cycle walk",            "[ ]        halve / double the slots",
+    "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
+    "d          device view / simulated view",
+    "r          reload the kernels",    "o O        overlay: state order depth slot observed",
+    "g          tile grid",             "f 1        fit / one to one",
+    "wheel drag zoom about the cursor / pan", "click      select the thread that wrote a pixel",
+    "s          screenshot",            "h F1       this help",
+    "q esc      quit",                  "drop a PNG on the window to open it",
+  };
+  int n = (int)(sizeof lines / sizeof lines[0]);
+  float lh = (float)v->g.font[FONT_UI].height;
+  float w = 460, h = lh * (float)n + 56;
+  float x = ((float)v->width - w) / 2, y = ((float)v->height - h) / 2;
+  gfx_rect(&v->g, x, y, w, h, gfx_rgba(0.05f, 0.06f, 0.08f, 0.93f));
+  gfx_frame(&v->g, x, y, w, h, 1, ACCENT);
+  gfx_text(&v->g, FONT_UI, x + 16, y + 12, ACCENT, "tilescope keys");
+  for (int i = 0; i < n; i++)
+    gfx_text(&v->g, FONT_UI, x + 16, y + 40 + lh * (float)i, WHITE, lines[i]);
+}
+
+/* Titles over the panes: the input's name, size and zoom; the output's tick (or device time)
+ * and pass, or the error of a run that could not be made, wrapped to the pane. */
+void draw_titles(viewer *v, const vw_rect *rin, const vw_rect *rout)
+{
+  gfx_rect(&v->g, 0, 0, rin->w + rout->w + 2, rin->y, PANEL);
+  const char *slash = strrchr(v->input_name, '/');
+  if (v->input)
+    gfx_textf(&v->g, FONT_UI, rin->x + 8, 4, WHITE, "input  %s  %dx%d, %d channel%s   zoom %.0f%%",
+              slash ? slash + 1 : v->input_name, v->input->w, v->input->h, v->input->c,
+              v->input->c > 1 ? "s" : "", v->zoom * 100);
+  /* A long input title stops at its pane. */
+  gfx_rect(&v->g, rout->x - 2, 0, rout->w + 2, rin->y, PANEL);
+  const ts_dev_run *dev = viewer_dev(v);
+  if (dev) {
+    char pass[48] = "", tn[32], te[32];
+    if (dev->npasses > 1)
+      snprintf(pass, sizeof pass, "   pass %d of %d", viewer_shown_pass(v) + 1, dev->npasses);
+    draw_fmt_dev_time(dev, viewer_dev_time(v), tn, sizeof tn);
+    draw_fmt_dev_time(dev, dev->t_end, te, sizeof te);
+    gfx_textf(&v->g, FONT_UI, rout->x + 8, 4, WHITE, "device at %s / %s%s", tn, te, pass);
+  } else if (v->have_snap && v->snap.run) {
+    const ts_sched *s = viewer_sched(v);
+    char pass[48] = "";
+    if (s->npasses > 1)
+      snprintf(pass, sizeof pass, "   pass %d of %d", viewer_shown_pass(v) + 1, s->npasses);
+    gfx_textf(&v->g, FONT_UI, rout->x + 8, 4, WHITE, "output at tick %" PRId64 " / %" PRId64 "%s",
+              v->snap.tick, s->length, pass);
+  } else if (v->have_snap && v->snap.error[0]) {
+    /* The error, wrapped to the pane. */
+    int fits = (int)((rout->w - 24) / (float)v->g.font[FONT_UI].advance);
+    const char *e = v->snap.error;
+    for (float ey = rout->y + 12; *e && fits > 8; ey += (float)v->g.font[FONT_UI].height) {
+      int take = (int)strlen(e) > fits ? fits : (int)strlen(e);
+      gfx_textf(&v->g, FONT_UI, rout->x + 12, ey, WARN, "%.*s", take, e);
+      e += take;
+    }
+  }
+  gfx_rect(&v->g, rin->x + rin->w, 0, 2, rin->y + rin->h, BG);
+}
