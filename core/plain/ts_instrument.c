@@ -192,6 +192,29 @@ static int token_after(walker *w, CXCursor c, unsigned at, char *out, size_t n)
 
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx);
 
+/* A function is a kernel when __kernel (or kernel) comes before its name. */
+static int is_kernel(walker *w, CXCursor c)
+{
+  unsigned name = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &name);
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(w->tu, clang_getCursorExtent(c), &toks, &nt);
+  int kernel = 0;
+  for (unsigned i = 0; i < nt; i++) {
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &off);
+    if (off >= name)
+      break;
+    CXString t = clang_getTokenSpelling(w->tu, toks[i]);
+    const char *ts = clang_getCString(t);
+    kernel |= strcmp(ts, "__kernel") == 0 || strcmp(ts, "kernel") == 0;
+    clang_disposeString(t);
+  }
+  clang_disposeTokens(w->tu, toks, nt);
+  return kernel;
+}
+
 /* The cursor's text with its children rewritten, ctx[i] the context of child i. */
 static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *ctx)
 {
@@ -481,9 +504,7 @@ static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
 static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
 {
   /* Is it a kernel? Its first token says. */
-  char first[32] = "";
-  token_after(w, c, s.s, first, sizeof first);
-  int kernel = strcmp(first, "__kernel") == 0 || strcmp(first, "kernel") == 0;
+  int kernel = is_kernel(w, c);
   ts_plain_kernel *kn = NULL;
   if (kernel) {
     CXString ns = clang_getCursorSpelling(c);
@@ -564,7 +585,11 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     emit_prologue(w, o, kn);
   span inner = bs;
   inner.s += 1;
+  if (kernel && kn && inner.t > inner.s)
+    inner.t -= 1; /* its closing brace: the work-item's bounds are flushed before it */
   emit_body(w, o, k->c[body], inner, &bk, ctx);
+  if (kernel && kn && inner.t < bs.t)
+    sb_str(o, "ts_end(ts_c);\n}");
   sb_add(o, w->src + bs.t, s.t - bs.t);
   w->in_kernel = 0;
   w->kernel = NULL;
@@ -628,6 +653,12 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   case CXCursor_DeclStmt:
     emit_decl_stmt(w, o, c, s, &k);
     return;
+  case CXCursor_ReturnStmt:
+    /* a kernel's return flushes the work-item's bounds first; `for` keeps it one statement
+     * (an `else` after it still belongs to the `if` before it) */
+    if (w->in_kernel && w->kernel)
+      sb_str(o, "for (ts_end(ts_c);;) ");
+    break;
   case CXCursor_CallExpr:
     if (emit_call(w, o, c, s, &k))
       return;
@@ -742,9 +773,7 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
       !clang_Location_isFromMainFile(clang_getCursorLocation(c)) || !clang_isCursorDefinition(c))
     return CXChildVisit_Continue;
   span s = span_of(w, c);
-  char first[32] = "";
-  token_after(w, c, s.s, first, sizeof first);
-  if (strcmp(first, "__kernel") && strcmp(first, "kernel"))
+  if (!is_kernel(w, c))
     return CXChildVisit_Continue;
   ts_plain_src *out = w->out;
   if (out->nkernels == TS_PLAIN_MAX_KERNELS)

@@ -157,6 +157,7 @@ typedef struct ts_plain_place {
   int acc;              /* 1 read, 2 write, 3 both, 4 atomic */
   int64_t off;          /* byte offset in that buffer (signed outside it) */
   uint32_t group, item, other_group, other_item;
+  int other_line;       /* the other access of a race, where known (0: not) */
 } ts_plain_place;
 
 #define TS_PLAIN_PLACES 4

@@ -17,10 +17,10 @@
 /* observe.cl's layout */
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16, HEADER = 32 };
-enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, BI = 8 };
+enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, BI = 12 };
 enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4 };
 #define NPLACES 4
-#define PLACE 6
+#define PLACE 7
 #define LOG_REC 4
 #define LOG_CAP 65536u
 #define MAXG 8
@@ -359,7 +359,7 @@ static ts_status ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pas
         return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB",
                        r->d->path);
       lay->shadow[gi] = (uint32_t)w;
-      w += gb[gi]->bytes * 3;
+      w += gb[gi]->bytes / (size_t)gb[gi]->lane_bytes * 5;
     }
     gi++;
   }
@@ -419,6 +419,7 @@ static ts_status ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pas
     b[B_RECT] = lay->img[i] >= 0 ? (uint32_t)lay->img[i] : UINT32_MAX;
     b[B_W] = (uint32_t)r->W;
     b[B_H] = (uint32_t)r->H;
+    b[B_LANE] = (uint32_t)rb->lane_bytes;
   }
   if (e == CL_SUCCESS)
     e = clEnqueueWriteBuffer(r->q, *out, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
@@ -439,6 +440,7 @@ static void place_of(const uint32_t *p, ts_plain_place *pl)
   pl->item = p[3];
   pl->other_group = p[4];
   pl->other_item = p[5];
+  pl->other_line = (int)p[6];
 }
 
 static ts_status ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, ts_plain_launch *L,
@@ -894,7 +896,11 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
       snprintf(what, sizeof what, "which several other work-groups also access");
     else {
       describe_group(L, p->other_group, og, sizeof og);
-      snprintf(what, sizeof what, "which work-group %s also accesses (groups of one launch have no order)", og);
+      char at[32] = "";
+      if (p->other_line > 0)
+        snprintf(at, sizeof at, " at line %d", p->other_line);
+      snprintf(what, sizeof what, "which work-group %s also %s%s (groups of one launch have no order)",
+               og, p->acc & 2 ? "accesses" : "writes", at);
     }
     break;
   case TS_FIND_RACE_LOCAL:
@@ -903,8 +909,11 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
       snprintf(what, sizeof what, "which other work-items read in the same barrier interval");
     else {
       describe_item(L, p->other_item, oi, sizeof oi);
-      snprintf(what, sizeof what, "which work-item %s accessed in the same barrier interval (a missing barrier(%s)?)",
-               oi, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
+      char at[32] = "";
+      if (p->other_line > 0)
+        snprintf(at, sizeof at, " at line %d", p->other_line);
+      snprintf(what, sizeof what, "which work-item %s accessed%s in the same barrier interval (a missing barrier(%s)?)",
+               oi, at, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
     }
     break;
   case TS_FIND_UNINIT:

@@ -10,9 +10,9 @@
  * The observation buffer (ts_ob, 32-bit words; core/plain/ts_plain_run.c lays it out and reads
  * it back) holds the header below, then per buffer TS_BI words, then the findings: per kind and
  * source line a count and the first TS_NPLACES places, then the chosen work-item's log, then
- * per work-group and image buffer the rectangles it read and wrote, then the shadows: per byte
- * of each global buffer three words (the writing group, the writing work-item with its global
- * barrier interval, the reading group).
+ * per work-group and image buffer the rectangles it read and wrote, then the shadows: per lane
+ * (element of the argument's scalar type) of each global buffer the kernel may write, five
+ * words (ts_gshadow).
  *
  * Races follow SPEC section 10: between work-groups, an element one group writes and another
  * reads or writes in the launch; inside a group, an element written by one work-item and read
@@ -47,7 +47,8 @@
 #define TS_B_RECT 5      /* its index among the image buffers (rectangles), or ~0 */
 #define TS_B_W 6         /* pixels per row and rows (image roles) */
 #define TS_B_H 7
-#define TS_BI 8
+#define TS_B_LANE 8      /* bytes a shadow covers: the buffer's lane (1 uchar, 4 float) */
+#define TS_BI 12
 
 #define TS_F_INPUT 1
 #define TS_F_OUTPUT 2
@@ -68,8 +69,8 @@
 #define TS_FIND_TILE 6         /* a write outside the declared tile */
 #define TS_NFIND 7
 #define TS_NPLACES 4           /* places kept per kind and line */
-#define TS_PLACE 6             /* words a place: space | buffer << 8 | kind << 16, offset,
-                                * group, item, other group, other item */
+#define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
+                                * group, item, other group, other item, other line */
 #define TS_LOG_REC 4           /* words a log record: buffer | kind << 8 | space << 16,
                                 * offset, bytes, line */
 #define TS_MAXG 8              /* global buffers, and __local arrays, a kernel may have */
@@ -88,6 +89,11 @@ typedef struct ts_ctx {
   __local uint *lr[TS_MAXG];
   uint lsz[TS_MAXG];
   __local uchar *lscratch;
+  int chosen;             /* this is the work-item whose accesses are logged */
+  /* per image (input, output) and kind (read, write): the byte offsets' least and greatest,
+   * and the least and greatest byte column in a row; flushed once by ts_end */
+  uint omin[2][2], omax[2][2], cmin[2][2], cmax[2][2];
+  __global const uint *bi[TS_MAXG];
 } ts_ctx;
 
 inline uint ts_lin_group(void)
@@ -110,6 +116,12 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->gep = c->lep = 0;
   c->ng = c->nl = 0;
   c->lscratch = lscratch;
+  c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      c->omin[i][j] = c->cmin[i][j] = 0xffffffffu;
+      c->omax[i][j] = c->cmax[i][j] = 0;
+    }
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
     lscratch[i] = 0;
@@ -120,7 +132,8 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
 {
   uint k = c->ng++;
   c->gb[k] = p;
-  c->gsz[k] = c->ob[TS_HEADER + k * TS_BI + TS_B_SIZE];
+  c->bi[k] = c->ob + TS_HEADER + k * TS_BI;
+  c->gsz[k] = c->bi[k][TS_B_SIZE];
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
@@ -143,7 +156,7 @@ inline uint ts_lparam_size(ts_ctx *c, uint k)
 }
 
 inline void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, uint acc,
-                       uint off, uint og, uint oi)
+                       uint off, uint og, uint oi, uint oline)
 {
   __global uint *ob = c->ob;
   uint nlines = ob[TS_H_NLINES];
@@ -160,13 +173,14 @@ inline void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, ui
     p[3] = c->item;
     p[4] = og;
     p[5] = oi;
+    p[6] = oline;
   }
 }
 
 inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
 {
   __global uint *ob = c->ob;
-  if (c->group != ob[TS_H_CHOSEN_G] || c->item != ob[TS_H_CHOSEN_I])
+  if (!c->chosen)
     return;
   uint i = atomic_inc(ob + TS_H_LOGN);
   if (i < ob[TS_H_LOGCAP]) {
@@ -178,36 +192,51 @@ inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
   }
 }
 
-/* The group's rectangles of the image buffer: reads then writes, x0 y0 x1 y1 each. */
+/* The work-item's bounds on an image buffer (kept privately, flushed by ts_end). */
 inline void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n)
 {
   uint img = bi[TS_B_RECT];
-  if (img == TS_MANY)
+  if (img > 1)
     return;
-  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
-  int y = (int)(off / pitch), x0 = (int)((off % pitch) / px);
-  int x1 = (int)(((off + n - 1) % pitch) / px);
-  int y1 = (int)((off + n - 1) / pitch);
-  if (y1 != y) { /* an access across rows: the whole width */
-    x0 = 0;
-    x1 = (int)bi[TS_B_W] - 1;
+  uint pitch = bi[TS_B_PITCH];
+  uint last = off + n - 1;
+  uint c0 = off % pitch, c1 = last % pitch;
+  if (last / pitch != off / pitch) { /* across rows: the whole width */
+    c0 = 0;
+    c1 = pitch - 1;
   }
+  for (int k = 0; k < 2; k++)
+    if (acc & (k ? TS_K_WRITE : TS_K_READ)) {
+      c->omin[img][k] = min(c->omin[img][k], off);
+      c->omax[img][k] = max(c->omax[img][k], last);
+      c->cmin[img][k] = min(c->cmin[img][k], c0);
+      c->cmax[img][k] = max(c->cmax[img][k], c1);
+    }
+}
+
+/* At the kernel's end (every return of it): the work-item's bounds into its group's
+ * rectangles, x0 y0 x1 y1 per image and kind. */
+inline void ts_end(ts_ctx *c)
+{
   __global uint *ob = c->ob;
-  __global int *r = (__global int *)(ob + ob[TS_H_RECT]) + ((size_t)c->group * 4 + img * 2) * 4;
-  if (acc & TS_K_WRITE)
-    r += 4;
-  else if (!(acc & TS_K_READ))
-    return;
-  atomic_min(r, x0);
-  atomic_min(r + 1, y);
-  atomic_max(r + 2, x1);
-  atomic_max(r + 3, y1);
-  if (acc == TS_K_UPDATE) {
-    r -= 4;
-    atomic_min(r, x0);
-    atomic_min(r + 1, y);
-    atomic_max(r + 2, x1);
-    atomic_max(r + 3, y1);
+  for (uint k = 0; k < c->ng; k++) {
+    __global const uint *bi = c->bi[k];
+    uint img = bi[TS_B_RECT];
+    if (img > 1)
+      continue;
+    uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
+    for (int kind = 0; kind < 2; kind++) {
+      if (c->omin[img][kind] > c->omax[img][kind])
+        continue;
+      __global int *r = (__global int *)(ob + ob[TS_H_RECT]) +
+                        ((size_t)c->group * 4 + img * 2 + kind) * 4;
+      atomic_min(r, (int)(c->cmin[img][kind] / px));
+      atomic_min(r + 1, (int)(c->omin[img][kind] / pitch));
+      atomic_max(r + 2, (int)(c->cmax[img][kind] / px));
+      atomic_max(r + 3, (int)(c->omax[img][kind] / pitch));
+      c->omin[img][kind] = 0xffffffffu;
+      c->omax[img][kind] = 0;
+    }
   }
 }
 
@@ -225,53 +254,59 @@ inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
   uint flags = bi[TS_B_FLAGS];
   if ((acc & TS_K_READ) && (flags & TS_F_INPUT) &&
       (x < x0 - halo || x >= x0 + tw + halo || y < y0 - halo || y >= y0 + th + halo))
-    ts_finding(c, TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0);
+    ts_finding(c, TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0, 0);
   if ((acc & TS_K_WRITE) && (flags & TS_F_OUTPUT) &&
       (x < x0 || x >= x0 + tw || y < y0 || y >= y0 + th))
-    ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0);
+    ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0, 0);
 }
 
-/* One byte of a global buffer's shadows: races and uninitialised reads. */
+/* One lane of a global buffer's shadows, five words: the writing group, the writing work-item
+ * with its global barrier interval, the reading group(s), the lines of the last write and
+ * read: races and uninitialised reads. */
 inline void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
                        uint line)
 {
   uint me = c->group + 1;
   uint mine = (c->gep + 1) << 11 | (c->item + 1);
-  __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
+  __global uint *w = sh, *wi = sh + 1, *rd = sh + 2, *wl = sh + 3, *rl = sh + 4;
   if (acc == TS_K_ATOMIC) {
     uint o = *w;
     if (o != TS_NOBODY && o != me && o != TS_MANY)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0);
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, *wl);
     return;
   }
   if (acc & TS_K_READ) {
     uint o = *w;
     if (o == TS_NOBODY) {
       if ((flags & TS_F_OUTPUT) && acc == TS_K_READ)
-        ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0);
+        ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     } else if (o != me) {
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0);
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0,
+                 *wl);
     } else {
       uint oi = *wi;
       if (oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
-        ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1);
+        ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, *wl);
     }
     uint r = *rd;
     if (r == TS_NOBODY)
       r = atomic_cmpxchg(rd, TS_NOBODY, me);
     if (r != TS_NOBODY && r != me && r != TS_MANY)
       *rd = TS_MANY;
+    *rl = line;
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, me);
     uint oi = atomic_xchg(wi, mine);
+    uint ol = atomic_xchg(wl, line);
     if (o != TS_NOBODY && o != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0);
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol);
     else if (o == me && oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1);
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0);
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
+                 *rl);
   }
 }
 
@@ -291,9 +326,9 @@ inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     ts_declared(c, bi, k, acc, off, line);
     uint sh = bi[TS_B_SHADOW];
     if (sh) {
-      uint flags = bi[TS_B_FLAGS];
-      for (uint i = 0; i < n; i++)
-        ts_gshadow(c, ob + sh + (size_t)(off + i) * 3, flags, k, acc, off + i, line);
+      uint flags = bi[TS_B_FLAGS], lane = bi[TS_B_LANE];
+      for (uint i = off / lane; i <= (off + n - 1) / lane; i++)
+        ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i * lane, line);
     }
     return p;
   }
@@ -311,7 +346,7 @@ inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     }
   }
   uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
-  ts_finding(c, TS_FIND_OOB, line, 0, best, acc, off, 0, 0);
+  ts_finding(c, TS_FIND_OOB, line, 0, best, acc, off, 0, 0, 0);
   ts_log(c, 0, best, acc | 8, off, n, line);
   return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
 }
@@ -328,9 +363,9 @@ inline void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
     uint o = *w;
     if (o == 0) {
       if (acc == TS_K_READ)
-        ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0);
+        ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
     } else if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047)) {
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1);
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
     }
     uint old = *r;
     for (int tries = 0; tries < 4; tries++) {
@@ -347,11 +382,11 @@ inline void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, mine);
     if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1);
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
     uint rd = *r;
     if (rd >> 11 == mine >> 11 && (rd & 2047) != (mine & 2047))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
-                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1);
+                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, 0);
   }
 }
 
@@ -382,7 +417,7 @@ inline __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
     }
   }
   uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
-  ts_finding(c, TS_FIND_OOB, line, 1, best, acc, off, 0, 0);
+  ts_finding(c, TS_FIND_OOB, line, 1, best, acc, off, 0, 0, 0);
   ts_log(c, 1, best, acc | 8, off, n, line);
   return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
 }
