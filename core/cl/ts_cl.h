@@ -1,4 +1,9 @@
-/* The OpenCL back end. A ts_cl holds one device, its queue (with profiling) and the kernel
+/* core/cl/: the OpenCL back end. Devices and the context, programs built from kernels/ at
+ * run time, the replayed launches of a run, the one-launch device schedule with its
+ * scoreboard (this file), and device records and traces (ts_record). Parts that launch
+ * kernels of their own share its device through ts_cl_handles.h.
+ *
+ * The OpenCL back end. A ts_cl holds one device, its queue (with profiling) and the kernel
  * programs, built from the kernels folder at run time (common.cl + one file per family), so
  * an edited kernel needs no rebuild of tilescope: ts_cl_reload rebuilds, and on a build
  * error keeps the last good programs and reports the log. A ts_cl_run holds one run's

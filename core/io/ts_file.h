@@ -1,4 +1,8 @@
-/* Whole-file reads with a size cap, and output files that appear atomically:
+/* core/io/: what goes in and out of files. Reads bounded in size, outputs written to a
+ * temporary and renamed (this file), PNG (ts_png.c, declared in
+ * ts_image.h), JSON and CSV export, and the test chart.
+ *
+ * Whole-file reads with a size cap, and output files that appear atomically:
  * data goes to a temporary file beside the target, which is renamed over it only once
  * everything was written, so a failed or interrupted write never leaves half a file. */
 #ifndef TS_FILE_H

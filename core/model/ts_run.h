@@ -1,4 +1,10 @@
-/* A run: one variant on one image under one schedule, replayed tick by tick.
+/* core/model/: the model. Images (ts_image), thread spaces and walk orders (ts_walk), the
+ * dispatcher simulator with its patterns, slots and waits (ts_sched), and the run that
+ * replays a schedule tick by tick on the CPU model or the OpenCL back end and names its
+ * hazards (this file); comparison and status codes. What a run is made of comes from
+ * variants/; how it runs on a device, from cl/. docs/architecture.md draws the map.
+ *
+ * A run: one variant on one image under one schedule, replayed tick by tick.
  * The schedule is simulated once; the executor then replays it: at each tick the threads
  * ending now commit their writes (shadow -> buffer), then the threads starting now run,
  * reading the buffers as committed. Seeking forward continues the replay; seeking back

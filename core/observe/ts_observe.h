@@ -1,4 +1,8 @@
-/* Observed accesses (SPEC section 9): a run replayed on the OpenCL back end with every
+/* core/observe/: observation of the built-in and dialect kernels, through the accessors of
+ * kernels/common.cl (this file). Plain kernels, which have no accessors, are observed by
+ * core/plain/ instead, through the libclang instrumenter.
+ *
+ * Observed accesses (SPEC section 9): a run replayed on the OpenCL back end with every
  * kernel built for observation (-DTS_OBSERVE), so that each buffer access the kernels make
  * through common.cl's accessors is recorded: per thread and buffer the rectangle and count
  * of its reads and writes, per output element its last writer and whether another thread

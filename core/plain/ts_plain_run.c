@@ -320,6 +320,12 @@ static ts_status build(runner *r, int observe)
 
 /* ---- the observation buffer ---- */
 
+/* A shadow covers one lane of a buffer (log2 of its bytes), or a byte for odd sizes. */
+static int lane_shift(int lane)
+{
+  return lane == 8 ? 3 : lane == 4 ? 2 : lane == 2 ? 1 : 0;
+}
+
 typedef struct oblayout {
   size_t words;
   uint32_t find, log, rect, scratch, sink;
@@ -359,7 +365,7 @@ static ts_status ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pas
         return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB",
                        r->d->path);
       lay->shadow[gi] = (uint32_t)w;
-      w += gb[gi]->bytes / (size_t)gb[gi]->lane_bytes * 5;
+      w += (gb[gi]->bytes >> lane_shift(gb[gi]->lane_bytes)) * 5;
     }
     gi++;
   }
@@ -419,7 +425,7 @@ static ts_status ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pas
     b[B_RECT] = lay->img[i] >= 0 ? (uint32_t)lay->img[i] : UINT32_MAX;
     b[B_W] = (uint32_t)r->W;
     b[B_H] = (uint32_t)r->H;
-    b[B_LANE] = (uint32_t)rb->lane_bytes;
+    b[B_LANE] = (uint32_t)lane_shift(rb->lane_bytes);
   }
   if (e == CL_SUCCESS)
     e = clEnqueueWriteBuffer(r->q, *out, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);

@@ -1,4 +1,9 @@
-/* The variant registry: every named implementation of a filter, with its passes, tiles,
+/* core/variants/: what tilescope can run. The registry of variants (this file), each
+ * variant's CPU model in one file per family (variants_*.c), the scalar references every
+ * variant is tested against (ts_ref), and user kernels written in the dialect (ts_user),
+ * which become variants. Uses the model's types only.
+ *
+ * The variant registry: every named implementation of a filter, with its passes, tiles,
  * footprints, declared storage and default schedule, and the CPU model of each pass.
  * A variant's per-thread code lives in variants_*.c; ts_run.c replays it in schedule order. */
 #ifndef TS_VARIANT_H

@@ -47,7 +47,7 @@
 #define TS_B_RECT 5      /* its index among the image buffers (rectangles), or ~0 */
 #define TS_B_W 6         /* pixels per row and rows (image roles) */
 #define TS_B_H 7
-#define TS_B_LANE 8      /* bytes a shadow covers: the buffer's lane (1 uchar, 4 float) */
+#define TS_B_LANE 8      /* log2 of the bytes a shadow covers: the buffer's lane (0 uchar, 2 float) */
 #define TS_BI 12
 
 #define TS_F_INPUT 1
@@ -90,6 +90,7 @@ typedef struct ts_ctx {
   uint lsz[TS_MAXG];
   __local uchar *lscratch;
   int chosen;             /* this is the work-item whose accesses are logged */
+  uint tile_w;            /* a declared tile's width (0: none) */
   /* per image (input, output) and kind (read, write): the byte offsets' least and greatest,
    * and the least and greatest byte column in a row; flushed once by ts_end */
   uint omin[2][2], omax[2][2], cmin[2][2], cmax[2][2];
@@ -117,6 +118,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->ng = c->nl = 0;
   c->lscratch = lscratch;
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
+  c->tile_w = ob[TS_H_TILE_W];
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       c->omin[i][j] = c->cmin[i][j] = 0xffffffffu;
@@ -200,8 +202,8 @@ inline void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
     return;
   uint pitch = bi[TS_B_PITCH];
   uint last = off + n - 1;
-  uint c0 = off % pitch, c1 = last % pitch;
-  if (last / pitch != off / pitch) { /* across rows: the whole width */
+  uint c0 = off % pitch, c1 = c0 + n - 1;
+  if (c1 >= pitch) { /* across rows: the whole width */
     c0 = 0;
     c1 = pitch - 1;
   }
@@ -243,10 +245,10 @@ inline void ts_end(ts_ctx *c)
 /* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
 inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, uint off, uint line)
 {
+  if (c->tile_w == 0 || bi[TS_B_RECT] == TS_MANY)
+    return;
   __global uint *ob = c->ob;
   int tw = (int)ob[TS_H_TILE_W], th = (int)ob[TS_H_TILE_H], halo = (int)ob[TS_H_HALO];
-  if (tw == 0 || bi[TS_B_RECT] == TS_MANY)
-    return;
   uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
   int y = (int)(off / pitch), x = (int)((off % pitch) / px);
   int gx = (int)get_group_id(0), gy = (int)get_group_id(1);
@@ -297,8 +299,11 @@ inline void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, me);
-    uint oi = atomic_xchg(wi, mine);
-    uint ol = atomic_xchg(wl, line);
+    /* the work-item and line of the last write need no atomics: a group's work-items that
+     * race on one element are a race whichever of them the word keeps */
+    uint oi = *wi, ol = *wl;
+    *wi = mine;
+    *wl = line;
     if (o != TS_NOBODY && o != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol);
     else if (o == me && oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
@@ -326,9 +331,9 @@ inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     ts_declared(c, bi, k, acc, off, line);
     uint sh = bi[TS_B_SHADOW];
     if (sh) {
-      uint flags = bi[TS_B_FLAGS], lane = bi[TS_B_LANE];
-      for (uint i = off / lane; i <= (off + n - 1) / lane; i++)
-        ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i * lane, line);
+      uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
+      for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
+        ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
     }
     return p;
   }
