@@ -96,7 +96,7 @@ static int load_user_kernels(int *argc, char **argv)
     uint8_t *text = NULL;
     size_t len = 0;
     if (ts_file_read_all(file, 4u << 20, &text, &len, &err) != TS_OK) {
-      fprintf(stderr, "tilescope: --kernel-file %s\n", err.msg);
+      fprintf(stderr, "tilescope: %s\n", err.msg);
       return 0;
     }
     int plain = ts_plain_is_plain((const char *)text, len);

@@ -434,7 +434,7 @@ uk halo.cl '// tilescope: variant name=h\n// tilescope: pass entry=k tile=8x8 ha
 uk order.cl '// tilescope: pass entry=k tile=8x8\n// tilescope: variant name=o\n'
 uk nopass.cl '// tilescope: variant name=n\nint x;\n'
 uk clash.cl '// tilescope: variant name=box2d\n// tilescope: pass entry=k tile=8x8\n'
-expect 2 "^tilescope: $tmp/none.cl:1: tilescope: no header \(the file opens with comment lines such as // tilescope: variant name=NAME\)$" "$ts" list --kernel-file "$tmp/none.cl"
+expect 2 "^tilescope: $tmp/none.cl:1: tilescope: no header \(the file opens with comment lines such as // tilescope: variant name=NAME, or // tilescope: plain for a plain OpenCL C kernel\)$" "$ts" list --kernel-file "$tmp/none.cl"
 expect 2 "^tilescope: $tmp/tile.cl:2: tile: '16y16' is not WxH pixels, each 1..4096 \(e.g. tile=16x16\)$" "$ts" run --kernel-file "$tmp/tile.cl"
 expect 2 "^tilescope: $tmp/field.cl:2: colour: unknown field of \`pass\` \(entry, tile, group, halo, src, dst\)$" "$ts" list --kernel-file "$tmp/field.cl"
 expect 2 "^tilescope: $tmp/entry.cl:4: entry: missing \(each pass names its __kernel: entry=NAME\)$" "$ts" bench --kernel-file "$tmp/entry.cl"

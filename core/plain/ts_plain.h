@@ -122,8 +122,7 @@ typedef struct ts_plain_desc {
   ts_plain_src src;            /* its kernels */
 } ts_plain_desc;
 
-/* Whether a kernel file is a plain one: it has a `// tilescope: plain` line, or no
- * `// tilescope:` header at all and no dialect entry. */
+/* Whether a kernel file is a plain one: it has a `// tilescope: plain` line. */
 int ts_plain_is_plain(const char *text, size_t len);
 
 /* Reads the file, its `plain` lines, then `extra` (the same fields, one pass per string,

@@ -139,7 +139,6 @@ ts_status ts_plain_eval(const char *e, int W, int H, int C, double *value, int *
 
 int ts_plain_is_plain(const char *text, size_t len)
 {
-  int header = 0;
   const char *end = text + len;
   for (const char *l = text; l < end;) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
@@ -147,24 +146,17 @@ int ts_plain_is_plain(const char *text, size_t len)
     const char *t = l;
     while (t < l + n && (*t == ' ' || *t == '\t'))
       t++;
-    if ((size_t)(l + n - t) >= 12 && strncmp(t, "// tilescope:", 13) == 0) {
+    if ((size_t)(l + n - t) >= 18 && strncmp(t, "// tilescope:", 13) == 0) {
       const char *f = t + 13;
-      while (*f == ' ')
+      while (f < l + n && *f == ' ')
         f++;
-      if (strncmp(f, "plain", 5) == 0)
+      if ((size_t)(l + n - f) >= 5 && strncmp(f, "plain", 5) == 0 &&
+          (f + 5 == l + n || f[5] == ' ' || f[5] == '\r'))
         return 1;
-      header = 1;
     }
     l = nl ? nl + 1 : end;
   }
-  if (header)
-    return 0;
-  /* no header: plain unless it uses the dialect's entries */
-  for (const char *p = text; p < end; p++)
-    if ((p + 14 <= end && memcmp(p, "TS_GROUP_ENTRY", 14) == 0) ||
-        (p + 13 <= end && memcmp(p, "TS_ITEM_ENTRY", 13) == 0))
-      return 0;
-  return 1;
+  return 0;
 }
 
 static const char *role_names[] = { "", "input", "output", "buffer", "width", "height",

@@ -378,7 +378,7 @@ ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err)
     ps.line = 1;
     st = bad(&ps, "tilescope",
              "no header (the file opens with comment lines such as // tilescope: variant "
-             "name=NAME%s)", "");
+             "name=NAME%s)", ", or // tilescope: plain for a plain OpenCL C kernel");
   } else if (st == TS_OK && u->v.npasses == 0) {
     ps.line = seen_variant;
     st = bad(&ps, "pass", "no pass line (// tilescope: pass entry=KERNEL tile=WxH%s)", "");
