@@ -18,10 +18,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0 passes=0
 for f in "$src"/kernels/*.cl "$src"/assets/kernels/*.cl; do
-  [[ $(basename "$f") == common.cl ]] && continue
-  # The host builds common.cl and the file as one program, each behind a #line.
-  { printf '#line 1 "common.cl"\n'; cat "$src/kernels/common.cl"
-    printf '\n#line 1 "%s"\n' "$(basename "$f")"; cat "$f"; } >"$tmp/k.cl"
+  case $(basename "$f") in common.cl | scoreboard.cl | access.cl | helpers.cl) continue ;; esac
+  # The host builds the common parts and the file as one program, each behind a #line.
+  { for part in common.cl scoreboard.cl access.cl helpers.cl; do
+      printf '#line 1 "%s"\n' "$part"; cat "$src/kernels/$part"; printf '\n'
+    done
+    printf '#line 1 "%s"\n' "$(basename "$f")"; cat "$f"; } >"$tmp/k.cl"
   for build in "" -DTS_DEVICE=1 -DTS_OBSERVE=1; do
     if out=$("$cc" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only \
                -pedantic -Werror $build "$tmp/k.cl" 2>&1); then

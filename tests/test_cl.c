@@ -280,8 +280,9 @@ static void reload_keeps_last_good(void)
 {
   char dir[] = "/tmp/tilescope-kernels-XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-  const char *files[] = { "common.cl", "box.cl", "gauss.cl", "integral.cl", "commit.cl" };
-  for (int i = 0; i < 5; i++)
+  const char *files[] = { "common.cl", "scoreboard.cl", "access.cl", "helpers.cl", "box.cl",
+                          "gauss.cl", "integral.cl", "commit.cl" };
+  for (int i = 0; i < (int)(sizeof files / sizeof files[0]); i++)
     copy_kernel(TS_KERNELS_DIR, dir, files[i], NULL);
   ts_cl *cl = NULL;
   ts_error err = { 0 };

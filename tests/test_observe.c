@@ -143,13 +143,15 @@ static void integral_hazards(ts_cl *cl, ts_pattern pat, ts_walk walk, int w, int
 
 /* ---- kernels broken on purpose ---- */
 
-static const char *const kernel_files[] = { "common.cl", "box.cl", "gauss.cl", "integral.cl",
+static const char *const kernel_files[] = { "common.cl", "scoreboard.cl", "access.cl",
+                                            "helpers.cl", "box.cl", "gauss.cl", "integral.cl",
                                             "commit.cl" };
+#define NKERNEL_FILES ((int)(sizeof kernel_files / sizeof kernel_files[0]))
 
 /* A copy of the kernels folder in which box.cl has `from` replaced by `to` (once). */
 static void mutate(char *dir, const char *from, const char *to)
 {
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < NKERNEL_FILES; i++) {
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/%s", TS_KERNELS_DIR, kernel_files[i]);
     snprintf(b, sizeof b, "%s/%s", dir, kernel_files[i]);
@@ -180,7 +182,7 @@ static void mutate(char *dir, const char *from, const char *to)
 
 static void remove_dir(const char *dir)
 {
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < NKERNEL_FILES; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", dir, kernel_files[i]);
     remove(p);

@@ -312,28 +312,41 @@ static ts_status read_kernel_file(const ts_cl *cl, const char *file, char **text
   return TS_OK;
 }
 
-/* Builds common.cl + file; on failure stores the log and leaves *out alone. */
+/* The parts every kernel file is built after, in order (kernels/common.cl says what each
+ * holds). */
+static const char *const common_parts[] = { "common.cl", "scoreboard.cl", "access.cl",
+                                            "helpers.cl" };
+#define NCOMMON ((int)(sizeof common_parts / sizeof common_parts[0]))
+
+/* Builds the common parts + file; on failure stores the log and leaves *out alone. */
 static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program *out,
                        ts_error *err)
 {
-  char *src[2] = { NULL, NULL };
-  ts_status st = read_kernel_file(cl, "common.cl", &src[0], err);
+  char *src[NCOMMON + 1] = { NULL };
+  ts_status st = TS_OK;
+  for (int i = 0; i < NCOMMON && st == TS_OK; i++)
+    st = read_kernel_file(cl, common_parts[i], &src[i], err);
   if (st == TS_OK)
-    st = read_kernel_file(cl, file, &src[1], err);
+    st = read_kernel_file(cl, file, &src[NCOMMON], err);
   if (st != TS_OK) {
-    free(src[0]);
+    for (int i = 0; i <= NCOMMON; i++)
+      free(src[i]);
     return st;
   }
   /* #line keeps the compiler's messages pointing into the right file and line. */
-  char line0[64], line1[1100];
-  const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-  snprintf(line0, sizeof line0, "#line 1 \"common.cl\"\n");
-  snprintf(line1, sizeof line1, "\n#line 1 \"%s\"\n", base);
-  const char *parts[4] = { line0, src[0], line1, src[1] };
+  char lines[NCOMMON + 1][1100];
+  const char *parts[2 * (NCOMMON + 1)];
+  for (int i = 0; i <= NCOMMON; i++) {
+    const char *name = i < NCOMMON ? common_parts[i] : file;
+    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    snprintf(lines[i], sizeof lines[i], "%s#line 1 \"%s\"\n", i ? "\n" : "", base);
+    parts[2 * i] = lines[i];
+    parts[2 * i + 1] = src[i];
+  }
   cl_int e;
-  cl_program p = clCreateProgramWithSource(cl->ctx, 4, parts, NULL, &e);
-  free(src[0]);
-  free(src[1]);
+  cl_program p = clCreateProgramWithSource(cl->ctx, 2 * (NCOMMON + 1), parts, NULL, &e);
+  for (int i = 0; i <= NCOMMON; i++)
+    free(src[i]);
   if ((st = cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
     return st;
   const char *opts = !device_exec      ? "-cl-std=CL1.2"

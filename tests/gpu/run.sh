@@ -7,10 +7,15 @@
 #
 # usage: tests/gpu/run.sh DEBS_DIR OUT_DIR
 #   DEBS_DIR: ocl-icd-libopencl1, ocl-icd-opencl-dev, opencl-c-headers, libpng16-16,
-#             libpng-dev, zlib1g-dev (.deb files; `apt-get download` them on Debian 12)
+#             libpng-dev, zlib1g-dev, and for plain kernels libclang1-15, libllvm15,
+#             libclang-common-15-dev, libz3-4, libedit2, libbsd0, libmd0, libffi8, libtinfo6
+#             (.deb files; `apt-get download` them on Debian 12), with a folder clang-c/
+#             beside them holding libclang's C headers (from libclang-15-dev, which is too
+#             large to carry whole)
 #   OUT_DIR:  where the logs, the device list, the correctness results and the bench tables go
 # TS_GPU_ANY_DEVICE=1 lets it run on the first device when there is no GPU (a dry run).
 # TS_GPU_QUICK=1 skips test_cl and the host-ordered 4K/8K comparison, and benches 4K grey only.
+# TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, and their timings).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 debs=$(cd "${1:?DEBS_DIR}" && pwd)
@@ -32,7 +37,7 @@ for f in "$debs"/*.deb; do
   fi
 done
 lib=$prefix/usr/lib/x86_64-linux-gnu
-export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$lib:$prefix/usr/lib/llvm-15/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # 2. The NVIDIA OpenCL library, registered with an .icd file of our own when none of the
 #    machine's .icd files names it (the machine's others are kept beside it).
@@ -58,8 +63,10 @@ if [[ ! -e /usr/include/png.h ]]; then
   [[ -e $lib/libz.so ]] || png_args[-1]=-DZLIB_LIBRARY=$(ldconfig -p | awk '/libz.so.1 / {print $NF; exit}')
 fi
 log "configure and build"
+llvm=$prefix/usr/lib/llvm-15
 if ! cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTS_VIEWER=OFF \
      -DOpenCL_INCLUDE_DIR="$prefix/usr/include" -DOpenCL_LIBRARY="$lib/libOpenCL.so" \
+     -DCLANG_C_INCLUDE="$debs" -DCLANG_C_LIB="$llvm/lib/libclang-15.so.1" \
      "${png_args[@]}" >"$out/build.log" 2>&1 ||
    ! cmake --build "$build" -j"$(nproc)" >>"$out/build.log" 2>&1; then
   log "build failed (see build.log)"; tail -30 "$out/build.log"; exit 1
@@ -77,6 +84,27 @@ if [[ -z $gpu ]]; then
   log "no OpenCL GPU device"; exit 1
 fi
 "$ts" list --memory --device "$gpu" 2>&1 | tee -a "$out/device.txt"
+
+# 4b. Plain kernels (SPEC section 10): test_plain on the GPU (the examples equal their
+#     references plain and observed, the broken copies are caught at their lines, every
+#     spelling of an access is seen), then each example plain and observed at 1920x1080 and
+#     3840x2160 RGB, and the missing barrier at 4K.
+"$build/assets/ts_mkchart" "$work/chart1080.png" 1920x1080 >/dev/null
+"$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
+log "test_plain"
+"$build/tests/test_plain" 2>&1 | tee "$out/test_plain.txt" | tail -3
+rp=${PIPESTATUS[0]}
+log "test_plain exit $rp"
+for img in chart1080 chart4k; do
+  for f in conv2d gauss_tiled separable broken_nobarrier; do
+    "$ts" run --kernel-file "$root/assets/kernels/plain/$f.cl" -i "$work/$img.png" --device "$gpu" \
+      --observe --repeats 5 2>&1 | head -6 | tee -a "$out/plain.txt"
+  done
+done
+if [[ ${TS_GPU_ONLY:-} == plain ]]; then
+  log "done (plain only), exit $rp"
+  exit "$rp"
+fi
 
 # 5. Correctness on the GPU: the OpenCL test suite (every variant against the CPU model and
 #    the reference, at random ticks of random schedules), then whole 4K and 8K runs of every

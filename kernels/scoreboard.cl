@@ -1,0 +1,187 @@
+/* The scoreboard and the device's record (SPEC section 8), for the device build
+ * (-DTS_DEVICE): the ticket a work-group takes in walk order, its waits on its producers'
+ * done flags with a bounded spin, its signal, device time and compute unit, and the record
+ * of every work-group; in the simulated build, the same entry points reduced to taking the
+ * launch's tile. Built after common.cl (the arguments) and before access.cl. */
+
+#ifdef TS_DEVICE
+enum { TS_BOARD_TICKET, TS_BOARD_ERROR, TS_BOARD_CLOCK, TS_BOARD_WAITED, TS_BOARD_FLAGS };
+
+/* Device time and compute unit: NVIDIA's global nanosecond timer and multiprocessor id
+ * through inline PTX; elsewhere a logical clock, bumped at every event, which orders the
+ * events exactly but does not measure their length. The host picks by the platform. */
+#ifdef TS_NVIDIA
+inline ulong ts_now(__global int *board)
+{
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+inline ulong ts_unit(void)
+{
+  uint u;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(u));
+  return u;
+}
+#else
+inline ulong ts_now(__global int *board)
+{
+  return (ulong)atomic_inc(&board[TS_BOARD_CLOCK]);
+}
+inline ulong ts_unit(void)
+{
+  return 0xffffffffu; /* the device cannot say */
+}
+#endif
+
+/* cm_fence: what this work-item wrote to global memory is visible to every other work-group
+ * before anything it does next (the seed's fence before a signal). On NVIDIA a device-scope
+ * acquire-release fence, as OpenCL 1.2's mem_fence only orders within the group there (the
+ * sequentially consistent membar.gl cost 0.1 ms more per 4K integral image). */
+inline void ts_cm_fence(void)
+{
+#ifdef TS_NVIDIA
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+
+/* A poll of a done flag that orders every later read after it: on NVIDIA an acquire load
+ * at device scope (the barrier after the wait extends it to the group's other work-items),
+ * which spares a fence after the wait; elsewhere a volatile load, and the wait ends with
+ * cm_fence. */
+inline int ts_ld_acquire(__global volatile const int *flag)
+{
+#ifdef TS_NVIDIA
+  int v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"((ulong)flag) : "memory");
+  return v;
+#else
+  return *flag;
+#endif
+}
+
+/* The hardware dispatcher's in-order issue: the ticket is the group's place in the walk. */
+inline int ts_cm_ticket(__global int *board)
+{
+  return atomic_inc(&board[TS_BOARD_TICKET]);
+}
+
+/* cm_wait: spins until every producer in the ticket's effective wait set has signalled. Each
+ * is an earlier ticket, so a group that is running or done: the wait ends while started
+ * groups progress. The group's work-items share the polls, work-item `lane` of `lanes`
+ * taking producers lane, lane + lanes, ...: each spins on another group's flag, never on a
+ * neighbour's progress, so a SIMT warp whose lanes diverge here cannot deadlock, and on a
+ * GPU the polls overlap instead of adding up. Bounded: at spin_limit, or when another group
+ * already gave up, it records the error and stops waiting. Returns 0 on a give-up. */
+inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, uint spin_limit,
+                      int lane, int lanes)
+{
+  __global const int *w = waits + 8 * tk;
+  for (int i = lane; i < w[0]; i += lanes) {
+    /* Polled with loads (ts_ld_acquire): a locked read-modify-write per poll would pull
+     * the line away from the producer on a CPU. */
+    __global volatile const int *flag = &board[TS_BOARD_FLAGS + w[1 + i]];
+    __global volatile const int *error = &board[TS_BOARD_ERROR];
+    uint spins = 0;
+    while (!ts_ld_acquire(flag)) {
+#ifdef TS_NVIDIA
+      /* A short back-off: waiting groups polling L2 without pause slow the very groups
+       * they wait for (the host also caps how many are resident, see ts_cl.c). */
+      asm volatile("nanosleep.u32 %0;" ::"r"(100u));
+#endif
+      if (++spins >= spin_limit || *error != 0) {
+        if (atomic_cmpxchg(&board[TS_BOARD_ERROR], 0, tk + 1) == 0)
+          atomic_xchg(&board[TS_BOARD_WAITED], w[1 + i]);
+        return 0;
+      }
+    }
+  }
+#ifndef TS_NVIDIA
+  ts_cm_fence(); /* nothing read after the wait may come from before it */
+#endif
+  return 1;
+}
+
+/* cm_signal: sets the ticket's done flag, after the group's writes and their fence. */
+inline void ts_cm_signal(__global int *board, int tk)
+{
+  atomic_xchg(&board[TS_BOARD_FLAGS + tk], 1);
+}
+
+/* Work-item 0 of the group takes the ticket and stamps the start; the ticket reaches the
+ * others through local memory. Later it waits and stamps the end of the wait. */
+inline int ts_group_ticket(__global int *board, __global ulong *rec, int record)
+{
+  int tk = ts_cm_ticket(board);
+  if (record) {
+    __global ulong *e = rec + 6 * tk;
+    e[0] = get_group_id(0);
+    e[1] = ts_unit();
+    e[3] = ts_now(board);
+  }
+  return tk;
+}
+
+inline void ts_group_waited(__global int *board, __global ulong *rec, int record, int tk)
+{
+  if (record)
+    rec[6 * tk + 4] = ts_now(board);
+}
+
+inline void ts_group_end(__global int *board, __global const int2 *tiles, __global ulong *rec,
+                         int record, int stuck, int tk)
+{
+  if (record) {
+    __global ulong *e = rec + 6 * tk;
+    int2 t = tiles[tk];
+    e[2] = (ulong)(uint)t.x | (ulong)(uint)t.y << 32;
+    e[5] = ts_now(board);
+  }
+  if (tk != stuck)
+    ts_cm_signal(board, tk);
+}
+
+/* TS_TICKET then TS_WAIT; a kernel may do work that reads only its input in between, off
+ * the critical path of the wait (the integral image sums its block there). */
+#define TS_TICKET(k)                                                                  \
+  __local int ts_tk_[1];                                                              \
+  int ts_lead_ = get_local_id(0) == 0 && get_local_id(1) == 0;                        \
+  if (ts_lead_)                                                                       \
+    ts_tk_[0] = ts_group_ticket(board, rec, record);                                  \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                       \
+  int2 ts_t_ = tiles[ts_tk_[0]];
+#define TS_WAIT()                                                                     \
+  ts_cm_wait(board, waits, ts_tk_[0], spin_limit,                                     \
+             (int)(get_local_id(1) * get_local_size(0) + get_local_id(0)),            \
+             (int)(get_local_size(0) * get_local_size(1)));                           \
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                \
+  if (ts_lead_)                                                                       \
+    ts_group_waited(board, rec, record, ts_tk_[0]);
+#define TS_BEGIN(k)                                                                   \
+  TS_TICKET(k)                                                                        \
+  TS_WAIT()
+
+#define TS_END()                                                                      \
+  ts_cm_fence();                                                                      \
+  barrier(CLK_GLOBAL_MEM_FENCE);                                                      \
+  if (ts_lead_)                                                                       \
+    ts_group_end(board, tiles, rec, record, stuck, ts_tk_[0]);
+
+/* A neighbour's committed result, read after the wait: volatile, so that it comes from
+ * memory every group sees (NVIDIA's L1 is not coherent between multiprocessors). */
+inline uint ld_committed32(__global const uint *p)
+{
+  return *(volatile __global const uint *)p;
+}
+#else
+/* The host launches exactly ntiles work-groups, and TS_ITEM_ENTRY returns early for the
+ * work-items past ntiles in the last group of a one-work-item kernel. */
+#define TS_BEGIN(k) int2 ts_t_ = tiles[first + (int)(k)];
+#define TS_END()
+inline uint ld_committed32(__global const uint *p)
+{
+  return *p;
+}
+#endif
