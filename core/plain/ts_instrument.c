@@ -817,6 +817,12 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
   const char *args[64] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
                            "-w" };
   int nargs = 6;
+#ifdef TS_CLANG_RESOURCE_DIR
+  /* where opencl-c.h is, when libclang was unpacked somewhere of its own */
+  const char *res = getenv("TILESCOPE_CLANG_RESOURCE");
+  args[nargs++] = "-resource-dir";
+  args[nargs++] = res && *res ? res : TS_CLANG_RESOURCE_DIR;
+#endif
   char opts[2048];
   snprintf(opts, sizeof opts, "%s", options ? options : "");
   for (char *tok = strtok(opts, " \t"); tok && nargs < 63; tok = strtok(NULL, " \t"))
