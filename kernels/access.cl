@@ -116,10 +116,61 @@ typedef uchar16 ts_uchar16_u __attribute__((aligned(1)));
  *   bits: per role and kind, a bitmap of that buffer's elements the chosen thread touched. */
 enum { TS_O_OOB_N, TS_O_OOB_SET, TS_O_OOB_TID, TS_O_OOB_ROLE, TS_O_OOB_KIND, TS_O_OOB_COL,
        TS_O_OOB_ROW, TS_O_TW, TS_O_CHOSEN, TS_O_CONFLICTS, TS_O_GEOM = 10,
-       TS_O_SUMS = 16, TS_O_LAST, TS_O_OTHER, TS_O_BITS = 20, TS_O_HEADER = 32 };
+       TS_O_SUMS = 16, TS_O_LAST, TS_O_OTHER, TS_O_BITS = 20, TS_O_ESIZE = 26,
+       TS_O_SCRATCH = 29, TS_O_HEADER = 32 };
 
 #define TS_OBS_BEGIN()                                                                \
-  ts_obs_t ts_o_ = { ts_obs, (uint)(ts_t_.y * (int)ts_obs[TS_O_TW] + ts_t_.x) };
+  ts_obs_t ts_o_ = { ts_obs, (uint)(ts_t_.y * (int)ts_obs[TS_O_TW] + ts_t_.x),         \
+                     { (__global uchar *)src, (__global uchar *)dst,                  \
+                       (__global uchar *)committed } };
+
+inline int ts_obs_note(ts_obs_t o, int role, int kind, int pitch, int col, int row, int n);
+
+/* An access a dialect kernel makes without an accessor (src[i], *p, vload4, an atomic),
+ * as the instrumenter (core/plain/ts_instrument.c) rewrote it: n bytes at p, kind 1 read,
+ * 2 write, 3 both, 4 atomic. Recorded like an accessor's, by the role whose buffer holds it;
+ * outside every role's buffer it is recorded as such and not performed: the pointer to use
+ * is then a scratch area (reads give 0). */
+inline __global uchar *ts_obs_direct(ts_obs_t o, __global uchar *p, uint n, uint kind, uint line)
+{
+  (void)line;
+  __global uint *h = o.o;
+  ulong a = (ulong)p;
+  for (int r = 0; r < 3; r++) {
+    uint es = h[TS_O_ESIZE + r], cols = h[TS_O_GEOM + 2 * r], rows = h[TS_O_GEOM + 2 * r + 1];
+    ulong b = (ulong)o.base[r], size = (ulong)cols * rows * es;
+    if (es == 0 || a < b || a + n > b + size)
+      continue;
+    uint e = (uint)((a - b) / es), cnt = max(1u, n / es);
+    int ok = 1;
+    if (kind & 1 || kind == 4)
+      ok &= ts_obs_note(o, r, 0, (int)cols, (int)(e % cols), (int)(e / cols), (int)cnt);
+    if (kind & 2 || kind == 4)
+      ok &= ts_obs_note(o, r, 1, (int)cols, (int)(e % cols), (int)(e / cols), (int)cnt);
+    if (ok)
+      return p;
+    break;
+  }
+  /* outside: recorded at its column and row relative to the nearest role's buffer, which
+   * ts_obs_note refuses as outside */
+  int best = 0;
+  long bd = LONG_MAX, be = 0;
+  for (int r = 0; r < 3; r++) {
+    uint es = max(h[TS_O_ESIZE + r], 1u), cols = h[TS_O_GEOM + 2 * r], rows = h[TS_O_GEOM + 2 * r + 1];
+    long d = (long)(a - (ulong)o.base[r]), end = (long)cols * rows * es;
+    long dist = d < 0 ? -d : d >= end ? d - end : 0;
+    if (dist < bd) {
+      bd = dist;
+      best = r;
+      be = d >= 0 ? d / (long)es : -((-d + (long)es - 1) / (long)es);
+    }
+  }
+  long cols = max(h[TS_O_GEOM + 2 * best], 1u);
+  long row = be >= 0 ? be / cols : -((-be + cols - 1) / cols);
+  ts_obs_note(o, best, kind & 2 ? 1 : 0, (int)cols, (int)(be - row * cols),
+              (int)clamp(row, (long)INT_MIN, (long)INT_MAX), 1);
+  return (__global uchar *)(h + h[TS_O_SCRATCH] + ((kind & 2) ? 32 : 0));
+}
 
 /* Records n elements from (col, row) of a role's buffer; 0 (and the access is not to be
  * performed) when they are not all inside it. */

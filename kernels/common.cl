@@ -30,6 +30,7 @@
 typedef struct ts_obs_t {
   __global uint *o; /* the observation buffer (layout in core/observe/ts_observe.c) */
   uint tid;         /* the running thread: ty * tw + tx of its pass */
+  __global uchar *base[3]; /* src, dst and committed: where a direct access lands */
 } ts_obs_t;
 #define TS_OBS_KARG , __global uint *ts_obs
 #define TS_OBS_PARAM ts_obs_t ts_o_,

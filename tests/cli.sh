@@ -371,6 +371,31 @@ PY
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
   expect 1 "^observed: 1200 footprint violations, 0 write-rectangle violations" \
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
+  # A dialect kernel that reads src directly, not through an accessor, is observed all the
+  # same (the instrumenter passes its direct accesses through the observation), and so is a
+  # direct write past its buffer, which is not performed.
+  cat >"$tmp/box_direct.cl" <<'KERNEL'
+// tilescope: variant name=box_direct equals=box3
+// tilescope: pass entry=box_direct tile=16x16 group=16x16 halo=0
+inline void box_direct_tile(TS_BODY_ARGS, int2 t)
+{
+  int x = t.x * 16 + (int)get_local_id(0), y = t.y * 16 + (int)get_local_id(1);
+  if (x >= W || y >= H)
+    return;
+  for (int c = 0; c < C; c++) {
+    int s = 0;
+    for (int j = -1; j <= 1; j++)
+      for (int i = -1; i <= 1; i++)
+        s += src[(clamp(y + j, 0, H - 1) * W + clamp(x + i, 0, W - 1)) * C + c];
+    dst[(y * W + x) * C + c + (x == 0 && y == H - 1 ? W * C : 0)] = box_scale(s);
+  }
+}
+TS_GROUP_ENTRY(box_direct, 16, 16)
+KERNEL
+  expect 1 "^box_direct: pass 1 thread \(0,0\) read in column 48 row 0, outside its declared footprint \(columns 0..47, rows 0..15; 285 accesses outside\)$" \
+    "$ts" run --kernel-file "$tmp/box_direct.cl" --variant box_direct --observe
+  expect 1 "^box_direct: pass 1 thread \(0,29\) wrote out column 0 row 480, outside the buffer \(1920 columns x 480 rows\); not performed \(3 such accesses\)$" \
+    "$ts" run --kernel-file "$tmp/box_direct.cl" --variant box_direct --observe
   # With --json the checks' verdicts are fields, and their lines go to stderr.
   out=$("$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe --json 2>"$tmp/obs.err")
   rc=$?

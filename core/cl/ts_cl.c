@@ -8,6 +8,7 @@
 
 #include "ts_cl.h"
 #include "ts_cl_handles.h"
+#include "ts_plain.h"
 #include "ts_file.h"
 
 enum { MAX_PROGRAMS = 64, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
@@ -342,6 +343,34 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
     snprintf(lines[i], sizeof lines[i], "%s#line 1 \"%s\"\n", i ? "\n" : "", base);
     parts[2 * i] = lines[i];
     parts[2 * i + 1] = src[i];
+  }
+  /* A user's dialect kernel observed: its direct accesses (src[i] rather than TS_LD8) are
+   * passed through the observation too, so that a kernel cannot step around it. */
+  if (device_exec == 2 && strchr(file, '/')) {
+    size_t plen = 0;
+    for (int i = 0; i < 2 * NCOMMON + 1; i++)
+      plen += strlen(parts[i]);
+    char *prefix = malloc(plen + 1), *rewritten = NULL;
+    if (!prefix)
+      st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
+    else {
+      prefix[0] = 0;
+      for (int i = 0; i < 2 * NCOMMON + 1; i++)
+        strcat(prefix, parts[i]);
+      char path[4096];
+      kernel_path(cl, file, path, sizeof path);
+      st = ts_plain_rewrite_dialect(path, prefix, plen, src[NCOMMON], strlen(src[NCOMMON]),
+                                    "-DTS_OBSERVE=1", &rewritten, err);
+      free(prefix);
+    }
+    if (st != TS_OK) {
+      for (int i = 0; i <= NCOMMON; i++)
+        free(src[i]);
+      return st;
+    }
+    free(src[NCOMMON]);
+    src[NCOMMON] = rewritten;
+    parts[2 * NCOMMON + 1] = rewritten;
   }
   cl_int e;
   cl_program p = clCreateProgramWithSource(cl->ctx, 2 * (NCOMMON + 1), parts, NULL, &e);

@@ -11,7 +11,7 @@
 
 enum { O_OOB_N, O_OOB_SET, O_OOB_TID, O_OOB_ROLE, O_OOB_KIND, O_OOB_COL, O_OOB_ROW, O_TW,
        O_CHOSEN, O_CONFLICTS, O_GEOM = 10, O_SUMS = 16, O_LAST, O_OTHER, O_BITS = 20,
-       O_HEADER = 32, O_SLOT = 12 };
+       O_ESIZE = 26, O_SCRATCH = 29, O_HEADER = 32, O_SLOT = 12 };
 
 struct ts_observe {
   int npasses;
@@ -80,7 +80,7 @@ static size_t bitmap_words(const ts_obs_pass *op, int role)
 
 /* The observation buffer's size and section offsets for a pass; 0 on overflow. */
 static size_t layout(const ts_obs_pass *op, size_t *sums, size_t *last, size_t *other,
-                     size_t bits[TS_NROLES][2])
+                     size_t bits[TS_NROLES][2], size_t *scratch)
 {
   size_t n = op->n, elems = (size_t)op->cols[TS_ROLE_DST] * (size_t)op->rows[TS_ROLE_DST];
   if (n > SIZE_MAX / (TS_NROLES * 2 * O_SLOT) || elems > SIZE_MAX / 4)
@@ -97,6 +97,8 @@ static size_t layout(const ts_obs_pass *op, size_t *sums, size_t *last, size_t *
       bits[r][kd] = at;
       at += bitmap_words(op, r);
     }
+  *scratch = at; /* 32 words that read 0, 32 that writes outside every buffer land in */
+  at += 64;
   return at > UINT32_MAX ? 0 : at;
 }
 
@@ -118,8 +120,8 @@ static ts_status setup_pass(ts_run *run, int pi, int cx, int cy, ts_obs_pass *op
   op->chosen = cx >= 0 && cy >= 0 && cx < ps->tw && cy < ps->th
                    ? (uint32_t)cy * (uint32_t)ps->tw + (uint32_t)cx
                    : TS_OBS_NONE;
-  size_t sums, last, other, bits[TS_NROLES][2];
-  size_t words = layout(op, &sums, &last, &other, bits);
+  size_t sums, last, other, bits[TS_NROLES][2], scratch;
+  size_t words = layout(op, &sums, &last, &other, bits, &scratch);
   uint32_t *w = words ? calloc(words, sizeof *w) : NULL;
   if (!w)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for the observation of pass %d", pi + 1);
@@ -128,10 +130,12 @@ static ts_status setup_pass(ts_run *run, int pi, int cx, int cy, ts_obs_pass *op
   for (int r = 0; r < TS_NROLES; r++) {
     w[O_GEOM + 2 * r] = (uint32_t)op->cols[r];
     w[O_GEOM + 2 * r + 1] = (uint32_t)op->rows[r];
+    w[O_ESIZE + r] = (uint32_t)k->buf[bufs[r]].esize;
     for (int kd = 0; kd < 2; kd++)
       w[O_BITS + r * 2 + kd] = (uint32_t)bits[r][kd];
   }
   w[O_SUMS] = (uint32_t)sums;
+  w[O_SCRATCH] = (uint32_t)scratch;
   w[O_LAST] = (uint32_t)last;
   w[O_OTHER] = (uint32_t)other;
   for (uint32_t id = 0; id < op->n; id++) {
@@ -156,8 +160,8 @@ static ts_status setup_pass(ts_run *run, int pi, int cx, int cy, ts_obs_pass *op
 
 static ts_status read_pass(ts_run *run, int pi, ts_obs_pass *op, ts_error *err)
 {
-  size_t sums, last, other, bits[TS_NROLES][2];
-  size_t words = layout(op, &sums, &last, &other, bits);
+  size_t sums, last, other, bits[TS_NROLES][2], scratch;
+  size_t words = layout(op, &sums, &last, &other, bits, &scratch);
   size_t elems = (size_t)op->cols[TS_ROLE_DST] * (size_t)op->rows[TS_ROLE_DST];
   uint32_t *w = calloc(words, sizeof *w);
   op->acc = calloc((size_t)op->n * TS_NROLES * 2 + 1, sizeof *op->acc);

@@ -78,6 +78,9 @@ typedef struct walker {
   int failed;
   /* The kernel being written: its __local pointer arguments' shadows. */
   int in_kernel;
+  int dialect;             /* a dialect kernel's observe build: __global accesses only, through
+                            * ts_obs_direct and the function's own ts_o_ */
+  unsigned line_base;      /* lines before the file's own text */
   ts_plain_kernel *kernel; /* the kernel being written, for its __local names */
   /* Extents of the accesses wrapped so far, to refuse two with one extent. */
   unsigned (*wrapped)[2];
@@ -265,12 +268,19 @@ static int kind_of(int ctx)
 static void emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, const kids *k,
                         const int *kctx)
 {
+  if (w->dialect && sp != 1) {
+    emit_body(w, o, c, s, k, kctx);
+    return;
+  }
   note_wrapped(w, s);
   char *t = type_str(clang_getCursorType(c));
   const char *as = sp == 1 ? "__global" : "__local";
-  sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
+  if (w->dialect)
+    sb_fmt(o, "(*(%s *)ts_obs_direct(ts_o_, (%s uchar *)&(", t, as);
+  else
+    sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
   emit_body(w, o, c, s, k, kctx);
-  sb_fmt(o, "), sizeof(%s), %d, %u))", t, kind_of(ctx), s.line);
+  sb_fmt(o, "), sizeof(%s), %d, %u))", t, kind_of(ctx), s.line - w->line_base);
   free(t);
 }
 
@@ -304,8 +314,8 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   CXCursor ptr = k->c[k->n - 1], off = k->c[k->n - 2];
   CXType pt = clang_getCursorType(ptr);
   int sp = space_of(clang_getPointeeType(pt));
-  if (sp == 0)
-    return 0; /* private or constant memory: nothing to observe */
+  if (sp == 0 || (w->dialect && sp != 1))
+    return 0; /* private or constant memory (or a dialect's __local): nothing to observe */
   char *ts = type_str(pt);
   sbuf ob = { 0 }, pb = { 0 }, vb = { 0 };
   emit(w, &ob, off, CTX_READ);
@@ -315,9 +325,10 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   sb_fmt(o, "%s(", name);
   if (store)
     sb_fmt(o, "%s, ", vb.s ? vb.s : "");
-  sb_fmt(o, "0, (%s)ts_%c(ts_c, (%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
-         ts, sp == 1 ? 'g' : 'l', sp == 1 ? "__global" : "__local", pb.s ? pb.s : "",
-         ob.s ? ob.s : "", n, n, pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line);
+  sb_fmt(o, "0, (%s)%s(%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
+         ts, w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
+         sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", ob.s ? ob.s : "", n, n,
+         pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line - w->line_base);
   note_wrapped(w, s);
   free(ob.s);
   free(pb.s);
@@ -350,6 +361,8 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     own = f && clang_File_isEqual(f, w->file);
   }
   int nargs = clang_Cursor_getNumArguments(c);
+  if (own && w->dialect)
+    return 0; /* the dialect's functions take ts_o_ already */
   if (own) {
     /* name( -> name(ts_c, ...) */
     int ctx[64];
@@ -374,7 +387,7 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     free(tmp.s);
     return 1;
   }
-  if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0) {
+  if (!w->dialect && (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)) {
     int ctx[64];
     for (int i = 0; i < k->n; i++)
       ctx[i] = CTX_READ;
@@ -399,7 +412,8 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   int first_ptr = -1, nptr = 0;
   for (int i = 0; i < nargs; i++) {
     CXType at = clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i));
-    if (at.kind == CXType_Pointer && space_of(clang_getPointeeType(at))) {
+    int asp = at.kind == CXType_Pointer ? space_of(clang_getPointeeType(at)) : 0;
+    if (asp && (!w->dialect || asp == 1)) {
       nptr++;
       if (first_ptr < 0)
         first_ptr = i;
@@ -427,9 +441,10 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
       if (cs.s == ps.s && cs.t == ps.t) {
         sbuf pb = { 0 };
         emit(w, &pb, k->c[i], CTX_NONE);
-        sb_fmt(o, "(%s)ts_%c(ts_c, (%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
-               sp == 1 ? 'g' : 'l', sp == 1 ? "__global" : "__local", pb.s ? pb.s : "",
-               pb.s ? pb.s : "", K_ATOMIC, s.line);
+        sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
+               w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
+               sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "", K_ATOMIC,
+               s.line - w->line_base);
         free(pb.s);
       } else {
         emit(w, o, k->c[i], CTX_READ);
@@ -505,6 +520,18 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
 {
   /* Is it a kernel? Its first token says. */
   int kernel = is_kernel(w, c);
+  if (w->dialect) {
+    /* a dialect's kernel is its entry macro's: nothing of its own to observe */
+    if (kernel) {
+      sb_add(o, w->src + s.s, s.t - s.s);
+      return;
+    }
+    int ctx[64];
+    for (int i = 0; i < k->n; i++)
+      ctx[i] = CTX_READ;
+    emit_body(w, o, c, s, k, ctx);
+    return;
+  }
   ts_plain_kernel *kn = NULL;
   if (kernel) {
     CXString ns = clang_getCursorSpelling(c);
@@ -602,6 +629,8 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
   for (int i = 0; i < k->n; i++)
     ctx[i] = CTX_READ;
   emit_body(w, o, c, s, k, ctx);
+  if (w->dialect)
+    return;
   int any = 0;
   for (int i = 0; i < k->n; i++) {
     if (clang_getCursorKind(k->c[i]) != CXCursor_VarDecl)
@@ -656,7 +685,7 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   case CXCursor_ReturnStmt:
     /* a kernel's return flushes the work-item's bounds first; `for` keeps it one statement
      * (an `else` after it still belongs to the `if` before it) */
-    if (w->in_kernel && w->kernel)
+    if (w->in_kernel && w->kernel && !w->dialect)
       sb_str(o, "for (ts_end(ts_c);;) ");
     break;
   case CXCursor_CallExpr:
@@ -810,10 +839,12 @@ static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Continue;
 }
 
-ts_status ts_plain_parse(const char *path, const char *text, size_t len, const char *options,
-                         int rewrite, ts_plain_src *out, ts_error *err)
+/* Parses text as the file at path; the first error, with its file and line, is the message
+ * (the OpenCL build would say the same). line_base: lines before the file's own text. */
+static ts_status parse_tu(const char *path, const char *text, size_t len, const char *options,
+                          unsigned line_base, CXIndex *pidx, CXTranslationUnit *ptu,
+                          ts_error *err)
 {
-  memset(out, 0, sizeof *out);
   const char *args[64] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
                            "-w" };
   int nargs = 6;
@@ -836,15 +867,24 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
     clang_disposeIndex(idx);
     return ts_fail(err, TS_ERR_BUILD, "%s: libclang could not parse it (error %d)", path, (int)e);
   }
-  /* The first error, with its line, is the message (the OpenCL build would say the same). */
   for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
     CXDiagnostic d = clang_getDiagnostic(tu, i);
     enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
     if (sev >= CXDiagnostic_Error) {
       CXString m = clang_getDiagnosticSpelling(d);
       unsigned line = 0;
-      clang_getExpansionLocation(clang_getDiagnosticLocation(d), NULL, &line, NULL, NULL);
-      ts_fail(err, TS_ERR_BUILD, "%s:%u: %s", path, line, clang_getCString(m));
+      CXFile f = NULL;
+      clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, NULL, NULL);
+      CXFile mainf = clang_getFile(tu, path);
+      if (f && mainf && !clang_File_isEqual(f, mainf)) {
+        CXString fn = clang_getFileName(f);
+        ts_fail(err, TS_ERR_BUILD, "%s: %s:%u: %s", path, clang_getCString(fn), line,
+                clang_getCString(m));
+        clang_disposeString(fn);
+      } else {
+        ts_fail(err, TS_ERR_BUILD, "%s:%u: %s", path, line > line_base ? line - line_base : line,
+                clang_getCString(m));
+      }
       clang_disposeString(m);
       clang_disposeDiagnostic(d);
       clang_disposeTranslationUnit(tu);
@@ -853,6 +893,72 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
     }
     clang_disposeDiagnostic(d);
   }
+  *pidx = idx;
+  *ptu = tu;
+  return TS_OK;
+}
+
+ts_status ts_plain_rewrite_dialect(const char *path, const char *prefix, size_t plen,
+                                   const char *text, size_t len, const char *options,
+                                   char **out, ts_error *err)
+{
+  *out = NULL;
+  char *all = malloc(plen + len + 1);
+  if (!all)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  memcpy(all, prefix, plen);
+  memcpy(all + plen, text, len);
+  all[plen + len] = 0;
+  unsigned base = 0;
+  for (size_t i = 0; i < plen; i++)
+    base += prefix[i] == '\n';
+  CXIndex idx;
+  CXTranslationUnit tu;
+  ts_status st = parse_tu(path, all, plen + len, options, base, &idx, &tu, err);
+  if (st != TS_OK) {
+    free(all);
+    return st;
+  }
+  ts_plain_src src = { 0 };
+  walker w = { 0 };
+  w.src = all;
+  w.len = plen + len;
+  w.tu = tu;
+  w.file = clang_getFile(tu, path);
+  w.path = path;
+  w.rewrite = 1;
+  w.err = err;
+  w.out = &src;
+  w.dialect = 1;
+  w.line_base = base;
+  sbuf o = { 0 };
+  unsigned pos = (unsigned)plen;
+  void *pp[3] = { &w, &o, &pos };
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), top_level, pp);
+  sb_add(&o, all + pos, plen + len - pos);
+  if (o.oom && !w.failed)
+    fail(&w, 0, "out of memory");
+  free(w.wrapped);
+  clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(idx);
+  free(all);
+  if (w.failed) {
+    free(o.s);
+    return err && err->code ? err->code : TS_ERR_UNSUPPORTED;
+  }
+  *out = o.s ? o.s : calloc(1, 1);
+  return *out ? TS_OK : ts_fail(err, TS_ERR_NOMEM, "out of memory");
+}
+
+ts_status ts_plain_parse(const char *path, const char *text, size_t len, const char *options,
+                         int rewrite, ts_plain_src *out, ts_error *err)
+{
+  memset(out, 0, sizeof *out);
+  CXIndex idx;
+  CXTranslationUnit tu;
+  ts_status pst = parse_tu(path, text, len, options, 0, &idx, &tu, err);
+  if (pst != TS_OK)
+    return pst;
   walker w = { 0 };
   w.src = text;
   w.len = len;

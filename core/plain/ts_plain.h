@@ -80,6 +80,14 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
                          int rewrite, ts_plain_src *out, ts_error *err);
 void ts_plain_src_free(ts_plain_src *s);
 
+/* A dialect kernel's observe build: parses prefix (the common parts, as built) followed by
+ * text (the kernel file at path) and returns the file's text with every direct __global
+ * access (one not made through an accessor) passed through ts_obs_direct (kernels/access.cl),
+ * so that the accessor observation sees it too. */
+ts_status ts_plain_rewrite_dialect(const char *path, const char *prefix, size_t plen,
+                                   const char *text, size_t len, const char *options,
+                                   char **out, ts_error *err);
+
 /* ---- the launch description (ts_plain_desc.c) ---- */
 
 typedef enum ts_plain_role {

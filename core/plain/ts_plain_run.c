@@ -935,8 +935,9 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     break;
   }
   default:
-    snprintf(what, sizeof what, "(not performed)");
+    what[0] = 0;
   }
-  snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s %s %s, %s%s", base, f->line,
-           ts_plain_kind_name(f->kind), L->entry, g, it, verb, el, what, more);
+  snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s %s %s%s%s%s", base, f->line,
+           ts_plain_kind_name(f->kind), L->entry, g, it, verb, el, what[0] ? ", " : "", what,
+           more);
 }
