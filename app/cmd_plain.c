@@ -183,6 +183,11 @@ int cmd_run_plain(int argc, char **argv)
       fprintf(o, ", observed %.3f ms", res->launch[p].ms);
     fputc('\n', o);
   }
+  if (shown->raw_lane > 1 || shown->raw_channels != in->c)
+    fprintf(o, "output: %d channel%s of %d-byte %s, shown %s\n", shown->raw_channels,
+            shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
+            shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
+            shown->mapping);
   if (!plain)
     fprintf(o, "the plain run was not made: it would access memory outside its buffers (below); "
                "the output is the observed run's, which performs none of those accesses\n");
@@ -190,8 +195,9 @@ int cmd_run_plain(int argc, char **argv)
   if (res) {
     for (int k = 0; k < TS_NFIND; k++)
       total += res->counts[k];
-    int same = !plain || memcmp(res->out->data, plain->out->data,
-                                (size_t)in->w * (size_t)in->h * (size_t)in->c) == 0;
+    const ts_image *ro = res->out;
+    int same = !plain || memcmp(ro->data, plain->out->data,
+                                (size_t)ro->w * (size_t)ro->h * (size_t)ro->c) == 0;
     fprintf(o, "observed: %zu finding%s (%llu accesses)%s\n", res->nfindings,
             res->nfindings == 1 ? "" : "s", (unsigned long long)total,
             same || res->counts[TS_FIND_OOB] ? "" : "; the observed output differs from the plain run's");
@@ -212,8 +218,9 @@ int cmd_run_plain(int argc, char **argv)
       rc = EXIT_USAGE;
       goto out;
     }
-    matches = ref->w == in->w && ref->h == in->h && ref->c == shown->out->c &&
-              memcmp(ref->data, shown->out->data, (size_t)in->w * (size_t)in->h * (size_t)in->c) == 0;
+    const ts_image *so = shown->out;
+    matches = ref->w == so->w && ref->h == so->h && ref->c == so->c &&
+              memcmp(ref->data, so->data, (size_t)so->w * (size_t)so->h * (size_t)so->c) == 0;
     fprintf(o, "output %s %s\n", matches ? "equals" : "differs from", expect_path);
     ts_image_destroy(ref);
     if (!matches)

@@ -97,6 +97,39 @@ static void examples_equal_references(void)
   }
 }
 
+/* The integral image as two scans: its 32-bit sums equal the reference's, plain and
+ * observed, on grey, RGB and RGBA images; shown normalised. */
+static void integral_equals_reference(void)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/kernels/plain/integral_scan.cl", TS_ASSETS_DIR);
+  ts_plain_desc *d = load(path, NULL, 0);
+  static const int sizes[][3] = { { 45, 31, 1 }, { 64, 48, 3 }, { 33, 17, 4 } };
+  for (size_t s = 0; d && s < sizeof sizes / sizeof sizes[0]; s++) {
+    ts_image *img = random_image(sizes[s][0], sizes[s][1], sizes[s][2]);
+    uint32_t *ref = NULL;
+    ts_ref_integral(img, &ref, NULL);
+    for (int observe = 0; observe < 2; observe++) {
+      ts_plain_result *r = run(d, img, observe, -1, 0, 0, 0);
+      if (!r || !ref)
+        continue;
+      size_t n = (size_t)img->w * img->h;
+      CHECK(r->raw_lane == 4 && r->raw_channels == 1 && r->raw_bytes == n * 4,
+            "integral_scan: raw output of %d channels of %d bytes", r->raw_channels, r->raw_lane);
+      CHECK(r->raw_bytes == n * 4 && memcmp(r->raw, ref, n * 4) == 0,
+            "integral_scan %dx%dx%d (%s): the sums differ from the reference", img->w, img->h,
+            img->c, observe ? "observed" : "plain");
+      CHECK(r->out && r->out->c == 1 && strncmp(r->mapping, "normalised", 10) == 0,
+            "integral_scan: shown %s", r->mapping);
+      CHECK(!observe || r->nfindings == 0, "integral_scan: %zu findings", r->nfindings);
+      ts_plain_result_free(r);
+    }
+    free(ref);
+    ts_image_destroy(img);
+  }
+  ts_plain_desc_free(d);
+}
+
 /* The finding of `kind` whose line starts with `want`, among a run's. */
 static void expect_finding(const char *file, int kind, const char *want)
 {
@@ -339,6 +372,7 @@ int main(void)
   if (!mkdtemp(tmpdir))
     return 1;
   examples_equal_references();
+  integral_equals_reference();
   broken_copies_caught();
   spellings_observed();
   barrier_spaces();

@@ -22,8 +22,9 @@
  * expressions; local defaults to the largest of 16, 8, 4, 2, 1 dividing each global size),
  * tile=WxH and halo=N (declare a work-group's tile: then a read outside the tile and halo,
  * or a write outside the tile, is a finding with its line), options="-D ..." (build
- * options), and ARG=ROLE for the arguments: input, output, buffer (a temporary of the
- * image's shape that passes between launches, by argument name), width, height, channels,
+ * options), and ARG=ROLE for the arguments: input, output (of the image's channels) or
+ * output(N) (of N: an integral image is output(1)), buffer or buffer(N) (a temporary of the
+ * image's size that passes between launches, by argument name), width, height, channels,
  * pitch (bytes per row of the input), local(EXPR) (a __local buffer of EXPR bytes), or an
  * expression (a constant: r=2, alpha=1/9.0). */
 #ifndef TS_PLAIN_H
@@ -194,8 +195,16 @@ typedef struct ts_plain_access {
   int line;
 } ts_plain_access;
 
+/* A global buffer argument of a launch, in argument order: what its elements are. */
+typedef struct ts_plain_buf {
+  char name[64];        /* the argument's */
+  int channels, lane;   /* per pixel, and bytes of each */
+} ts_plain_buf;
+
 typedef struct ts_plain_launch {
   char entry[64];
+  int nbufs;
+  ts_plain_buf buf[8];
   size_t global[3], local[3];
   int dims;
   uint32_t ngroups[3], ngroups_all;
@@ -213,7 +222,11 @@ typedef struct ts_plain_opts {
 } ts_plain_opts;
 
 typedef struct ts_plain_result {
-  ts_image *out;               /* the output image, as uchar */
+  ts_image *out;               /* the output image, as uchar (see mapping) */
+  void *raw;                   /* the output buffer's bytes as the kernel left them */
+  size_t raw_bytes;
+  int raw_lane, raw_channels, raw_float, raw_signed;
+  char mapping[96];            /* how raw became out: "as is", or normalised to its largest */
   int npasses;
   ts_plain_launch launch[TS_PLAIN_MAX_PASSES];
   ts_plain_finding *findings;

@@ -278,7 +278,16 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       for (int r = TS_ARG_INPUT; r <= TS_ARG_PITCH; r++)
         if (strcmp(val, role_names[r]) == 0)
           a->role = (ts_plain_role)r;
-      if (strncmp(val, "local(", 6) == 0 && val[v - 1] == ')') {
+      int out_n = strncmp(val, "output(", 7) == 0, buf_n = strncmp(val, "buffer(", 7) == 0;
+      if ((out_n || buf_n) && val[v - 1] == ')') {
+        a->role = out_n ? TS_ARG_OUTPUT : TS_ARG_BUFFER;
+        snprintf(a->expr, sizeof a->expr, "%.*s", (int)(v - 8), val + 7);
+        if (strcmp(a->expr, "1") && strcmp(a->expr, "2") && strcmp(a->expr, "3") &&
+            strcmp(a->expr, "4"))
+          return field_error(err, d->path, line, key,
+                             out_n ? "output(N): N is the channels, 1 to 4"
+                                   : "buffer(N): N is the channels, 1 to 4");
+      } else if (strncmp(val, "local(", 6) == 0 && val[v - 1] == ')') {
         a->role = TS_ARG_LOCAL;
         snprintf(a->expr, sizeof a->expr, "%.*s", (int)(v - 7), val + 6);
       } else if (a->role == TS_ARG_VALUE) {
@@ -287,8 +296,8 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
         ts_error e2 = { 0 };
         if (ts_plain_eval(val, 64, 64, 3, &x, NULL, &e2) != TS_OK)
           return field_error(err, d->path, line, key,
-                             "expected input, output, buffer, width, height, channels, pitch, "
-                             "local(BYTES) or an expression of W, H and C");
+                             "expected input, output, output(CHANNELS), buffer, width, height, "
+                             "channels, pitch, local(BYTES) or an expression of W, H and C");
       }
     }
   }

@@ -48,6 +48,7 @@ typedef struct rbuf {
   cl_mem mem;
   size_t bytes;
   int lane_bytes, is_float, is_signed;
+  int channels;        /* per pixel: the image's, or output(N)'s */
 } rbuf;
 
 typedef struct runner {
@@ -99,7 +100,9 @@ static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *
   b->lane_bytes = lane_bytes(p);
   b->is_float = p->is_float;
   b->is_signed = p->is_signed;
-  b->bytes = (size_t)r->W * (size_t)r->H * (size_t)r->C * (size_t)b->lane_bytes;
+  b->channels = (a->role == TS_ARG_OUTPUT || a->role == TS_ARG_BUFFER) && a->expr[0]
+                    ? atoi(a->expr) : r->C;
+  b->bytes = (size_t)r->W * (size_t)r->H * (size_t)b->channels * (size_t)b->lane_bytes;
   return b;
 }
 
@@ -124,6 +127,28 @@ static void *input_bytes(const ts_image *img, const rbuf *b)
       ((uint8_t *)out)[i * (size_t)b->lane_bytes] = v;
   }
   return out;
+}
+
+/* One lane's value, whatever its type. */
+static double lane_value(const uint8_t *p, const rbuf *b)
+{
+  if (b->lane_bytes == 1)
+    return b->is_signed ? (double)*(const int8_t *)p : (double)*p;
+  if (b->lane_bytes == 2) {
+    uint16_t u;
+    memcpy(&u, p, 2);
+    return b->is_signed ? (double)(int16_t)u : (double)u;
+  }
+  if (b->lane_bytes == 4) {
+    uint32_t u;
+    memcpy(&u, p, 4);
+    float f;
+    memcpy(&f, p, 4);
+    return b->is_float ? (isnan(f) ? 0 : (double)f) : b->is_signed ? (double)(int32_t)u : (double)u;
+  }
+  double f;
+  memcpy(&f, p, 8);
+  return isnan(f) ? 0 : f;
 }
 
 static uint8_t to_u8(const uint8_t *p, const rbuf *b)
@@ -419,7 +444,7 @@ static ts_status ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pas
     b[B_SIZE] = (uint32_t)(rb->bytes > UINT32_MAX ? UINT32_MAX : rb->bytes);
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
                  (lay->shadow[i] ? 0 : F_READONLY);
-    b[B_PIXEL] = (uint32_t)(r->C * rb->lane_bytes);
+    b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
     b[B_PITCH] = (uint32_t)r->W * b[B_PIXEL];
     b[B_SHADOW] = lay->shadow[i];
     b[B_RECT] = lay->img[i] >= 0 ? (uint32_t)lay->img[i] : UINT32_MAX;
@@ -575,6 +600,10 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
                      k->name, MAXG);
         break;
       }
+      L->buf[ng].channels = b->channels;
+      L->buf[ng].lane = b->lane_bytes;
+      snprintf(L->buf[ng].name, sizeof L->buf[ng].name, "%s", a->name);
+      L->nbufs = ng + 1;
       gb[ng++] = b;
       e = clSetKernelArg(kn, (cl_uint)j, sizeof(cl_mem), &b->mem);
       break;
@@ -755,17 +784,36 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
     if (st == TS_OK && e != CL_SUCCESS)
       st = clfail(&r, e, "reading the output");
     if (st == TS_OK)
-      st = ts_image_create(r.W, r.H, r.C, &o8, err);
+      st = ts_image_create(r.W, r.H, ob->channels == 2 ? 1 : ob->channels, &o8, err);
     if (st == TS_OK) {
-      size_t n = (size_t)r.W * (size_t)r.H * (size_t)r.C;
-      for (size_t i = 0; i < n; i++)
-        o8->data[i] = to_u8(bytes + i * (size_t)ob->lane_bytes, ob);
-      if (r.C != in->c) {
+      /* 8-bit values as they are; wider ones as they are when none passes 255, else
+       * normalised to the largest (an integral image's sums) */
+      size_t n = (size_t)r.W * (size_t)r.H * (size_t)ob->channels;
+      double top = 0;
+      for (size_t i = 0; ob->lane_bytes > 1 && i < n; i++) {
+        double v = lane_value(bytes + i * (size_t)ob->lane_bytes, ob);
+        top = v > top ? v : top;
+      }
+      snprintf(res->mapping, sizeof res->mapping, top > 255 ? "normalised: %.17g is 255" : "as is",
+               top);
+      int step = ob->channels == 2 ? 2 : 1; /* two channels: the first, as grey */
+      for (size_t i = 0, j = 0; i < n; i += (size_t)step, j++) {
+        const uint8_t *q = bytes + i * (size_t)ob->lane_bytes;
+        o8->data[j] = top > 255 ? (uint8_t)(lane_value(q, ob) * 255.0 / top) : to_u8(q, ob);
+      }
+      if (ob->channels == r.C && r.C != in->c) {
         ts_image *back = NULL;
         st = ts_image_convert(o8, in->c, &back, err);
         ts_image_destroy(o8);
         o8 = back;
       }
+      res->raw = bytes;
+      bytes = NULL;
+      res->raw_bytes = ob->bytes;
+      res->raw_lane = ob->lane_bytes;
+      res->raw_channels = ob->channels;
+      res->raw_float = ob->is_float;
+      res->raw_signed = ob->is_signed;
       res->out = o8;
     }
     free(bytes);
@@ -789,6 +837,7 @@ void ts_plain_result_free(ts_plain_result *r)
   if (!r)
     return;
   ts_image_destroy(r->out);
+  free(r->raw);
   for (int i = 0; i < TS_PLAIN_MAX_PASSES; i++) {
     free(r->launch[i].groups);
     free(r->launch[i].log);
@@ -817,23 +866,6 @@ static void describe_item(const ts_plain_launch *L, uint32_t i, char *b, size_t 
     snprintf(b, n, "(%u,%u)", lx, ly);
 }
 
-/* The kernel's global buffer k (in argument order), and its role. */
-static const ts_plain_arg *global_arg(const ts_plain_desc *d, int pass, int k,
-                                      const ts_plain_param **param)
-{
-  const ts_plain_pass *ps = &d->pass[pass];
-  const ts_plain_kernel *kn = kernel_of(d, ps->entry);
-  int g = 0;
-  for (int j = 0; kn && j < kn->nparams; j++)
-    if (kn->params[j].pointer && kn->params[j].space == TS_SPACE_GLOBAL) {
-      if (g++ == k) {
-        *param = &kn->params[j];
-        return &ps->args[j];
-      }
-    }
-  return NULL;
-}
-
 static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, int pass,
                              const ts_plain_place *p, char *b, size_t n)
 {
@@ -847,22 +879,14 @@ static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, i
       snprintf(b, n, "__local %s element %lld", name, (long long)(p->off / es));
     return;
   }
-  const ts_plain_param *pp = NULL;
-  const ts_plain_arg *a = global_arg(d, pass, p->buf, &pp);
-  if (!a) {
+  const ts_plain_launch *L = &r->launch[pass];
+  if (p->buf < 0 || p->buf >= L->nbufs) {
     snprintf(b, n, "buffer %d byte %lld", p->buf, (long long)p->off);
     return;
   }
-  int lane = lane_bytes(pp);
-  const ts_image *img = r->out;
-  int C = img ? img->c : 1;
-  for (int i = 0; i < r->npasses; i++) {
-    const ts_plain_kernel *k = kernel_of(d, d->pass[i].entry);
-    for (int j = 0; k && j < k->nparams; j++)
-      if (d->pass[i].args[j].role == TS_ARG_INPUT && k->params[j].lanes == 4)
-        C = 4;
-  }
-  int W = img ? img->w : 1;
+  const ts_plain_buf *a = &L->buf[p->buf];
+  int lane = a->lane > 0 ? a->lane : 1, C = a->channels > 0 ? a->channels : 1;
+  int W = r->out ? r->out->w : 1;
   int64_t pitch = (int64_t)W * C * lane;
   if (p->off < 0) {
     snprintf(b, n, "%s, %lld bytes before its start", a->name, (long long)-p->off);
@@ -870,7 +894,7 @@ static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, i
   }
   int64_t y = p->off / pitch, x = (p->off % pitch) / ((int64_t)C * lane),
           c = (p->off % ((int64_t)C * lane)) / lane;
-  int H = img ? img->h : 1;
+  int H = r->out ? r->out->h : 1;
   if (y >= H)
     snprintf(b, n, "%s pixel (%lld,%lld) channel %lld, past its end (the image has %d rows)",
              a->name, (long long)x, (long long)y, (long long)c, H);
