@@ -329,7 +329,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
   }
   const ts_plain_kernel *k = kernel_named(d, ps->entry);
   if (!k) {
-    char what[256];
+    char what[512];
     snprintf(what, sizeof what, "no __kernel named '%s' in the file", ps->entry);
     return field_error(err, d->path, line, "entry", what);
   }
@@ -338,7 +338,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
     for (int j = 0; j < k->nparams; j++)
       found |= strcmp(k->params[j].name, ps->args[i].name) == 0;
     if (!found) {
-      char what[256];
+      char what[512];
       snprintf(what, sizeof what, "%s has no argument of that name", k->name);
       return field_error(err, d->path, ps->args[i].line ? ps->args[i].line : line,
                          ps->args[i].name, what);
@@ -354,7 +354,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
         a = ps->args[i];
     if (a.role == TS_ARG_UNSET)
       a.role = role_by_name(p->name);
-    char what[256];
+    char what[512];
     if (a.role == TS_ARG_UNSET) {
       snprintf(what, sizeof what,
                "%s's argument '%s' has no role: say %s=input, output, buffer, width, height, "
