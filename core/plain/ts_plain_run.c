@@ -834,6 +834,49 @@ static const ts_plain_arg *global_arg(const ts_plain_desc *d, int pass, int k,
   return NULL;
 }
 
+/* A __global place's argument, pixel, row and channel, and the buffer's channels: it has
+ * the image's shape with the input's channels (4 for a uchar4 input) and its own lanes'
+ * bytes. 0 when the place is __local or its buffer unknown (then *a is NULL). */
+static int element_of(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                      const ts_plain_place *p, const ts_plain_arg **a, int64_t *x, int64_t *y,
+                      int64_t *c, int *chans)
+{
+  const ts_plain_param *pp = NULL;
+  *a = p->space == 1 ? NULL : global_arg(d, pass, p->buf, &pp);
+  if (!*a)
+    return 0;
+  int lane = lane_bytes(pp);
+  const ts_image *img = r->out;
+  int C = img ? img->c : 1;
+  for (int i = 0; i < r->npasses; i++) {
+    const ts_plain_kernel *k = kernel_of(d, d->pass[i].entry);
+    for (int j = 0; k && j < k->nparams; j++)
+      if (d->pass[i].args[j].role == TS_ARG_INPUT && k->params[j].lanes == 4)
+        C = 4;
+  }
+  int W = img ? img->w : 1;
+  int64_t pitch = (int64_t)W * C * lane, off = p->off < 0 ? 0 : p->off;
+  *y = off / pitch;
+  *x = (off % pitch) / ((int64_t)C * lane);
+  *c = (off % ((int64_t)C * lane)) / lane;
+  *chans = C;
+  return 1;
+}
+
+int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                         const ts_plain_place *p, int *x, int *y)
+{
+  const ts_plain_arg *a;
+  int64_t ex, ey, ec;
+  int C;
+  if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 ||
+      !element_of(d, r, pass, p, &a, &ex, &ey, &ec, &C) || ey >= r->out->h)
+    return 0;
+  *x = (int)ex;
+  *y = (int)ey;
+  return 1;
+}
+
 static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, int pass,
                              const ts_plain_place *p, char *b, size_t n)
 {
@@ -847,30 +890,18 @@ static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, i
       snprintf(b, n, "__local %s element %lld", name, (long long)(p->off / es));
     return;
   }
-  const ts_plain_param *pp = NULL;
-  const ts_plain_arg *a = global_arg(d, pass, p->buf, &pp);
-  if (!a) {
+  const ts_plain_arg *a;
+  int64_t x, y, c;
+  int C;
+  if (!element_of(d, r, pass, p, &a, &x, &y, &c, &C)) {
     snprintf(b, n, "buffer %d byte %lld", p->buf, (long long)p->off);
     return;
   }
-  int lane = lane_bytes(pp);
-  const ts_image *img = r->out;
-  int C = img ? img->c : 1;
-  for (int i = 0; i < r->npasses; i++) {
-    const ts_plain_kernel *k = kernel_of(d, d->pass[i].entry);
-    for (int j = 0; k && j < k->nparams; j++)
-      if (d->pass[i].args[j].role == TS_ARG_INPUT && k->params[j].lanes == 4)
-        C = 4;
-  }
-  int W = img ? img->w : 1;
-  int64_t pitch = (int64_t)W * C * lane;
   if (p->off < 0) {
     snprintf(b, n, "%s, %lld bytes before its start", a->name, (long long)-p->off);
     return;
   }
-  int64_t y = p->off / pitch, x = (p->off % pitch) / ((int64_t)C * lane),
-          c = (p->off % ((int64_t)C * lane)) / lane;
-  int H = img ? img->h : 1;
+  int H = r->out ? r->out->h : 1;
   if (y >= H)
     snprintf(b, n, "%s pixel (%lld,%lld) channel %lld, past its end (the image has %d rows)",
              a->name, (long long)x, (long long)y, (long long)c, H);
