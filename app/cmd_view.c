@@ -1,7 +1,8 @@
 /* `tilescope [view]` opens the viewer; `tilescope shot` renders exactly what the window would
  * show, headless, through SDL's offscreen video driver, to a PNG (or a numbered sequence).
  * Both take the run options, an overlay, a hover point and a script; `--exec device` runs the
- * schedule on the device too, and `--record` opens a saved record of such a run. */
+ * schedule on the device too, and `--record` opens a saved record of such a run. With a plain
+ * kernel (--kernel-file K.cl, plain_view.h) both show its observed run and work-groups. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "anim.h"
 #include "cli.h"
+#include "plain_view.h"
 #include "ts_record.h"
 #include "viewer.h"
 
@@ -35,7 +37,8 @@ static const char shot_usage[] =
     "Renders what the viewer shows for these options, without a display. --frames writes one\n"
     "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png),\n"
     "or to a .gif one animation, N ticks a second; a script's pauses (wait N) become the\n"
-    "frames of a .gif, each shown N/60 s.";
+    "frames of a .gif, each shown N/60 s. With --kernel-file K.cl of a plain kernel it shows\n"
+    "that kernel's observed run: its work-groups over the output, --hover one of them.";
 
 /* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
  * code as an out-of-range int and crashed it). */
@@ -213,10 +216,17 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     o->cy = (float)cy;
   }
   o->help = a->help_overlay;
+  o->plain_file = cli_plain_file;
   const char *dir = cli_kernels_dir(a->cs.kernels);
   o->kernels_dir = dir;
   if (!dir && o->set.use_cl)
     o->set.use_cl = 0;
+  if (cli_plain_file && (a->record || p.exec_device || a->frames)) {
+    fprintf(stderr, "tilescope %s: --kernel-file %s is a plain kernel, shown as one observed run: "
+            "%s goes with the built-in variants\n", cmd, cli_plain_file,
+            a->record ? "--record" : p.exec_device ? "--exec device" : "--frames");
+    return 0;
+  }
   if (a->record) {
     if (p.exec_device) {
       fprintf(stderr, "tilescope %s: --record opens a saved run and --exec device makes a new "
@@ -290,6 +300,11 @@ static int shoot(viewer *v, const view_args *a, anim *an)
     if (!viewer_sync(v, 600000)) {
       fprintf(stderr, "tilescope shot: the run did not finish in time\n");
       return EXIT_DIFF;
+    }
+    if (v->plain && !v->plain->res) {
+      /* A plain kernel that did not load or run: its error, and no picture of it. */
+      fprintf(stderr, "tilescope shot: %s\n", v->plain->error);
+      return EXIT_USAGE;
     }
     if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out))
       return EXIT_USAGE;

@@ -2,7 +2,8 @@
  * colours they share. Drawing reads the viewer's state and layout (view_state.c) and changes
  * nothing of it but its own caches (GL resources, per-run figures); the viewer calls it, it
  * never calls the viewer. Within the drawing, draw_frame.c calls the others, and draw_panel.c,
- * draw_timeline.c and draw_panes.c call only draw_text.c and the GL resources (gl_res.h). */
+ * draw_timeline.c, draw_panes.c and draw_plain.c call only draw_text.c and the GL resources
+ * (gl_res.h); draw_plain.c reads plain_view.h's state and const queries. */
 #ifndef TS_APP_DRAW_H
 #define TS_APP_DRAW_H
 
@@ -47,10 +48,27 @@ void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout);
 /* draw_panel.c: the side panel's text, bars, inspector and legend. */
 void draw_panel(viewer *v, const vw_rect *r);
 
+/* draw_plain.c: a plain kernel's view (v->plain): its work-groups over the panes, the
+ * hovered one's footprint and tile, the title over the output and the side panel. */
+void draw_plain_overlay(viewer *v, const vw_rect *rin, const vw_rect *rout);
+void draw_plain_title(viewer *v, const vw_rect *rout);
+void draw_plain_panel(viewer *v, const vw_rect *r);
+void draw_plain_timeline(viewer *v, const vw_rect *tl);
+
 /* draw_timeline.c: layer 0 what changes only with the run, layer 1 the rest. */
 void draw_timeline(viewer *v, const vw_rect *r, int layer);
 
 /* draw_text.c */
+#define PANEL_TEXT_W 416.0f /* the side panel's width less its margins */
+/* One line of the side panel at (x, *y), cut to its width ("..." at the end); *y moves down a
+ * line. Returns the width drawn. */
+float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* A long line broken at spaces over as many panel lines as it needs. */
+void panel_wrap(viewer *v, float x, float *y, gfx_color c, const char *text);
+/* The same in a font, stopping before a line would pass `bottom`; returns the lines drawn. */
+int panel_wrap_font(viewer *v, int font, float x, float *y, float bottom, gfx_color c,
+                    const char *text);
 /* Device times in one unit for the whole run, chosen by its length. */
 void draw_fmt_dev_time(const ts_dev_run *d, uint64_t t, char *out, size_t n);
 /* The titles over the panes (and a failed run's error in the output pane). */

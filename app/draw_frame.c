@@ -1,5 +1,6 @@
 /* Drawing one frame of the viewer: the panes, what lies over them, the side panel, the
- * timeline and the help, in that order. llvmpipe pays for every pixel it shades, so a frame
+ * timeline and the help, in that order (for a plain kernel, draw_plain.c's overlay, title
+ * and panel instead of the variant's). llvmpipe pays for every pixel it shades, so a frame
  * copies a cache of what changes seldom (the panes without the hover, the panel's background,
  * the timeline's graph: draw_cached) and draws only the rest. */
 #define _POSIX_C_SOURCE 200809L
@@ -96,8 +97,12 @@ void render_frame(viewer *v)
   gfx_begin(&v->g, v->width, v->height);
   draw_pixel_values(v, 0, &rin);
   draw_pixel_values(v, 1, &rout);
-  draw_tile_labels(v, &rout);
-  draw_focus(v, &rin, &rout);
+  if (v->plain) {
+    draw_plain_overlay(v, &rin, &rout);
+  } else {
+    draw_tile_labels(v, &rout);
+    draw_focus(v, &rin, &rout);
+  }
   if (cached) {
     glEnable(GL_SCISSOR_TEST);
     glScissor(0, v->height - (GLint)tl.y, (GLsizei)panel.x, (GLsizei)(tl.y - rin.y));
@@ -107,10 +112,18 @@ void render_frame(viewer *v)
     gfx_rect(&v->g, panel.x, panel.y, panel.w, panel.h, PANEL);
   }
   draw_titles(v, &rin, &rout);
-  draw_panel(v, &panel);
+  if (v->plain) {
+    draw_plain_title(v, &rout);
+    draw_plain_panel(v, &panel);
+  } else {
+    draw_panel(v, &panel);
+  }
   if (!cached)
     draw_timeline(v, &tl, 0);
-  draw_timeline(v, &tl, 1);
+  if (v->plain)
+    draw_plain_timeline(v, &tl);
+  else
+    draw_timeline(v, &tl, 1);
   if (v->help)
     draw_help(v);
   viewer_phase(v, PH_BATCH);

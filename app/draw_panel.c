@@ -6,7 +6,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,46 +14,6 @@
 #include "ts_record.h"
 
 enum { GEN9_THREAD_BYTES = 4096 };
-#define PANEL_TEXT_W 416.0f /* the side panel's width less its margins */
-
-static float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
-{
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  /* Lines longer than the panel end in "..." */
-  size_t fits = (size_t)((PANEL_TEXT_W) / (float)v->g.font[FONT_UI].advance);
-  if (strlen(buf) > fits && fits > 3)
-    memcpy(buf + fits - 3, "...", 4);
-  float w = gfx_text(&v->g, FONT_UI, x, *y, c, buf);
-  *y += (float)v->g.font[FONT_UI].height;
-  return w;
-}
-
-/* A long line broken at spaces over as many panel lines as it needs. */
-static void panel_wrap(viewer *v, float x, float *y, gfx_color c, const char *text)
-{
-  size_t fits = (size_t)(PANEL_TEXT_W / (float)v->g.font[FONT_UI].advance);
-  while (*text) {
-    size_t n = strlen(text);
-    if (n > fits) {
-      n = fits;
-      while (n > 0 && text[n] != ' ')
-        n--;
-      if (n == 0)
-        n = fits;
-    }
-    panel_line(v, x, y, c, "%.*s", (int)n, text);
-    text += n;
-    while (*text == ' ')
-      text++;
-  }
-}
 
 static void fmt_bytes(double b, char *out, size_t n)
 {

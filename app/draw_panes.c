@@ -47,7 +47,9 @@ void draw_pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_
     k->transposed = t1.y != t0.y;
     memcpy(k->norm, norm, sizeof k->norm);
   }
-  k->image_index = dev ? 2 : pane == 1 && v->out_run ? 1 : 0;
+  /* The output texture holds a run's output, or a plain kernel's. */
+  int have_out = v->out_run || v->plain_uploaded;
+  k->image_index = dev ? 2 : pane == 1 && have_out ? 1 : 0;
   k->image_tex = v->img[k->image_index].id;
   k->image_serial = v->img[k->image_index].serial;
   if (k->overlay || k->device) {
@@ -59,7 +61,7 @@ void draw_pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_
     memset(k->norm, 0, sizeof k->norm);
     k->transposed = 0;
   }
-  if (pane == 1 && !v->out_run)
+  if (pane == 1 && !have_out)
     return;
   float x0 = fmaxf(r->x, floorf(k->origin[0])), y0 = fmaxf(r->y, floorf(k->origin[1]));
   float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)v->input->w * v->zoom));

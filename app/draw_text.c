@@ -1,11 +1,59 @@
-/* Drawing text that belongs to no panel: the titles over the panes, the help overlay, and
- * device times in one unit for the whole run. */
+/* Drawing text that belongs to no one panel: the side panel's lines (cut or wrapped to its
+ * width), the titles over the panes, the help overlay, and device times in one unit for the
+ * whole run. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "draw.h"
+
+float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
+{
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  /* Lines longer than the panel end in "..." */
+  size_t fits = (size_t)((PANEL_TEXT_W) / (float)v->g.font[FONT_UI].advance);
+  if (strlen(buf) > fits && fits > 3)
+    memcpy(buf + fits - 3, "...", 4);
+  float w = gfx_text(&v->g, FONT_UI, x, *y, c, buf);
+  *y += (float)v->g.font[FONT_UI].height;
+  return w;
+}
+
+int panel_wrap_font(viewer *v, int font, float x, float *y, float bottom, gfx_color c,
+                    const char *text)
+{
+  size_t fits = (size_t)(PANEL_TEXT_W / (float)v->g.font[font].advance);
+  float lh = (float)v->g.font[font].height;
+  int lines = 0;
+  while (*text && *y + lh <= bottom) {
+    size_t n = strlen(text);
+    if (n > fits) {
+      n = fits;
+      while (n > 0 && text[n] != ' ')
+        n--;
+      if (n == 0)
+        n = fits;
+    }
+    gfx_textf(&v->g, font, x, *y, c, "%.*s", (int)n, text);
+    *y += lh;
+    lines++;
+    text += n;
+    while (*text == ' ')
+      text++;
+  }
+  return lines;
+}
+
+void panel_wrap(viewer *v, float x, float *y, gfx_color c, const char *text)
+{
+  panel_wrap_font(v, FONT_UI, x, y, 1e9f, c, text);
+}
 
 /* Device times in one unit for the whole run, chosen by its length. */
 void draw_fmt_dev_time(const ts_dev_run *d, uint64_t t, char *out, size_t n)

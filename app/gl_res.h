@@ -14,7 +14,8 @@ void gl_res_free(viewer *v);
 /* Uploads the output rows that snapshot s says changed (all of them for a new texture or
  * run) from its run's buffer into the output texture. From vw_worker_take's callback. */
 void render_output_rows(viewer *v, const vw_snapshot *s);
-/* The input's and the device output's textures, when they changed. */
+/* The input's, a plain kernel's output and the device output's textures, when they
+ * changed. */
 void gl_upload_images(viewer *v);
 /* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
  * mipmaps first when it is drawn minified and has changed since. */

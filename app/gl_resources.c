@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gl_res.h"
+#include "plain_view.h"
 
 /* An image texture of c channels (1 and 2 drawn as grey, 3 as RGB, 4 as RGB with its alpha
  * ignored), uploaded from the pixels as they are: no RGBA copy, and a grey image takes a
@@ -282,6 +283,13 @@ void gl_upload_images(viewer *v)
     tex_storage(&v->img[0], v->input->w, v->input->h, v->input->c);
     upload_values(&v->img[0], v->input->data, 1, 0, 0, v->input->w, v->input->h, 0);
     v->in_uploaded = v->input_generation;
+  }
+  /* A plain kernel's output, with each result taken. */
+  if (v->plain && v->plain->res && v->plain->res->out && v->plain_uploaded != v->plain->serial) {
+    const ts_image *o = v->plain->res->out;
+    tex_storage(&v->img[1], o->w, o->h, o->c);
+    upload_values(&v->img[1], o->data, 1, 0, 0, o->w, o->h, 0);
+    v->plain_uploaded = v->plain->serial;
   }
   if (v->dev_raw && v->dev_run && !v->dev_uploaded) {
     const ts_kctx *k = ts_run_kctx(v->dev_run);

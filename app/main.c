@@ -144,9 +144,16 @@ int main(int argc, char **argv)
   }
   if (cmd && strcmp(cmd, "run") == 0 && cli_plain_file)
     return cmd_run_plain(argc - 1, argv + 1);
-  if (cli_plain_file) {
-    fprintf(stderr, "tilescope: --kernel-file %s: a plain kernel runs with `tilescope run` (the "
-                    "viewer, shot and bench show the dialect's kernels)\n", cli_plain_file);
+  /* The viewer and shot show a plain kernel too (cmd_view.c reads cli_plain_file). */
+  int viewer_cmd = !cmd || cmd[0] == '-' || ends_with(cmd, ".png") || strcmp(cmd, "shot") == 0 ||
+                   strcmp(cmd, "view") == 0;
+#ifndef TS_HAVE_VIEWER
+  viewer_cmd = 0;
+#endif
+  if (cli_plain_file && !viewer_cmd) {
+    fprintf(stderr, "tilescope: --kernel-file %s: a plain kernel runs with `tilescope run`, "
+                    "`shot` or the viewer (bench and list take the dialect's kernels)\n",
+            cli_plain_file);
     return EXIT_USAGE;
   }
   if (cmd && strcmp(cmd, "run") == 0)

@@ -147,6 +147,7 @@ static int play(viewer *v, const char *path, const script_action *a)
     viewer_sync(v, 60000);
     viewer_report(v, report, sizeof report);
     printf("%s\n", report);
+    fflush(stdout); /* a test may act on it while the script goes on */
     break;
   case SCRIPT_EXPECT: {
     viewer_sync(v, 60000);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plain_view.h"
 #include "viewer.h"
 
 const int vw_speeds[VW_NSPEEDS] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
@@ -326,12 +327,19 @@ void viewer_report(const viewer *v, char *buf, size_t n)
   } else if (strncmp(why, "observation failed", 18) == 0) {
     snprintf(obs, sizeof obs, " observe=failed");
   }
+  /* A plain kernel: its file, the results taken, the findings of the last good one, and
+   * whether the last attempt failed (the last good result then stays). */
+  char plain[160] = "";
+  if (v->plain)
+    snprintf(plain, sizeof plain, " plain=%s runs=%llu findings=%zu plain_error=%d", v->plain->name,
+             (unsigned long long)v->plain->serial, v->plain->res ? v->plain->res->nfindings : 0,
+             v->plain->error[0] != 0);
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s",
+           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s%s",
            var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
            v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
            (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
-           rss_kb(), dev, obs, v->snap.error[0] ? " error=" : "", v->snap.error);
+           rss_kb(), dev, obs, plain, v->snap.error[0] ? " error=" : "", v->snap.error);
 }
 

@@ -1,6 +1,7 @@
 /* The viewer's window and frame loop (see viewer.h): creating and destroying it, picking up
  * the worker's snapshots (the output rows, the device's output, the observation), playback,
- * polling the kernels for changes, and asking for the focused thread's observation. Input is
+ * polling the kernels (or a plain kernel's file) for changes, and asking for the focused
+ * thread's observation; a plain kernel's runs come from plain_view.c instead. Input is
  * in viewer_input.c, changes to the state in viewer_control.c, drawing in viewer_shot.c and
  * draw_*.c, what all of them read of the state in view_state.c. */
 #define _POSIX_C_SOURCE 200809L
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "gl_res.h"
+#include "plain_view.h"
 
 static time_t kernels_mtime(const char *dir)
 {
@@ -109,6 +111,11 @@ viewer *viewer_create(const vw_options *o)
     viewer_destroy(v);
     return NULL;
   }
+  if (o->plain_file && !(v->plain = plain_view_start(o->plain_file, v->kernels_dir, o->set.device))) {
+    ts_dev_run_free(o->record);
+    viewer_destroy(v);
+    return NULL;
+  }
   /* The record belongs to the first image (input generation 1), before the first request. */
   if (o->record)
     vw_worker_set_record(v->wk, o->record, &o->set, 1);
@@ -159,6 +166,7 @@ void viewer_destroy(viewer *v)
   }
   vw_snapshot_free(&v->snap);
   vw_obs_free(v->obs);
+  plain_view_stop(v->plain);
   if (v->gl) {
     gfx_free(&v->g);
     gl_res_free(v);
@@ -300,6 +308,7 @@ void viewer_frame(viewer *v, int scripted)
       changed = 1;
     }
   changed |= pick_up(v);
+  changed |= v->plain && plain_view_pick_up(v->plain);
   changed |= viewer_pick_up_image(v);
   const ts_dev_run *dev = viewer_dev(v);
   if (v->playing && !scripted && dev) {
@@ -321,7 +330,13 @@ void viewer_frame(viewer *v, int scripted)
         v->playing = 0;
     }
   }
-  if (!scripted && now - v->last_poll_ms > 1000 && v->kernels_dir[0]) {
+  if (!scripted && now - v->last_poll_ms > 1000 && v->plain) {
+    v->last_poll_ms = now;
+    if (plain_view_poll(v->plain)) {
+      viewer_request(v, 1);
+      viewer_set_status(v, "the plain kernel's file changed: reloading");
+    }
+  } else if (!scripted && now - v->last_poll_ms > 1000 && v->kernels_dir[0]) {
     v->last_poll_ms = now;
     time_t m = kernels_mtime(v->kernels_dir);
     if (m != v->kernels_mtime) {
@@ -356,6 +371,16 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
 {
   uint32_t t0 = SDL_GetTicks();
   for (;;) {
+    if (v->plain) {
+      /* A plain kernel: its attempt taken, a result or an error. */
+      plain_view_pick_up(v->plain);
+      if (v->plain->done && !plain_view_busy(v->plain))
+        return 1;
+      if (SDL_GetTicks() - t0 > timeout_ms)
+        return 0;
+      SDL_Delay(2);
+      continue;
+    }
     pick_up(v);
     observe_focus(v, 1);
     int64_t want = v->tick;

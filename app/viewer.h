@@ -231,6 +231,11 @@ typedef struct viewer {
   ts_run *thr_run;
   uint64_t thr_obs;     /* obs_serial the texels were made with */
 
+  /* A plain kernel (--kernel-file K.cl, plain_view.h): the viewer shows its observed run, its
+   * work-groups as the overlay, instead of a variant's run; NULL otherwise. */
+  struct plain_view *plain;
+  uint64_t plain_uploaded; /* its serial the output texture holds (0: none) */
+
   /* the device view */
   int devview;          /* asked for: shown whenever the run has a device result */
   int devview_laid;     /* the view the layout was last fitted for */
@@ -273,6 +278,7 @@ typedef struct vw_options {
   int devview;               /* start in the device view */
   int64_t dev_time;          /* -1: the end */
   double dev_pct;            /* a share of the run instead, or -1 */
+  const char *plain_file;    /* a plain kernel to show instead of a variant, or NULL */
 } vw_options;
 
 /* viewer.c: the window, the frame loop and the worker's snapshots. */

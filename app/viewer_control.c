@@ -1,13 +1,14 @@
 /* What changes the viewer's state, but for input and the frame loop: the settings and a new
  * run, the tick and the device time, the zoom's fit, the status line, opening an image (on a
  * loader thread for a dropped file), and the output values read from the worker's run for
- * drawing. It calls only view_state.c and the worker. */
+ * drawing. It calls only view_state.c, the worker and, for a plain kernel, plain_view.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plain_view.h"
 #include "viewer.h"
 
 void viewer_fit(viewer *v)
@@ -41,6 +42,11 @@ void viewer_set_status(viewer *v, const char *msg)
 
 void viewer_request(viewer *v, int reload)
 {
+  if (v->plain) {
+    /* A plain kernel runs again on a new image, or read again on reload. */
+    plain_view_request(v->plain, v->input, v->input_generation, reload);
+    return;
+  }
   vw_worker_request(v->wk, v->generation, &v->set, v->input, v->input_generation, v->tick,
                     reload);
 }

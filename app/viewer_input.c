@@ -1,5 +1,5 @@
 /* The viewer's input: keys (playback and stepping move the simulated tick, or in the device
- * view the device time), the mouse (hover, click to select a thread, drag to pan, the wheel to
+ * view the device time; tab a plain kernel's pass), the mouse (hover, click to select a thread, drag to pan, the wheel to
  * zoom, the timeline to scrub), a dropped file and the window's size. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gl_res.h"
+#include "plain_view.h"
 
 /* Which pane a screen point is in, and the image point under it. */
 static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
@@ -67,6 +68,10 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
   int64_t len = viewer_run_length(v);
   char msg[160];
   const ts_dev_run *dev = viewer_dev(v);
+  if (v->plain && key == SDLK_TAB) {
+    plain_view_next_pass(v->plain);
+    return;
+  }
   if (dev) {
     /* Playback and stepping move the device time. */
     switch (key) {

@@ -244,5 +244,10 @@ void ts_plain_result_free(ts_plain_result *r);
 void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
                            const ts_plain_finding *f, char *buf, size_t n);
 const char *ts_plain_kind_name(int kind);
+/* The image pixel of a finding's place, with the arithmetic of its line's element: 1 and
+ * (x, y) for a __global place inside an image-shaped buffer of pass `pass`; 0 for a __local
+ * place or one outside the image. */
+int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                         const ts_plain_place *p, int *x, int *y);
 
 #endif

@@ -866,6 +866,38 @@ static void describe_item(const ts_plain_launch *L, uint32_t i, char *b, size_t 
     snprintf(b, n, "(%u,%u)", lx, ly);
 }
 
+/* A __global place's buffer (the launch's, in argument order), pixel, row and channel. 0
+ * when the place is __local or its buffer unknown (then *a is NULL). */
+static int element_of(const ts_plain_result *r, int pass, const ts_plain_place *p,
+                      const ts_plain_buf **a, int64_t *x, int64_t *y, int64_t *c)
+{
+  const ts_plain_launch *L = &r->launch[pass];
+  *a = NULL;
+  if (p->space == 1 || p->buf < 0 || p->buf >= L->nbufs)
+    return 0;
+  *a = &L->buf[p->buf];
+  int lane = (*a)->lane > 0 ? (*a)->lane : 1, C = (*a)->channels > 0 ? (*a)->channels : 1;
+  int W = r->out ? r->out->w : 1;
+  int64_t pitch = (int64_t)W * C * lane, off = p->off < 0 ? 0 : p->off;
+  *y = off / pitch;
+  *x = (off % pitch) / ((int64_t)C * lane);
+  *c = (off % ((int64_t)C * lane)) / lane;
+  return 1;
+}
+
+int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                         const ts_plain_place *p, int *x, int *y)
+{
+  const ts_plain_buf *a;
+  int64_t ex, ey, ec;
+  if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 ||
+      !element_of(r, pass, p, &a, &ex, &ey, &ec) || ey >= r->out->h)
+    return 0;
+  *x = (int)ex;
+  *y = (int)ey;
+  return 1;
+}
+
 static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, int pass,
                              const ts_plain_place *p, char *b, size_t n)
 {
@@ -879,21 +911,17 @@ static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, i
       snprintf(b, n, "__local %s element %lld", name, (long long)(p->off / es));
     return;
   }
-  const ts_plain_launch *L = &r->launch[pass];
-  if (p->buf < 0 || p->buf >= L->nbufs) {
+  const ts_plain_buf *a;
+  int64_t x, y, c;
+  if (!element_of(r, pass, p, &a, &x, &y, &c)) {
     snprintf(b, n, "buffer %d byte %lld", p->buf, (long long)p->off);
     return;
   }
-  const ts_plain_buf *a = &L->buf[p->buf];
-  int lane = a->lane > 0 ? a->lane : 1, C = a->channels > 0 ? a->channels : 1;
-  int W = r->out ? r->out->w : 1;
-  int64_t pitch = (int64_t)W * C * lane;
+  int C = a->channels > 0 ? a->channels : 1;
   if (p->off < 0) {
     snprintf(b, n, "%s, %lld bytes before its start", a->name, (long long)-p->off);
     return;
   }
-  int64_t y = p->off / pitch, x = (p->off % pitch) / ((int64_t)C * lane),
-          c = (p->off % ((int64_t)C * lane)) / lane;
   int H = r->out ? r->out->h : 1;
   if (y >= H)
     snprintf(b, n, "%s pixel (%lld,%lld) channel %lld, past its end (the image has %d rows)",

@@ -1,0 +1,67 @@
+/* A plain kernel in the viewer (`tilescope --kernel-file K.cl`, and `shot`): the file loaded
+ * and run observed once (ts_plain_load, ts_plain_run with observe) on a thread of its own,
+ * with its own ts_cl, and again when the image changes, on `r`, or when the file's mtime
+ * changes (the frame loop polls it once a second). A load or run that fails keeps the last
+ * good result; its error line is shown beside it. The overlay's tiles are the work-groups of
+ * the pass shown: a group's tile is the rectangle it was observed to write, its footprint the
+ * rectangle it read, its tint what the findings that name it found. The viewer's files
+ * (viewer.c, viewer_control.c, viewer_input.c) change it; the drawing (draw_plain.c,
+ * gl_resources.c) reads its fields and calls only the queries marked const below. */
+#ifndef TS_APP_PLAIN_VIEW_H
+#define TS_APP_PLAIN_VIEW_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "ts_plain.h"
+
+/* A work-group's tint: named by no finding; by an uninitialised read or a declared tile or
+ * footprint left (orange); by a race or an access outside a buffer (red). */
+enum { PV_CLEAN, PV_ORANGE, PV_RED, PV_NTINTS };
+
+typedef struct pv_thread pv_thread; /* the loader thread's side (plain_view.c) */
+
+typedef struct plain_view {
+  char path[1024];
+  const char *name;               /* the file's name, in path */
+  /* The last good load and its observed run (NULL before the first): read-only once here. */
+  ts_plain_desc *desc;
+  ts_plain_result *res;
+  uint8_t *tint[TS_PLAIN_MAX_PASSES];           /* PV_* per work-group of each pass */
+  uint32_t ntinted[TS_PLAIN_MAX_PASSES][PV_NTINTS];
+  char error[1100];               /* the last attempt's error line; "" when it succeeded */
+  int done;                       /* an attempt has finished since the last request */
+  uint64_t serial;                /* counts the results taken: the output texture's key */
+  int pass;                       /* the pass shown */
+  time_t mtime;                   /* the file's, when last polled */
+  uint64_t input_gen;             /* the image generation last run on */
+  int requested;
+  pv_thread *t;
+} plain_view;
+
+/* Starts the loader thread for the file (nothing runs until plain_view_request); kernels_dir
+ * holds kernels/plain/observe.cl. NULL after one error line on stderr. */
+plain_view *plain_view_start(const char *path, const char *kernels_dir, int device);
+void plain_view_stop(plain_view *pv);
+/* Runs the file on the image (copied) when the image generation is new, or reload (the file
+ * read again). */
+void plain_view_request(plain_view *pv, const ts_image *input, uint64_t input_gen, int reload);
+/* Takes a finished attempt: its result (the last good one replaced) or its error; returns 1
+ * when it took one. */
+int plain_view_pick_up(plain_view *pv);
+/* Whether an attempt asked for has not been taken yet. */
+int plain_view_busy(plain_view *pv);
+/* Whether the file's mtime changed since the last poll. */
+int plain_view_poll(plain_view *pv);
+/* The next pass shown (of a file of several). */
+void plain_view_next_pass(plain_view *pv);
+
+/* const: the launch of the pass shown, NULL before a result */
+const ts_plain_launch *plain_view_launch(const plain_view *pv);
+/* const: the work-group of the pass shown whose tile holds image point (x, y) (of two that
+ * wrote it, the one whose tile starts nearest); 0 when none. */
+int plain_view_group_at(const plain_view *pv, float x, float y, uint32_t *g);
+/* const: a finding's tint (PV_ORANGE or PV_RED). */
+int plain_view_kind_tint(int kind);
+
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# A plain kernel in the viewer, headless: `shot --kernel-file K.cl` draws its observed run (the
+# golden scenes check the pictures); a file that does not build is one error line and exit 2;
+# a script plays on it and r runs it again (test_plain_view checks the reloads of an edited
+# file); the commands that do not show a plain kernel say so.
+# usage: plain_view.sh TILESCOPE SOURCE_DIR
+set -u
+ts=$(realpath "$1") src=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset DISPLAY WAYLAND_DISPLAY
+export SDL_VIDEODRIVER=offscreen
+fails=0 passes=0
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+if ! "$ts" shot -o "$tmp/probe.png" --backend cpu --size 640x400 >"$tmp/log" 2>&1; then
+  if grep -q "cannot open an OpenGL\|cannot start SDL" "$tmp/log"; then
+    echo "skipped: no OpenGL here"; exit 77
+  fi
+fi
+if ! "$ts" list 2>/dev/null | grep -q "^  0: "; then echo "skipped: no OpenCL device"; exit 77; fi
+plain=$src/assets/kernels/plain
+
+"$ts" shot --kernel-file "$plain/broken_nobarrier.cl" --hover 8,8 --size 640x400 \
+  -o "$tmp/nb.png" >"$tmp/out" 2>&1
+rc=$?
+check "shot of a plain kernel ($(cat "$tmp/out"))" test $rc -eq 0 -a -s "$tmp/nb.png"
+
+# A file that does not build: one line naming it, exit 2, no picture.
+sed 's/barrier(CLK_LOCAL_MEM_FENCE);/barrier(CLK_LOCAL_MEM_FENCE) oops;/' "$plain/gauss_tiled.cl" >"$tmp/bad.cl"
+"$ts" shot --kernel-file "$tmp/bad.cl" --size 640x400 -o "$tmp/bad.png" >"$tmp/out" 2>&1
+rc=$?
+check "a plain kernel that does not build: exit 2 ($rc)" test $rc -eq 2
+check "  one line naming the file ($(cat "$tmp/out"))" \
+  bash -c "[[ \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'bad.cl:[0-9]*:' '$tmp/out'"
+check "  no picture" test ! -e "$tmp/bad.png"
+
+# A script plays on it; its report names the file, the runs taken and the findings (the
+# reloads themselves: test_plain_view).
+printf 'move 8 8\nreport\nkey r\nreport\n' >"$tmp/s.txt"
+"$ts" shot --kernel-file "$plain/broken_nobarrier.cl" --size 640x400 --script "$tmp/s.txt" \
+  -o "$tmp/s.png" >"$tmp/out" 2>&1
+rc=$?
+check "a script on a plain kernel ($(cat "$tmp/out"))" test $rc -eq 0
+check "  its report: one run, three findings" grep -q "plain=broken_nobarrier.cl runs=1 findings=3 plain_error=0" "$tmp/out"
+check "  r runs it again" grep -q "plain=broken_nobarrier.cl runs=2 findings=3 plain_error=0" "$tmp/out"
+
+# Commands that show no plain kernel say so in one line.
+"$ts" bench --kernel-file "$plain/gauss_tiled.cl" >"$tmp/out" 2>&1
+rc=$?
+check "bench refuses a plain kernel ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'runs with .tilescope run., .shot. or the viewer' '$tmp/out'"
+"$ts" shot --kernel-file "$plain/gauss_tiled.cl" --frames 0:2:1 -o "$tmp/f.png" >"$tmp/out" 2>&1
+rc=$?
+check "shot --frames refuses a plain kernel ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]]"
+
+echo "$passes passed, $fails failed"
+[[ $fails -eq 0 ]]

@@ -1,0 +1,124 @@
+/* The viewer's plain kernel (app/plain_view.c) without a window: a run observed on its
+ * thread and taken; an edit seen by the mtime poll; a reload of a file that no longer builds
+ * keeps the last good run beside the error line; the next good edit is taken, its findings
+ * tinting the work-groups they name; the work-group under a point. Skips (77) without an
+ * OpenCL device. */
+#define _POSIX_C_SOURCE 200809L
+#include <SDL2/SDL.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "check.h"
+#include "plain_view.h"
+#include "ts_file.h"
+
+/* Waits for the attempt asked for and takes it; 0 on timeout. */
+static int settle(plain_view *pv)
+{
+  for (int i = 0; i < 60000; i++) {
+    plain_view_pick_up(pv);
+    if (pv->done && !plain_view_busy(pv))
+      return 1;
+    SDL_Delay(1);
+  }
+  return 0;
+}
+
+/* Writes `src` (a file of the examples, or literal text when not found) to `path`, with an
+ * mtime `age` seconds after the last. */
+static void write_file(const char *path, const char *src, time_t when)
+{
+  uint8_t *text = NULL;
+  size_t len = 0;
+  char from[1024];
+  snprintf(from, sizeof from, "%s/kernels/plain/%s", TS_ASSETS_DIR, src);
+  int file = ts_file_read_all(from, 1u << 20, &text, &len, NULL) == TS_OK;
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(file ? (const char *)text : src, 1, file ? len : strlen(src), f);
+    fclose(f);
+  }
+  free(text);
+  struct utimbuf t = { when, when };
+  utime(path, &t);
+}
+
+int main(void)
+{
+  ts_cl *probe = NULL;
+  if (ts_cl_create(-1, TS_KERNELS_DIR, &probe, NULL) != TS_OK) {
+    printf("test_plain_view: skipped: no OpenCL device\n");
+    return 77;
+  }
+  ts_cl_destroy(probe);
+  if (SDL_Init(0) != 0) {
+    fprintf(stderr, "test_plain_view: SDL_Init: %s\n", SDL_GetError());
+    return 1;
+  }
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/tilescope-plain-view-%d.cl", (int)getpid());
+  time_t t0 = time(NULL) - 100;
+  write_file(path, "gauss_tiled.cl", t0);
+  ts_image *img = NULL;
+  ts_image_create(40, 24, 3, &img, NULL);
+  for (size_t i = 0; i < (size_t)40 * 24 * 3; i++)
+    img->data[i] = (uint8_t)(i * 37 % 251);
+
+  plain_view *pv = plain_view_start(path, TS_KERNELS_DIR, -1);
+  CHECK(pv != NULL, "plain_view_start");
+  if (!pv)
+    return check_exit("test_plain_view");
+  CHECK(!plain_view_poll(pv), "an unchanged file polls as unchanged");
+  plain_view_request(pv, img, 1, 0);
+  CHECK(settle(pv), "the first run finishes");
+  CHECK(pv->res && !pv->error[0] && pv->serial == 1, "the first run is taken: %s", pv->error);
+  CHECK(pv->res && pv->res->nfindings == 0, "gauss_tiled is clean");
+  const ts_plain_launch *L = plain_view_launch(pv);
+  CHECK(L && L->ngroups_all == 6, "40x24 in 16x16 groups: 3x2 of them");
+  uint32_t g = 99;
+  CHECK(plain_view_group_at(pv, 20.5f, 17.5f, &g) && g == 4, "pixel (20,17) is group (1,1): %u", g);
+  CHECK(!plain_view_group_at(pv, 41, 3, &g), "no group outside the image");
+  plain_view_request(pv, img, 1, 0);
+  CHECK(!plain_view_busy(pv), "the same image asks for nothing");
+
+  /* An edit that does not build: the poll sees it, the reload keeps the last good run. */
+  write_file(path, "__kernel void gauss_tiled(__global const uchar *in, __global uchar *out, "
+                   "int W, int H, int C) { oops }\n// tilescope: plain\n", t0 + 10);
+  CHECK(plain_view_poll(pv), "the edit polls as changed");
+  CHECK(!plain_view_poll(pv), "once");
+  plain_view_request(pv, img, 1, 1);
+  CHECK(settle(pv), "the failed reload finishes");
+  CHECK(pv->error[0] && strstr(pv->error, path), "its error names the file: '%s'", pv->error);
+  CHECK(!strchr(pv->error, '\n'), "in one line");
+  CHECK(pv->res && pv->serial == 1 && pv->res->nfindings == 0, "the last good run stays");
+
+  /* The next good edit is taken: broken_nobarrier's findings name work-groups. */
+  write_file(path, "broken_nobarrier.cl", t0 + 20);
+  CHECK(plain_view_poll(pv), "the second edit polls as changed");
+  plain_view_request(pv, img, 1, 1);
+  CHECK(settle(pv), "the good reload finishes");
+  CHECK(!pv->error[0] && pv->serial == 2, "taken: '%s'", pv->error);
+  CHECK(pv->res && pv->res->nfindings > 0, "broken_nobarrier has findings");
+  uint32_t red = pv->ntinted[pv->pass][PV_RED], clean = pv->ntinted[pv->pass][PV_CLEAN];
+  CHECK(red >= 1 && red + pv->ntinted[pv->pass][PV_ORANGE] + clean == 6,
+        "its races tint the groups they name red (%u red, %u clean)", red, clean);
+  for (size_t i = 0; pv->res && i < pv->res->nfindings; i++)
+    for (int j = 0; j < pv->res->findings[i].nplaces; j++)
+      CHECK(pv->tint[0][pv->res->findings[i].place[j].group] >= PV_ORANGE,
+            "a group a finding names is tinted");
+
+  /* A new image runs again. */
+  img->data[0] ^= 1;
+  plain_view_request(pv, img, 2, 0);
+  CHECK(settle(pv) && pv->serial == 3, "a new image runs again");
+  plain_view_stop(pv);
+  ts_image_destroy(img);
+  remove(path);
+  SDL_Quit();
+  return check_exit("test_plain_view");
+}
