@@ -52,6 +52,12 @@ static void usage(FILE *f)
           "~/.config/tilescope/kernels) are loaded too\n");
 }
 
+/* The variants of the --kernel-file options, in order: with no --variant, the command runs
+ * the file's (main below). */
+#define MAX_FILE_VARIANTS 16
+static const char *file_variants[MAX_FILE_VARIANTS];
+static int nfile_variants;
+
 /* Loads the user kernels and removes the --kernel-file options from argv; returns 0 after
  * printing the error. */
 static int load_user_kernels(int *argc, char **argv)
@@ -120,6 +126,8 @@ static int load_user_kernels(int *argc, char **argv)
       ts_user_free(v);
       return 0;
     }
+    if (nfile_variants < MAX_FILE_VARIANTS)
+      file_variants[nfile_variants++] = v->name;
   }
   argv[out] = NULL;
   *argc = out;
@@ -144,6 +152,38 @@ int main(int argc, char **argv)
   }
   if (cmd && strcmp(cmd, "run") == 0 && cli_plain_file)
     return cmd_run_plain(argc - 1, argv + 1);
+  /* --kernel-file without --variant: run, shot and the viewer take the file's variant. */
+  /* (A script picks its own, and the window lets the user switch between several.) */
+  int named = 0, scripted = 0;
+  for (int i = 1; i < argc; i++) {
+    named |= strcmp(argv[i], "--variant") == 0 || strncmp(argv[i], "--variant=", 10) == 0;
+    scripted |= strcmp(argv[i], "--script") == 0 || strncmp(argv[i], "--script=", 9) == 0;
+  }
+  int window = !cmd || cmd[0] == '-' || ends_with(cmd, ".png") || strcmp(cmd, "view") == 0;
+  int picks = !scripted && (window || strcmp(cmd, "run") == 0 || strcmp(cmd, "shot") == 0);
+  static char *with_variant[4096];
+  if (picks && !named && nfile_variants > 0 && !(window && nfile_variants > 1)) {
+    if (nfile_variants > 1) {
+      fprintf(stderr, "tilescope: --kernel-file: %d kernels (%s, %s%s): name one with --variant\n",
+              nfile_variants, file_variants[0], file_variants[1], nfile_variants > 2 ? ", ..." : "");
+      return EXIT_USAGE;
+    }
+    if (argc + 3 > (int)(sizeof with_variant / sizeof with_variant[0])) {
+      fprintf(stderr, "tilescope: too many arguments\n");
+      return EXIT_USAGE;
+    }
+    /* after the command's name (or first, for the viewer's default command) */
+    int at = cmd && cmd[0] != '-' && !ends_with(cmd, ".png") ? 2 : 1, n = 0;
+    for (int i = 0; i < at; i++)
+      with_variant[n++] = argv[i];
+    with_variant[n++] = (char *)"--variant";
+    with_variant[n++] = (char *)file_variants[0];
+    for (int i = at; i < argc; i++)
+      with_variant[n++] = argv[i];
+    with_variant[n] = NULL;
+    argv = with_variant;
+    argc = n;
+  }
   /* The viewer and shot show a plain kernel too (cmd_view.c reads cli_plain_file). */
   int viewer_cmd = !cmd || cmd[0] == '-' || ends_with(cmd, ".png") || strcmp(cmd, "shot") == 0 ||
                    strcmp(cmd, "view") == 0;

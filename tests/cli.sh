@@ -371,6 +371,10 @@ PY
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
   expect 1 "^observed: 1200 footprint violations, 0 write-rectangle violations" \
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
+  # --kernel-file alone runs the file's variant; two files need --variant.
+  expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
+  expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \
+    "$ts" run --kernel-file "$ks/box_rows.cl" --kernel-file "$ks/sobel.cl"
   # A dialect kernel that reads src directly, not through an accessor, is observed all the
   # same (the instrumenter passes its direct accesses through the observation), and so is a
   # direct write past its buffer, which is not performed.
