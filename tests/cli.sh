@@ -371,6 +371,16 @@ PY
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
   expect 1 "^observed: 1200 footprint violations, 0 write-rectangle violations" \
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
+  # A FIFO wherever a file is read is refused at once (an open for reading would wait for
+  # a writer): one line, exit 2.
+  mkfifo "$tmp/fifo.png" "$tmp/fifo.cl"
+  expect 2 "cannot read '$tmp/fifo.png': not a regular file" timeout 20 "$ts" run -i "$tmp/fifo.png"
+  expect 2 "cannot read '$tmp/fifo.png': not a regular file" timeout 20 "$ts" run --expect "$tmp/fifo.png"
+  expect 2 "cannot read '$tmp/fifo.png': not a regular file" timeout 20 "$ts" diff "$tmp/fifo.png" "$src/assets/chart.png"
+  expect 2 "cannot read '$tmp/fifo.cl': not a regular file" timeout 20 "$ts" run --kernel-file "$tmp/fifo.cl"
+  mkdir -p "$tmp/fifo-kernels" && mkfifo "$tmp/fifo-kernels/k.cl"
+  expect 2 "cannot read '$tmp/fifo-kernels/k.cl': not a regular file" \
+    env TILESCOPE_USER_KERNELS="$tmp/fifo-kernels" timeout 20 "$ts" list
   # --kernel-file alone runs the file's variant; two files need --variant.
   expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
   expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \

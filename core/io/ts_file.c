@@ -1,6 +1,7 @@
 /* Capped whole-file reads and atomic (temporary file + rename) writes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,15 +144,23 @@ void ts_outfile_abort(ts_outfile *o)
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
                            ts_error *err)
 {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  /* Opened without waiting (a FIFO would block an open for reading until a writer came),
+   * and refused unless it is a regular file, before anything is read. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
     return ts_fail(err, TS_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
   struct stat st;
-  int stat_ok = fstat(fileno(f), &st) == 0;
+  int stat_ok = fstat(fd, &st) == 0;
   if (!stat_ok || !S_ISREG(st.st_mode)) {
-    fclose(f);
+    close(fd);
     return ts_fail(err, TS_ERR_IO, "cannot read '%s': %s", path,
                    stat_ok && S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+  }
+  int fl = fcntl(fd, F_GETFL);
+  FILE *f = fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    close(fd);
+    return ts_fail(err, TS_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
   }
   if ((unsigned long long)st.st_size > max_bytes) {
     fclose(f);
