@@ -219,6 +219,11 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->plain_file = cli_plain_file;
   const char *dir = cli_kernels_dir(a->cs.kernels);
   o->kernels_dir = dir;
+  if (!dir && o->set.use_cl && a->cs.have_backend) {
+    /* OpenCL asked for by name: no quiet fall back to the CPU model (cli_kernels_dir said
+     * why) */
+    return 0;
+  }
   if (!dir && o->set.use_cl)
     o->set.use_cl = 0;
   if (cli_plain_file && (a->record || p.exec_device || a->frames)) {
@@ -292,6 +297,17 @@ static int is_gif(const char *path)
   return n > 4 && strcasecmp(path + n - 4, ".gif") == 0;
 }
 
+/* A shot's exit code after its pictures were written: 2 when the run it shows could not be
+ * made (a kernel that did not build, a run that failed: the picture shows the error scene). */
+static int shot_result(viewer *v)
+{
+  if (v->have_snap && v->snap.error[0]) {
+    fprintf(stderr, "tilescope shot: %s (the shot shows the error)\n", v->snap.error);
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
 /* Writes one picture, or one per tick of --frames; to a .gif, adds them to `an` instead (a
  * script may have added frames already) and writes it. */
 static int shoot(viewer *v, const view_args *a, anim *an)
@@ -345,7 +361,7 @@ static int shoot(viewer *v, const view_args *a, anim *an)
     }
     if (!an) {
       printf("wrote %d frames\n", n);
-      return EXIT_OK;
+      return shot_result(v);
     }
   }
   char err[600];
@@ -357,7 +373,7 @@ static int shoot(viewer *v, const view_args *a, anim *an)
     printf("wrote %s (%d frames)\n", a->out, anim_frames(an));
   else
     printf("wrote %s\n", a->out);
-  return EXIT_OK;
+  return shot_result(v);
 }
 
 static int run_viewer(const char *cmd, view_args *a, int offscreen)

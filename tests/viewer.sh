@@ -83,6 +83,18 @@ printf '\n__kernel void broken(void) { this is not C }\n' >>"$tmp/kernels/box.cl
 "$ts" shot --kernels "$tmp/kernels" --script "$tmp/report.txt" -o "$tmp/broken.png" >"$tmp/broken.out" 2>&1
 check "build error reported in the viewer" grep -q "error=.*box.cl: the kernel does not build" "$tmp/broken.out"
 check "build error screenshot" test -s "$tmp/broken.png"
+# ... and shot says so in its exit code: the error scene is written, the exit is 2, and the
+# line names the file and line of the compiler's first error.
+"$ts" shot --kernels "$tmp/kernels" -o "$tmp/broken2.png" >"$tmp/broken2.out" 2>&1
+rc=$?
+check "a shot of a kernel that does not build exits 2 ($rc)" test $rc -eq 2
+check "its line names the file and line" grep -q "box.cl: the kernel does not build (CL_BUILD_PROGRAM_FAILURE): error: box.cl:[0-9]*:[0-9]*: .*(the shot shows the error)" "$tmp/broken2.out"
+check "the error scene is written" test -s "$tmp/broken2.png"
+# OpenCL asked for by name with no kernels folder: no quiet fall back to the CPU model.
+"$ts" shot --kernels "$tmp/nowhere" --backend cl -o "$tmp/nocl.png" >"$tmp/nocl.out" 2>&1
+rc=$?
+check "shot --backend cl without kernels exits 2 ($rc)" test $rc -eq 2
+check "and says why" grep -q "no common.cl there" "$tmp/nocl.out"
 
 # The demo scripts play to the end, and each renders to an animation, one frame per pause
 # (with the example user kernels loaded: short_halo.txt shows one).

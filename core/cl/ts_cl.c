@@ -396,8 +396,22 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
     clReleaseProgram(p);
     char path[4096];
     kernel_path(cl, file, path, sizeof path);
-    return ts_fail(err, TS_ERR_BUILD, "%s: the kernel does not build%s (%s)", path,
-                   device_exec == 2 ? " for observation" : "", cl_error_name(e));
+    /* the log's first error names the file and line (each part is behind its #line) */
+    char first[400] = "";
+    for (const char *l = cl->log; l && *l && !first[0];) {
+      const char *nl = strchr(l, '\n');
+      size_t len = nl ? (size_t)(nl - l) : strlen(l);
+      if (len < sizeof first) {
+        memcpy(first, l, len);
+        first[len] = 0;
+        if (!strstr(first, "error:"))
+          first[0] = 0;
+      }
+      l = nl ? nl + 1 : NULL;
+    }
+    return ts_fail(err, TS_ERR_BUILD, "%s: the kernel does not build%s (%s)%s%s", path,
+                   device_exec == 2 ? " for observation" : "", cl_error_name(e),
+                   first[0] ? ": " : "", first);
   }
   *out = p;
   return TS_OK;
