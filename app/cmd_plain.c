@@ -15,7 +15,8 @@
 static const char usage[] =
     "usage: tilescope run --kernel-file K.cl [-i IN.png] [-o OUT.png] [--expect REF.png]\n"
     "                     [--pass \"entry=... global=... local=... ARG=ROLE\"]...\n"
-    "                     [--observe [--observe-thread GX,GY:LX,LY]] [--json]\n"
+    "                     [--observe [--observe-thread GX,GY:LX,LY] [--observe-pixel X,Y]]\n"
+    "                     [--json]\n"
     "A plain OpenCL C kernel, launched as its `// tilescope: plain` lines (or each --pass)\n"
     "say; with --observe every __global and __local access is recorded and checked.\n";
 
@@ -23,37 +24,44 @@ const char *cli_plain_file;
 static const char *passes[TS_PLAIN_MAX_PASSES];
 static int npasses;
 
-static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *r)
+/* The chosen work-item's accesses (watch 0), or every access of the watched pixel (1), per
+ * pass, in the order they happened. */
+static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *r,
+                      const ts_plain_opts *o, int watch)
 {
+  static const char *const verbs[] = { "", "reads", "writes", "updates", "atomic on" };
   for (int p = 0; p < r->npasses; p++) {
     const ts_plain_launch *L = &r->launch[p];
-    if (!L->nlog_all)
-      continue;
-    fprintf(out, "pass %d (%s), the chosen work-item's %zu accesses%s:\n", p + 1, L->entry,
-            L->nlog_all, L->nlog < L->nlog_all ? " (the first ones)" : "");
+    uint32_t cg = (uint32_t)(o->chosen_group[0] + (long)L->ngroups[0] * o->chosen_group[1]);
+    uint32_t ci = (uint32_t)(o->chosen_item[0] + (long)L->local[0] * o->chosen_item[1]);
     size_t shown = 0;
-    for (size_t i = 0; i < L->nlog && shown < 200; i++) {
+    for (size_t i = 0; i < L->nlog; i++) {
       const ts_plain_access *a = &L->log[i];
-      ts_plain_finding f = { 0 };
-      f.pass = p;
-      f.line = a->line;
-      f.place[0].space = a->space;
-      f.place[0].buf = a->buf;
-      f.place[0].acc = a->acc;
-      f.place[0].off = a->off;
-      char line[512];
-      ts_plain_finding_line(d, r, &f, line, sizeof line);
-      /* the line's "KIND in KERNEL: ... " part is not wanted here: keep what follows "item" */
-      const char *what = strstr(line, " item ");
-      what = what ? strchr(what + 6, ' ') : NULL;
-      const char *comma = what ? strstr(what, ", ") : NULL;
-      fprintf(out, "  line %d:%.*s (%u bytes)%s\n", a->line,
-              comma ? (int)(comma - what) : (int)strlen(what ? what : ""), what ? what : "",
-              a->bytes, a->outside ? " outside the buffer: not performed" : "");
-      shown++;
+      int mine = o->chosen_group[0] >= 0 && a->group == cg && a->item == ci;
+      if (watch ? !a->watched : !mine)
+        continue;
+      if (shown == 0)
+        fprintf(out, watch ? "pass %d (%s), every access of pixel (%d,%d) of the output:\n"
+                           : "pass %d (%s), the chosen work-item's accesses:\n",
+                p + 1, L->entry, o->watch_x, o->watch_y);
+      if (shown++ >= 200)
+        continue;
+      ts_plain_place pl = { .space = a->space, .buf = a->buf, .acc = a->acc, .off = a->off };
+      char el[256], g[32] = "", it[32] = "", who[80] = "";
+      ts_plain_element_name(d, r, p, &pl, el, sizeof el);
+      if (watch) {
+        ts_plain_group_name(L, a->group, g, sizeof g);
+        ts_plain_item_name(L, a->item, it, sizeof it);
+        snprintf(who, sizeof who, " work-group %s item %s", g, it);
+      }
+      fprintf(out, "  line %d:%s %s %s (%u byte%s)%s\n", a->line, who,
+              verbs[a->acc >= 1 && a->acc <= 4 ? a->acc : 1], el, a->bytes, a->bytes == 1 ? "" : "s",
+              a->outside ? ", outside the buffer: not performed" : "");
     }
-    if (L->nlog > shown)
-      fprintf(out, "  ... and %zu more\n", L->nlog_all - shown);
+    if (shown > 200)
+      fprintf(out, "  ... and %zu more\n", shown - 200);
+    if (L->nlog < L->nlog_all && shown)
+      fprintf(out, "  (the log kept the first %zu of %zu accesses)\n", L->nlog, L->nlog_all);
   }
 }
 
@@ -88,7 +96,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   argc = out_n;
   const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL,
-             *kernels = NULL;
+             *kernels = NULL, *pixel = NULL;
   int observe = 0, json = 0, device = -1, repeats = 1;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
@@ -96,6 +104,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record and check every __global and __local access", NULL },
     { "--observe-thread", 0, OPT_STR, &thread, "GX,GY:LX,LY", "with --observe: print this work-item's every access", NULL },
+    { "--observe-pixel", 0, OPT_STR, &pixel, "X,Y", "with --observe: print every access of this output pixel, by any work-item", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object", NULL },
     { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder (for the observation runtime)", NULL },
@@ -107,7 +116,7 @@ int cmd_run_plain(int argc, char **argv)
                     usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
-  ts_plain_opts po = { .observe = observe, .chosen_pass = -1, .repeats = repeats };
+  ts_plain_opts po = { .observe = observe, .chosen_pass = -1, .repeats = repeats, .watch_x = -1 };
   for (int i = 0; i < 3; i++)
     po.chosen_group[i] = po.chosen_item[i] = i ? 0 : -1;
   if (thread) {
@@ -123,6 +132,15 @@ int cmd_run_plain(int argc, char **argv)
     po.chosen_group[1] = gy;
     po.chosen_item[0] = lx;
     po.chosen_item[1] = ly;
+  }
+  if (pixel) {
+    char extra;
+    if (!observe || sscanf(pixel, "%d,%d%c", &po.watch_x, &po.watch_y, &extra) != 2 ||
+        po.watch_x < 0 || po.watch_y < 0) {
+      fprintf(stderr, "tilescope run: --observe-pixel '%s': %s\n", pixel,
+              observe ? "give the pixel as X,Y (from 0)" : "needs --observe");
+      return EXIT_USAGE;
+    }
   }
   if (repeats < 1 || repeats > 1000) {
     fprintf(stderr, "tilescope run: --repeats: must be 1 to 1000\n");
@@ -206,7 +224,10 @@ int cmd_run_plain(int argc, char **argv)
       ts_plain_finding_line(d, res, &res->findings[i], line, sizeof line);
       fprintf(o, "%s\n", line);
     }
-    print_log(o, d, res);
+    if (po.chosen_group[0] >= 0)
+      print_log(o, d, res, &po, 0);
+    if (po.watch_x >= 0)
+      print_log(o, d, res, &po, 1);
     if (total)
       rc = EXIT_DIFF;
   }

@@ -50,7 +50,7 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1 };
+  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = -1 };
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
   if (ts_plain_run(t->cl, *d, t->input, &o, r, &err) != TS_OK) {

@@ -26,7 +26,7 @@ static ts_plain_desc *load(const char *path, const char *const *extra, int n)
 static ts_plain_result *run(const ts_plain_desc *d, const ts_image *img, int observe, long gx,
                             long gy, long lx, long ly)
 {
-  ts_plain_opts o = { .observe = observe, .chosen_pass = -1 };
+  ts_plain_opts o = { .observe = observe, .chosen_pass = -1, .watch_x = -1 };
   o.chosen_group[0] = gx, o.chosen_group[1] = gy, o.chosen_group[2] = 0;
   o.chosen_item[0] = lx, o.chosen_item[1] = ly, o.chosen_item[2] = 0;
   ts_plain_result *r = NULL;
@@ -173,6 +173,37 @@ static void expect_race_line(const char *file, int line)
   }
   CHECK(found, "%s: no race between work-groups at line %d", file, line);
   ts_plain_result_free(o);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+}
+
+/* A watched output pixel: every work-item that wrote it, with its line. */
+static void watched_pixel(void)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/kernels/plain/broken_tile.cl", TS_ASSETS_DIR);
+  ts_plain_desc *d = load(path, NULL, 0);
+  ts_image *img = random_image(64, 48, 3);
+  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .watch_x = 16, .watch_y = 0 };
+  o.chosen_group[0] = -1;
+  ts_plain_result *r = NULL;
+  ts_error err = { 0 };
+  CHECK(d && ts_plain_run(cl, d, img, &o, &r, &err) == TS_OK, "watch: %s", err.msg);
+  int writers = 0, other = 0;
+  for (size_t i = 0; r && i < r->launch[0].nlog; i++) {
+    const ts_plain_access *a = &r->launch[0].log[i];
+    if (!a->watched)
+      continue;
+    /* group (0,0) item (15,0) at line 22, group (1,0) item (0,0) at line 20, 3 channels each */
+    if (a->acc == 2 && a->group == 0 && a->item == 15 && a->line == 22)
+      writers |= 1;
+    else if (a->acc == 2 && a->group == 1 && a->item == 0 && a->line == 20)
+      writers |= 2;
+    else if (a->acc == 2)
+      other++;
+  }
+  CHECK(writers == 3 && other == 0, "pixel (16,0)'s writers: %d, and %d others", writers, other);
+  ts_plain_result_free(r);
   ts_image_destroy(img);
   ts_plain_desc_free(d);
 }
@@ -347,7 +378,7 @@ static void description_errors(void)
     ts_image *img = random_image(16, 16, 1);
     ts_plain_result *r = NULL;
     if (st == TS_OK) {
-      ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .chosen_group = { -1 } };
+      ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .chosen_group = { -1 }, .watch_x = -1 };
       st = ts_plain_run(cl, d, img, &o, &r, &err);
     }
     CHECK(st != TS_OK && strstr(err.msg, cases[i].want), "case %zu: '%s', want '%s'", i,
@@ -374,6 +405,7 @@ int main(void)
   examples_equal_references();
   integral_equals_reference();
   broken_copies_caught();
+  watched_pixel();
   spellings_observed();
   barrier_spaces();
   description_errors();

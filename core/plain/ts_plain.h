@@ -193,6 +193,8 @@ typedef struct ts_plain_access {
   int64_t off;
   uint32_t bytes;
   int line;
+  uint32_t group, item;        /* who made it (linear ids) */
+  int watched;                 /* it touched the watched pixel */
 } ts_plain_access;
 
 /* A global buffer argument of a launch, in argument order: what its elements are. */
@@ -209,7 +211,8 @@ typedef struct ts_plain_launch {
   int dims;
   uint32_t ngroups[3], ngroups_all;
   ts_plain_group *groups;      /* observed: by linear group id */
-  ts_plain_access *log;        /* observed: the chosen work-item's accesses */
+  ts_plain_access *log;        /* observed: the chosen work-item's accesses, and every access
+                                * of the watched pixel, in the order they happened */
   size_t nlog, nlog_all;
   double ms;                   /* kernel time */
 } ts_plain_launch;
@@ -218,6 +221,7 @@ typedef struct ts_plain_opts {
   int observe;
   int chosen_pass;             /* the pass whose chosen work-item is logged (-1: every) */
   long chosen_group[3], chosen_item[3]; /* -1: none */
+  int watch_x, watch_y;        /* an output pixel whose every access is logged (-1: none) */
   int repeats;                 /* timed launches of each pass (0: 1) */
 } ts_plain_opts;
 
@@ -244,6 +248,12 @@ void ts_plain_result_free(ts_plain_result *r);
 void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
                            const ts_plain_finding *f, char *buf, size_t n);
 const char *ts_plain_kind_name(int kind);
+/* A work-group and work-item by their linear ids, as (x,y); an element as the finding lines
+ * name it ("out pixel (3,4) channel 1", "__local tile element 7"). */
+void ts_plain_group_name(const ts_plain_launch *L, uint32_t g, char *buf, size_t n);
+void ts_plain_item_name(const ts_plain_launch *L, uint32_t i, char *buf, size_t n);
+void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                           const ts_plain_place *p, char *buf, size_t n);
 /* The image pixel of a finding's place, with the arithmetic of its line's element: 1 and
  * (x, y) for a __global place inside an image-shaped buffer of pass `pass`; 0 for a __local
  * place or one outside the image. */

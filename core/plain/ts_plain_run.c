@@ -16,12 +16,13 @@
 
 /* observe.cl's layout */
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
-       H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16, HEADER = 32 };
+       H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
+       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, HEADER = 32 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, BI = 12 };
 enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4 };
 #define NPLACES 4
 #define PLACE 7
-#define LOG_REC 4
+#define LOG_REC 6
 #define LOG_CAP 65536u
 #define MAXG 8
 
@@ -438,6 +439,18 @@ static ts_status ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pas
       hdr[H_LOCAL0 + nl++] = (uint32_t)v;
     }
   hdr[H_LOCAL_N] = (uint32_t)nl;
+  /* a watched pixel: the output buffer's bytes of pixel (x, y) */
+  hdr[H_WATCH_BUF] = UINT32_MAX;
+  for (int i = 0; o->watch_x >= 0 && i < ng; i++)
+    if (gb[i]->role == TS_ARG_OUTPUT && o->watch_x < r->W && o->watch_y < r->H) {
+      uint64_t px = (uint64_t)gb[i]->channels * (uint64_t)gb[i]->lane_bytes;
+      uint64_t lo = ((uint64_t)o->watch_y * (uint64_t)r->W + (uint64_t)o->watch_x) * px;
+      if (lo + px <= UINT32_MAX) {
+        hdr[H_WATCH_BUF] = (uint32_t)i;
+        hdr[H_WATCH_LO] = (uint32_t)lo;
+        hdr[H_WATCH_HI] = (uint32_t)(lo + px);
+      }
+    }
   for (int i = 0; i < ng; i++) {
     uint32_t *b = hdr + HEADER + i * BI;
     const rbuf *rb = gb[i];
@@ -548,6 +561,10 @@ static ts_status ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, ts
         a->off = a->outside ? (int64_t)(int32_t)q[1] : (int64_t)q[1];
         a->bytes = q[2];
         a->line = (int)q[3];
+        a->group = q[4];
+        a->item = q[5];
+        a->watched = a->space == 0 && !a->outside && (uint32_t)a->buf == hdr[H_WATCH_BUF] &&
+                     a->off < hdr[H_WATCH_HI] && a->off + a->bytes > hdr[H_WATCH_LO];
       }
     }
   }
@@ -848,7 +865,7 @@ void ts_plain_result_free(ts_plain_result *r)
 
 /* ---- findings as lines ---- */
 
-static void describe_group(const ts_plain_launch *L, uint32_t g, char *b, size_t n)
+void ts_plain_group_name(const ts_plain_launch *L, uint32_t g, char *b, size_t n)
 {
   uint32_t gx = g % L->ngroups[0], gy = (g / L->ngroups[0]) % L->ngroups[1];
   if (L->dims == 1)
@@ -857,7 +874,7 @@ static void describe_group(const ts_plain_launch *L, uint32_t g, char *b, size_t
     snprintf(b, n, "(%u,%u)", gx, gy);
 }
 
-static void describe_item(const ts_plain_launch *L, uint32_t i, char *b, size_t n)
+void ts_plain_item_name(const ts_plain_launch *L, uint32_t i, char *b, size_t n)
 {
   uint32_t lx = i % (uint32_t)L->local[0], ly = (i / (uint32_t)L->local[0]) % (uint32_t)L->local[1];
   if (L->dims == 1)
@@ -898,8 +915,8 @@ int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int p
   return 1;
 }
 
-static void describe_element(const ts_plain_desc *d, const ts_plain_result *r, int pass,
-                             const ts_plain_place *p, char *b, size_t n)
+void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                           const ts_plain_place *p, char *b, size_t n)
 {
   const ts_plain_kernel *kn = kernel_of(d, d->pass[pass].entry);
   if (p->space == 1) {
@@ -939,9 +956,9 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   const ts_plain_launch *L = &r->launch[f->pass];
   const ts_plain_place *p = &f->place[0];
   char g[32], it[32], el[200], og[32] = "", oi[32] = "";
-  describe_group(L, p->group, g, sizeof g);
-  describe_item(L, p->item, it, sizeof it);
-  describe_element(d, r, f->pass, p, el, sizeof el);
+  ts_plain_group_name(L, p->group, g, sizeof g);
+  ts_plain_item_name(L, p->item, it, sizeof it);
+  ts_plain_element_name(d, r, f->pass, p, el, sizeof el);
   const char *verb = p->acc == 4 ? "atomic on" : p->acc == 2 ? "writes" : p->acc == 3 ? "updates" : "reads";
   char more[64] = "";
   if (f->count > 1)
@@ -953,7 +970,7 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     if (p->other_group == UINT32_MAX)
       snprintf(what, sizeof what, "which several other work-groups also access");
     else {
-      describe_group(L, p->other_group, og, sizeof og);
+      ts_plain_group_name(L, p->other_group, og, sizeof og);
       char at[32] = "";
       if (p->other_line > 0)
         snprintf(at, sizeof at, " at line %d", p->other_line);
@@ -966,7 +983,7 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     if (p->other_item == UINT32_MAX)
       snprintf(what, sizeof what, "which other work-items read in the same barrier interval");
     else {
-      describe_item(L, p->other_item, oi, sizeof oi);
+      ts_plain_item_name(L, p->other_item, oi, sizeof oi);
       char at[32] = "";
       if (p->other_line > 0)
         snprintf(at, sizeof at, " at line %d", p->other_line);

@@ -36,6 +36,9 @@
 #define TS_H_SINK 13     /* word offset of 64 words that writes outside a buffer land in */
 #define TS_H_LOCAL_N 14  /* per local pointer argument: its size in bytes, words 16.. */
 #define TS_H_LOCAL0 16
+#define TS_H_WATCH_BUF 24 /* a watched range of one global buffer (~0: none): every access */
+#define TS_H_WATCH_LO 25  /* that touches bytes [lo, hi) is logged, by any work-item */
+#define TS_H_WATCH_HI 26
 #define TS_HEADER 32
 
 /* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
@@ -71,8 +74,8 @@
 #define TS_NPLACES 4           /* places kept per kind and line */
 #define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
                                 * group, item, other group, other item, other line */
-#define TS_LOG_REC 4           /* words a log record: buffer | kind << 8 | space << 16,
-                                * offset, bytes, line */
+#define TS_LOG_REC 6           /* words a log record: buffer | kind << 8 | space << 16,
+                                * offset, bytes, line, group, item */
 #define TS_MAXG 8              /* global buffers, and __local arrays, a kernel may have */
 #define TS_NOBODY 0u
 #define TS_MANY 0xffffffffu
@@ -90,6 +93,7 @@ typedef struct ts_ctx {
   uint lsz[TS_MAXG];
   __local uchar *lscratch;
   int chosen;             /* this is the work-item whose accesses are logged */
+  uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
   /* per image (input, output) and kind (read, write): the byte offsets' least and greatest,
    * and the least and greatest byte column in a row; flushed once by ts_end */
@@ -119,6 +123,9 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->lscratch = lscratch;
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
+  c->watch_buf = ob[TS_H_WATCH_BUF];
+  c->watch_lo = ob[TS_H_WATCH_LO];
+  c->watch_hi = ob[TS_H_WATCH_HI];
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       c->omin[i][j] = c->cmin[i][j] = 0xffffffffu;
@@ -182,7 +189,9 @@ inline void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, ui
 inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
 {
   __global uint *ob = c->ob;
-  if (!c->chosen)
+  int watched = space == 0 && buf == c->watch_buf && !(acc & 8) && off < c->watch_hi &&
+                off + n > c->watch_lo;
+  if (!c->chosen && !watched)
     return;
   uint i = atomic_inc(ob + TS_H_LOGN);
   if (i < ob[TS_H_LOGCAP]) {
@@ -191,6 +200,8 @@ inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
     r[1] = off;
     r[2] = n;
     r[3] = line;
+    r[4] = c->group;
+    r[5] = c->item;
   }
 }
 
