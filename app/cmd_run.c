@@ -373,6 +373,31 @@ static int print_observed(FILE *out, ts_run *run, double run_kernel_ms, int cx, 
   return failed;
 }
 
+/* --fail-on LIST: which findings turn into exit 1 beside the default ones (violations of
+ * observation, an output that differs from its reference, wrong device tiles that no race
+ * explains). */
+static int parse_fail_on(const char *list, int *hazards, int *races, int *wrong)
+{
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (strcmp(t, "hazards") == 0)
+      *hazards = 1;
+    else if (strcmp(t, "races") == 0)
+      *races = 1;
+    else if (strcmp(t, "wrong") == 0)
+      *wrong = 1;
+    else if (strcmp(t, "any") == 0)
+      *hazards = *races = *wrong = 1;
+    else if (strcmp(t, "violations") && strcmp(t, "mismatch")) {
+      fprintf(stderr, "tilescope run: --fail-on '%s': unknown finding (hazards, races, wrong, "
+              "violations, mismatch or any)\n", t);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
   cli_sched cs;
@@ -380,7 +405,7 @@ int cmd_run(int argc, char **argv)
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
              *trace_path = NULL, *expect_path = NULL;
   int stuck = -1, spin_limit = 0, json = 0, observe = 0, cx = -1, cy = -1;
-  const char *thread_xy = NULL;
+  const char *thread_xy = NULL, *fail_on = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -393,6 +418,7 @@ int cmd_run(int argc, char **argv)
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
     { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object (README: run --json)", NULL },
+    { "--fail-on", 0, OPT_STR, &fail_on, "LIST", "exit 1 on these findings too: hazards, races, wrong (device tiles), any (README: exit codes)", NULL },
     CLI_SCHED_OPTS(&cs),
   };
   const char *pos[1];
@@ -401,6 +427,9 @@ int cmd_run(int argc, char **argv)
                     usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  int fail_hazards = 0, fail_races = 0, fail_wrong = 0;
+  if (fail_on && !parse_fail_on(fail_on, &fail_hazards, &fail_races, &fail_wrong))
+    return EXIT_USAGE;
   ts_run_params p;
   if (!cli_sched_resolve("run", &cs, &p))
     return EXIT_USAGE;
@@ -515,6 +544,17 @@ int cmd_run(int argc, char **argv)
     printf("wrote %s\n", trace_path);
   int device_ok = !(p.exec_device && device_broke(run));
   rc = device_ok && observed_ok && output_ok ? EXIT_OK : EXIT_DIFF;
+  /* --fail-on: findings that are not failures by default */
+  size_t nh = 0, nr = 0;
+  ts_run_hazards(run, &nh);
+  ts_run_races(run, &nr);
+  const ts_dev_run *dr = ts_run_device_result(run);
+  uint32_t nwrong = dr ? dr->nwrong : 0;
+  if ((fail_hazards && nh) || (fail_races && nr) || (fail_wrong && nwrong)) {
+    fprintf(stderr, "tilescope run: --fail-on %s: %zu hazards, %zu races, %u wrong tiles\n",
+            fail_on, nh, nr, nwrong);
+    rc = EXIT_DIFF;
+  }
 out:
   ts_run_destroy(run);
   ts_cl_destroy(p.cl);

@@ -381,6 +381,14 @@ PY
   mkdir -p "$tmp/fifo-kernels" && mkfifo "$tmp/fifo-kernels/k.cl"
   expect 2 "cannot read '$tmp/fifo-kernels/k.cl': not a regular file" \
     env TILESCOPE_USER_KERNELS="$tmp/fifo-kernels" timeout 20 "$ts" list
+  # --fail-on turns findings that are not failures by default into exit 1.
+  expect 0 "hazards" "$ts" run --variant integral --pattern none
+  expect 1 "^tilescope run: --fail-on hazards: 2928 hazards" "$ts" run --variant integral --pattern none --fail-on hazards
+  expect 0 "0 hazards" "$ts" run --variant integral --fail-on any
+  expect 2 "^tilescope run: --fail-on 'bogus': unknown finding" "$ts" run --fail-on bogus
+  # A plain kernel: findings exit 1, a clean run 0.
+  expect 1 "^broken_halo.cl:32: read of an element nothing wrote" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_halo.cl" --observe
+  expect 0 "^observed: 0 findings" "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --observe
   # --kernel-file alone runs the file's variant; two files need --variant.
   expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
   expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \
