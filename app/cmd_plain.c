@@ -47,7 +47,7 @@ static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *
       if (shown++ >= 200)
         continue;
       ts_plain_place pl = { .space = a->space, .buf = a->buf, .acc = a->acc, .off = a->off };
-      char el[256], g[32] = "", it[32] = "", who[80] = "";
+      char el[256], g[32] = "", it[32] = "", who[96] = "";
       ts_plain_element_name(d, r, p, &pl, el, sizeof el);
       if (watch) {
         ts_plain_group_name(L, a->group, g, sizeof g);

@@ -140,6 +140,8 @@ int ts_plain_is_plain(const char *text, size_t len);
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err);
 void ts_plain_desc_free(ts_plain_desc *d);
+/* The file's __kernel of that name, or NULL. */
+const ts_plain_kernel *ts_plain_kernel_named(const ts_plain_desc *d, const char *name);
 
 /* An expression of W, H and C (+ - * / %, parentheses, integers and decimals; / of two
  * integers is the integer quotient, as in C). */

@@ -304,7 +304,7 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
   return TS_OK;
 }
 
-static const ts_plain_kernel *kernel_named(const ts_plain_desc *d, const char *name)
+const ts_plain_kernel *ts_plain_kernel_named(const ts_plain_desc *d, const char *name)
 {
   for (int i = 0; i < d->src.nkernels; i++)
     if (strcmp(d->src.kernels[i].name, name) == 0)
@@ -327,7 +327,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
     }
     snprintf(ps->entry, sizeof ps->entry, "%s", d->src.kernels[0].name);
   }
-  const ts_plain_kernel *k = kernel_named(d, ps->entry);
+  const ts_plain_kernel *k = ts_plain_kernel_named(d, ps->entry);
   if (!k) {
     char what[512];
     snprintf(what, sizeof what, "no __kernel named '%s' in the file", ps->entry);

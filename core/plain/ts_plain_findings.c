@@ -1,0 +1,170 @@
+/* A plain kernel's findings as people read them (ts_plain.h): each as one line naming the
+ * file and line, the kind, the kernel, the work-group and work-item and the element (a
+ * pixel and channel of an image buffer, an element of a __local array), and the names those
+ * lines are made of. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ts_plain.h"
+
+static const char *kind_names[TS_NFIND] = {
+  "access outside every buffer (not performed)",
+  "race between work-groups",
+  "race in a work-group on __local memory",
+  "race in a work-group on __global memory",
+  "read of an element nothing wrote",
+  "read outside the declared tile and halo",
+  "write outside the declared tile",
+};
+
+const char *ts_plain_kind_name(int kind)
+{
+  return kind >= 0 && kind < TS_NFIND ? kind_names[kind] : "?";
+}
+
+
+void ts_plain_group_name(const ts_plain_launch *L, uint32_t g, char *b, size_t n)
+{
+  uint32_t gx = g % L->ngroups[0], gy = (g / L->ngroups[0]) % L->ngroups[1];
+  if (L->dims == 1)
+    snprintf(b, n, "(%u)", gx);
+  else
+    snprintf(b, n, "(%u,%u)", gx, gy);
+}
+
+void ts_plain_item_name(const ts_plain_launch *L, uint32_t i, char *b, size_t n)
+{
+  uint32_t lx = i % (uint32_t)L->local[0], ly = (i / (uint32_t)L->local[0]) % (uint32_t)L->local[1];
+  if (L->dims == 1)
+    snprintf(b, n, "(%u)", lx);
+  else
+    snprintf(b, n, "(%u,%u)", lx, ly);
+}
+
+/* A __global place's buffer (the launch's, in argument order), pixel, row and channel. 0
+ * when the place is __local or its buffer unknown (then *a is NULL). */
+static int element_of(const ts_plain_result *r, int pass, const ts_plain_place *p,
+                      const ts_plain_buf **a, int64_t *x, int64_t *y, int64_t *c)
+{
+  const ts_plain_launch *L = &r->launch[pass];
+  *a = NULL;
+  if (p->space == 1 || p->buf < 0 || p->buf >= L->nbufs)
+    return 0;
+  *a = &L->buf[p->buf];
+  int lane = (*a)->lane > 0 ? (*a)->lane : 1, C = (*a)->channels > 0 ? (*a)->channels : 1;
+  int W = r->out ? r->out->w : 1;
+  int64_t pitch = (int64_t)W * C * lane, off = p->off < 0 ? 0 : p->off;
+  *y = off / pitch;
+  *x = (off % pitch) / ((int64_t)C * lane);
+  *c = (off % ((int64_t)C * lane)) / lane;
+  return 1;
+}
+
+int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                         const ts_plain_place *p, int *x, int *y)
+{
+  const ts_plain_buf *a;
+  int64_t ex, ey, ec;
+  if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 ||
+      !element_of(r, pass, p, &a, &ex, &ey, &ec) || ey >= r->out->h)
+    return 0;
+  *x = (int)ex;
+  *y = (int)ey;
+  return 1;
+}
+
+void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int pass,
+                           const ts_plain_place *p, char *b, size_t n)
+{
+  const ts_plain_kernel *kn = ts_plain_kernel_named(d, d->pass[pass].entry);
+  if (p->space == 1) {
+    const char *name = kn && p->buf < kn->nlocals ? kn->locals[p->buf] : "?";
+    int es = kn && p->buf < kn->nlocals ? kn->local_elem[p->buf] : 1;
+    if (p->off < 0)
+      snprintf(b, n, "__local %s, %lld bytes before it", name, (long long)-p->off);
+    else
+      snprintf(b, n, "__local %s element %lld", name, (long long)(p->off / es));
+    return;
+  }
+  const ts_plain_buf *a;
+  int64_t x, y, c;
+  if (!element_of(r, pass, p, &a, &x, &y, &c)) {
+    snprintf(b, n, "buffer %d byte %lld", p->buf, (long long)p->off);
+    return;
+  }
+  int C = a->channels > 0 ? a->channels : 1;
+  if (p->off < 0) {
+    snprintf(b, n, "%s, %lld bytes before its start", a->name, (long long)-p->off);
+    return;
+  }
+  int H = r->out ? r->out->h : 1;
+  if (y >= H)
+    snprintf(b, n, "%s pixel (%lld,%lld) channel %lld, past its end (the image has %d rows)",
+             a->name, (long long)x, (long long)y, (long long)c, H);
+  else if (C == 1)
+    snprintf(b, n, "%s pixel (%lld,%lld)", a->name, (long long)x, (long long)y);
+  else
+    snprintf(b, n, "%s pixel (%lld,%lld) channel %lld", a->name, (long long)x, (long long)y,
+             (long long)c);
+}
+
+void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
+                           const ts_plain_finding *f, char *buf, size_t n)
+{
+  const ts_plain_launch *L = &r->launch[f->pass];
+  const ts_plain_place *p = &f->place[0];
+  char g[32], it[32], el[200], og[32] = "", oi[32] = "";
+  ts_plain_group_name(L, p->group, g, sizeof g);
+  ts_plain_item_name(L, p->item, it, sizeof it);
+  ts_plain_element_name(d, r, f->pass, p, el, sizeof el);
+  const char *verb = p->acc == 4 ? "atomic on" : p->acc == 2 ? "writes" : p->acc == 3 ? "updates" : "reads";
+  char more[64] = "";
+  if (f->count > 1)
+    snprintf(more, sizeof more, "; %llu times in all", (unsigned long long)f->count);
+  const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  char what[300];
+  switch (f->kind) {
+  case TS_FIND_RACE_GROUPS:
+    if (p->other_group == UINT32_MAX)
+      snprintf(what, sizeof what, "which several other work-groups also access");
+    else {
+      ts_plain_group_name(L, p->other_group, og, sizeof og);
+      char at[32] = "";
+      if (p->other_line > 0)
+        snprintf(at, sizeof at, " at line %d", p->other_line);
+      snprintf(what, sizeof what, "which work-group %s also %s%s (groups of one launch have no order)",
+               og, p->acc & 2 ? "accesses" : "writes", at);
+    }
+    break;
+  case TS_FIND_RACE_LOCAL:
+  case TS_FIND_RACE_GLOBAL:
+    if (p->other_item == UINT32_MAX)
+      snprintf(what, sizeof what, "which other work-items read in the same barrier interval");
+    else {
+      ts_plain_item_name(L, p->other_item, oi, sizeof oi);
+      char at[32] = "";
+      if (p->other_line > 0)
+        snprintf(at, sizeof at, " at line %d", p->other_line);
+      snprintf(what, sizeof what, "which work-item %s accessed%s in the same barrier interval (a missing barrier(%s)?)",
+               oi, at, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
+    }
+    break;
+  case TS_FIND_UNINIT:
+    snprintf(what, sizeof what, "before anything in the launch wrote it");
+    break;
+  case TS_FIND_FOOTPRINT:
+  case TS_FIND_TILE: {
+    const ts_plain_pass *ps = &d->pass[f->pass];
+    snprintf(what, sizeof what, "outside its tile of %dx%d%s", ps->tile_w, ps->tile_h,
+             f->kind == TS_FIND_FOOTPRINT ? (ps->halo ? " and its halo" : "") : "");
+    if (f->kind == TS_FIND_FOOTPRINT && ps->halo)
+      snprintf(what + strlen(what), sizeof what - strlen(what), " of %d", ps->halo);
+    break;
+  }
+  default:
+    what[0] = 0;
+  }
+  snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s %s %s%s%s%s", base, f->line,
+           ts_plain_kind_name(f->kind), L->entry, g, it, verb, el, what[0] ? ", " : "", what,
+           more);
+}

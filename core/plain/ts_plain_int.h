@@ -1,0 +1,68 @@
+/* What the plain kernels' runner shares with the observation buffer's code (internal to
+ * core/plain/): observe.cl's layout, the run's buffers and state, and the OpenCL failure
+ * line. */
+#ifndef TS_PLAIN_INT_H
+#define TS_PLAIN_INT_H
+
+#include "ts_cl_handles.h"
+#include "ts_plain.h"
+
+/* observe.cl's layout */
+enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
+       H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
+       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, HEADER = 32 };
+enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, BI = 12 };
+enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4 };
+#define NPLACES 4
+#define PLACE 7
+#define LOG_REC 6
+#define LOG_CAP 65536u
+#define MAXG 8
+
+/* The buffers of a run, shared by the passes: the input, the output, and temporaries by
+ * argument name. */
+typedef struct rbuf {
+  char name[64];
+  ts_plain_role role;
+  cl_mem mem;
+  size_t bytes;
+  int lane_bytes, is_float, is_signed;
+  int channels;        /* per pixel: the image's, or output(N)'s */
+} rbuf;
+
+typedef struct runner {
+  const ts_plain_desc *d;
+  cl_context ctx;
+  cl_device_id dev;
+  cl_command_queue q;
+  cl_program prog;
+  int W, H, C;         /* the image the kernels see: C its channels */
+  const char *kernels_dir;
+  rbuf bufs[16];
+  int nbufs;
+  ts_error *err;
+} runner;
+
+static inline ts_status clfail(runner *r, cl_int e, const char *what)
+{
+  return ts_fail(r->err, TS_ERR_DEVICE, "%s: %s failed: %s (%d)", r->d->path, what,
+                 ts_cl_error_name(e), (int)e);
+}
+
+/* The observation buffer of one launch (ts_plain_obs.c): where its sections lie. */
+typedef struct oblayout {
+  size_t words;
+  uint32_t find, log, rect, scratch, sink;
+  uint32_t shadow[MAXG];
+  int img[MAXG];
+} oblayout;
+
+/* Makes and fills the launch's observation buffer (header, zeroed sections, empty
+ * rectangles), and reads it back into the result's findings, rectangles and log. */
+ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pass *ps,
+                           const ts_plain_launch *L, const rbuf **gb, int ng,
+                           const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay);
+ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass,
+                           ts_plain_launch *L, ts_plain_result *res);
+
+#endif

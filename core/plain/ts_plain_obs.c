@@ -1,0 +1,234 @@
+/* The observation buffer of a plain kernel's observed launch (ts_plain.h): laid out as
+ * kernels/plain/observe.cl reads it (a header, per buffer its facts, the findings by kind and
+ * line, the log, the work-groups' rectangles, scratch, and the shadows of every buffer the
+ * kernel may write), filled before the launch, and read back after it into the result. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_plain_int.h"
+
+/* A shadow covers one lane of a buffer (log2 of its bytes), or a byte for odd sizes. */
+static int lane_shift(int lane)
+{
+  return lane == 8 ? 3 : lane == 4 ? 2 : lane == 2 ? 1 : 0;
+}
+
+
+
+ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pass *ps,
+                         const ts_plain_launch *L, const rbuf **gb, int ng,
+                         const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay)
+{
+  uint32_t nlines = (uint32_t)r->d->src.nlines;
+  size_t w = HEADER + (size_t)BI * MAXG;
+  lay->find = (uint32_t)w;
+  w += (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
+  lay->log = (uint32_t)w;
+  w += (size_t)LOG_CAP * LOG_REC;
+  w = (w + 3) & ~(size_t)3; /* the rectangles are filled 16 bytes at a time */
+  lay->rect = (uint32_t)w;
+  w += (size_t)L->ngroups_all * 16;
+  lay->scratch = (uint32_t)w;
+  w += 64;
+  lay->sink = (uint32_t)w;
+  w += 64;
+  for (int i = 0; i < ng; i++) {
+    lay->img[i] = gb[i]->role == TS_ARG_INPUT ? 0 : gb[i]->role == TS_ARG_OUTPUT ? 1 : -1;
+    lay->shadow[i] = 0;
+  }
+  /* shadows: for every buffer the kernel may write (its argument is not const) */
+  int gi = 0;
+  for (int j = 0; j < k->nparams; j++) {
+    const ts_plain_param *p = &k->params[j];
+    if (!(p->pointer && p->space == TS_SPACE_GLOBAL))
+      continue;
+    if (!p->is_const) {
+      if (w > UINT32_MAX - 16)
+        return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB",
+                       r->d->path);
+      lay->shadow[gi] = (uint32_t)w;
+      w += (gb[gi]->bytes >> lane_shift(gb[gi]->lane_bytes)) * 5;
+    }
+    gi++;
+  }
+  if (w > UINT32_MAX)
+    return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB", r->d->path);
+  lay->words = w;
+  cl_int e;
+  *out = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, w * 4, NULL, &e);
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "clCreateBuffer (observation)");
+  uint32_t zero = 0;
+  e = clEnqueueFillBuffer(r->q, *out, &zero, 4, 0, w * 4, 0, NULL, NULL);
+  int32_t empty[4] = { INT_MAX, INT_MAX, -1, -1 };
+  if (e == CL_SUCCESS)
+    e = clEnqueueFillBuffer(r->q, *out, empty, sizeof empty, (size_t)lay->rect * 4,
+                            (size_t)L->ngroups_all * 64, 0, NULL, NULL);
+  uint32_t hdr[HEADER + BI * MAXG];
+  memset(hdr, 0, sizeof hdr);
+  hdr[H_NBUF] = (uint32_t)ng;
+  hdr[H_NLINES] = nlines;
+  int chosen = (o->chosen_pass < 0 || o->chosen_pass == pass) && o->chosen_group[0] >= 0;
+  uint32_t cg = UINT32_MAX, ci = 0;
+  if (chosen) {
+    cg = (uint32_t)(o->chosen_group[0] + (long)L->ngroups[0] *
+                    (o->chosen_group[1] + (long)L->ngroups[1] * o->chosen_group[2]));
+    ci = (uint32_t)(o->chosen_item[0] + (long)L->local[0] *
+                    (o->chosen_item[1] + (long)L->local[1] * o->chosen_item[2]));
+  }
+  hdr[H_CHOSEN_G] = cg;
+  hdr[H_CHOSEN_I] = ci;
+  hdr[H_LOGCAP] = LOG_CAP;
+  hdr[H_FIND] = lay->find;
+  hdr[H_LOG] = lay->log;
+  hdr[H_RECT] = lay->rect;
+  hdr[H_TILE_W] = (uint32_t)ps->tile_w;
+  hdr[H_TILE_H] = (uint32_t)ps->tile_h;
+  hdr[H_HALO] = (uint32_t)ps->halo;
+  hdr[H_SCRATCH] = lay->scratch;
+  hdr[H_SINK] = lay->sink;
+  int nl = 0;
+  for (int j = 0; j < ps->nargs && nl < 8; j++)
+    if (ps->args[j].role == TS_ARG_LOCAL) {
+      double v = 0;
+      ts_plain_eval(ps->args[j].expr, r->W, r->H, r->C, &v, NULL, NULL);
+      hdr[H_LOCAL0 + nl++] = (uint32_t)v;
+    }
+  hdr[H_LOCAL_N] = (uint32_t)nl;
+  /* a watched pixel: the output buffer's bytes of pixel (x, y) */
+  hdr[H_WATCH_BUF] = UINT32_MAX;
+  for (int i = 0; o->watch_x >= 0 && i < ng; i++)
+    if (gb[i]->role == TS_ARG_OUTPUT && o->watch_x < r->W && o->watch_y < r->H) {
+      uint64_t px = (uint64_t)gb[i]->channels * (uint64_t)gb[i]->lane_bytes;
+      uint64_t lo = ((uint64_t)o->watch_y * (uint64_t)r->W + (uint64_t)o->watch_x) * px;
+      if (lo + px <= UINT32_MAX) {
+        hdr[H_WATCH_BUF] = (uint32_t)i;
+        hdr[H_WATCH_LO] = (uint32_t)lo;
+        hdr[H_WATCH_HI] = (uint32_t)(lo + px);
+      }
+    }
+  for (int i = 0; i < ng; i++) {
+    uint32_t *b = hdr + HEADER + i * BI;
+    const rbuf *rb = gb[i];
+    b[B_SIZE] = (uint32_t)(rb->bytes > UINT32_MAX ? UINT32_MAX : rb->bytes);
+    b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
+                 (lay->shadow[i] ? 0 : F_READONLY);
+    b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
+    b[B_PITCH] = (uint32_t)r->W * b[B_PIXEL];
+    b[B_SHADOW] = lay->shadow[i];
+    b[B_RECT] = lay->img[i] >= 0 ? (uint32_t)lay->img[i] : UINT32_MAX;
+    b[B_W] = (uint32_t)r->W;
+    b[B_H] = (uint32_t)r->H;
+    b[B_LANE] = (uint32_t)lane_shift(rb->lane_bytes);
+  }
+  if (e == CL_SUCCESS)
+    e = clEnqueueWriteBuffer(r->q, *out, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
+  if (e != CL_SUCCESS) {
+    clReleaseMemObject(*out);
+    return clfail(r, e, "writing the observation buffer");
+  }
+  return TS_OK;
+}
+
+static void place_of(const uint32_t *p, ts_plain_place *pl)
+{
+  pl->space = (int)(p[0] & 0xff);
+  pl->buf = (int)((p[0] >> 8) & 0xff);
+  pl->acc = (int)((p[0] >> 16) & 0xff);
+  pl->off = pl->acc & 8 ? (int64_t)(int32_t)p[1] : (int64_t)p[1];
+  pl->group = p[2];
+  pl->item = p[3];
+  pl->other_group = p[4];
+  pl->other_item = p[5];
+  pl->other_line = (int)p[6];
+}
+
+ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, ts_plain_launch *L,
+                         ts_plain_result *res)
+{
+  uint32_t nlines = (uint32_t)r->d->src.nlines;
+  size_t nfind = (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
+  size_t nrect = (size_t)L->ngroups_all * 16;
+  uint32_t *f = malloc(nfind * 4), *rect = malloc(nrect * 4), *log = malloc((size_t)LOG_CAP * LOG_REC * 4);
+  uint32_t hdr[HEADER];
+  if (!f || !rect || !log) {
+    free(f);
+    free(rect);
+    free(log);
+    return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  }
+  cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
+  if (e == CL_SUCCESS)
+    e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, (size_t)lay->find * 4, nfind * 4, f, 0, NULL, NULL);
+  if (e == CL_SUCCESS)
+    e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, (size_t)lay->rect * 4, nrect * 4, rect, 0, NULL, NULL);
+  size_t nlog = hdr[H_LOGN] < LOG_CAP ? hdr[H_LOGN] : LOG_CAP;
+  if (e == CL_SUCCESS && nlog)
+    e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, (size_t)lay->log * 4, nlog * LOG_REC * 4, log, 0,
+                            NULL, NULL);
+  if (e != CL_SUCCESS) {
+    free(f);
+    free(rect);
+    free(log);
+    return clfail(r, e, "reading the observation back");
+  }
+  /* findings */
+  for (uint32_t kind = 0; kind < TS_NFIND; kind++)
+    for (uint32_t line = 0; line < nlines; line++) {
+      uint32_t n = f[kind * nlines + line];
+      if (!n)
+        continue;
+      ts_plain_finding *nf = realloc(res->findings, (res->nfindings + 1) * sizeof *nf);
+      if (!nf)
+        break;
+      res->findings = nf;
+      ts_plain_finding *x = &nf[res->nfindings++];
+      memset(x, 0, sizeof *x);
+      x->pass = pass;
+      x->kind = (int)kind;
+      x->line = (int)line;
+      x->count = n;
+      x->nplaces = n < NPLACES ? (int)n : NPLACES;
+      for (int i = 0; i < x->nplaces; i++)
+        place_of(f + (size_t)TS_NFIND * nlines + ((size_t)(kind * nlines + line) * NPLACES + (size_t)i) * PLACE,
+                 &x->place[i]);
+      res->counts[kind] += n;
+    }
+  /* rectangles: input reads, output writes */
+  L->groups = calloc(L->ngroups_all, sizeof *L->groups);
+  if (L->groups)
+    for (uint32_t g = 0; g < L->ngroups_all; g++) {
+      const int32_t *q = (const int32_t *)rect + (size_t)g * 16;
+      L->groups[g].read = (ts_plain_rect){ q[0], q[1], q[2], q[3] };
+      L->groups[g].wrote = (ts_plain_rect){ q[12], q[13], q[14], q[15] };
+    }
+  L->nlog_all = hdr[H_LOGN];
+  if (nlog) {
+    L->log = calloc(nlog, sizeof *L->log);
+    if (L->log) {
+      L->nlog = nlog;
+      for (size_t i = 0; i < nlog; i++) {
+        const uint32_t *q = log + i * LOG_REC;
+        ts_plain_access *a = &L->log[i];
+        a->buf = (int)(q[0] & 0xff);
+        a->acc = (int)((q[0] >> 8) & 7);
+        a->outside = (int)((q[0] >> 8) & 8) != 0;
+        a->space = (int)((q[0] >> 16) & 0xff);
+        a->off = a->outside ? (int64_t)(int32_t)q[1] : (int64_t)q[1];
+        a->bytes = q[2];
+        a->line = (int)q[3];
+        a->group = q[4];
+        a->item = q[5];
+        a->watched = a->space == 0 && !a->outside && (uint32_t)a->buf == hdr[H_WATCH_BUF] &&
+                     a->off < hdr[H_WATCH_HI] && a->off + a->bytes > hdr[H_WATCH_LO];
+      }
+    }
+  }
+  free(f);
+  free(rect);
+  free(log);
+  return TS_OK;
+}
+
