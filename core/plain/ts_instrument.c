@@ -13,26 +13,19 @@
  * The rewrite is text: each access E of type T becomes (*(T *)ts_g(ts_c, (__global uchar
  * *)&(E), sizeof(T), KIND, LINE)), so it stays an lvalue and is evaluated once. Source
  * positions are the expansion's, so an access spelt through a macro wraps the macro's use. */
-#include <clang-c/Index.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ts_plain.h"
+#include "ts_instrument.h"
 
 enum { CTX_READ, CTX_WRITE, CTX_UPDATE, CTX_NONE };
 /* Access kinds, as observe.cl's TS_K_*. */
 enum { K_READ = 1, K_WRITE = 2, K_UPDATE = 3, K_ATOMIC = 4 };
 
-typedef struct sbuf {
-  char *s;
-  size_t n, cap;
-  int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *p, size_t n)
+void ti_sb_add(sbuf *b, const char *p, size_t n)
 {
   if (b->oom)
     return;
@@ -53,10 +46,9 @@ static void sb_add(sbuf *b, const char *p, size_t n)
   b->s[b->n] = 0;
 }
 
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+void ti_sb_str(sbuf *b, const char *s) { ti_sb_add(b, s, strlen(s)); }
 
-static void sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_fmt(sbuf *b, const char *fmt, ...)
+void ti_sb_fmt(sbuf *b, const char *fmt, ...)
 {
   char tmp[1024];
   va_list ap;
@@ -64,36 +56,14 @@ static void sb_fmt(sbuf *b, const char *fmt, ...)
   int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
   if (n > 0)
-    sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    ti_sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-typedef struct walker {
-  const char *src;
-  size_t len;
-  CXTranslationUnit tu;
-  CXFile file;
-  const char *path;
-  int rewrite;
-  ts_error *err;
-  int failed;
-  /* The kernel being written: its __local pointer arguments' shadows. */
-  int in_kernel;
-  int dialect;             /* a dialect kernel's observe build: __global accesses only, through
-                            * ts_obs_direct and the function's own ts_o_ */
-  unsigned line_base;      /* lines before the file's own text */
-  ts_plain_kernel *kernel; /* the kernel being written, for its __local names */
-  /* Extents of the accesses wrapped so far, to refuse two with one extent. */
-  unsigned (*wrapped)[2];
-  size_t nwrapped, capwrapped;
-  ts_plain_src *out;
-} walker;
 
-typedef struct span {
-  unsigned s, t, line;
-  int ok; /* in the main file, in order */
-} span;
 
-static span span_of(walker *w, CXCursor c)
+
+
+span ti_span_of(walker *w, CXCursor c)
 {
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile f1 = NULL, f2 = NULL;
@@ -106,8 +76,7 @@ static span span_of(walker *w, CXCursor c)
   return s;
 }
 
-static void fail(walker *w, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(walker *w, unsigned line, const char *fmt, ...)
+void ti_fail(walker *w, unsigned line, const char *fmt, ...)
 {
   if (w->failed)
     return;
@@ -140,7 +109,7 @@ static void children(CXCursor c, kids *k)
   clang_visitChildren(c, collect, k);
 }
 
-static char *type_str(CXType t)
+char *ti_type_str(CXType t)
 {
   CXString s = clang_getTypeSpelling(t);
   const char *c = clang_getCString(s);
@@ -155,7 +124,7 @@ static char *type_str(CXType t)
 /* 1: __global, 2: __local, 0: elsewhere, for an lvalue's type as libclang spells it. */
 static int space_of(CXType t)
 {
-  char *s = type_str(t);
+  char *s = ti_type_str(t);
   int sp = 0;
   if (s && strstr(s, "__global"))
     sp = 1;
@@ -196,7 +165,7 @@ static int token_after(walker *w, CXCursor c, unsigned at, char *out, size_t n)
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx);
 
 /* A function is a kernel when __kernel (or kernel) comes before its name. */
-static int is_kernel(walker *w, CXCursor c)
+int ti_is_kernel(walker *w, CXCursor c)
 {
   unsigned name = 0;
   clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &name);
@@ -223,15 +192,15 @@ static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, con
 {
   unsigned pos = s.s;
   for (int i = 0; i < k->n; i++) {
-    span cs = span_of(w, k->c[i]);
+    span cs = ti_span_of(w, k->c[i]);
     if (!cs.ok || cs.s < pos || cs.t > s.t || (cs.s == s.s && cs.t == s.t && k->n > 1))
       continue; /* inside a macro's use: its text is the use's */
-    sb_add(o, w->src + pos, cs.s - pos);
+    ti_sb_add(o, w->src + pos, cs.s - pos);
     emit(w, o, k->c[i], ctx[i]);
     pos = cs.t;
   }
   (void)c;
-  sb_add(o, w->src + pos, s.t - pos);
+  ti_sb_add(o, w->src + pos, s.t - pos);
 }
 
 /* Remembers an access's extent; two accesses with one extent are one macro's use. */
@@ -239,7 +208,7 @@ static void note_wrapped(walker *w, span s)
 {
   for (size_t i = 0; i < w->nwrapped; i++)
     if (w->wrapped[i][0] == s.s && w->wrapped[i][1] == s.t) {
-      fail(w, s.line,
+      ti_fail(w, s.line,
            "several memory accesses come from one macro's use here; tilescope observes each "
            "access, so write them out (or make the macro one access)");
       return;
@@ -248,7 +217,7 @@ static void note_wrapped(walker *w, span s)
     size_t cap = w->capwrapped ? w->capwrapped * 2 : 256;
     void *p = realloc(w->wrapped, cap * sizeof *w->wrapped);
     if (!p) {
-      fail(w, s.line, "out of memory");
+      ti_fail(w, s.line, "out of memory");
       return;
     }
     w->wrapped = p;
@@ -273,14 +242,14 @@ static void emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx,
     return;
   }
   note_wrapped(w, s);
-  char *t = type_str(clang_getCursorType(c));
+  char *t = ti_type_str(clang_getCursorType(c));
   const char *as = sp == 1 ? "__global" : "__local";
   if (w->dialect)
-    sb_fmt(o, "(*(%s *)ts_obs_direct(ts_o_, (%s uchar *)&(", t, as);
+    ti_sb_fmt(o, "(*(%s *)ts_obs_direct(ts_o_, (%s uchar *)&(", t, as);
   else
-    sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
+    ti_sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
   emit_body(w, o, c, s, k, kctx);
-  sb_fmt(o, "), sizeof(%s), %d, %u))", t, kind_of(ctx), s.line - w->line_base);
+  ti_sb_fmt(o, "), sizeof(%s), %d, %u))", t, kind_of(ctx), s.line - w->line_base);
   free(t);
 }
 
@@ -316,16 +285,16 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   int sp = space_of(clang_getPointeeType(pt));
   if (sp == 0 || (w->dialect && sp != 1))
     return 0; /* private or constant memory (or a dialect's __local): nothing to observe */
-  char *ts = type_str(pt);
+  char *ts = ti_type_str(pt);
   sbuf ob = { 0 }, pb = { 0 }, vb = { 0 };
   emit(w, &ob, off, CTX_READ);
   emit(w, &pb, ptr, CTX_NONE);
   if (store)
     emit(w, &vb, k->c[k->n - 3], CTX_READ);
-  sb_fmt(o, "%s(", name);
+  ti_sb_fmt(o, "%s(", name);
   if (store)
-    sb_fmt(o, "%s, ", vb.s ? vb.s : "");
-  sb_fmt(o, "0, (%s)%s(%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
+    ti_sb_fmt(o, "%s, ", vb.s ? vb.s : "");
+  ti_sb_fmt(o, "0, (%s)%s(%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
          ts, w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
          sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", ob.s ? ob.s : "", n, n,
          pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line - w->line_base);
@@ -368,7 +337,7 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     int ctx[64];
     for (int i = 0; i < k->n; i++)
       ctx[i] = CTX_READ;
-    span cs = k->n ? span_of(w, k->c[0]) : s;
+    span cs = k->n ? ti_span_of(w, k->c[0]) : s;
     unsigned pos = s.s;
     /* the callee's reference first, then '(' */
     sbuf tmp = { 0 };
@@ -378,12 +347,12 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
     if (!paren) {
       free(tmp.s);
-      fail(w, s.line, "cannot rewrite the call of %s", name);
+      ti_fail(w, s.line, "cannot rewrite the call of %s", name);
       return 1;
     }
-    sb_add(o, tmp.s, (size_t)(paren - tmp.s) + 1);
-    sb_str(o, nargs > 0 ? "ts_c, " : "ts_c");
-    sb_str(o, paren + 1);
+    ti_sb_add(o, tmp.s, (size_t)(paren - tmp.s) + 1);
+    ti_sb_str(o, nargs > 0 ? "ts_c, " : "ts_c");
+    ti_sb_str(o, paren + 1);
     free(tmp.s);
     return 1;
   }
@@ -396,11 +365,11 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
     if (!paren) {
       free(tmp.s);
-      fail(w, s.line, "cannot rewrite the barrier");
+      ti_fail(w, s.line, "cannot rewrite the barrier");
       return 1;
     }
-    sb_str(o, "ts_barrier(ts_c, ");
-    sb_str(o, paren + 1);
+    ti_sb_str(o, "ts_barrier(ts_c, ");
+    ti_sb_str(o, paren + 1);
     free(tmp.s);
     return 1;
   }
@@ -425,23 +394,23 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     CXCursor ptr = clang_Cursor_getArgument(c, 0);
     CXType pt = clang_getCursorType(ptr);
     int sp = space_of(clang_getPointeeType(pt));
-    span ps = span_of(w, ptr);
+    span ps = ti_span_of(w, ptr);
     if (!ps.ok) {
-      fail(w, s.line, "cannot rewrite the atomic %s (its pointer comes from a macro)", name);
+      ti_fail(w, s.line, "cannot rewrite the atomic %s (its pointer comes from a macro)", name);
       return 1;
     }
-    char *ts = type_str(pt);
+    char *ts = ti_type_str(pt);
     /* emit everything, with the pointer argument wrapped */
     unsigned pos = s.s;
     for (int i = 0; i < k->n; i++) {
-      span cs = span_of(w, k->c[i]);
+      span cs = ti_span_of(w, k->c[i]);
       if (!cs.ok || cs.s < pos || cs.t > s.t)
         continue;
-      sb_add(o, w->src + pos, cs.s - pos);
+      ti_sb_add(o, w->src + pos, cs.s - pos);
       if (cs.s == ps.s && cs.t == ps.t) {
         sbuf pb = { 0 };
         emit(w, &pb, k->c[i], CTX_NONE);
-        sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
+        ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
                w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
                sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "", K_ATOMIC,
                s.line - w->line_base);
@@ -451,11 +420,11 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
       }
       pos = cs.t;
     }
-    sb_add(o, w->src + pos, s.t - pos);
+    ti_sb_add(o, w->src + pos, s.t - pos);
     free(ts);
     return 1;
   }
-  fail(w, s.line,
+  ti_fail(w, s.line,
        "%s() is given a __global or __local pointer, and tilescope cannot see what it does "
        "with it; observation would miss those accesses",
        name);
@@ -469,7 +438,7 @@ static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, si
   op[0] = 0;
   if (k->n == 0)
     return;
-  span s = span_of(w, c), cs = span_of(w, k->c[0]);
+  span s = ti_span_of(w, c), cs = ti_span_of(w, k->c[0]);
   if (!binary) {
     if (cs.s > s.s)
       token_after(w, c, s.s, op, n);
@@ -486,7 +455,7 @@ static void add_local(walker *w, const char *name, int elem)
   if (!kn)
     return;
   if (kn->nlocals == 8) {
-    fail(w, (unsigned)kn->line, "%s: more than 8 __local arrays and arguments", kn->name);
+    ti_fail(w, (unsigned)kn->line, "%s: more than 8 __local arrays and arguments", kn->name);
     return;
   }
   snprintf(kn->locals[kn->nlocals], sizeof kn->locals[0], "%s", name);
@@ -497,33 +466,33 @@ static void add_local(walker *w, const char *name, int elem)
  * pointer arguments with their shadows. */
 static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
 {
-  sb_str(o, "\n  __local uchar ts_lscr[256];\n  ts_ctx ts_c0, *ts_c = &ts_c0;\n"
+  ti_sb_str(o, "\n  __local uchar ts_lscr[256];\n  ts_ctx ts_c0, *ts_c = &ts_c0;\n"
             "  ts_begin(ts_c, ts_ob, ts_lscr);\n");
   int nl = 0;
   for (int i = 0; i < kn->nparams; i++) {
     const ts_plain_param *p = &kn->params[i];
     if (p->space == TS_SPACE_GLOBAL)
-      sb_fmt(o, "  ts_gbuf(ts_c, (__global uchar *)%s);\n", p->name);
+      ti_sb_fmt(o, "  ts_gbuf(ts_c, (__global uchar *)%s);\n", p->name);
     else if (p->space == TS_SPACE_LOCAL) {
       add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1));
-      sb_fmt(o, "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d), ts_lw%d, ts_lr%d);\n",
+      ti_sb_fmt(o, "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d), ts_lw%d, ts_lr%d);\n",
              p->name, nl, nl, nl);
       nl++;
     }
   }
   if (nl)
-    sb_str(o, "  barrier(CLK_LOCAL_MEM_FENCE);\n");
+    ti_sb_str(o, "  barrier(CLK_LOCAL_MEM_FENCE);\n");
   (void)w;
 }
 
 static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
 {
   /* Is it a kernel? Its first token says. */
-  int kernel = is_kernel(w, c);
+  int kernel = ti_is_kernel(w, c);
   if (w->dialect) {
     /* a dialect's kernel is its entry macro's: nothing of its own to observe */
     if (kernel) {
-      sb_add(o, w->src + s.s, s.t - s.s);
+      ti_sb_add(o, w->src + s.s, s.t - s.s);
       return;
     }
     int ctx[64];
@@ -552,10 +521,10 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     }
   }
   if (body < 0) { /* a declaration: copy it as it is (none of ours call it) */
-    sb_add(o, w->src + s.s, s.t - s.s);
+    ti_sb_add(o, w->src + s.s, s.t - s.s);
     return;
   }
-  span bs = span_of(w, k->c[body]);
+  span bs = ti_span_of(w, k->c[body]);
   /* the signature: '(' gets the context (helpers) or ')' the buffers (kernels) */
   char sig[8192];
   size_t sl = bs.s - s.s < sizeof sig - 1 ? bs.s - s.s : sizeof sig - 1;
@@ -564,40 +533,40 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   if (!kernel) {
     char *paren = strchr(sig, '(');
     if (!paren) {
-      fail(w, s.line, "cannot rewrite the function's parameters");
+      ti_fail(w, s.line, "cannot rewrite the function's parameters");
       return;
     }
-    sb_add(o, sig, (size_t)(paren - sig) + 1);
+    ti_sb_add(o, sig, (size_t)(paren - sig) + 1);
     if (nparm == 0) {
       char *close = strrchr(sig, ')');
-      sb_str(o, "ts_ctx *ts_c");
-      sb_str(o, close ? close : ")");
+      ti_sb_str(o, "ts_ctx *ts_c");
+      ti_sb_str(o, close ? close : ")");
     } else {
-      sb_str(o, "ts_ctx *ts_c, ");
-      sb_str(o, paren + 1);
+      ti_sb_str(o, "ts_ctx *ts_c, ");
+      ti_sb_str(o, paren + 1);
     }
   } else {
-    span ls = lastparm >= 0 ? span_of(w, k->c[lastparm]) : s;
+    span ls = lastparm >= 0 ? ti_span_of(w, k->c[lastparm]) : s;
     char *close = NULL;
     if (lastparm >= 0 && ls.t > s.s && ls.t <= bs.s) {
-      sb_add(o, w->src + s.s, ls.t - s.s);
-      sb_str(o, ", __global uint *ts_ob");
+      ti_sb_add(o, w->src + s.s, ls.t - s.s);
+      ti_sb_str(o, ", __global uint *ts_ob");
       for (int i = 0, nl = 0; kn && i < kn->nparams; i++)
         if (kn->params[i].space == TS_SPACE_LOCAL) {
-          sb_fmt(o, ", __local uint *ts_lw%d, __local uint *ts_lr%d", nl, nl);
+          ti_sb_fmt(o, ", __local uint *ts_lw%d, __local uint *ts_lr%d", nl, nl);
           nl++;
         }
-      sb_add(o, w->src + ls.t, bs.s - ls.t);
+      ti_sb_add(o, w->src + ls.t, bs.s - ls.t);
     } else {
       close = strrchr(sig, ')');
       char *open = strchr(sig, '(');
       if (!close || !open) {
-        fail(w, s.line, "cannot rewrite the kernel's parameters");
+        ti_fail(w, s.line, "cannot rewrite the kernel's parameters");
         return;
       }
-      sb_add(o, sig, (size_t)(open - sig) + 1);
-      sb_str(o, "__global uint *ts_ob");
-      sb_str(o, close);
+      ti_sb_add(o, sig, (size_t)(open - sig) + 1);
+      ti_sb_str(o, "__global uint *ts_ob");
+      ti_sb_str(o, close);
     }
   }
   /* the body: after '{', the prologue (kernels) */
@@ -607,7 +576,7 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   int ctx[64];
   for (int i = 0; i < bk.n; i++)
     ctx[i] = CTX_READ;
-  sb_str(o, "{");
+  ti_sb_str(o, "{");
   if (kernel && kn)
     emit_prologue(w, o, kn);
   span inner = bs;
@@ -616,8 +585,8 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     inner.t -= 1; /* its closing brace: the work-item's bounds are flushed before it */
   emit_body(w, o, k->c[body], inner, &bk, ctx);
   if (kernel && kn && inner.t < bs.t)
-    sb_str(o, "ts_end(ts_c);\n}");
-  sb_add(o, w->src + bs.t, s.t - bs.t);
+    ti_sb_str(o, "ts_end(ts_c);\n}");
+  ti_sb_add(o, w->src + bs.t, s.t - bs.t);
   w->in_kernel = 0;
   w->kernel = NULL;
 }
@@ -639,7 +608,7 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     if (clang_Cursor_getStorageClass(k->c[i]) != CX_SC_OpenCLWorkGroupLocal && space_of(t) != 2)
       continue;
     if (!w->in_kernel) {
-      fail(w, s.line, "a __local variable outside a kernel");
+      ti_fail(w, s.line, "a __local variable outside a kernel");
       return;
     }
     CXString ns = clang_getCursorSpelling(k->c[i]);
@@ -650,21 +619,21 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     CXType ct = clang_getCanonicalType(et);
     long long esz = clang_Type_getSizeOf(ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct);
     add_local(w, n, esz > 0 ? (int)esz : 1);
-    sb_fmt(o, "\n  __local uint ts_lw_%s[sizeof(%s)], ts_lr_%s[sizeof(%s)];\n"
+    ti_sb_fmt(o, "\n  __local uint ts_lw_%s[sizeof(%s)], ts_lr_%s[sizeof(%s)];\n"
               "  ts_lbuf(ts_c, (__local uchar *)%s%s, sizeof(%s), ts_lw_%s, ts_lr_%s);",
            n, n, n, n, is_array(t) ? "" : "&", n, n, n, n);
     clang_disposeString(ns);
     any = 1;
   }
   if (any)
-    sb_str(o, "\n  barrier(CLK_LOCAL_MEM_FENCE);");
+    ti_sb_str(o, "\n  barrier(CLK_LOCAL_MEM_FENCE);");
 }
 
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
 {
   if (w->failed)
     return;
-  span s = span_of(w, c);
+  span s = ti_span_of(w, c);
   if (!s.ok)
     return;
   kids k;
@@ -686,7 +655,7 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     /* a kernel's return flushes the work-item's bounds first; `for` keeps it one statement
      * (an `else` after it still belongs to the `if` before it) */
     if (w->in_kernel && w->kernel && !w->dialect)
-      sb_str(o, "for (ts_end(ts_c);;) ");
+      ti_sb_str(o, "for (ts_end(ts_c);;) ");
     break;
   case CXCursor_CallExpr:
     if (emit_call(w, o, c, s, &k))
@@ -754,72 +723,7 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   emit_body(w, o, c, s, &k, kctx);
 }
 
-/* ---- the kernels' signatures ---- */
-
-static int param_of(CXCursor p, ts_plain_param *out)
-{
-  memset(out, 0, sizeof *out);
-  CXString ns = clang_getCursorSpelling(p);
-  snprintf(out->name, sizeof out->name, "%s", clang_getCString(ns));
-  clang_disposeString(ns);
-  CXType t = clang_getCursorType(p);
-  char *ts = type_str(t);
-  snprintf(out->type, sizeof out->type, "%s", ts ? ts : "");
-  free(ts);
-  if (t.kind == CXType_Pointer) {
-    CXType pt = clang_getPointeeType(t);
-    char *ps = type_str(pt);
-    out->space = strstr(ps, "__global")   ? TS_SPACE_GLOBAL
-                 : strstr(ps, "__local")  ? TS_SPACE_LOCAL
-                 : strstr(ps, "__constant") ? TS_SPACE_CONSTANT
-                                          : TS_SPACE_PRIVATE;
-    out->is_const = clang_isConstQualifiedType(pt);
-    long long sz = clang_Type_getSizeOf(pt);
-    out->elem_size = sz > 0 ? (int)sz : 1;
-    CXType ct = clang_getCanonicalType(pt);
-    out->lanes = ct.kind == CXType_ExtVector ? clang_getNumElements(ct) : 1;
-    CXType et = ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct;
-    out->is_float = et.kind == CXType_Float || et.kind == CXType_Double || et.kind == CXType_Half;
-    out->is_signed = et.kind == CXType_Char_S || et.kind == CXType_SChar ||
-                     et.kind == CXType_Short || et.kind == CXType_Int || et.kind == CXType_Long;
-    free(ps);
-    out->pointer = 1;
-  } else {
-    CXType ct = clang_getCanonicalType(t);
-    out->is_float = ct.kind == CXType_Float || ct.kind == CXType_Double;
-    long long sz = clang_Type_getSizeOf(t);
-    out->elem_size = sz > 0 ? (int)sz : 4;
-    out->space = TS_SPACE_PRIVATE;
-  }
-  return 0;
-}
-
-static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClientData d)
-{
-  (void)parent;
-  walker *w = d;
-  if (clang_getCursorKind(c) != CXCursor_FunctionDecl ||
-      !clang_Location_isFromMainFile(clang_getCursorLocation(c)) || !clang_isCursorDefinition(c))
-    return CXChildVisit_Continue;
-  span s = span_of(w, c);
-  if (!is_kernel(w, c))
-    return CXChildVisit_Continue;
-  ts_plain_src *out = w->out;
-  if (out->nkernels == TS_PLAIN_MAX_KERNELS)
-    return CXChildVisit_Continue;
-  ts_plain_kernel *kn = &out->kernels[out->nkernels++];
-  memset(kn, 0, sizeof *kn);
-  CXString ns = clang_getCursorSpelling(c);
-  snprintf(kn->name, sizeof kn->name, "%s", clang_getCString(ns));
-  clang_disposeString(ns);
-  kn->line = (int)s.line;
-  int n = clang_Cursor_getNumArguments(c);
-  for (int i = 0; i < n && kn->nparams < TS_PLAIN_MAX_PARAMS; i++)
-    param_of(clang_Cursor_getArgument(c, (unsigned)i), &kn->params[kn->nparams++]);
-  return CXChildVisit_Continue;
-}
-
-static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData d)
+enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d)
 {
   (void)parent;
   void **pp = d;
@@ -828,178 +732,13 @@ static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientDa
   unsigned *pos = pp[2];
   if (w->failed)
     return CXChildVisit_Break;
-  span s = span_of(w, c);
+  span s = ti_span_of(w, c);
   if (!s.ok || s.s < *pos)
     return CXChildVisit_Continue;
   if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
     return CXChildVisit_Continue; /* copied as text with what lies between */
-  sb_add(o, w->src + *pos, s.s - *pos);
+  ti_sb_add(o, w->src + *pos, s.s - *pos);
   emit(w, o, c, CTX_READ);
   *pos = s.t;
   return CXChildVisit_Continue;
-}
-
-/* Parses text as the file at path; the first error, with its file and line, is the message
- * (the OpenCL build would say the same). line_base: lines before the file's own text. */
-static ts_status parse_tu(const char *path, const char *text, size_t len, const char *options,
-                          unsigned line_base, CXIndex *pidx, CXTranslationUnit *ptu,
-                          ts_error *err)
-{
-  const char *args[64] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                           "-w" };
-  int nargs = 6;
-#ifdef TS_CLANG_RESOURCE_DIR
-  /* where opencl-c.h is, when libclang was unpacked somewhere of its own */
-  const char *res = getenv("TILESCOPE_CLANG_RESOURCE");
-  args[nargs++] = "-resource-dir";
-  args[nargs++] = res && *res ? res : TS_CLANG_RESOURCE_DIR;
-#endif
-  char opts[2048];
-  snprintf(opts, sizeof opts, "%s", options ? options : "");
-  for (char *tok = strtok(opts, " \t"); tok && nargs < 63; tok = strtok(NULL, " \t"))
-    args[nargs++] = tok;
-  CXIndex idx = clang_createIndex(0, 0);
-  struct CXUnsavedFile uf = { path, text, (unsigned long)len };
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(idx, path, args, nargs, &uf, 1,
-                                                   CXTranslationUnit_None, &tu);
-  if (e != CXError_Success || !tu) {
-    clang_disposeIndex(idx);
-    return ts_fail(err, TS_ERR_BUILD, "%s: libclang could not parse it (error %d)", path, (int)e);
-  }
-  for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-    if (sev >= CXDiagnostic_Error) {
-      CXString m = clang_getDiagnosticSpelling(d);
-      unsigned line = 0;
-      CXFile f = NULL;
-      clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, NULL, NULL);
-      CXFile mainf = clang_getFile(tu, path);
-      if (f && mainf && !clang_File_isEqual(f, mainf)) {
-        CXString fn = clang_getFileName(f);
-        ts_fail(err, TS_ERR_BUILD, "%s: %s:%u: %s", path, clang_getCString(fn), line,
-                clang_getCString(m));
-        clang_disposeString(fn);
-      } else {
-        ts_fail(err, TS_ERR_BUILD, "%s:%u: %s", path, line > line_base ? line - line_base : line,
-                clang_getCString(m));
-      }
-      clang_disposeString(m);
-      clang_disposeDiagnostic(d);
-      clang_disposeTranslationUnit(tu);
-      clang_disposeIndex(idx);
-      return TS_ERR_BUILD;
-    }
-    clang_disposeDiagnostic(d);
-  }
-  *pidx = idx;
-  *ptu = tu;
-  return TS_OK;
-}
-
-ts_status ts_plain_rewrite_dialect(const char *path, const char *prefix, size_t plen,
-                                   const char *text, size_t len, const char *options,
-                                   char **out, ts_error *err)
-{
-  *out = NULL;
-  char *all = malloc(plen + len + 1);
-  if (!all)
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  memcpy(all, prefix, plen);
-  memcpy(all + plen, text, len);
-  all[plen + len] = 0;
-  unsigned base = 0;
-  for (size_t i = 0; i < plen; i++)
-    base += prefix[i] == '\n';
-  CXIndex idx;
-  CXTranslationUnit tu;
-  ts_status st = parse_tu(path, all, plen + len, options, base, &idx, &tu, err);
-  if (st != TS_OK) {
-    free(all);
-    return st;
-  }
-  ts_plain_src src = { 0 };
-  walker w = { 0 };
-  w.src = all;
-  w.len = plen + len;
-  w.tu = tu;
-  w.file = clang_getFile(tu, path);
-  w.path = path;
-  w.rewrite = 1;
-  w.err = err;
-  w.out = &src;
-  w.dialect = 1;
-  w.line_base = base;
-  sbuf o = { 0 };
-  unsigned pos = (unsigned)plen;
-  void *pp[3] = { &w, &o, &pos };
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), top_level, pp);
-  sb_add(&o, all + pos, plen + len - pos);
-  if (o.oom && !w.failed)
-    fail(&w, 0, "out of memory");
-  free(w.wrapped);
-  clang_disposeTranslationUnit(tu);
-  clang_disposeIndex(idx);
-  free(all);
-  if (w.failed) {
-    free(o.s);
-    return err && err->code ? err->code : TS_ERR_UNSUPPORTED;
-  }
-  *out = o.s ? o.s : calloc(1, 1);
-  return *out ? TS_OK : ts_fail(err, TS_ERR_NOMEM, "out of memory");
-}
-
-ts_status ts_plain_parse(const char *path, const char *text, size_t len, const char *options,
-                         int rewrite, ts_plain_src *out, ts_error *err)
-{
-  memset(out, 0, sizeof *out);
-  CXIndex idx;
-  CXTranslationUnit tu;
-  ts_status pst = parse_tu(path, text, len, options, 0, &idx, &tu, err);
-  if (pst != TS_OK)
-    return pst;
-  walker w = { 0 };
-  w.src = text;
-  w.len = len;
-  w.tu = tu;
-  w.file = clang_getFile(tu, path);
-  w.path = path;
-  w.rewrite = rewrite;
-  w.err = err;
-  w.out = out;
-  CXCursor root = clang_getTranslationUnitCursor(tu);
-  clang_visitChildren(root, find_kernels, &w);
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n')
-      out->nlines++;
-  out->nlines += 2;
-  ts_status st = TS_OK;
-  if (rewrite && !w.failed) {
-    sbuf o = { 0 };
-    unsigned pos = 0;
-    sb_fmt(&o, "#line 1 \"%s\"\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-    void *pp[3] = { &w, &o, &pos };
-    clang_visitChildren(root, top_level, pp);
-    sb_add(&o, text + pos, len - pos);
-    if (o.oom && !w.failed)
-      fail(&w, 0, "out of memory");
-    out->source = o.s;
-    if (w.failed) {
-      free(o.s);
-      out->source = NULL;
-    }
-  }
-  if (w.failed)
-    st = err && err->code ? err->code : TS_ERR_UNSUPPORTED;
-  free(w.wrapped);
-  clang_disposeTranslationUnit(tu);
-  clang_disposeIndex(idx);
-  return st;
-}
-
-void ts_plain_src_free(ts_plain_src *s)
-{
-  free(s->source);
-  s->source = NULL;
 }

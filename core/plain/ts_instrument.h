@@ -1,0 +1,59 @@
+/* What the instrumenter (ts_instrument.c) offers the file's parsing (ts_plain_parse.c),
+ * internal to core/plain/: a growing string, the walker over one translation unit, source
+ * spans in the file's own offsets, and the visitor that writes the file rewritten. */
+#ifndef TS_INSTRUMENT_H
+#define TS_INSTRUMENT_H
+
+#include <clang-c/Index.h>
+
+#include "ts_plain.h"
+
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+  int oom;
+} sbuf;
+
+void ti_sb_add(sbuf *b, const char *p, size_t n);
+void ti_sb_str(sbuf *b, const char *s);
+void ti_sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct walker {
+  const char *src;
+  size_t len;
+  CXTranslationUnit tu;
+  CXFile file;
+  const char *path;
+  int rewrite;
+  ts_error *err;
+  int failed;
+  /* The kernel being written: its __local pointer arguments' shadows. */
+  int in_kernel;
+  int dialect;             /* a dialect kernel's observe build: __global accesses only, through
+                            * ts_obs_direct and the function's own ts_o_ */
+  unsigned line_base;      /* lines before the file's own text */
+  ts_plain_kernel *kernel; /* the kernel being written, for its __local names */
+  /* Extents of the accesses wrapped so far, to refuse two with one extent. */
+  unsigned (*wrapped)[2];
+  size_t nwrapped, capwrapped;
+  ts_plain_src *out;
+} walker;
+
+typedef struct span {
+  unsigned s, t, line;
+  int ok; /* in the main file, in order */
+} span;
+
+/* A cursor's extent as offsets in the file (its expansion, for a macro's use). */
+span ti_span_of(walker *w, CXCursor c);
+/* The first failure: PATH:LINE: what, into the walker's error. */
+void ti_fail(walker *w, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A type as libclang spells it (malloc'd). */
+char *ti_type_str(CXType t);
+/* Whether a function is a kernel: __kernel (or kernel) comes before its name. */
+int ti_is_kernel(walker *w, CXCursor c);
+/* The top-level visitor: client data { walker *, sbuf *, unsigned *pos }: writes the text
+ * from *pos to each function's start as it is and the function rewritten. */
+enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d);
+
+#endif
