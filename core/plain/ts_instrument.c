@@ -59,10 +59,6 @@ void ti_sb_fmt(sbuf *b, const char *fmt, ...)
     ti_sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-
-
-
-
 span ti_span_of(walker *w, CXCursor c)
 {
   CXSourceRange r = clang_getCursorExtent(c);

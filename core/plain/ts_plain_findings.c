@@ -22,7 +22,6 @@ const char *ts_plain_kind_name(int kind)
   return kind >= 0 && kind < TS_NFIND ? kind_names[kind] : "?";
 }
 
-
 void ts_plain_group_name(const ts_plain_launch *L, uint32_t g, char *b, size_t n)
 {
   uint32_t gx = g % L->ngroups[0], gy = (g / L->ngroups[0]) % L->ngroups[1];

@@ -15,8 +15,6 @@ static int lane_shift(int lane)
   return lane == 8 ? 3 : lane == 4 ? 2 : lane == 2 ? 1 : 0;
 }
 
-
-
 ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pass *ps,
                          const ts_plain_launch *L, const rbuf **gb, int ng,
                          const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay)

@@ -14,8 +14,6 @@
 
 #include "ts_plain_int.h"
 
-
-
 /* The bytes of one lane of a pointer argument's element (uchar4 -> 1, float -> 4). */
 static int lane_bytes(const ts_plain_param *p)
 {
