@@ -1,4 +1,5 @@
-/* The OpenCL back end (see ts_cl.h). Every OpenCL call's status goes through cl_check,
+/* The OpenCL back end (see ts_cl.h): devices, programs and replayed launches; the device-
+ * scheduled launches are in ts_cl_device.c. Every OpenCL call's status goes through tscl_cl_check,
  * which names the call and the error. */
 #define _POSIX_C_SOURCE 200809L
 #include <CL/cl.h>
@@ -6,67 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ts_cl.h"
+#include "ts_cl_int.h"
 #include "ts_cl_handles.h"
 #include "ts_plain.h"
 #include "ts_file.h"
 
-enum { MAX_PROGRAMS = 64, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
-
-typedef struct program {
-  char file[1024];
-  int device_exec; /* 1: built with -DTS_DEVICE (the scoreboard entry points); 2: with
-                    * -DTS_OBSERVE (every buffer access recorded) */
-  cl_program prog;
-} program;
-
-struct ts_cl {
-  cl_platform_id platform;
-  cl_device_id device;
-  cl_context ctx;
-  cl_command_queue queue;
-  ts_cl_device_info info;
-  char *kernels_dir;
-  program programs[MAX_PROGRAMS];
-  int nprograms;
-  char *log;
-  size_t max_group;
-  int sync; /* TILESCOPE_CL_SYNC=1: wait after every launch, so a fault names its kernel */
-  /* The device works in the host's memory (a CPU device such as pocl's): a run's buffers are
-   * the host's own (CL_MEM_USE_HOST_PTR), so the bytes are not held twice. */
-  int unified;
-  int nvidia; /* NVIDIA's platform: device time and multiprocessor ids through inline PTX */
-};
-
-struct ts_cl_run {
-  ts_cl *cl;
-  const ts_variant *v;
-  cl_mem buf[TS_NBUF], shadow[TS_NBUF], tiles, rects, weights;
-  size_t bytes[TS_NBUF];
-  /* shared: buf[] live in the host buffers of the run (ts_cl.h); mapped[b]: buf[b] is mapped
-   * for the host to read (after a download) until the next command that uses it. */
-  int shared;
-  void *mapped[TS_NBUF];
-  int pitch[TS_NBUF]; /* bytes per row */
-  cl_kernel kernel[MAX_KERNELS_PER_RUN], commit;
-  /* Device-scheduled launches (made on first use): kernels, the scoreboard, the walk's tiles,
-   * wait sets and records, sized for the largest pass. */
-  cl_kernel dkernel[MAX_KERNELS_PER_RUN];
-  /* Observed passes: the observe build's kernel, its observation buffer and what every
-   * reset fills it with (ts_cl_run_observe). */
-  cl_kernel okernel[MAX_KERNELS_PER_RUN];
-  cl_mem obs[MAX_KERNELS_PER_RUN];
-  uint32_t *obs_init[MAX_KERNELS_PER_RUN];
-  size_t obs_words[MAX_KERNELS_PER_RUN];
-  cl_mem board, dtiles, dwaits, drec;
-  uint32_t dcap;
-  size_t lmem;
-  int W, H, C, r;
-  cl_event *events;
-  size_t nevents, cap_events;
-};
-
-static const char *cl_error_name(cl_int e)
+const char *tscl_cl_error_name(cl_int e)
 {
   switch (e) {
 #define E(x) case x: return #x;
@@ -87,19 +33,13 @@ static const char *cl_error_name(cl_int e)
   }
 }
 
-static ts_status cl_check(cl_int e, const char *call, ts_error *err)
+ts_status tscl_cl_check(cl_int e, const char *call, ts_error *err)
 {
   if (e == CL_SUCCESS)
     return TS_OK;
-  return ts_fail(err, TS_ERR_DEVICE, "%s failed: %s (%d)", call, cl_error_name(e), (int)e);
+  return ts_fail(err, TS_ERR_DEVICE, "%s failed: %s (%d)", call, tscl_cl_error_name(e), (int)e);
 }
 
-#define CL_TRY(call, name)                                \
-  do {                                                    \
-    ts_status st_ = cl_check((call), name, err);          \
-    if (st_ != TS_OK)                                     \
-      return st_;                                         \
-  } while (0)
 
 /* ---- devices ---- */
 
@@ -131,7 +71,7 @@ static ts_status each_device(int (*fn)(void *, int, cl_platform_id, cl_device_id
   cl_int e = clGetPlatformIDs(0, NULL, &np);
   if (e != CL_SUCCESS || np == 0)
     return ts_fail(err, TS_ERR_DEVICE, "no OpenCL platform found (%s)",
-                   e != CL_SUCCESS ? cl_error_name(e) : "none installed");
+                   e != CL_SUCCESS ? tscl_cl_error_name(e) : "none installed");
   cl_platform_id plats[8];
   np = np > 8 ? 8 : np;
   CL_TRY(clGetPlatformIDs(np, plats, NULL), "clGetPlatformIDs");
@@ -218,10 +158,10 @@ ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_erro
     memcpy(cl->kernels_dir, kernels_dir, n);
   cl_int e;
   cl->ctx = clCreateContext(NULL, 1, &cl->device, NULL, NULL, &e);
-  if ((st = cl_check(e, "clCreateContext", err)) != TS_OK)
+  if ((st = tscl_cl_check(e, "clCreateContext", err)) != TS_OK)
     goto fail;
   cl->queue = clCreateCommandQueue(cl->ctx, cl->device, CL_QUEUE_PROFILING_ENABLE, &e);
-  if ((st = cl_check(e, "clCreateCommandQueue", err)) != TS_OK)
+  if ((st = tscl_cl_check(e, "clCreateCommandQueue", err)) != TS_OK)
     goto fail;
   clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof cl->max_group,
                   &cl->max_group, NULL);
@@ -268,7 +208,7 @@ void ts_cl_handles(const ts_cl *cl, cl_context *ctx, cl_device_id *dev, cl_comma
 
 const char *ts_cl_error_name(cl_int e)
 {
-  return cl_error_name(e);
+  return tscl_cl_error_name(e);
 }
 
 const char *ts_cl_kernels_dir(const ts_cl *cl)
@@ -376,7 +316,7 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
   cl_program p = clCreateProgramWithSource(cl->ctx, 2 * (NCOMMON + 1), parts, NULL, &e);
   for (int i = 0; i <= NCOMMON; i++)
     free(src[i]);
-  if ((st = cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
+  if ((st = tscl_cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
     return st;
   const char *opts = !device_exec      ? "-cl-std=CL1.2"
                      : device_exec == 2 ? "-cl-std=CL1.2 -DTS_OBSERVE=1"
@@ -410,7 +350,7 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
       l = nl ? nl + 1 : NULL;
     }
     return ts_fail(err, TS_ERR_BUILD, "%s: the kernel does not build%s (%s)%s%s", path,
-                   device_exec == 2 ? " for observation" : "", cl_error_name(e),
+                   device_exec == 2 ? " for observation" : "", tscl_cl_error_name(e),
                    first[0] ? ": " : "", first);
   }
   *out = p;
@@ -457,8 +397,8 @@ ts_status ts_cl_reload(ts_cl *cl, ts_error *err)
   return TS_OK;
 }
 
-static ts_status make_kernel_in(ts_cl *cl, const char *file, int device_exec, const char *name,
-                                cl_kernel *out, ts_error *err)
+ts_status tscl_make_kernel_in(ts_cl *cl, const char *file, int device_exec, const char *name,
+                              cl_kernel *out, ts_error *err)
 {
   cl_program p = NULL;
   ts_status st = get_program(cl, file, device_exec, &p, err);
@@ -466,18 +406,18 @@ static ts_status make_kernel_in(ts_cl *cl, const char *file, int device_exec, co
     return st;
   cl_int e;
   *out = clCreateKernel(p, name, &e);
-  return cl_check(e, "clCreateKernel", err);
+  return tscl_cl_check(e, "clCreateKernel", err);
 }
 
-static ts_status make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
-                             ts_error *err)
+ts_status tscl_make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
+                           ts_error *err)
 {
-  return make_kernel_in(cl, file, 0, name, out, err);
+  return tscl_make_kernel_in(cl, file, 0, name, out, err);
 }
 
 /* ---- runs ---- */
 
-static size_t local_bytes(const ts_variant *v, const ts_kctx *k)
+size_t tscl_local_bytes(const ts_variant *v, const ts_kctx *k)
 {
   int n = v->local_bytes ? v->local_bytes(k) : 0;
   return n > 0 ? ((size_t)n + 3) / 4 * 4 : 4; /* whole 32-bit words */
@@ -485,8 +425,8 @@ static size_t local_bytes(const ts_variant *v, const ts_kctx *k)
 
 /* The arguments every kernel shares (TS_ARGS in common.cl); device-scheduled launches add
  * the scoreboard's after them. */
-static ts_status set_args(ts_cl_run *r, cl_kernel kern, cl_mem src, cl_mem dst,
-                          cl_mem committed, cl_mem tiles, int first, int n, ts_error *err)
+ts_status tscl_set_args(ts_cl_run *r, cl_kernel kern, cl_mem src, cl_mem dst, cl_mem committed,
+                        cl_mem tiles, int first, int n, ts_error *err)
 {
   cl_int e = 0;
   e |= clSetKernelArg(kern, 0, sizeof(cl_mem), &src);
@@ -501,14 +441,14 @@ static ts_status set_args(ts_cl_run *r, cl_kernel kern, cl_mem src, cl_mem dst,
   e |= clSetKernelArg(kern, 9, sizeof(cl_mem), &r->weights);
   e |= clSetKernelArg(kern, 10, sizeof(int), &r->r);
   e |= clSetKernelArg(kern, 11, r->lmem, NULL);
-  return cl_check(e, "clSetKernelArg", err);
+  return tscl_cl_check(e, "clSetKernelArg", err);
 }
 
-static ts_status new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
+ts_status tscl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
 {
   cl_int e;
   *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
-  return cl_check(e, "clCreateBuffer", err);
+  return tscl_cl_check(e, "clCreateBuffer", err);
 }
 
 /* A buffer in the host's memory at `host` (bytes > 0). */
@@ -516,11 +456,11 @@ static ts_status host_buffer(ts_cl *cl, size_t bytes, void *host, cl_mem *out, t
 {
   cl_int e;
   *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, host, &e);
-  return cl_check(e, "clCreateBuffer", err);
+  return tscl_cl_check(e, "clCreateBuffer", err);
 }
 
 /* Ends the host's reads of the shared buffers: the next command may change them. */
-static ts_status unmap_all(ts_cl_run *r, ts_error *err)
+ts_status tscl_unmap_all(ts_cl_run *r, ts_error *err)
 {
   for (int b = 0; b < TS_NBUF; b++)
     if (r->mapped[b]) {
@@ -545,13 +485,13 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
   r->H = k->H;
   r->C = k->C;
   r->r = k->r;
-  r->lmem = local_bytes(v, k);
+  r->lmem = tscl_local_bytes(v, k);
   r->shared = cl->unified;
   ts_status st = TS_OK;
   for (int p = 0; p < v->npasses && st == TS_OK; p++)
-    st = make_kernel(cl, v->passes[p].cl_file, v->passes[p].cl_kernel, &r->kernel[p], err);
+    st = tscl_make_kernel(cl, v->passes[p].cl_file, v->passes[p].cl_kernel, &r->kernel[p], err);
   if (st == TS_OK)
-    st = make_kernel(cl, "commit.cl", "commit_rects", &r->commit, err);
+    st = tscl_make_kernel(cl, "commit.cl", "commit_rects", &r->commit, err);
   for (int b = 0; b < TS_NBUF && st == TS_OK; b++) {
     const ts_buf *hb = &k->buf[b];
     if (!hb->data)
@@ -559,32 +499,32 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
     r->bytes[b] = (size_t)hb->cols * hb->rows * hb->esize;
     r->pitch[b] = hb->cols * hb->esize;
     st = r->shared ? host_buffer(cl, r->bytes[b], hb->data, &r->buf[b], err)
-                   : new_buffer(cl, r->bytes[b], &r->buf[b], err);
+                   : tscl_new_buffer(cl, r->bytes[b], &r->buf[b], err);
     if (st == TS_OK && b != TS_BUF_IN && shadows[b])
-      st = new_buffer(cl, r->bytes[b], &r->shadow[b], err);
+      st = tscl_new_buffer(cl, r->bytes[b], &r->shadow[b], err);
   }
   if (st == TS_OK)
-    st = new_buffer(cl, (size_t)total * 2 * sizeof(int32_t), &r->tiles, err);
+    st = tscl_new_buffer(cl, (size_t)total * 2 * sizeof(int32_t), &r->tiles, err);
   if (st == TS_OK)
-    st = new_buffer(cl, (size_t)total * 4 * sizeof(int32_t), &r->rects, err);
+    st = tscl_new_buffer(cl, (size_t)total * 4 * sizeof(int32_t), &r->rects, err);
   if (st == TS_OK)
-    st = new_buffer(cl, sizeof k->w1, &r->weights, err);
+    st = tscl_new_buffer(cl, sizeof k->w1, &r->weights, err);
   if (st == TS_OK && !r->shared)
-    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->buf[TS_BUF_IN], CL_TRUE, 0,
+    st = tscl_cl_check(clEnqueueWriteBuffer(cl->queue, r->buf[TS_BUF_IN], CL_TRUE, 0,
                                        r->bytes[TS_BUF_IN], k->buf[TS_BUF_IN].data, 0, NULL, NULL),
                   "clEnqueueWriteBuffer", err);
   if (st == TS_OK)
-    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->tiles, CL_TRUE, 0,
+    st = tscl_cl_check(clEnqueueWriteBuffer(cl->queue, r->tiles, CL_TRUE, 0,
                                        (size_t)total * 2 * sizeof(int32_t), seq_tiles, 0, NULL,
                                        NULL),
                   "clEnqueueWriteBuffer", err);
   if (st == TS_OK)
-    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->rects, CL_TRUE, 0,
+    st = tscl_cl_check(clEnqueueWriteBuffer(cl->queue, r->rects, CL_TRUE, 0,
                                        (size_t)total * 4 * sizeof(int32_t), seq_rects, 0, NULL,
                                        NULL),
                   "clEnqueueWriteBuffer", err);
   if (st == TS_OK)
-    st = cl_check(clEnqueueWriteBuffer(cl->queue, r->weights, CL_TRUE, 0, sizeof k->w1, k->w1, 0,
+    st = tscl_cl_check(clEnqueueWriteBuffer(cl->queue, r->weights, CL_TRUE, 0, sizeof k->w1, k->w1, 0,
                                        NULL, NULL),
                   "clEnqueueWriteBuffer", err);
   if (st == TS_OK)
@@ -608,7 +548,7 @@ void ts_cl_run_destroy(ts_cl_run *r)
 {
   if (!r)
     return;
-  unmap_all(r, NULL);
+  tscl_unmap_all(r, NULL);
   if (r->cl->queue)
     clFinish(r->cl->queue);
   release_events(r);
@@ -642,7 +582,7 @@ void ts_cl_run_destroy(ts_cl_run *r)
 ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err)
 {
   const cl_uchar zero = 0;
-  ts_status st = unmap_all(r, err);
+  ts_status st = tscl_unmap_all(r, err);
   if (st != TS_OK)
     return st;
   for (int p = 0; p < MAX_KERNELS_PER_RUN; p++)
@@ -664,7 +604,7 @@ ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err)
   return TS_OK;
 }
 
-static ts_status keep_event(ts_cl_run *r, cl_event ev, ts_error *err)
+ts_status tscl_keep_event(ts_cl_run *r, cl_event ev, ts_error *err)
 {
   if (r->nevents == r->cap_events) {
     size_t cap = r->cap_events ? r->cap_events * 2 : 256;
@@ -690,10 +630,10 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
   if (!direct && !r->shadow[pd->dst])
     return ts_fail(err, TS_ERR_ARG, "pass %d has no shadow buffer to write", pass + 1);
   cl_mem dst = direct ? r->buf[pd->dst] : r->shadow[pd->dst];
-  ts_status st = unmap_all(r, err);
+  ts_status st = tscl_unmap_all(r, err);
   if (st != TS_OK)
     return st;
-  st = set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
+  st = tscl_set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
                           (int)n, err);
   if (st != TS_OK)
     return st;
@@ -728,10 +668,10 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
                      "kernel %s (pass %d, %u tiles from %u, %s launch, W %d H %d C %d r %d, "
                      "local memory %zu) failed: %s (%d)",
                      pd->cl_kernel, pass + 1, n, first, direct ? "direct" : "shadow", r->W, r->H,
-                     r->C, r->r, r->lmem, cl_error_name(e), (int)e);
+                     r->C, r->r, r->lmem, tscl_cl_error_name(e), (int)e);
     }
   }
-  return keep_event(r, ev, err);
+  return tscl_keep_event(r, ev, err);
 }
 
 ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, ts_error *err)
@@ -741,7 +681,7 @@ ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, t
   int b = r->v->passes[pass].dst, f = (int)first;
   if (!r->shadow[b])
     return ts_fail(err, TS_ERR_ARG, "pass %d has no shadow buffer to commit", pass + 1);
-  ts_status st = unmap_all(r, err);
+  ts_status st = tscl_unmap_all(r, err);
   if (st != TS_OK)
     return st;
   cl_int e = 0;
@@ -758,7 +698,7 @@ ts_status ts_cl_run_commit(ts_cl_run *r, int pass, uint32_t first, uint32_t n, t
     cl_int e2 = clFinish(r->cl->queue);
     if (e2 != CL_SUCCESS)
       return ts_fail(err, TS_ERR_DEVICE, "kernel commit_rects (pass %d, %u rects from %u) failed: %s (%d)",
-                     pass + 1, n, first, cl_error_name(e2), (int)e2);
+                     pass + 1, n, first, tscl_cl_error_name(e2), (int)e2);
   }
   return TS_OK;
 }
@@ -826,7 +766,7 @@ ts_status ts_cl_run_observe(ts_cl_run *r, int pass, const uint32_t *init, size_t
     return TS_OK;
   ts_status st = TS_OK;
   if (!r->okernel[pass])
-    st = make_kernel_in(r->cl, r->v->passes[pass].cl_file, 2, r->v->passes[pass].cl_kernel,
+    st = tscl_make_kernel_in(r->cl, r->v->passes[pass].cl_file, 2, r->v->passes[pass].cl_kernel,
                         &r->okernel[pass], err);
   if (st != TS_OK)
     return st;
@@ -835,8 +775,8 @@ ts_status ts_cl_run_observe(ts_cl_run *r, int pass, const uint32_t *init, size_t
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for the observation of pass %d", pass + 1);
   memcpy(r->obs_init[pass], init, bytes);
   r->obs_words[pass] = nwords;
-  if ((st = new_buffer(r->cl, bytes, &r->obs[pass], err)) == TS_OK)
-    st = cl_check(clEnqueueWriteBuffer(r->cl->queue, r->obs[pass], CL_TRUE, 0, bytes, init, 0,
+  if ((st = tscl_new_buffer(r->cl, bytes, &r->obs[pass], err)) == TS_OK)
+    st = tscl_cl_check(clEnqueueWriteBuffer(r->cl->queue, r->obs[pass], CL_TRUE, 0, bytes, init, 0,
                                        NULL, NULL),
                   "clEnqueueWriteBuffer", err);
   if (st != TS_OK)
@@ -852,228 +792,4 @@ ts_status ts_cl_run_observe_read(ts_cl_run *r, int pass, uint32_t *out, ts_error
                              r->obs_words[pass] * sizeof(uint32_t), out, 0, NULL, NULL),
          "clEnqueueReadBuffer");
   return TS_OK;
-}
-
-/* ---- device-scheduled launches ---- */
-
-int ts_cl_clock_is_time(const ts_cl *cl)
-{
-  return cl->nvidia;
-}
-
-/* Kernels and buffers for launches of up to n work-groups. */
-static ts_status device_state(ts_cl_run *r, uint32_t n, ts_error *err)
-{
-  ts_cl *cl = r->cl;
-  ts_status st = TS_OK;
-  for (int p = 0; p < r->v->npasses && st == TS_OK; p++)
-    if (!r->dkernel[p])
-      st = make_kernel_in(cl, r->v->passes[p].cl_file, 1, r->v->passes[p].cl_kernel,
-                          &r->dkernel[p], err);
-  if (st != TS_OK || n <= r->dcap)
-    return st;
-  cl_mem *bufs[] = { &r->board, &r->dtiles, &r->dwaits, &r->drec };
-  size_t sizes[] = { ((size_t)n + 4) * sizeof(cl_int), (size_t)n * 2 * sizeof(cl_int),
-                     (size_t)n * 8 * sizeof(cl_int), (size_t)n * 6 * sizeof(cl_ulong) };
-  for (int i = 0; i < 4; i++) {
-    if (*bufs[i])
-      clReleaseMemObject(*bufs[i]);
-    *bufs[i] = NULL;
-  }
-  r->dcap = 0;
-  for (int i = 0; i < 4 && st == TS_OK; i++)
-    st = new_buffer(cl, sizes[i], bufs[i], err);
-  if (st == TS_OK)
-    r->dcap = n;
-  return st;
-}
-
-ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts_grec *rec,
-                           ts_cl_dev_result *res, ts_error *err)
-{
-  memset(res, 0, sizeof *res);
-  if (l->n == 0)
-    return TS_OK;
-  ts_status st = device_state(r, l->n, err);
-  if (st == TS_OK)
-    st = unmap_all(r, err);
-  if (st != TS_OK)
-    return st;
-  ts_cl *cl = r->cl;
-  const ts_pass_desc *pd = &r->v->passes[pass];
-  const cl_int zero = 0;
-  size_t n = l->n;
-  CL_TRY(clEnqueueFillBuffer(cl->queue, r->board, &zero, sizeof zero, 0, (n + 4) * sizeof zero, 0,
-                             NULL, NULL),
-         "clEnqueueFillBuffer");
-  CL_TRY(clEnqueueWriteBuffer(cl->queue, r->dtiles, CL_FALSE, 0, n * 2 * sizeof(cl_int), l->tiles,
-                              0, NULL, NULL),
-         "clEnqueueWriteBuffer");
-  CL_TRY(clEnqueueWriteBuffer(cl->queue, r->dwaits, CL_FALSE, 0, n * 8 * sizeof(cl_int), l->waits,
-                              0, NULL, NULL),
-         "clEnqueueWriteBuffer");
-  cl_kernel kern = r->dkernel[pass];
-  int first = 0, ntiles = (int)n, record = rec != NULL, stuck = l->stuck;
-  cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 27;
-  cl_mem dst = r->buf[pd->dst];
-  if ((st = set_args(r, kern, r->buf[pd->src], dst, dst, r->dtiles, first, ntiles, err)) != TS_OK)
-    return st;
-  cl_int e = 0;
-  /* On a GPU a wavefront keeps a few diagonals busy, yet every resident group that waits
-   * polls its producers' flags, and thousands of them slow the very groups they wait for.
-   * Where the pass waits at all, the launch asks for half the device's local memory per
-   * group, which caps residency (9 groups per multiprocessor on an H200, not 32): the 4K
-   * integral image took 0.76 ms instead of 1.25. */
-  size_t used = 0, want = (size_t)(cl->info.local_mem / 2);
-  int waits_any = 0;
-  for (size_t t = 0; t < n && !waits_any; t++)
-    waits_any = l->waits[8 * t] > 0;
-  if (cl->info.type[0] == 'G' && waits_any &&
-      clGetKernelWorkGroupInfo(kern, cl->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
-                               NULL) == CL_SUCCESS && used < want)
-    e |= clSetKernelArg(kern, 11, r->lmem + (want - used) / 4 * 4, NULL);
-  e |= clSetKernelArg(kern, 12, sizeof(cl_mem), &r->board);
-  e |= clSetKernelArg(kern, 13, sizeof(cl_mem), &r->dwaits);
-  e |= clSetKernelArg(kern, 14, sizeof(cl_mem), &r->drec);
-  e |= clSetKernelArg(kern, 15, sizeof(int), &record);
-  e |= clSetKernelArg(kern, 16, sizeof(int), &stuck);
-  e |= clSetKernelArg(kern, 17, sizeof(cl_uint), &spin);
-  CL_TRY(e, "clSetKernelArg");
-  /* One tile per work-group: the work-group kernels keep their shape, the one-work-item
-   * kernels run as groups of one. */
-  size_t local[2] = { pd->cl_dev_group_w > 0 ? (size_t)pd->cl_dev_group_w : 1, 1 }, global[2];
-  if (pd->cl_group_w > 0) {
-    local[0] = (size_t)pd->cl_group_w;
-    local[1] = (size_t)pd->cl_group_h;
-  }
-  global[0] = n * local[0];
-  global[1] = local[1];
-  cl_event ev;
-  CL_TRY(clEnqueueNDRangeKernel(cl->queue, kern, 2, NULL, global, local, 0, NULL, &ev),
-         "clEnqueueNDRangeKernel");
-  cl_int fin = clWaitForEvents(1, &ev);
-  if ((st = keep_event(r, ev, err)) != TS_OK)
-    return st;
-  if (fin != CL_SUCCESS)
-    return ts_fail(err, TS_ERR_DEVICE, "kernel %s (pass %d, one launch of %u work-groups) failed: %s (%d)",
-                   pd->cl_kernel, pass + 1, l->n, cl_error_name(fin), (int)fin);
-  cl_int board[4];
-  CL_TRY(clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, 0, sizeof board, board, 0, NULL, NULL),
-         "clEnqueueReadBuffer");
-  res->tickets = (uint32_t)board[0];
-  res->gave_up = board[1];
-  res->waited_for = board[3];
-  res->spin_limit = spin;
-  res->root = -1;
-  if (res->gave_up) {
-    int *flags = malloc(n * sizeof *flags);
-    if (flags && clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, 4 * sizeof(cl_int),
-                                     n * sizeof *flags, flags, 0, NULL, NULL) == CL_SUCCESS)
-      for (size_t t = 0; t < n && res->root < 0; t++) {
-        const int32_t *w = l->waits + 8 * t;
-        int ready = !flags[t];
-        for (int i = 0; i < w[0] && ready; i++)
-          ready = flags[w[1 + i]] != 0;
-        if (ready)
-          res->root = (int)t;
-      }
-    free(flags);
-  }
-  if (rec) {
-    cl_ulong *raw = malloc(n * 6 * sizeof *raw);
-    if (!raw)
-      return ts_fail(err, TS_ERR_NOMEM, "out of memory for %zu records", n);
-    e = clEnqueueReadBuffer(cl->queue, r->drec, CL_TRUE, 0, n * 6 * sizeof *raw, raw, 0, NULL,
-                            NULL);
-    if (e == CL_SUCCESS)
-      for (size_t t = 0; t < n; t++) {
-        const cl_ulong *q = raw + 6 * t;
-        rec[t] = (ts_grec){ .group = (uint32_t)q[0],
-                            .unit = q[1] == 0xffffffffu ? -1 : (int32_t)q[1],
-                            .tx = (int32_t)(uint32_t)q[2], .ty = (int32_t)(uint32_t)(q[2] >> 32),
-                            .start = q[3], .waited = q[4], .end = q[5] };
-      }
-    free(raw);
-    CL_TRY(e, "clEnqueueReadBuffer");
-  }
-  return TS_OK;
-}
-
-/* ---- what the device reports ---- */
-
-ts_status ts_cl_kernel_mem(ts_cl *cl, const ts_variant *v, int pass, const ts_kctx *k,
-                           uint64_t *private_bytes, uint64_t *local_bytes_out, ts_error *err)
-{
-  cl_kernel kern;
-  ts_status st = make_kernel(cl, v->passes[pass].cl_file, v->passes[pass].cl_kernel, &kern, err);
-  if (st != TS_OK)
-    return st;
-  cl_int e = clSetKernelArg(kern, 11, local_bytes(v, k), NULL);
-  cl_ulong pm = 0, lm = 0;
-  if (e == CL_SUCCESS)
-    e = clGetKernelWorkGroupInfo(kern, cl->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm,
-                                 NULL);
-  if (e == CL_SUCCESS)
-    e = clGetKernelWorkGroupInfo(kern, cl->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
-  clReleaseKernel(kern);
-  CL_TRY(e, "clGetKernelWorkGroupInfo");
-  *private_bytes = pm;
-  *local_bytes_out = lm;
-  return TS_OK;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-ts_status ts_cl_copy_bandwidth(ts_cl *cl, size_t bytes, int repeats, double *gbps, ts_error *err)
-{
-  bytes = (bytes + 15) / 16 * 16;
-  cl_mem a = NULL, b = NULL;
-  cl_kernel kern = NULL;
-  ts_status st = new_buffer(cl, bytes, &a, err);
-  if (st == TS_OK)
-    st = new_buffer(cl, bytes, &b, err);
-  if (st == TS_OK)
-    st = make_kernel(cl, "commit.cl", "copy_words", &kern, err);
-  double *t = calloc((size_t)repeats, sizeof *t);
-  if (st == TS_OK && !t)
-    st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  const cl_uchar fill = 7;
-  if (st == TS_OK)
-    st = cl_check(clEnqueueFillBuffer(cl->queue, a, &fill, 1, 0, bytes, 0, NULL, NULL),
-                  "clEnqueueFillBuffer", err);
-  if (st == TS_OK)
-    st = cl_check(clSetKernelArg(kern, 0, sizeof a, &a) | clSetKernelArg(kern, 1, sizeof b, &b),
-                  "clSetKernelArg", err);
-  size_t global = bytes / 16;
-  for (int i = -2; i < repeats && st == TS_OK; i++) {
-    cl_event ev;
-    st = cl_check(clEnqueueNDRangeKernel(cl->queue, kern, 1, NULL, &global, NULL, 0, NULL, &ev),
-                  "clEnqueueNDRangeKernel", err);
-    if (st != TS_OK)
-      break;
-    clWaitForEvents(1, &ev);
-    cl_ulong s = 0, e = 0;
-    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
-    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
-    clReleaseEvent(ev);
-    if (i >= 0)
-      t[i] = (double)(e - s);
-  }
-  if (st == TS_OK) {
-    qsort(t, (size_t)repeats, sizeof *t, cmp_double);
-    double med = t[repeats / 2];
-    *gbps = med > 0 ? 2.0 * (double)bytes / med : 0.0;
-  }
-  free(t);
-  if (kern)
-    clReleaseKernel(kern);
-  if (a)
-    clReleaseMemObject(a);
-  if (b)
-    clReleaseMemObject(b);
-  return st;
 }

@@ -12,35 +12,7 @@
 #include <time.h>
 
 #include "ts_ref.h"
-#include "ts_run.h"
-
-struct ts_run {
-  ts_run_params params;
-  ts_kctx k;
-  ts_image *in_img;   /* what buf[TS_BUF_IN] points into: the caller's image, or our luma */
-  int late[TS_MAX_PASSES]; /* the pass runs at its end ticks, straight into its buffer */
-  ts_sched *sched;
-  ts_hazard *hazards;
-  size_t nhazards, nhazardous;
-  ts_hazard *races;   /* reads the scoreboard does not order (SPEC section 8) */
-  size_t nraces;
-  uint32_t *stamp, *queue, stamp_now; /* ordered_by_waits's scratch, by thread id */
-  ts_cl_run *cl;      /* device state, when the back end is OpenCL */
-  uint32_t pos;      /* next thread (in start_seq) to run */
-  uint32_t cpos;     /* next thread (in start_seq) to commit */
-  int64_t tick;
-  double exec_ms;
-  ts_dev_run *dev;    /* the last device-scheduled run, or a loaded record */
-  int released;       /* ts_run_release_buffers: only the schedule and figures are left */
-  int dev_in_bufs;    /* the buffers hold the device's output: the next seek starts over */
-  /* Rows changed since the last download (per buffer) and since the viewer last asked. */
-  int dl_lo[TS_NBUF], dl_hi[TS_NBUF];
-  /* OUT's changed elements since the viewer last asked: their bounding rectangle and up to
-   * TS_VIEW_RECTS rectangles (nview > TS_VIEW_RECTS: too many, the bound holds them). */
-  int view_x0, view_y0, view_x1, view_y1;
-  ts_rect view[TS_VIEW_RECTS];
-  int nview;
-};
+#include "ts_run_int.h"
 
 /* Rows lo .. hi - 1 of buffer b changed, in its columns x0 .. x1 - 1. */
 static void mark_rows(ts_run *run, int b, int lo, int hi, int x0, int x1)
@@ -78,7 +50,7 @@ static void mark_rows(ts_run *run, int b, int lo, int hi, int x0, int x1)
   }
 }
 
-static void mark_all(ts_run *run)
+void tsrun_mark_all(ts_run *run)
 {
   for (int b = TS_BUF_OUT; b < TS_NBUF; b++)
     if (run->k.buf[b].data)
@@ -87,7 +59,7 @@ static void mark_all(ts_run *run)
 }
 
 /* Downloads the rows the device changed since the last download. */
-static ts_status download(ts_run *run, ts_error *err)
+ts_status tsrun_download(ts_run *run, ts_error *err)
 {
   ts_status st = ts_cl_run_download(run->cl, &run->k, run->dl_lo, run->dl_hi, err);
   for (int b = 0; b < TS_NBUF; b++)
@@ -146,7 +118,7 @@ void ts_run_params_resolve(ts_run_params *p)
     p->cost = p->variant->cost;
 }
 
-static double now_ms(void)
+double tsrun_now_ms(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -433,7 +405,7 @@ void ts_run_destroy(ts_run *run)
   free(run);
 }
 
-static void thread_xy(const ts_pass_sched *ps, uint32_t id, int *tx, int *ty)
+void tsrun_thread_xy(const ts_pass_sched *ps, uint32_t id, int *tx, int *ty)
 {
   *tx = (int)(id % (uint32_t)ps->tw);
   *ty = (int)(id / (uint32_t)ps->tw);
@@ -444,7 +416,7 @@ static void commit_thread(ts_run *run, int pi, uint32_t id)
 {
   const ts_pass_desc *pd = &run->params.variant->passes[pi];
   int tx, ty;
-  thread_xy(&run->sched->pass[pi], id, &tx, &ty);
+  tsrun_thread_xy(&run->sched->pass[pi], id, &tx, &ty);
   ts_rect r = pd->write_rect(&run->k, tx, ty);
   const ts_buf *s = &run->k.shadow[pd->dst];
   ts_buf *d = &run->k.buf[pd->dst];
@@ -455,7 +427,7 @@ static void commit_thread(ts_run *run, int pi, uint32_t id)
   }
 }
 
-static ts_status reset(ts_run *run, ts_error *err)
+ts_status tsrun_reset(ts_run *run, ts_error *err)
 {
   /* On the OpenCL back end the device zeroes its buffers, and the download brings them. */
   for (int b = TS_BUF_OUT; b < TS_NBUF && !run->cl; b++)
@@ -466,7 +438,7 @@ static ts_status reset(ts_run *run, ts_error *err)
     }
   run->pos = run->cpos = 0;
   run->tick = -1; /* nothing of tick 0 replayed yet */
-  mark_all(run);
+  tsrun_mark_all(run);
   return run->cl ? ts_cl_run_reset(run->cl, err) : TS_OK;
 }
 
@@ -480,7 +452,7 @@ static const ts_thread *rec_at(const ts_run *run, uint32_t seq, int *pi, uint32_
 static void rec_xy(const ts_run *run, uint32_t seq, int *pi, uint32_t *id, int *tx, int *ty)
 {
   rec_at(run, seq, pi, id);
-  thread_xy(&run->sched->pass[*pi], *id, tx, ty);
+  tsrun_thread_xy(&run->sched->pass[*pi], *id, tx, ty);
 }
 
 /* The threads at start-sequence indices [from, to) all start (or all end) at one tick and
@@ -550,10 +522,10 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     tick = s->length;
   if (run->released)
     return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
-  if ((tick < run->tick || run->dev_in_bufs) && (st = reset(run, err)) != TS_OK)
+  if ((tick < run->tick || run->dev_in_bufs) && (st = tsrun_reset(run, err)) != TS_OK)
     return st;
   run->dev_in_bufs = 0;
-  double t0 = now_ms();
+  double t0 = tsrun_now_ms();
   while (st == TS_OK) {
     int pi;
     uint32_t id;
@@ -580,8 +552,8 @@ ts_status ts_run_seek(ts_run *run, int64_t tick, ts_error *err)
     }
   }
   if (st == TS_OK && run->cl)
-    st = download(run, err);
-  run->exec_ms += now_ms() - t0;
+    st = tsrun_download(run, err);
+  run->exec_ms += tsrun_now_ms() - t0;
   run->tick = tick;
   return st;
 }
@@ -591,8 +563,8 @@ ts_status ts_run_finish_fast(ts_run *run, ts_error *err)
   const ts_sched *s = run->sched;
   if (run->released)
     return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
-  ts_status st = reset(run, err);
-  double t0 = now_ms();
+  ts_status st = tsrun_reset(run, err);
+  double t0 = tsrun_now_ms();
   for (uint32_t i = 0; st == TS_OK && i < s->total;) {
     int pi;
     uint32_t id;
@@ -603,10 +575,10 @@ ts_status ts_run_finish_fast(ts_run *run, ts_error *err)
     st = run_batch(run, pi, i, j, 1, err);
     i = j;
   }
-  mark_all(run);
+  tsrun_mark_all(run);
   if (st == TS_OK && run->cl)
-    st = download(run, err);
-  run->exec_ms += now_ms() - t0;
+    st = tsrun_download(run, err);
+  run->exec_ms += tsrun_now_ms() - t0;
   run->dev_in_bufs = 0;
   run->pos = run->cpos = s->total;
   run->tick = s->length;
@@ -648,7 +620,7 @@ ts_status ts_run_rewind(ts_run *run, ts_error *err)
   if (run->released)
     return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
   run->dev_in_bufs = 0;
-  return reset(run, err);
+  return tsrun_reset(run, err);
 }
 
 const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n)
@@ -815,188 +787,4 @@ void ts_dev_run_finish(ts_dev_run *d)
     }
     free(byst);
   }
-}
-
-/* Marks the last pass's tiles whose output differs from the scalar reference. */
-static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
-{
-  const ts_variant *v = run->params.variant;
-  const ts_kctx *k = &run->k;
-  int last = v->npasses - 1;
-  const ts_pass_desc *pd = &v->passes[last];
-  const ts_pass_sched *ps = &run->sched->pass[last];
-  ts_image in = { .w = k->W, .h = k->H, .c = k->C, .data = k->buf[TS_BUF_IN].data };
-  ts_image *ref = NULL;
-  uint32_t *ref32 = NULL;
-  ts_status st;
-  if (v->filter == TS_FILTER_INTEGRAL)
-    st = ts_ref_integral(&in, &ref32, err);
-  else if (v->filter == TS_FILTER_GAUSS)
-    st = ts_ref_gauss(&in, k->ksize, run->params.sigma, &ref, err);
-  else
-    st = ts_ref_box3(&in, &ref, err);
-  if (st != TS_OK)
-    return st;
-  const uint8_t *want = ref32 ? (const uint8_t *)ref32 : ref->data;
-  const ts_buf *out = &k->buf[pd->dst];
-  size_t es = (size_t)out->esize;
-  d->wrong = calloc(ps->n ? ps->n : 1, 1);
-  if (!d->wrong)
-    st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  d->nwrong = 0;
-  for (uint32_t id = 0; st == TS_OK && !v->unchecked && id < ps->n; id++) {
-    int tx, ty;
-    thread_xy(ps, id, &tx, &ty);
-    ts_rect r = pd->write_rect(k, tx, ty);
-    for (int y = r.y; y < r.y + r.h; y++) {
-      size_t off = ((size_t)y * (size_t)out->cols + (size_t)r.x) * es;
-      if (memcmp(out->data + off, want + off, (size_t)r.w * es) != 0) {
-        d->wrong[id] = 1;
-        d->nwrong++;
-        break;
-      }
-    }
-  }
-  ts_image_destroy(ref);
-  free(ref32);
-  return st;
-}
-
-/* The walk's tiles and each ticket's wait set as tickets, for pass pi. */
-static ts_status walk_tables(const ts_run *run, int pi, int32_t **tiles, int32_t **waits,
-                             ts_error *err)
-{
-  const ts_pass_sched *ps = &run->sched->pass[pi];
-  *tiles = malloc((size_t)ps->n * 2 * sizeof **tiles);
-  *waits = malloc((size_t)ps->n * 8 * sizeof **waits);
-  if (!*tiles || !*waits)
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory for %u tiles", ps->n);
-  for (uint32_t d = 0; d < ps->n; d++) {
-    uint32_t id = ps->order[d], tg[TS_PATTERN_MAX_VECTORS];
-    int tx, ty;
-    thread_xy(ps, id, &tx, &ty);
-    (*tiles)[2 * d] = tx;
-    (*tiles)[2 * d + 1] = ty;
-    int nw = ts_sched_waits(run->sched, pi, id, tg);
-    if (nw > 7)
-      return ts_fail(err, TS_ERR_UNSUPPORTED, "more than 7 dependencies per thread");
-    int32_t *w = *waits + 8 * (size_t)d;
-    memset(w, 0, 8 * sizeof *w);
-    w[0] = nw;
-    for (int i = 0; i < nw; i++)
-      w[1 + i] = (int32_t)ps->t[tg[i]].dispatch;
-  }
-  return TS_OK;
-}
-
-ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
-{
-  const ts_variant *v = run->params.variant;
-  if (run->released)
-    return ts_fail(err, TS_ERR_ARG, "the run's buffers were released");
-  if (!run->cl)
-    return ts_fail(err, TS_ERR_ARG, "--exec device runs on the OpenCL back end, not the CPU model");
-  ts_status st = reset(run, err);
-  if (st != TS_OK)
-    return st;
-  ts_dev_run *d = calloc(1, sizeof *d);
-  if (!d)
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  d->npasses = v->npasses;
-  d->clock_ns = ts_cl_clock_is_time(run->params.cl);
-  snprintf(d->device, sizeof d->device, "%s", ts_cl_device(run->params.cl)->name);
-  ts_cl_run_take_kernel_ms(run->cl); /* drop the reset's */
-  double t0 = now_ms();
-  for (int pi = 0; st == TS_OK && pi < v->npasses; pi++) {
-    const ts_pass_sched *ps = &run->sched->pass[pi];
-    int32_t *tiles = NULL, *waits = NULL;
-    st = walk_tables(run, pi, &tiles, &waits, err);
-    d->pass[pi].n = ps->n;
-    if (st == TS_OK && o->record && !(d->pass[pi].rec = calloc(ps->n ? ps->n : 1, sizeof(ts_grec))))
-      st = ts_fail(err, TS_ERR_NOMEM, "out of memory for %u records", ps->n);
-    ts_cl_dev_launch l = { tiles, waits, ps->n, pi == v->npasses - 1 ? o->stuck : -1,
-                           o->spin_limit };
-    ts_cl_dev_result res;
-    if (st == TS_OK)
-      st = ts_cl_run_device(run->cl, pi, &l, d->pass[pi].rec, &res, err);
-    if (st == TS_OK && !d->clock_ns && pi > 0 && d->pass[pi].rec) {
-      /* The logical clock restarts with each launch: this pass follows the last. */
-      uint64_t after = 0;
-      for (uint32_t t = 0; t < d->pass[pi - 1].n; t++)
-        after = d->pass[pi - 1].rec[t].end + 1 > after ? d->pass[pi - 1].rec[t].end + 1 : after;
-      for (uint32_t t = 0; t < ps->n; t++) {
-        d->pass[pi].rec[t].start += after;
-        d->pass[pi].rec[t].waited += after;
-        d->pass[pi].rec[t].end += after;
-      }
-    }
-    if (st == TS_OK && res.gave_up) {
-      int tk = res.gave_up - 1, wf = res.waited_for;
-      st = ts_fail(err, TS_ERR_STALLED,
-                   "%s, pattern %s, walk %s: the device schedule did not finish: pass %d's "
-                   "work-group with ticket %d (tile %d,%d) gave up after %u spins waiting for "
-                   "ticket %d (tile %d,%d); ticket %d (tile %d,%d) never signalled",
-                   v->name, ts_pattern_name(run->params.sched.pattern),
-                   ts_walk_name(run->params.sched.walk), pi + 1, tk, tiles[2 * tk],
-                   tiles[2 * tk + 1], res.spin_limit, wf,
-                   wf >= 0 && (uint32_t)wf < ps->n ? tiles[2 * wf] : -1,
-                   wf >= 0 && (uint32_t)wf < ps->n ? tiles[2 * wf + 1] : -1, res.root,
-                   res.root >= 0 ? tiles[2 * res.root] : -1,
-                   res.root >= 0 ? tiles[2 * res.root + 1] : -1);
-    } else if (st == TS_OK && res.tickets != ps->n) {
-      st = ts_fail(err, TS_ERR_DEVICE, "%s: pass %d took %u tickets for %u work-groups", v->name,
-                   pi + 1, res.tickets, ps->n);
-    }
-    free(tiles);
-    free(waits);
-  }
-  d->kernel_ms = ts_cl_run_take_kernel_ms(run->cl);
-  mark_all(run);
-  if (st == TS_OK)
-    st = download(run, err);
-  run->exec_ms += now_ms() - t0;
-  run->pos = run->cpos = run->sched->total;
-  run->tick = run->sched->length;
-  run->dev_in_bufs = 1;
-  if (st == TS_OK)
-    st = find_wrong_tiles(run, d, err);
-  if (st != TS_OK) {
-    ts_dev_run_free(d);
-    return st;
-  }
-  ts_dev_run_finish(d);
-  ts_dev_run_free(run->dev);
-  run->dev = d;
-  return TS_OK;
-}
-
-const ts_dev_run *ts_run_device_result(const ts_run *run)
-{
-  return run->dev;
-}
-
-ts_status ts_run_attach_device(ts_run *run, ts_dev_run *d, ts_error *err)
-{
-  const ts_sched *s = run->sched;
-  if (d->npasses != s->npasses)
-    return ts_fail(err, TS_ERR_FORMAT, "the record has %d passes, the run %d", d->npasses,
-                   s->npasses);
-  for (int pi = 0; pi < s->npasses; pi++) {
-    const ts_pass_sched *ps = &s->pass[pi];
-    if (d->pass[pi].n != ps->n || !d->pass[pi].rec)
-      return ts_fail(err, TS_ERR_FORMAT, "the record's pass %d has %u work-groups, the run %u",
-                     pi + 1, d->pass[pi].n, ps->n);
-    for (uint32_t t = 0; t < ps->n; t++) {
-      int tx, ty;
-      thread_xy(ps, ps->order[t], &tx, &ty);
-      const ts_grec *g = &d->pass[pi].rec[t];
-      if (g->tx != tx || g->ty != ty)
-        return ts_fail(err, TS_ERR_FORMAT,
-                       "the record's ticket %u of pass %d is tile %d,%d, the walk's is %d,%d", t,
-                       pi + 1, g->tx, g->ty, tx, ty);
-    }
-  }
-  ts_dev_run_free(run->dev);
-  run->dev = d;
-  return TS_OK;
 }
