@@ -331,11 +331,8 @@ static void panel_watch(viewer *v, const vw_rect *r, float x, float *y, const pl
   if (asked && !pv->done && pv->watch_x >= 0)
     panel_line(v, x, y, DIM, "pixel (%d,%d): observing its every access...", pv->watch_x,
                pv->watch_y);
-  if (pv->res_watch_x < 0) {
-    if (!asked || pv->done)
-      panel_line(v, x, y, DIM, "click an output pixel: its every access");
+  if (pv->res_watch_x < 0)
     return;
-  }
   const ts_image *o = pv->res->out;
   if (!o || pv->res_watch_x >= o->w || pv->res_watch_y >= o->h) {
     panel_line(v, x, y, WARN, "pixel (%d,%d) is outside the %dx%d output", pv->res_watch_x,
@@ -363,7 +360,7 @@ static void panel_watch(viewer *v, const vw_rect *r, float x, float *y, const pl
       *y += lh;
       gfx_textf(&v->g, FONT_SMALL, x + 24, *y, c, "%.*s", (int)fits - 2, row->text + row->split + 1);
     }
-    *y += lh + 2;
+    *y += lh + 4;
   }
   if (shown < pv->nrows)
     gfx_textf(&v->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM, "... and %zu more",
@@ -466,8 +463,10 @@ void draw_plain_panel(viewer *v, const vw_rect *r)
     panel_launch(v, x, &y, pv);
     y += 6;
     panel_findings(v, x, &y, pv);
-    y += 6;
-    panel_watch(v, r, x, &y, pv);
+    if (pv->watch_x >= 0 || pv->res_watch_x >= 0) {
+      y += 6;
+      panel_watch(v, r, x, &y, pv);
+    }
   }
   y += 8;
   gfx_rect(&v->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
@@ -489,6 +488,6 @@ void draw_plain_panel(viewer *v, const vw_rect *r)
   if (pv->res && hovered_group(v, &g))
     panel_group(v, r, x, &y, pv, g);
   else
-    panel_line(v, x, &y, DIM, "hover a work-group's tile");
+    panel_line(v, x, &y, DIM, "hover a work-group's tile; click a pixel");
   panel_legend(v, r, x);
 }
