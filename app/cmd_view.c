@@ -20,7 +20,7 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
-      *dev_time;
+      *dev_time, *pixel;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale;
   double zoom, scale;
   char record_input[1100]; /* the record's input path, resolved */
@@ -38,7 +38,8 @@ static const char shot_usage[] =
     "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png),\n"
     "or to a .gif one animation, N ticks a second; a script's pauses (wait N) become the\n"
     "frames of a .gif, each shown N/60 s. With --kernel-file K.cl of a plain kernel it shows\n"
-    "that kernel's observed run: its work-groups over the output, --hover one of them.";
+    "that kernel's observed run: its work-groups over the output, --hover one of them,\n"
+    "--pixel X,Y every access of that output pixel (as a click on it in the window).";
 
 /* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
  * code as an out-of-range int and crashed it). */
@@ -217,6 +218,23 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   }
   o->help = a->help_overlay;
   o->plain_file = cli_plain_file;
+  o->watch_x = o->watch_y = -1;
+  if (a->pixel) {
+    double px, py;
+    if (!cli_plain_file) {
+      fprintf(stderr, "tilescope %s: --pixel goes with a plain kernel (--kernel-file K.cl); a "
+              "built-in variant's thread is selected with a script's click X Y\n", cmd);
+      return 0;
+    }
+    if (!parse_pair(a->pixel, ",", &px, &py) || px < 0 || py < 0 || px != (int)px ||
+        py != (int)py) {
+      fprintf(stderr, "tilescope %s: --pixel '%s': give X,Y, an output pixel (from 0)\n", cmd,
+              a->pixel);
+      return 0;
+    }
+    o->watch_x = (int)px;
+    o->watch_y = (int)py;
+  }
   const char *dir = cli_kernels_dir(a->cs.kernels);
   o->kernels_dir = dir;
   if (!dir && o->set.use_cl && a->cs.have_backend) {
@@ -255,6 +273,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--size", 0, OPT_STR, &a->size, "WxH", "window size (default 1600x900)", NULL },
     { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot, observed or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "hover output pixel X,Y (footprint and arrows)", NULL },
+    { "--pixel", 0, OPT_STR, &a->pixel, "X,Y", "a plain kernel: watch output pixel X,Y, list its every access (a click on it)", NULL },
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },

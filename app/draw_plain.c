@@ -2,9 +2,11 @@
  * work-groups' tiles (what each was observed to write) outlined, red or orange where a
  * finding names the group, and a red square at each element a finding names; the hovered
  * group's footprint (what it read) on the input pane and its tile on the output pane, as
- * the built-in hover draws them; the title over the output; and the side panel: the file,
- * the pass and its launch, the findings by kind, the hovered group with its rectangles and
- * findings, the legend. Reads the viewer's state and changes nothing of it. */
+ * the built-in hover draws them; the watched pixel (a click) marked in cyan and the
+ * work-groups that wrote it outlined in cyan; the title over the output; and the side panel:
+ * the file, the pass and its launch, the findings by kind, every access of the watched pixel,
+ * the hovered group with its rectangles and findings, the legend. Reads the viewer's state and
+ * changes nothing of it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 static const gfx_color TINTS[PV_NTINTS] = { { 0.80f, 0.84f, 0.92f, 0.30f },
                                             { 1.00f, 0.60f, 0.10f, 1 },
                                             { 0.97f, 0.16f, 0.12f, 1 } };
+static const gfx_color WATCH = { 0.15f, 0.95f, 1.0f, 1 }; /* the watched pixel, its writers */
 static const char *const TINT_NAMES[PV_NTINTS] = { "clean", "uninitialised, tile",
                                                     "race, outside a buffer" };
 
@@ -186,6 +189,40 @@ static void draw_hover_group(viewer *v, const vw_rect *rin, const vw_rect *rout,
   label(v, rout, x - 2, y + h + 6, WHITE, id);
 }
 
+/* The watched pixel of the result shown: the work-groups of the pass shown that wrote it
+ * outlined in cyan, and the pixel marked with a cyan square and crosshair ticks. */
+static void draw_watch(viewer *v, const vw_rect *rout, const plain_view *pv,
+                       const ts_plain_launch *L)
+{
+  const ts_image *o = pv->res->out;
+  if (pv->res_watch_x < 0 || !o || pv->res_watch_x >= o->w || pv->res_watch_y >= o->h)
+    return;
+  float x, y, w, h;
+  for (size_t i = 0; i < pv->nwriters; i++) {
+    const pv_watch_row *row = &pv->rows[i];
+    if (row->pass != pv->pass || row->group >= L->ngroups_all ||
+        rect_empty(L->groups[row->group].wrote))
+      continue;
+    rect_screen(v, 1, L->groups[row->group].wrote, &x, &y, &w, &h);
+    if (visible(rout, x, y, w, h))
+      shadow_frame(v, rout, x - 1, y - 1, w + 2, h + 2, 2, WATCH, 1);
+  }
+  viewer_image_to_screen(v, 1, (float)pv->res_watch_x + 0.5f, (float)pv->res_watch_y + 0.5f, &x,
+                         &y);
+  float s = fmaxf(v->zoom, 4) + 6, arm = 8;
+  shadow_frame(v, rout, x - s / 2, y - s / 2, s, s, 2, WATCH, 0);
+  for (int k = 0; k < 4; k++) {
+    float dx = k == 0 ? -1.f : k == 1 ? 1.f : 0, dy = k == 2 ? -1.f : k == 3 ? 1.f : 0;
+    float ax = x + dx * (s / 2 + 2 + arm / 2), ay = y + dy * (s / 2 + 2 + arm / 2);
+    float aw = dx != 0 ? arm : 2, ah = dy != 0 ? arm : 2;
+    clip_rect(v, rout, ax - aw / 2 - 1, ay - ah / 2 - 1, aw + 2, ah + 2, gfx_rgba(0, 0, 0, 0.6f));
+    clip_rect(v, rout, ax - aw / 2, ay - ah / 2, aw, ah, WATCH);
+  }
+  char id[48];
+  snprintf(id, sizeof id, "pixel (%d,%d)", pv->res_watch_x, pv->res_watch_y);
+  label(v, rout, x + s / 2 + arm + 6, y + s / 2 + 4, WATCH, id);
+}
+
 void draw_plain_overlay(viewer *v, const vw_rect *rin, const vw_rect *rout)
 {
   const plain_view *pv = v->plain;
@@ -195,6 +232,7 @@ void draw_plain_overlay(viewer *v, const vw_rect *rin, const vw_rect *rout)
   if (v->mode != OV_NONE)
     draw_tiles(v, rout, L, pv->tint[pv->pass]);
   draw_places(v, rout, pv);
+  draw_watch(v, rout, pv, L);
   uint32_t g;
   if (hovered_group(v, &g))
     draw_hover_group(v, rin, rout, pv, L, g);
@@ -283,6 +321,53 @@ static void panel_findings(viewer *v, float x, float *y, const plain_view *pv)
   const uint32_t *n = pv->ntinted[pv->pass];
   panel_line(v, x, y, n[PV_RED] || n[PV_ORANGE] ? WARN : DIM,
              "work-groups they name: %u red, %u orange", n[PV_RED], n[PV_ORANGE]);
+}
+
+/* The watched pixel (a click): every access of it by any work-item, all passes, one line per
+ * work-item and source line (its channels collapsed), writers first; at most 12 lines. */
+static void panel_watch(viewer *v, const vw_rect *r, float x, float *y, const plain_view *pv)
+{
+  int asked = pv->watch_x != pv->res_watch_x || pv->watch_y != pv->res_watch_y;
+  if (asked && !pv->done && pv->watch_x >= 0)
+    panel_line(v, x, y, DIM, "pixel (%d,%d): observing its every access...", pv->watch_x,
+               pv->watch_y);
+  if (pv->res_watch_x < 0)
+    return;
+  const ts_image *o = pv->res->out;
+  if (!o || pv->res_watch_x >= o->w || pv->res_watch_y >= o->h) {
+    panel_line(v, x, y, WARN, "pixel (%d,%d) is outside the %dx%d output", pv->res_watch_x,
+               pv->res_watch_y, o ? o->w : 0, o ? o->h : 0);
+    return;
+  }
+  panel_line(v, x, y, WATCH, "pixel (%d,%d): every access", pv->res_watch_x, pv->res_watch_y);
+  if (pv->nrows == 0) {
+    panel_line(v, x, y, DIM, "  no work-item read or wrote it");
+    return;
+  }
+  panel_line(v, x, y, DIM, "  %zu work-item%s wrote it, %zu line%s in all", pv->nwriters,
+             pv->nwriters == 1 ? "" : "s", pv->nrows, pv->nrows == 1 ? "" : "s");
+  float lh = (float)v->g.font[FONT_SMALL].height, bottom = r->y + r->h - 76 - 3 * lh;
+  size_t shown = 0;
+  size_t fits = (size_t)((PANEL_TEXT_W - 8) / (float)v->g.font[FONT_SMALL].advance);
+  for (; shown < pv->nrows && shown < 12 && *y + 2 * lh <= bottom; shown++) {
+    /* One line, or two broken before the verb: who, then what of the pixel. */
+    const pv_watch_row *row = &pv->rows[shown];
+    gfx_color c = row->writes ? WHITE : SEEN;
+    if (strlen(row->text) <= fits || !row->split) {
+      gfx_textf(&v->g, FONT_SMALL, x + 8, *y, c, "%.*s", (int)fits, row->text);
+    } else {
+      gfx_textf(&v->g, FONT_SMALL, x + 8, *y, c, "%.*s", row->split, row->text);
+      *y += lh;
+      gfx_textf(&v->g, FONT_SMALL, x + 24, *y, c, "%.*s", (int)fits - 2, row->text + row->split + 1);
+    }
+    *y += lh + 4;
+  }
+  if (shown < pv->nrows)
+    gfx_textf(&v->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM, "... and %zu more",
+              pv->nrows - shown);
+  if (pv->log_cut)
+    gfx_text(&v->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM,
+             "(the log kept the first accesses of a pass only)");
 }
 
 /* The hovered group: its id, rectangles and the findings that name it. */
@@ -378,6 +463,10 @@ void draw_plain_panel(viewer *v, const vw_rect *r)
     panel_launch(v, x, &y, pv);
     y += 6;
     panel_findings(v, x, &y, pv);
+    if (pv->watch_x >= 0 || pv->res_watch_x >= 0) {
+      y += 6;
+      panel_watch(v, r, x, &y, pv);
+    }
   }
   y += 8;
   gfx_rect(&v->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
@@ -399,6 +488,6 @@ void draw_plain_panel(viewer *v, const vw_rect *r)
   if (pv->res && hovered_group(v, &g))
     panel_group(v, r, x, &y, pv, g);
   else
-    panel_line(v, x, &y, DIM, "hover a work-group's tile");
+    panel_line(v, x, &y, DIM, "hover a work-group's tile; click a pixel");
   panel_legend(v, r, x);
 }

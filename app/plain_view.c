@@ -1,7 +1,8 @@
 /* A plain kernel in the viewer (see plain_view.h): the loader thread that reads the file and
  * runs it observed on its own ts_cl, the window's side that asks for runs and takes them (the
- * last good one kept when one fails), the file's mtime, and the queries the drawing reads:
- * the launch shown, the work-group under a point, a finding's tint. */
+ * last good one kept when one fails), the file's mtime, the watched pixel's accesses made
+ * into rows, and the queries the drawing reads: the launch shown, the work-group under a
+ * point, a finding's tint. */
 #define _POSIX_C_SOURCE 200809L
 #include <SDL2/SDL.h>
 #include <stdio.h>
@@ -22,11 +23,14 @@ struct pv_thread {
   int stop, has_req, busy;
   ts_image *req_input;       /* a new image, or NULL: the one it has */
   ts_image *input;           /* the thread's */
+  int req_watch_x, req_watch_y; /* the watched pixel asked for */
+  int watch_x, watch_y;      /* the thread's */
   /* finished, not taken yet (under mu) */
   int has_out;
   ts_plain_desc *out_desc;
   ts_plain_result *out_res;
   char out_error[1100];
+  int out_watch_x, out_watch_y;
 };
 
 /* One attempt: the file read and described, then run observed on the image. */
@@ -50,7 +54,8 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = -1 };
+  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = t->watch_x,
+                      .watch_y = t->watch_y };
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
   if (ts_plain_run(t->cl, *d, t->input, &o, r, &err) != TS_OK) {
@@ -77,6 +82,8 @@ static int loader_main(void *ud)
       t->input = t->req_input;
       t->req_input = NULL;
     }
+    t->watch_x = t->req_watch_x;
+    t->watch_y = t->req_watch_y;
     SDL_UnlockMutex(t->mu);
     ts_plain_desc *d;
     ts_plain_result *r;
@@ -89,6 +96,8 @@ static int loader_main(void *ud)
     t->out_desc = d;
     t->out_res = r;
     snprintf(t->out_error, sizeof t->out_error, "%s", error);
+    t->out_watch_x = t->watch_x;
+    t->out_watch_y = t->watch_y;
     t->has_out = 1;
     t->busy = 0;
   }
@@ -121,6 +130,8 @@ plain_view *plain_view_start(const char *path, const char *kernels_dir, int devi
   const char *slash = strrchr(pv->path, '/');
   pv->name = slash ? slash + 1 : pv->path;
   pv->mtime = file_mtime(path);
+  pv->watch_x = pv->watch_y = pv->res_watch_x = pv->res_watch_y = -1;
+  t->req_watch_x = t->req_watch_y = -1;
   pv->t = t;
   snprintf(t->path, sizeof t->path, "%s", path);
   snprintf(t->kernels_dir, sizeof t->kernels_dir, "%s", kernels_dir);
@@ -144,8 +155,11 @@ static void drop_result(plain_view *pv)
   }
   ts_plain_result_free(pv->res);
   ts_plain_desc_free(pv->desc);
+  free(pv->rows);
   pv->res = NULL;
   pv->desc = NULL;
+  pv->rows = NULL;
+  pv->nrows = pv->nwriters = 0;
 }
 
 void plain_view_stop(plain_view *pv)
@@ -174,6 +188,24 @@ void plain_view_stop(plain_view *pv)
   free(pv);
 }
 
+/* Hands the thread an attempt: on `copy` (a new image, taken) or the one it has, with the
+ * watched pixel asked for. */
+static void ask(plain_view *pv, ts_image *copy)
+{
+  pv->done = 0;
+  pv_thread *t = pv->t;
+  SDL_LockMutex(t->mu);
+  if (copy) {
+    ts_image_destroy(t->req_input);
+    t->req_input = copy;
+  }
+  t->req_watch_x = pv->watch_x;
+  t->req_watch_y = pv->watch_y;
+  t->has_req = 1;
+  SDL_CondSignal(t->cv);
+  SDL_UnlockMutex(t->mu);
+}
+
 void plain_view_request(plain_view *pv, const ts_image *input, uint64_t input_gen, int reload)
 {
   int new_input = !pv->requested || input_gen != pv->input_gen;
@@ -187,16 +219,15 @@ void plain_view_request(plain_view *pv, const ts_image *input, uint64_t input_ge
   }
   pv->input_gen = input_gen;
   pv->requested = 1;
-  pv->done = 0;
-  pv_thread *t = pv->t;
-  SDL_LockMutex(t->mu);
-  if (copy) {
-    ts_image_destroy(t->req_input);
-    t->req_input = copy;
-  }
-  t->has_req = 1;
-  SDL_CondSignal(t->cv);
-  SDL_UnlockMutex(t->mu);
+  ask(pv, copy);
+}
+
+void plain_view_watch(plain_view *pv, int x, int y)
+{
+  pv->watch_x = x < 0 || y < 0 ? -1 : x;
+  pv->watch_y = x < 0 || y < 0 ? -1 : y;
+  if (pv->requested) /* before the first request, the first run takes it */
+    ask(pv, NULL);
 }
 
 int plain_view_kind_tint(int kind)
@@ -228,6 +259,124 @@ static void make_tints(plain_view *pv)
       pv->ntinted[p][pv->tint[p][g]]++;
 }
 
+/* The channels of a row: "channel 2", "channels 0-2" or "channels 0,2". */
+static void channels_text(uint64_t m, char *b, size_t n)
+{
+  int lo = -1, hi = -1, count = 0, contiguous = 1;
+  for (int c = 0; c < 64; c++)
+    if (m >> c & 1) {
+      if (lo < 0)
+        lo = c;
+      else if (c != hi + 1)
+        contiguous = 0;
+      hi = c;
+      count++;
+    }
+  if (count == 1) {
+    snprintf(b, n, "channel %d", lo);
+  } else if (contiguous) {
+    snprintf(b, n, "channels %d-%d", lo, hi);
+  } else {
+    size_t len = (size_t)snprintf(b, n, "channels ");
+    for (int c = 0; c < 64 && len < n; c++)
+      if (m >> c & 1)
+        len += (size_t)snprintf(b + len, n - len, "%s%d", c == lo ? "" : ",", c);
+  }
+}
+
+/* One access of the watched pixel: its element without the channel, and the channels it
+ * spans (0 when the element has none: a one-channel buffer, __local memory). */
+static uint64_t access_element(const plain_view *pv, int pass, const ts_plain_access *a,
+                               char *el, size_t n)
+{
+  const ts_plain_launch *L = &pv->res->launch[pass];
+  ts_plain_place pl = { .space = a->space, .buf = a->buf, .acc = a->acc, .off = a->off };
+  if (a->space == 1 || a->buf < 0 || a->buf >= L->nbufs || a->off < 0 || L->buf[a->buf].channels <= 1) {
+    ts_plain_element_name(pv->desc, pv->res, pass, &pl, el, n);
+    return 0;
+  }
+  int lane = L->buf[a->buf].lane > 0 ? L->buf[a->buf].lane : 1, C = L->buf[a->buf].channels;
+  int64_t c = a->off % ((int64_t)C * lane) / lane;
+  pl.off = a->off - c * lane; /* channel 0 of its pixel */
+  ts_plain_element_name(pv->desc, pv->res, pass, &pl, el, n);
+  char *ch = strstr(el, " channel 0");
+  if (!ch || ch[10] != 0)
+    return 0;
+  *ch = 0;
+  uint64_t m = 0;
+  int64_t lanes = a->bytes > (uint32_t)lane ? a->bytes / (uint32_t)lane : 1;
+  for (int64_t k = c; k < c + lanes && k < C && k < 64; k++)
+    m |= 1ull << k;
+  return m;
+}
+
+/* The watched pixel's accesses of every pass as rows: one per work-item, line, kind of
+ * access and element, its channels collapsed; writers first, each in the log's order. */
+static void make_rows(plain_view *pv)
+{
+  const ts_plain_result *r = pv->res;
+  size_t total = 0;
+  pv->log_cut = 0;
+  for (int p = 0; p < r->npasses; p++) {
+    total += r->launch[p].nlog;
+    pv->log_cut |= r->launch[p].nlog < r->launch[p].nlog_all;
+  }
+  pv_watch_row *rows = total ? calloc(total, sizeof *rows) : NULL;
+  size_t n = 0;
+  for (int p = 0; rows && p < r->npasses; p++) {
+    const ts_plain_launch *L = &r->launch[p];
+    for (size_t i = 0; i < L->nlog; i++) {
+      const ts_plain_access *a = &L->log[i];
+      if (!a->watched)
+        continue;
+      pv_watch_row w = { .pass = p, .line = a->line, .acc = a->acc, .group = a->group,
+                         .item = a->item, .space = a->space, .buf = a->buf,
+                         .writes = a->acc >= 2 && a->acc <= 4 };
+      w.channels = access_element(pv, p, a, w.element, sizeof w.element);
+      /* The row to join: among the last 256 (a work-item's channels come close together
+       * in the log; a pixel that thousands of work-items touch stays linear) */
+      size_t j = n > 256 ? n - 256 : 0;
+      while (j < n && !(rows[j].pass == p && rows[j].line == w.line && rows[j].acc == w.acc &&
+                        rows[j].group == w.group && rows[j].item == w.item &&
+                        rows[j].space == w.space && rows[j].buf == w.buf &&
+                        strcmp(rows[j].element, w.element) == 0))
+        j++;
+      if (j < n)
+        rows[j].channels |= w.channels;
+      else
+        rows[n++] = w;
+    }
+  }
+  /* Writers first, a stable order. */
+  pv->rows = n ? malloc(n * sizeof *rows) : NULL;
+  pv->nrows = pv->nwriters = 0;
+  for (int pick = 1; pv->rows && pick >= 0; pick--)
+    for (size_t j = 0; j < n; j++)
+      if (rows[j].writes == pick)
+        pv->rows[pv->nrows++] = rows[j];
+  free(rows);
+  static const char *const verbs[] = { "reads", "reads", "writes", "updates", "atomic on" };
+  for (size_t j = 0; j < pv->nrows; j++) {
+    pv_watch_row *w = &pv->rows[j];
+    const ts_plain_launch *L = &r->launch[w->pass];
+    char g[32], it[32], ch[96] = "", pass[24] = "";
+    ts_plain_group_name(L, w->group, g, sizeof g);
+    ts_plain_item_name(L, w->item, it, sizeof it);
+    if (w->channels) {
+      ch[0] = ' ';
+      channels_text(w->channels, ch + 1, sizeof ch - 1);
+    }
+    if (r->npasses > 1)
+      snprintf(pass, sizeof pass, "pass %d, ", w->pass + 1);
+    int split = snprintf(w->text, sizeof w->text, "%sline %d: work-group %s item %s", pass,
+                         w->line, g, it);
+    w->split = split > 0 && (size_t)split < sizeof w->text ? split : 0;
+    snprintf(w->text + w->split, sizeof w->text - (size_t)w->split, " %s %s%s",
+             verbs[w->acc >= 1 && w->acc <= 4 ? w->acc : 1], w->element, ch);
+    pv->nwriters += (size_t)w->writes;
+  }
+}
+
 int plain_view_pick_up(plain_view *pv)
 {
   pv_thread *t = pv->t;
@@ -235,6 +384,7 @@ int plain_view_pick_up(plain_view *pv)
   int took = t->has_out;
   ts_plain_desc *d = t->out_desc;
   ts_plain_result *r = t->out_res;
+  int wx = t->out_watch_x, wy = t->out_watch_y;
   if (took) {
     snprintf(pv->error, sizeof pv->error, "%s", t->out_error);
     t->out_desc = NULL;
@@ -250,6 +400,10 @@ int plain_view_pick_up(plain_view *pv)
     pv->desc = d;
     pv->res = r;
     make_tints(pv);
+    pv->res_watch_x = wx;
+    pv->res_watch_y = wy;
+    if (wx >= 0)
+      make_rows(pv);
     pv->serial++;
     if (pv->pass < 0 || pv->pass >= r->npasses || pv->serial == 1)
       pv->pass = r->npasses - 1; /* the pass that writes the output */
@@ -286,6 +440,14 @@ const ts_plain_launch *plain_view_launch(const plain_view *pv)
   if (!pv || !pv->res || pv->pass < 0 || pv->pass >= pv->res->npasses)
     return NULL;
   return &pv->res->launch[pv->pass];
+}
+
+int plain_view_group_wrote_watched(const plain_view *pv, uint32_t g)
+{
+  for (size_t i = 0; i < pv->nwriters; i++)
+    if (pv->rows[i].pass == pv->pass && pv->rows[i].group == g)
+      return 1;
+  return 0;
 }
 
 int plain_view_group_at(const plain_view *pv, float x, float y, uint32_t *g)

@@ -4,7 +4,10 @@
  * changes (the frame loop polls it once a second). A load or run that fails keeps the last
  * good result; its error line is shown beside it. The overlay's tiles are the work-groups of
  * the pass shown: a group's tile is the rectangle it was observed to write, its footprint the
- * rectangle it read, its tint what the findings that name it found. The viewer's files
+ * rectangle it read, its tint what the findings that name it found. A watched output pixel
+ * (a click: plain_view_watch) runs it observed again logging every access of that pixel by
+ * any work-item; the result's rows list them, one per work-item and line, channels collapsed,
+ * writers first. The viewer's files
  * (viewer.c, viewer_control.c, viewer_input.c) change it; the drawing (draw_plain.c,
  * gl_resources.c) reads its fields and calls only the queries marked const below. */
 #ifndef TS_APP_PLAIN_VIEW_H
@@ -21,6 +24,20 @@ enum { PV_CLEAN, PV_ORANGE, PV_RED, PV_NTINTS };
 
 typedef struct pv_thread pv_thread; /* the loader thread's side (plain_view.c) */
 
+/* One row of the watched pixel's accesses: one work-item's accesses of it at one line of one
+ * pass, its channels collapsed, as the panel shows it: "line 22: work-group (0,0) item (15,0)
+ * writes out pixel (16,0) channels 0-2" (prefixed "pass N, " in a file of several). */
+typedef struct pv_watch_row {
+  int pass, line, acc;            /* acc: 1 read, 2 write, 3 both, 4 atomic */
+  uint32_t group, item;
+  int writes;                     /* acc 2, 3 or 4 */
+  int space, buf;
+  uint64_t channels;              /* bit c: channel c */
+  char element[160];              /* the pixel, without its channel */
+  char text[256];
+  int split;                      /* text[split] is the space before the verb */
+} pv_watch_row;
+
 typedef struct plain_view {
   char path[1024];
   const char *name;               /* the file's name, in path */
@@ -33,6 +50,13 @@ typedef struct plain_view {
   int done;                       /* an attempt has finished since the last request */
   uint64_t serial;                /* counts the results taken: the output texture's key */
   int pass;                       /* the pass shown */
+  /* The watched output pixel: asked for (-1: none), and the one the result shown was run
+   * with, its accesses as rows (writers first) and how many of them write. */
+  int watch_x, watch_y;
+  int res_watch_x, res_watch_y;
+  pv_watch_row *rows;
+  size_t nrows, nwriters;
+  int log_cut;                    /* the log kept only the first accesses of some pass */
   time_t mtime;                   /* the file's, when last polled */
   uint64_t input_gen;             /* the image generation last run on */
   int requested;
@@ -46,6 +70,9 @@ void plain_view_stop(plain_view *pv);
 /* Runs the file on the image (copied) when the image generation is new, or reload (the file
  * read again). */
 void plain_view_request(plain_view *pv, const ts_image *input, uint64_t input_gen, int reload);
+/* Asks for a run observed again with output pixel (x, y) watched (x < 0: none), on the image
+ * it has; the last result stays until the new one arrives. */
+void plain_view_watch(plain_view *pv, int x, int y);
 /* Takes a finished attempt: its result (the last good one replaced) or its error; returns 1
  * when it took one. */
 int plain_view_pick_up(plain_view *pv);
@@ -61,6 +88,8 @@ const ts_plain_launch *plain_view_launch(const plain_view *pv);
 /* const: the work-group of the pass shown whose tile holds image point (x, y) (of two that
  * wrote it, the one whose tile starts nearest); 0 when none. */
 int plain_view_group_at(const plain_view *pv, float x, float y, uint32_t *g);
+/* const: whether the row's work-group, of the pass shown, wrote the watched pixel. */
+int plain_view_group_wrote_watched(const plain_view *pv, uint32_t g);
 /* const: a finding's tint (PV_ORANGE or PV_RED). */
 int plain_view_kind_tint(int kind);
 

@@ -327,13 +327,17 @@ void viewer_report(const viewer *v, char *buf, size_t n)
   } else if (strncmp(why, "observation failed", 18) == 0) {
     snprintf(obs, sizeof obs, " observe=failed");
   }
-  /* A plain kernel: its file, the results taken, the findings of the last good one, and
-   * whether the last attempt failed (the last good result then stays). */
-  char plain[160] = "";
+  /* A plain kernel: its file, the results taken, the findings of the last good one,
+   * whether the last attempt failed (the last good result then stays), and the watched pixel
+   * of the result shown with its accesses' lines and the work-items that wrote it. */
+  char plain[256] = "", watch[96] = " watch=none";
+  if (v->plain && v->plain->res_watch_x >= 0)
+    snprintf(watch, sizeof watch, " watch=(%d,%d) watch_lines=%zu watch_writers=%zu",
+             v->plain->res_watch_x, v->plain->res_watch_y, v->plain->nrows, v->plain->nwriters);
   if (v->plain)
-    snprintf(plain, sizeof plain, " plain=%s runs=%llu findings=%zu plain_error=%d", v->plain->name,
+    snprintf(plain, sizeof plain, " plain=%s runs=%llu findings=%zu plain_error=%d%s", v->plain->name,
              (unsigned long long)v->plain->serial, v->plain->res ? v->plain->res->nfindings : 0,
-             v->plain->error[0] != 0);
+             v->plain->error[0] != 0, watch);
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
            "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s%s",

@@ -116,6 +116,8 @@ viewer *viewer_create(const vw_options *o)
     viewer_destroy(v);
     return NULL;
   }
+  if (v->plain && o->watch_x >= 0)
+    plain_view_watch(v->plain, o->watch_x, o->watch_y); /* the first run watches it */
   /* The record belongs to the first image (input generation 1), before the first request. */
   if (o->record)
     vw_worker_set_record(v->wk, o->record, &o->set, 1);

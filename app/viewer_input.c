@@ -1,6 +1,7 @@
 /* The viewer's input: keys (playback and stepping move the simulated tick, or in the device
- * view the device time; tab a plain kernel's pass), the mouse (hover, click to select a thread, drag to pan, the wheel to
- * zoom, the timeline to scrub), a dropped file and the window's size. */
+ * view the device time; tab a plain kernel's pass), the mouse (hover, click to select a thread
+ * or to watch a plain kernel's output pixel, drag to pan, the wheel to zoom, the timeline to
+ * scrub), a dropped file and the window's size. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -197,6 +198,30 @@ static void scrub(viewer *v, float sx)
     viewer_set_tick(v, (int64_t)llroundf(f * (float)len));
 }
 
+/* A plain kernel: a click on an image pixel runs it observed again watching that output
+ * pixel (the last result stays until the new one arrives); on the watched one, stops
+ * watching. */
+static void plain_click(viewer *v, float sx, float sy)
+{
+  float x = 0, y = 0;
+  plain_view *pv = v->plain;
+  const ts_image *o = pv->res ? pv->res->out : v->input;
+  if (screen_to_image(v, sx, sy, &x, &y) < 0 || !o || x < 0 || y < 0 || x >= (float)o->w ||
+      y >= (float)o->h)
+    return;
+  int px = (int)x, py = (int)y;
+  char msg[96];
+  if (px == pv->watch_x && py == pv->watch_y) {
+    plain_view_watch(pv, -1, -1);
+    viewer_set_status(v, "no pixel watched");
+    return;
+  }
+  plain_view_watch(pv, px, py);
+  snprintf(msg, sizeof msg, "pixel (%d,%d): running it observed again to log its every access",
+           px, py);
+  viewer_set_status(v, msg);
+}
+
 void viewer_click(viewer *v, float sx, float sy)
 {
   vw_rect tl;
@@ -206,6 +231,10 @@ void viewer_click(viewer *v, float sx, float sy)
     return;
   }
   float x = 0, y = 0;
+  if (v->plain) {
+    plain_click(v, sx, sy);
+    return;
+  }
   if (screen_to_image(v, sx, sy, &x, &y) >= 0) {
     int pass;
     uint32_t id;

@@ -2,7 +2,8 @@
 # A plain kernel in the viewer, headless: `shot --kernel-file K.cl` draws its observed run (the
 # golden scenes check the pictures); a file that does not build is one error line and exit 2;
 # a script plays on it and r runs it again (test_plain_view checks the reloads of an edited
-# file); the commands that do not show a plain kernel say so.
+# file); a click (or shot --pixel) watches an output pixel and lists its writers; the
+# commands that do not show a plain kernel say so.
 # usage: plain_view.sh TILESCOPE SOURCE_DIR
 set -u
 ts=$(realpath "$1") src=$(realpath "$2")
@@ -47,6 +48,35 @@ rc=$?
 check "a script on a plain kernel ($(cat "$tmp/out"))" test $rc -eq 0
 check "  its report: one run, three findings" grep -q "plain=broken_nobarrier.cl runs=1 findings=3 plain_error=0" "$tmp/out"
 check "  r runs it again" grep -q "plain=broken_nobarrier.cl runs=2 findings=3 plain_error=0" "$tmp/out"
+
+# A click on an output pixel runs it again watching that pixel: the report lists both
+# work-items that write pixel (16,0) of broken_tile.cl; a click on it again stops watching.
+printf 'report\nclick 16 0\nreport\nclick 16 0\nreport\n' >"$tmp/c.txt"
+"$ts" shot --kernel-file "$plain/broken_tile.cl" --size 640x400 --script "$tmp/c.txt" \
+  -o "$tmp/c.png" >"$tmp/out" 2>&1
+rc=$?
+check "a click on a plain kernel's pixel ($(cat "$tmp/out"))" test $rc -eq 0
+check "  before: no pixel watched" grep -q "runs=1 findings=[0-9]* plain_error=0 watch=none" "$tmp/out"
+check "  click 16 0: its two writers" \
+  grep -q "runs=2 findings=[0-9]* plain_error=0 watch=(16,0) watch_lines=2 watch_writers=2" "$tmp/out"
+check "  the same click again: none" grep -q "runs=3 findings=[0-9]* plain_error=0 watch=none" "$tmp/out"
+printf 'report\n' >"$tmp/r.txt"
+"$ts" shot --kernel-file "$plain/broken_tile.cl" --pixel 16,0 --size 640x400 -o "$tmp/p.png" \
+  --script "$tmp/r.txt" >"$tmp/out" 2>&1
+rc=$?
+check "shot --pixel 16,0 ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q 'runs=1 .*watch=(16,0) watch_lines=2 watch_writers=2' '$tmp/out'"
+for bad in "--pixel 16" "--pixel -1,0" "--pixel 1.5,2"; do
+  # shellcheck disable=SC2086
+  "$ts" shot --kernel-file "$plain/broken_tile.cl" $bad -o "$tmp/x.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "shot $bad: one line, exit 2 ($(cat "$tmp/out"))" \
+    bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'give X,Y' '$tmp/out'"
+done
+"$ts" shot --variant box2d --pixel 16,0 -o "$tmp/x.png" >"$tmp/out" 2>&1
+rc=$?
+check "shot --pixel without a plain kernel: one line, exit 2 ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
 
 # Commands that show no plain kernel say so in one line.
 "$ts" bench --kernel-file "$plain/gauss_tiled.cl" >"$tmp/out" 2>&1

@@ -1,8 +1,9 @@
 /* The viewer's plain kernel (app/plain_view.c) without a window: a run observed on its
  * thread and taken; an edit seen by the mtime poll; a reload of a file that no longer builds
  * keeps the last good run beside the error line; the next good edit is taken, its findings
- * tinting the work-groups they name; the work-group under a point. Skips (77) without an
- * OpenCL device. */
+ * tinting the work-groups they name; the work-group under a point; a watched output pixel
+ * (a click) lists both work-groups that write pixel (16,0) of broken_tile.cl, and a new one
+ * keeps the last result until it arrives. Skips (77) without an OpenCL device. */
 #define _POSIX_C_SOURCE 200809L
 #include <SDL2/SDL.h>
 #include <stdio.h>
@@ -46,6 +47,61 @@ static void write_file(const char *path, const char *src, time_t when)
   free(text);
   struct utimbuf t = { when, when };
   utime(path, &t);
+}
+
+/* The row whose text is `text`, or NULL. */
+static const pv_watch_row *row_of(const plain_view *pv, const char *text)
+{
+  for (size_t i = 0; i < pv->nrows; i++)
+    if (strcmp(pv->rows[i].text, text) == 0)
+      return &pv->rows[i];
+  return NULL;
+}
+
+/* broken_tile.cl on 40x24 (2x1 work-groups of 16x16): its groups' last column also writes the
+ * next column, so pixel (16,0) is written by group (0,0) item (15,0) at line 22 and by group
+ * (1,0) item (0,0) at line 20, three channels each. */
+static void watched(const ts_image *img)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/kernels/plain/broken_tile.cl", TS_ASSETS_DIR);
+  plain_view *pv = plain_view_start(path, TS_KERNELS_DIR, -1);
+  CHECK(pv != NULL, "plain_view_start broken_tile.cl");
+  if (!pv)
+    return;
+  plain_view_watch(pv, 16, 0); /* before the first request: the first run watches it */
+  CHECK(!plain_view_busy(pv), "a watch before the first request runs nothing yet");
+  plain_view_request(pv, img, 1, 0);
+  CHECK(settle(pv) && pv->res && !pv->error[0], "the watched run finishes: %s", pv->error);
+  CHECK(pv->res_watch_x == 16 && pv->res_watch_y == 0, "the result watched (16,0)");
+  const char *a = "line 22: work-group (0,0) item (15,0) writes out pixel (16,0) channels 0-2",
+             *b = "line 20: work-group (1,0) item (0,0) writes out pixel (16,0) channels 0-2";
+  CHECK(pv->nrows == 2 && pv->nwriters == 2, "two lines, both writers (%zu, %zu)", pv->nrows,
+        pv->nwriters);
+  for (size_t i = 0; i < pv->nrows; i++)
+    printf("  %s\n", pv->rows[i].text);
+  const pv_watch_row *ra = row_of(pv, a), *rb = row_of(pv, b);
+  CHECK(ra && ra->group == 0 && ra->item == 15 && ra->line == 22, "lists '%s'", a);
+  CHECK(rb && rb->group == 1 && rb->item == 0 && rb->line == 20, "lists '%s'", b);
+  CHECK(plain_view_group_wrote_watched(pv, 0) && plain_view_group_wrote_watched(pv, 1),
+        "both groups wrote it");
+
+  /* Another pixel: the last result stays until the new one is taken. */
+  plain_view_watch(pv, 5, 5);
+  CHECK(plain_view_busy(pv), "a new watched pixel runs again");
+  CHECK(pv->res && pv->res_watch_x == 16 && pv->nrows == 2, "the last result stays meanwhile");
+  CHECK(settle(pv) && pv->serial == 2 && pv->res_watch_x == 5 && pv->res_watch_y == 5,
+        "the new one is taken");
+  CHECK(pv->nrows == 1 && pv->nwriters == 1 && row_of(pv, "line 20: work-group (0,0) item (5,5) "
+                                                           "writes out pixel (5,5) channels 0-2"),
+        "pixel (5,5): its one writer (%zu lines)", pv->nrows);
+  CHECK(!plain_view_group_wrote_watched(pv, 1), "group (1,0) did not write it");
+
+  /* No pixel: no rows. */
+  plain_view_watch(pv, -1, -1);
+  CHECK(settle(pv) && pv->serial == 3 && pv->res_watch_x < 0 && pv->nrows == 0,
+        "unwatched: no rows");
+  plain_view_stop(pv);
 }
 
 int main(void)
@@ -117,6 +173,8 @@ int main(void)
   plain_view_request(pv, img, 2, 0);
   CHECK(settle(pv) && pv->serial == 3, "a new image runs again");
   plain_view_stop(pv);
+
+  watched(img);
   ts_image_destroy(img);
   remove(path);
   SDL_Quit();
