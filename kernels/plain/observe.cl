@@ -146,7 +146,8 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
- * zeroed by the group; the caller then waits at a barrier. */
+ * zeroed by the group, the array too (so an observed run's output does not depend on what
+ * the device left in local memory); the caller then waits at a barrier. */
 inline void ts_lbuf(ts_ctx *c, __local uchar *p, uint n, __local uint *w, __local uint *r)
 {
   uint k = c->nl++;
@@ -155,8 +156,10 @@ inline void ts_lbuf(ts_ctx *c, __local uchar *p, uint n, __local uint *w, __loca
   c->lw[k] = w;
   c->lr[k] = r;
   uint m = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
-  for (uint i = c->item; i < n; i += m)
+  for (uint i = c->item; i < n; i += m) {
     w[i] = r[i] = 0;
+    p[i] = 0; /* a read of what nothing wrote gives 0, whatever the device left there */
+  }
 }
 
 inline uint ts_lparam_size(ts_ctx *c, uint k)
