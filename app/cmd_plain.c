@@ -1,9 +1,11 @@
 /* `tilescope run --kernel-file K.cl` for a plain kernel (SPEC section 10): runs the file's
  * passes as its launch description says, writes the output, and with --observe runs it again
  * observed and prints each finding as one line naming the file, line, kernel, work-group,
- * work-item and element, grouped with a count. Exit 0 when the run is clean (and equals
- * --expect), 1 when observation found something or the output differs, 2 when it could not
- * run (a bad option, a kernel that does not build, a description that does not fit). */
+ * work-item and element, grouped with a count. Each run is made in a process of its own with
+ * a watchdog (core/isolate/): a kernel that crashes or never ends costs one line. Exit 0 when
+ * the run is clean (and equals --expect), 1 when observation found something, the output
+ * differs, or the kernel crashed or ran past --timeout, 2 when it could not run (a bad
+ * option, a kernel that does not build, a description that does not fit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +99,9 @@ int cmd_run_plain(int argc, char **argv)
   argc = out_n;
   const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL,
              *kernels = NULL, *pixel = NULL;
-  int observe = 0, json = 0, device = -1, repeats = 1;
+  int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
+  double timeout = 300;
+  const char *isolate_s = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -109,6 +113,8 @@ int cmd_run_plain(int argc, char **argv)
     { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder (for the observation runtime)", NULL },
     { "--repeats", 0, OPT_INT, &repeats, "N", "time each pass N times, keep the fastest (default 1)", NULL },
+    { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped (default 300)", NULL },
+    { "--isolate", 0, OPT_STR, &isolate_s, "process|none", "run the kernel in a process of its own (default), or in this one", NULL },
   };
   const char *pos[1];
   int npos;
@@ -142,6 +148,15 @@ int cmd_run_plain(int argc, char **argv)
       return EXIT_USAGE;
     }
   }
+  if (isolate_s && strcmp(isolate_s, "process") && strcmp(isolate_s, "none")) {
+    fprintf(stderr, "tilescope run: --isolate '%s': process or none\n", isolate_s);
+    return EXIT_USAGE;
+  }
+  isolate = !isolate_s || strcmp(isolate_s, "none") != 0;
+  if (!(timeout > 0 && timeout <= 86400)) {
+    fprintf(stderr, "tilescope run: --timeout: give 0 to 86400 seconds\n");
+    return EXIT_USAGE;
+  }
   if (repeats < 1 || repeats > 1000) {
     fprintf(stderr, "tilescope run: --repeats: must be 1 to 1000\n");
     return EXIT_USAGE;
@@ -165,21 +180,26 @@ int cmd_run_plain(int argc, char **argv)
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
-  if (ts_cl_create(device, kdir, &cl, &err) != TS_OK) {
+  /* Each run in a process of its own with a watchdog (--isolate none: in this one), so that
+   * a kernel that crashes, writes past its buffers or never ends costs one line, not
+   * tilescope. Observed first: an observed run performs no access outside a buffer, so when
+   * it finds one the plain run, which would perform it, is not made. */
+  if (!isolate && ts_cl_create(device, kdir, &cl, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
-  /* Observed first: an observed run performs no access outside a buffer, so when it finds
-   * one the plain run, which would perform it, is not made. */
-  if (observe && ts_plain_run(cl, d, in, &po, &res, &err) != TS_OK) {
-    fprintf(stderr, "tilescope run: %s\n", err.msg);
-    goto out;
-  }
+  ts_status st = TS_OK;
+  if (observe)
+    st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &po, timeout, &res, &err)
+                 : ts_plain_run(cl, d, in, &po, &res, &err);
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
-  if ((!res || !res->counts[TS_FIND_OOB]) &&
-      ts_plain_run(cl, d, in, &plain_o, &plain, &err) != TS_OK) {
+  if (st == TS_OK && (!res || !res->counts[TS_FIND_OOB]))
+    st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
+                 : ts_plain_run(cl, d, in, &plain_o, &plain, &err);
+  if (st != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
+    rc = st == TS_ERR_ARG || st == TS_ERR_BUILD || st == TS_ERR_FORMAT ? EXIT_USAGE : EXIT_DIFF;
     goto out;
   }
   const ts_plain_result *shown = plain ? plain : res;

@@ -389,6 +389,33 @@ PY
   # A plain kernel: findings exit 1, a clean run 0.
   expect 1 "^broken_halo.cl:32: read of an element nothing wrote" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_halo.cl" --observe
   expect 0 "^observed: 0 findings" "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --observe
+  # A plain kernel that crashes or never ends runs in a process of its own: one line, exit 1,
+  # and tilescope goes on (the watchdog: --timeout).
+  cat >"$tmp/far.cl" <<'KERNEL'
+// tilescope: plain
+__kernel void far(__global const uchar *in, __global uchar *out, int W, int H)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * W + x] = in[y * W + x];
+  if (x == 0 && y == 0)
+    out[1 << 28] = 1;
+}
+KERNEL
+  cat >"$tmp/forever.cl" <<'KERNEL'
+// tilescope: plain
+__kernel void forever(__global const uchar *in, __global uchar *out, int W, int H)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  while (in[0] != 7 || in[0] == 7)
+    out[y * W + x] += 1;
+}
+KERNEL
+  expect 1 "^tilescope run: far.cl, run plain: crashed \(signal 11, SIGSEGV" "$ts" run --kernel-file "$tmp/far.cl"
+  expect 1 "^far.cl:7: access outside every buffer \(not performed\) in far: work-group \(0,0\) item \(0,0\) writes out" \
+    "$ts" run --kernel-file "$tmp/far.cl" --observe
+  expect 1 "^tilescope run: forever.cl, run plain: did not finish in 3 s; the watchdog stopped it \(--timeout\)$" \
+    "$ts" run --kernel-file "$tmp/forever.cl" --timeout 3
+  expect 2 "^tilescope run: --isolate 'thread': process or none$" "$ts" run --kernel-file "$tmp/far.cl" --isolate thread
   # --kernel-file alone runs the file's variant; two files need --variant.
   expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
   expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \

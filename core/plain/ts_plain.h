@@ -35,6 +35,7 @@
 
 #include "ts_cl.h"
 #include "ts_image.h"
+#include "ts_isolate.h"
 #include "ts_status.h"
 
 #define TS_PLAIN_MAX_KERNELS 16
@@ -244,6 +245,17 @@ typedef struct ts_plain_result {
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
                        const ts_plain_opts *o, ts_plain_result **out, ts_error *err);
 void ts_plain_result_free(ts_plain_result *r);
+
+/* ts_plain_run in a child process of its own (core/isolate/), on a device and context it
+ * makes there (the caller must not have made one): a kernel that crashes, corrupts memory
+ * or runs past timeout_s seconds (<= 0: no limit) ends the child with one error line naming
+ * the file, never the caller. */
+ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
+                                const ts_image *in, const ts_plain_opts *o, double timeout_s,
+                                ts_plain_result **out, ts_error *err);
+/* A result as bytes and back (ts_plain_pack.c), for a run made in a child process. */
+void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);
+ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_error *err);
 
 /* One finding as one line: PATH:LINE: KIND in KERNEL: group (gx,gy) item (lx,ly) ... element
  * (x,y) channel c of BUFFER ..., and N more. */

@@ -1,0 +1,178 @@
+/* Work in a child process with a watchdog (see ts_isolate.h). The child writes one message
+ * to the pipe: its status, its error line, the result's length and the result; then it
+ * exits without running the parent's exit handlers. The parent reads with a deadline, kills
+ * the child when the deadline passes, and reaps it. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ts_isolate.h"
+
+void ts_blob_put(ts_blob *b, const void *p, size_t n)
+{
+  if (b->oom || n == 0)
+    return;
+  if (b->n + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->n + n)
+      cap *= 2;
+    uint8_t *q = realloc(b->p, cap);
+    if (!q) {
+      b->oom = 1;
+      return;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, p, n);
+  b->n += n;
+}
+
+void ts_blob_free(ts_blob *b)
+{
+  free(b->p);
+  memset(b, 0, sizeof *b);
+}
+
+int ts_blob_get(const ts_blob *b, size_t *at, void *p, size_t n)
+{
+  if (*at > b->n || n > b->n - *at)
+    return 0;
+  memcpy(p, b->p + *at, n);
+  *at += n;
+  return 1;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+  const uint8_t *q = p;
+  while (n) {
+    ssize_t w = write(fd, q, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return 0;
+    q += w;
+    n -= (size_t)w;
+  }
+  return 1;
+}
+
+static double now_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
+                     ts_blob *result, ts_error *err)
+{
+  memset(result, 0, sizeof *result);
+  int fds[2];
+  if (pipe(fds) != 0)
+    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ts_blob out = { 0 };
+    ts_error e = { 0 };
+    int32_t st = (int32_t)fn(arg, &out, &e);
+    if (st == TS_OK && out.oom)
+      st = (int32_t)ts_fail(&e, TS_ERR_NOMEM, "out of memory for the result");
+    uint64_t len = st == TS_OK ? out.n : 0;
+    int ok = write_all(fds[1], &st, sizeof st) && write_all(fds[1], e.msg, sizeof e.msg) &&
+             write_all(fds[1], &len, sizeof len) && write_all(fds[1], out.p, (size_t)len);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(ok ? 0 : 3);
+  }
+  close(fds[1]);
+  /* read the message, within the deadline */
+  ts_blob in = { 0 };
+  double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
+  int timed_out = 0;
+  for (;;) {
+    int ms = -1;
+    if (deadline > 0) {
+      double left = deadline - now_s();
+      if (left <= 0) {
+        timed_out = 1;
+        break;
+      }
+      ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    }
+    struct pollfd p = { fds[0], POLLIN, 0 };
+    int r = poll(&p, 1, ms);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r == 0)
+      continue; /* the deadline is checked above */
+    uint8_t buf[65536];
+    ssize_t got = read(fds[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    ts_blob_put(&in, buf, (size_t)got);
+  }
+  close(fds[0]);
+  if (timed_out)
+    kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (timed_out) {
+    ts_blob_free(&in);
+    return ts_fail(err, TS_ERR_STALLED,
+                   "%s: did not finish in %g s; the watchdog stopped it (--timeout)", what,
+                   timeout_s);
+  }
+  if (WIFSIGNALED(status)) {
+    ts_blob_free(&in);
+    int sig = WTERMSIG(status);
+    return ts_fail(err, TS_ERR_DEVICE,
+                   "%s: crashed (signal %d, %s) in a process of its own; tilescope goes on",
+                   what, sig, sig == SIGSEGV ? "SIGSEGV: a memory access outside what it owns"
+                              : sig == SIGABRT ? "SIGABRT: the runtime gave up"
+                              : sig == SIGBUS  ? "SIGBUS"
+                              : sig == SIGKILL ? "SIGKILL: out of memory?"
+                                               : "a signal");
+  }
+  size_t at = 0;
+  int32_t st = 0;
+  char msg[sizeof err->msg];
+  uint64_t len = 0;
+  if (in.oom || !ts_blob_get(&in, &at, &st, sizeof st) || !ts_blob_get(&in, &at, msg, sizeof msg) ||
+      !ts_blob_get(&in, &at, &len, sizeof len) || len != in.n - at) {
+    ts_blob_free(&in);
+    return ts_fail(err, TS_ERR_DEVICE, "%s: ended without a result (exit status %d)", what,
+                   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  }
+  msg[sizeof msg - 1] = 0;
+  if (st != TS_OK) {
+    ts_blob_free(&in);
+    return ts_fail(err, st > 0 && st < TS_STATUS_COUNT ? (ts_status)st : TS_ERR_DEVICE, "%s",
+                   msg);
+  }
+  /* the result is what follows the header */
+  memmove(in.p, in.p + at, (size_t)len);
+  in.n = (size_t)len;
+  *result = in;
+  return TS_OK;
+}

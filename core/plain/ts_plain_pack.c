@@ -1,0 +1,142 @@
+/* A plain kernel's result as bytes (ts_plain.h), so that a run made in a child process
+ * (core/isolate/) comes back whole: the output image and its raw bytes, the launches with
+ * their work-groups' rectangles and logs, the findings and their counts. The layout is this
+ * file's own: the same build writes and reads it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_plain.h"
+
+#define PACK_MAGIC 0x7473706cu /* "tspl" */
+
+void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b)
+{
+  uint32_t magic = PACK_MAGIC;
+  ts_blob_put(b, &magic, sizeof magic);
+  ts_blob_put(b, r, sizeof *r); /* the fixed part; its pointers are rewritten on reading */
+  int32_t img[3] = { r->out ? r->out->w : 0, r->out ? r->out->h : 0, r->out ? r->out->c : 0 };
+  ts_blob_put(b, img, sizeof img);
+  if (r->out)
+    ts_blob_put(b, r->out->data, (size_t)img[0] * (size_t)img[1] * (size_t)img[2]);
+  ts_blob_put(b, r->raw, r->raw ? r->raw_bytes : 0);
+  ts_blob_put(b, r->findings, r->nfindings * sizeof *r->findings);
+  for (int i = 0; i < r->npasses && i < TS_PLAIN_MAX_PASSES; i++) {
+    const ts_plain_launch *L = &r->launch[i];
+    uint8_t has = L->groups != NULL;
+    ts_blob_put(b, &has, 1);
+    if (has)
+      ts_blob_put(b, L->groups, (size_t)L->ngroups_all * sizeof *L->groups);
+    ts_blob_put(b, L->log, L->nlog * sizeof *L->log);
+  }
+}
+
+/* n items of size s from the blob into a new array (NULL and 1 for none). */
+static int take(const ts_blob *b, size_t *at, size_t n, size_t s, void **out)
+{
+  *out = NULL;
+  if (n == 0)
+    return 1;
+  if (n > SIZE_MAX / s)
+    return 0;
+  void *p = malloc(n * s);
+  if (!p || !ts_blob_get(b, at, p, n * s)) {
+    free(p);
+    return 0;
+  }
+  *out = p;
+  return 1;
+}
+
+ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_error *err)
+{
+  size_t at = 0;
+  uint32_t magic = 0;
+  ts_plain_result *r = calloc(1, sizeof *r);
+  if (!r)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  int ok = ts_blob_get(b, &at, &magic, sizeof magic) && magic == PACK_MAGIC &&
+           ts_blob_get(b, &at, r, sizeof *r);
+  /* nothing of the sender's pointers is kept */
+  r->out = NULL;
+  r->raw = NULL;
+  r->findings = NULL;
+  for (int i = 0; i < TS_PLAIN_MAX_PASSES; i++) {
+    r->launch[i].groups = NULL;
+    r->launch[i].log = NULL;
+  }
+  ok = ok && r->npasses >= 0 && r->npasses <= TS_PLAIN_MAX_PASSES;
+  int32_t img[3] = { 0 };
+  ok = ok && ts_blob_get(b, &at, img, sizeof img);
+  if (ok && img[0] > 0) {
+    ts_image *o = NULL;
+    ok = ts_image_create(img[0], img[1], img[2], &o, NULL) == TS_OK &&
+         ts_blob_get(b, &at, o->data, (size_t)img[0] * (size_t)img[1] * (size_t)img[2]);
+    r->out = o;
+  }
+  void *p = NULL;
+  ok = ok && take(b, &at, r->raw_bytes, 1, &p);
+  r->raw = p;
+  ok = ok && take(b, &at, r->nfindings, sizeof *r->findings, &p);
+  r->findings = p;
+  for (int i = 0; ok && i < r->npasses; i++) {
+    ts_plain_launch *L = &r->launch[i];
+    uint8_t has = 0;
+    ok = ts_blob_get(b, &at, &has, 1);
+    if (ok && has) {
+      ok = take(b, &at, L->ngroups_all, sizeof *L->groups, &p);
+      L->groups = p;
+    }
+    if (ok) {
+      ok = take(b, &at, L->nlog, sizeof *L->log, &p);
+      L->log = p;
+    }
+  }
+  if (!ok || at != b->n) {
+    ts_plain_result_free(r);
+    return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's result came back damaged");
+  }
+  *out = r;
+  return TS_OK;
+}
+
+/* ---- a run in a child process ---- */
+
+typedef struct child_run {
+  int device;
+  const char *kernels_dir;
+  const ts_plain_desc *d;
+  const ts_image *in;
+  const ts_plain_opts *o;
+} child_run;
+
+static ts_status run_in_child(void *arg, ts_blob *out, ts_error *err)
+{
+  const child_run *c = arg;
+  ts_cl *cl = NULL;
+  ts_status st = ts_cl_create(c->device, c->kernels_dir, &cl, err);
+  ts_plain_result *r = NULL;
+  if (st == TS_OK)
+    st = ts_plain_run(cl, c->d, c->in, c->o, &r, err);
+  if (st == TS_OK)
+    ts_plain_result_pack(r, out);
+  ts_plain_result_free(r);
+  ts_cl_destroy(cl);
+  return st;
+}
+
+ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
+                                const ts_image *in, const ts_plain_opts *o, double timeout_s,
+                                ts_plain_result **out, ts_error *err)
+{
+  child_run c = { device, kernels_dir, d, in, o };
+  const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  char what[1100];
+  snprintf(what, sizeof what, "%.1000s, %s", base, o->observe ? "observed" : "run plain");
+  ts_blob b = { 0 };
+  ts_status st = ts_isolate(what, run_in_child, &c, timeout_s, &b, err);
+  if (st == TS_OK)
+    st = ts_plain_result_unpack(&b, out, err);
+  ts_blob_free(&b);
+  return st;
+}
