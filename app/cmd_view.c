@@ -352,7 +352,9 @@ static int shoot(viewer *v, const view_args *a, anim *an)
       return EXIT_USAGE;
     }
     int n = 0, fps = a->fps < 1 ? 1 : a->fps > 50 ? 50 : a->fps; /* shot refuses others */
-    for (long long t = f0; t <= f1; t += fs) {
+    long long nframes = (f1 - f0) / fs + 1; /* counted, so t never passes LLONG_MAX */
+    for (long long i = 0; i < nframes; i++) {
+      long long t = f0 + i * fs;
       char path[4096];
       const char *pct = strchr(a->out, '%');
       if (an) {

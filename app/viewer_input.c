@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gl_res.h"
 #include "plain_view.h"
@@ -155,10 +156,15 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     v->fitted = 0;
     break;
   case SDLK_s: {
+    /* the next number no file has yet: an earlier session's shots are never overwritten */
     char path[64];
-    snprintf(path, sizeof path, "tilescope-shot-%03d.png", v->shot_counter++);
+    do
+      snprintf(path, sizeof path, "tilescope-shot-%03d.png", v->shot_counter++);
+    while (access(path, F_OK) == 0 && v->shot_counter < 1000000);
     if (viewer_screenshot(v, path)) {
-      snprintf(msg, sizeof msg, "wrote %s", path);
+      char cwd[80];
+      snprintf(msg, sizeof msg, "wrote %s in %.80s", path,
+               getcwd(cwd, sizeof cwd) ? cwd : "the current folder");
       viewer_set_status(v, msg);
     }
     break;

@@ -90,6 +90,10 @@ rc=$?
 check "a shot of a kernel that does not build exits 2 ($rc)" test $rc -eq 2
 check "its line names the file and line" grep -q "box.cl: the kernel does not build (CL_BUILD_PROGRAM_FAILURE): error: box.cl:[0-9]*:[0-9]*: .*(the shot shows the error)" "$tmp/broken2.out"
 check "the error scene is written" test -s "$tmp/broken2.png"
+# --frames at the end of the tick range: one frame, not an endless loop past LLONG_MAX.
+timeout 120 "$ts" shot --backend cpu --frames 9223372036854775807:9223372036854775807:1 -o "$tmp/far.png" >"$tmp/far.out" 2>&1
+rc=$?
+check "shot --frames at LLONG_MAX writes one frame ($rc)" grep -q "wrote 1 frames" "$tmp/far.out"
 # OpenCL asked for by name with no kernels folder: no quiet fall back to the CPU model.
 "$ts" shot --kernels "$tmp/nowhere" --backend cl -o "$tmp/nocl.png" >"$tmp/nocl.out" 2>&1
 rc=$?
