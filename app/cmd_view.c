@@ -172,7 +172,7 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     char *end;
     double t = strtod(a->dev_time, &end);
     int pct = *end == '%' && end[1] == 0;
-    if (end == a->dev_time || (*end && !pct) || t < 0 || (pct && t > 100) || t > 9e15) {
+    if (end == a->dev_time || (*end && !pct) || !(t >= 0) || (pct && t > 100) || t > 9e15) {
       fprintf(stderr, "tilescope %s: --device-time '%s': give P%% of the run or a time in the "
               "record's unit (ns, or logical events)\n", cmd, a->dev_time);
       return 0;

@@ -90,6 +90,26 @@ rc=$?
 check "a shot of a kernel that does not build exits 2 ($rc)" test $rc -eq 2
 check "its line names the file and line" grep -q "box.cl: the kernel does not build (CL_BUILD_PROGRAM_FAILURE): error: box.cl:[0-9]*:[0-9]*: .*(the shot shows the error)" "$tmp/broken2.out"
 check "the error scene is written" test -s "$tmp/broken2.png"
+# A record's numbers are not trusted: a compute unit no device has, zero slots, and
+# anything after the closing brace are one line each, exit 2.
+python3 - "$src/tests/records/integral_none.json" "$tmp" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+m = re.search(r'\[(\d+),(-?\d+),(\d+),(\d+),(\d+),(\d+),(\d+)\]', s[s.index('"tilescope"'):])
+a = s.index('"tilescope"') + m.start()
+g = list(m.groups()); g[1] = '2147483647'
+open(sys.argv[2] + '/unit.json', 'w').write(s[:a] + '[' + ','.join(g) + ']' + s[a + len(m.group(0)):])
+open(sys.argv[2] + '/slots.json', 'w').write(re.sub(r'"slots":\d+', '"slots":0', s, count=1))
+open(sys.argv[2] + '/tail.json', 'w').write(s + 'garbage\n')
+PY
+for r in unit:"unit 2.14748e+09 is out of range" slots:"slots 0 is out of range" tail:"something follows the closing"; do
+  f=${r%%:*} want=${r#*:}
+  (cd "$src" && "$ts" shot --backend cpu --record "$tmp/$f.json" -o "$tmp/rec.png") >"$tmp/rec.out" 2>&1
+  rc=$?
+  check "record with a bad $f: exit 2 ($rc)" test $rc -eq 2
+  check "record with a bad $f: one line" grep -qF "$want" "$tmp/rec.out"
+done
+check "--device-time nan is refused" bash -c "! '$ts' shot --backend cpu --record '$src/tests/records/integral_none.json' --device-time nan -o '$tmp/nan.png' >/dev/null 2>&1"
 # --frames at the end of the tick range: one frame, not an endless loop past LLONG_MAX.
 timeout 120 "$ts" shot --backend cpu --frames 9223372036854775807:9223372036854775807:1 -o "$tmp/far.png" >"$tmp/far.out" 2>&1
 rc=$?

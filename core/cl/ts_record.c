@@ -319,7 +319,10 @@ static ts_status group_rec(jp *j, ts_grec *g)
   for (int i = 0; i < 7; i++) {
     if (i && !eat(j, ','))
       return bad(j, "a group record has 7 numbers");
-    ts_status st = int_in(j, i == 1 ? -1 : 0, i < 4 ? 2147483647.0 : 9007199254740992.0,
+    /* a compute unit (or logical lane) past 65535 is no device's: the Gantt chart would
+     * have that many rows */
+    ts_status st = int_in(j, i == 1 ? -1 : 0,
+                          i == 1 ? 65535.0 : i < 4 ? 2147483647.0 : 9007199254740992.0,
                           names[i], &v[i]);
     if (st != TS_OK)
       return st;
@@ -413,7 +416,7 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
         d->clock_ns = strcmp(clock, "ns") == 0;
     } else if (strcmp(key, "slots") == 0 || strcmp(key, "cost") == 0 ||
                strcmp(key, "ksize") == 0) {
-      if ((st = int_in(j, 0, 65536, key, &v)) == TS_OK)
+      if ((st = int_in(j, key[0] == 's' ? 1 : 0, 65536, key, &v)) == TS_OK)
         *(key[0] == 's' ? &info->slots : key[0] == 'c' ? &info->cost : &info->ksize) = (int)v;
     } else if (strcmp(key, "sigma") == 0) {
       st = num(j, &info->sigma);
@@ -513,6 +516,11 @@ ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out,
     } while (st == TS_OK && eat(&j, ','));
     if (st == TS_OK && !eat(&j, '}'))
       st = bad(&j, "expected '}' at the end");
+  }
+  if (st == TS_OK) {
+    ws(&j);
+    if (j.s != j.end)
+      st = bad(&j, "something follows the closing '}'");
   }
   if (st == TS_OK && !found)
     st = ts_fail(err, TS_ERR_FORMAT, "%s: no \"tilescope\" record (not written by tilescope run --trace)",
