@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "ts_chart.h"
+#include "ts_ref.h"
 
 static const char usage[] =
     "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
@@ -27,7 +28,36 @@ typedef struct result {
   const ts_variant *v;
   double ms, gbps, share, dev_ms;
   double bytes;
+  int checked; /* the output of both ways against the filter's reference: 1 equal, 0 not,
+                * -1 not checked (a user kernel that names no filter) */
 } result;
+
+/* Whether the run's output (as its last launches left it) equals its filter's reference:
+ * a kernel is timed only for what it computes right. 1, 0, or -1 when it names none. */
+static int output_matches(const ts_run *run, const ts_image *img, int ksize)
+{
+  const ts_variant *v = ts_run_params_of(run)->variant;
+  if (v->unchecked)
+    return -1;
+  int same = 0;
+  if (v->filter == TS_FILTER_INTEGRAL) {
+    uint32_t *ref = NULL;
+    const uint32_t *got = ts_run_output_u32(run);
+    if (ts_ref_integral(img, &ref, NULL) == TS_OK && got)
+      same = memcmp(ref, got, (size_t)img->w * (size_t)img->h * sizeof *ref) == 0;
+    free(ref);
+    return same;
+  }
+  ts_image *ref = NULL, *got = NULL;
+  ts_status st = v->filter == TS_FILTER_GAUSS ? ts_ref_gauss(img, ksize, 0, &ref, NULL)
+                                              : ts_ref_box3(img, &ref, NULL);
+  if (st == TS_OK && ts_run_output(run, &got, NULL) == TS_OK)
+    same = got->w == ref->w && got->h == ref->h && got->c == ref->c &&
+           memcmp(got->data, ref->data, (size_t)ref->w * (size_t)ref->h * (size_t)ref->c) == 0;
+  ts_image_destroy(ref);
+  ts_image_destroy(got);
+  return same;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -72,7 +102,7 @@ static void print_fastest(const result *res, int nres)
     double best_ms = 0;
     for (int i = 0; i < nres; i++) {
       double ms = res[i].dev_ms > 0 && res[i].dev_ms < res[i].ms ? res[i].dev_ms : res[i].ms;
-      if ((int)res[i].v->filter == f && (!best || ms < best_ms)) {
+      if ((int)res[i].v->filter == f && res[i].checked == 1 && (!best || ms < best_ms)) {
         best = &res[i];
         best_ms = ms;
       }
@@ -186,9 +216,11 @@ int cmd_bench(int argc, char **argv)
         t[k] = ms;
     }
     double launches_ms = 0;
+    int checked = -1;
     if (st == TS_OK) {
       qsort(t, (size_t)repeats, sizeof *t, cmp_double);
       launches_ms = t[repeats / 2];
+      checked = output_matches(run, img, ksize);
     }
     ts_dev_opts dopts = { .record = records, .stuck = -1 };
     for (int k = -2; st == TS_OK && k < repeats; k++) {
@@ -206,6 +238,14 @@ int cmd_bench(int argc, char **argv)
     qsort(t, (size_t)repeats, sizeof *t, cmp_double);
     result *x = &res[nres++];
     x->v = v;
+    int dev_checked = output_matches(run, img, ksize);
+    x->checked = checked == 0 || dev_checked == 0 ? 0 : checked;
+    if (x->checked == 0) {
+      fprintf(stderr, "tilescope bench: %s: its output differs from the %s reference (%s): "
+              "its times are not a filter's\n", v->name, ts_filter_name(v->filter),
+              checked == 0 ? "launches" : "one launch");
+      rc = EXIT_DIFF;
+    }
     x->ms = launches_ms;
     x->dev_ms = t[repeats / 2];
     x->bytes = compulsory_bytes(run);
@@ -232,9 +272,10 @@ int cmd_bench(int argc, char **argv)
       for (int i = 0; i < nres; i++)
         printf("%s\n  {\"name\": \"%s\", \"filter\": \"%s\", \"median_ms\": %.4f, "
                "\"ns_per_pixel\": %.4f, \"gbps\": %.3f, \"copy_share\": %.4f, "
-               "\"one_launch_ms\": %.4f}",
+               "\"one_launch_ms\": %.4f, \"output_ok\": %s}",
                i ? "," : "", res[i].v->name, ts_filter_name(res[i].v->filter), res[i].ms,
-               res[i].ms * 1e6 / px, res[i].gbps, res[i].share, res[i].dev_ms);
+               res[i].ms * 1e6 / px, res[i].gbps, res[i].share, res[i].dev_ms,
+               res[i].checked < 0 ? "null" : res[i].checked ? "true" : "false");
       printf("\n]}\n");
     } else {
       printf("%s (%s), %dx%d, %d channel%s, median of %d after 2 warm-up runs\n", d->name,

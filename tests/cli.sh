@@ -416,6 +416,18 @@ KERNEL
   expect 1 "^tilescope run: forever.cl, run plain: did not finish in 3 s; the watchdog stopped it \(--timeout\)$" \
     "$ts" run --kernel-file "$tmp/forever.cl" --timeout 3
   expect 2 "^tilescope run: --isolate 'thread': process or none$" "$ts" run --kernel-file "$tmp/far.cl" --isolate thread
+  # bench times only what computes right: a kernel that writes nothing is named, exit 1, and
+  # is never "fastest".
+  cat >"$tmp/nowrite.cl" <<'KERNEL'
+// tilescope: variant name=k_nowrite equals=box3
+// tilescope: pass entry=k_nowrite tile=16x16 group=16x16 halo=1
+inline void k_nowrite_tile(TS_BODY_ARGS, int2 t) { }
+TS_GROUP_ENTRY(k_nowrite, 16, 16)
+KERNEL
+  expect 1 "^tilescope bench: k_nowrite: its output differs from the box 3x3 reference \(launches\)" \
+    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x32 --repeats 1
+  expect 1 "^fastest box 3x3 here: box2d" \
+    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x32 --repeats 1
   # --kernel-file alone runs the file's variant; two files need --variant.
   expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
   expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \
