@@ -425,9 +425,9 @@ inline void k_nowrite_tile(TS_BODY_ARGS, int2 t) { }
 TS_GROUP_ENTRY(k_nowrite, 16, 16)
 KERNEL
   expect 1 "^tilescope bench: k_nowrite: its output differs from the box 3x3 reference \(launches\)" \
-    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x32 --repeats 1
+    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
   expect 1 "^fastest box 3x3 here: box2d" \
-    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x32 --repeats 1
+    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
   # --kernel-file alone runs the file's variant; two files need --variant.
   expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
   expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \
