@@ -22,7 +22,7 @@ typedef struct view_args {
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
       *dev_time, *pixel;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale;
-  double zoom, scale;
+  double zoom, scale, timeout;
   char record_input[1100]; /* the record's input path, resolved */
 } view_args;
 
@@ -285,6 +285,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--scale", 0, OPT_DBL, &a->scale, "S", "a .gif's size as a share of the window, 0.1..1 (default 1)", &a->have_scale },
     { "--record", 0, OPT_STR, &a->record, "IN.json", "open a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "the device view at device time T (ns, or logical events) or at P% of the run", NULL },
+    { "--timeout", 0, OPT_DBL, &a->timeout, "S", "shot: the watchdog, a run not done in S seconds ends the shot (default 600)", NULL },
     CLI_SCHED_OPTS(&a->cs),
   };
   const char *pos[1];
@@ -327,15 +328,26 @@ static int shot_result(viewer *v)
   return EXIT_OK;
 }
 
+/* The watchdog of a shot: a run that is not done in time cannot be stopped on its thread (a
+ * kernel in flight cannot be cancelled), so the shot ends here, with its line. */
+static int sync_or_exit(viewer *v, const view_args *a)
+{
+  double s = a->timeout > 0 ? a->timeout : 600;
+  if (viewer_sync(v, (uint32_t)(s * 1000)))
+    return 1;
+  fprintf(stderr, "tilescope shot: the run did not finish in %g s; the watchdog stopped the "
+          "shot (--timeout)\n", s);
+  fflush(stdout);
+  fflush(stderr);
+  _exit(EXIT_DIFF);
+}
+
 /* Writes one picture, or one per tick of --frames; to a .gif, adds them to `an` instead (a
  * script may have added frames already) and writes it. */
 static int shoot(viewer *v, const view_args *a, anim *an)
 {
   if (!a->frames) {
-    if (!viewer_sync(v, 600000)) {
-      fprintf(stderr, "tilescope shot: the run did not finish in time\n");
-      return EXIT_DIFF;
-    }
+    sync_or_exit(v, a);
     if (v->plain && !v->plain->res) {
       /* A plain kernel that did not load or run: its error, and no picture of it. */
       fprintf(stderr, "tilescope shot: %s\n", v->plain->error);
@@ -375,8 +387,8 @@ static int shoot(viewer *v, const view_args *a, anim *an)
         snprintf(path, sizeof path, "%.*s-%05lld%s", stem, a->out, t, dot ? dot : ".png");
       }
       viewer_set_tick(v, t);
-      if (!viewer_sync(v, 600000) ||
-          !(an ? viewer_anim_frame(v, an, (100 + fps / 2) / fps) : viewer_screenshot(v, path)))
+      sync_or_exit(v, a);
+      if (!(an ? viewer_anim_frame(v, an, (100 + fps / 2) / fps) : viewer_screenshot(v, path)))
         return EXIT_USAGE;
       n++;
     }
@@ -491,6 +503,10 @@ int cmd_shot(int argc, char **argv)
   }
   if (a.have_scale && !(a.scale >= 0.1 && a.scale <= 1)) {
     fprintf(stderr, "tilescope shot: --scale %g: give a share of the window, 0.1..1\n", a.scale);
+    return EXIT_USAGE;
+  }
+  if (a.timeout != 0 && !(a.timeout > 0 && a.timeout <= 86400)) {
+    fprintf(stderr, "tilescope shot: --timeout %g: give 1 to 86400 seconds\n", a.timeout);
     return EXIT_USAGE;
   }
   return run_viewer("shot", &a, 1);
