@@ -236,9 +236,13 @@ int cmd_run_plain(int argc, char **argv)
     const ts_image *ro = res->out;
     int same = !plain || memcmp(ro->data, plain->out->data,
                                 (size_t)ro->w * (size_t)ro->h * (size_t)ro->c) == 0;
-    fprintf(o, "observed: %zu finding%s (%llu accesses)%s\n", res->nfindings,
-            res->nfindings == 1 ? "" : "s", (unsigned long long)total,
-            same || res->counts[TS_FIND_OOB] ? "" : "; the observed output differs from the plain run's");
+    const char *differs =
+        same || res->counts[TS_FIND_OOB] ? "" : "; the observed output differs from the plain run's";
+    if (res->nfindings == 0)
+      fprintf(o, "observed: no finding, every access in order%s\n", differs);
+    else
+      fprintf(o, "observed: %zu finding%s, %llu accesses in all%s\n", res->nfindings,
+              res->nfindings == 1 ? "" : "s", (unsigned long long)total, differs);
     for (size_t i = 0; i < res->nfindings; i++) {
       char line[1024];
       ts_plain_finding_line(d, res, &res->findings[i], line, sizeof line);

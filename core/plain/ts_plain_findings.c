@@ -75,10 +75,12 @@ int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int p
 void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int pass,
                            const ts_plain_place *p, char *b, size_t n)
 {
-  const ts_plain_kernel *kn = ts_plain_kernel_named(d, d->pass[pass].entry);
+  (void)d;
+  const ts_plain_launch *L0 = &r->launch[pass];
   if (p->space == 1) {
-    const char *name = kn && p->buf < kn->nlocals ? kn->locals[p->buf] : "?";
-    int es = kn && p->buf < kn->nlocals ? kn->local_elem[p->buf] : 1;
+    int known = p->buf >= 0 && p->buf < L0->nlocals;
+    const char *name = known ? L0->locals[p->buf] : "?";
+    int es = known ? L0->local_elem[p->buf] : 1;
     if (p->off < 0)
       snprintf(b, n, "__local %s, %lld bytes before it", name, (long long)-p->off);
     else

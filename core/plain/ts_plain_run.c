@@ -286,6 +286,11 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   const ts_plain_pass *ps = &r->d->pass[pass];
   const ts_plain_kernel *k = ts_plain_kernel_named(r->d, ps->entry);
   ts_plain_launch *L = &res->launch[pass];
+  if (k) {
+    L->nlocals = k->nlocals;
+    memcpy(L->locals, k->locals, sizeof L->locals);
+    memcpy(L->local_elem, k->local_elem, sizeof L->local_elem);
+  }
   ts_status st = geometry(r, ps, L);
   if (st != TS_OK)
     return st;
