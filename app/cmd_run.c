@@ -1,6 +1,7 @@
 /* `tilescope run`: one variant, headless, to the end or to --tick; writes the output (the
  * integral image as a 16-bit PNG normalised to the sum of the whole image), optionally its exact values (.npy) and the
  * per-thread schedule (.csv), and prints what happened. */
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

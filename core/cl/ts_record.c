@@ -349,7 +349,7 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
       return st;
     if (!eat(j, ':'))
       return bad(j, "expected ':'");
-    int64_t v;
+    int64_t v = 0;
     if (strcmp(key, "tw") == 0 || strcmp(key, "th") == 0) {
       if ((st = int_in(j, 1, 1 << 24, key, &v)) != TS_OK)
         return st;
@@ -392,7 +392,7 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
   size_t cap = 0;
   do {
     char key[32], clock[16];
-    int64_t v;
+    int64_t v = 0;
     if ((st = str(j, key, sizeof key)) != TS_OK)
       return st;
     if (!eat(j, ':'))
@@ -421,7 +421,7 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
     } else if (strcmp(key, "sigma") == 0) {
       st = num(j, &info->sigma);
     } else if (strcmp(key, "image") == 0) {
-      int64_t w, h, c;
+      int64_t w = 0, h = 0, c = 0;
       if (!eat(j, '[') || (st = int_in(j, 1, 1 << 20, "width", &w)) != TS_OK || !eat(j, ',') ||
           (st = int_in(j, 1, 1 << 20, "height", &h)) != TS_OK || !eat(j, ',') ||
           (st = int_in(j, 1, 4, "channels", &c)) != TS_OK || !eat(j, ']'))

@@ -120,7 +120,7 @@ static ts_status setup_pass(ts_run *run, int pi, int cx, int cy, ts_obs_pass *op
   op->chosen = cx >= 0 && cy >= 0 && cx < ps->tw && cy < ps->th
                    ? (uint32_t)cy * (uint32_t)ps->tw + (uint32_t)cx
                    : TS_OBS_NONE;
-  size_t sums, last, other, bits[TS_NROLES][2], scratch;
+  size_t sums = 0, last = 0, other = 0, bits[TS_NROLES][2] = { { 0 } }, scratch = 0;
   size_t words = layout(op, &sums, &last, &other, bits, &scratch);
   uint32_t *w = words ? calloc(words, sizeof *w) : NULL;
   if (!w)
@@ -160,7 +160,7 @@ static ts_status setup_pass(ts_run *run, int pi, int cx, int cy, ts_obs_pass *op
 
 static ts_status read_pass(ts_run *run, int pi, ts_obs_pass *op, ts_error *err)
 {
-  size_t sums, last, other, bits[TS_NROLES][2], scratch;
+  size_t sums = 0, last = 0, other = 0, bits[TS_NROLES][2] = { { 0 } }, scratch = 0;
   size_t words = layout(op, &sums, &last, &other, bits, &scratch);
   size_t elems = (size_t)op->cols[TS_ROLE_DST] * (size_t)op->rows[TS_ROLE_DST];
   uint32_t *w = calloc(words, sizeof *w);
