@@ -431,6 +431,9 @@ KERNEL
     "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
   expect 1 "^fastest box 3x3 here: box2d" \
     "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
+  # A wrong entry= names the file and the entry, not OpenCL's error code.
+  sed 's/entry=box_rows /entry=box_rowz /' "$ks/box_rows.cl" >"$tmp/wrongentry.cl"
+  expect 2 "wrongentry.cl: entry=box_rowz: the file has no __kernel of that name" "$ts" run --kernel-file "$tmp/wrongentry.cl"
   # --kernel-file alone runs the file's variant; two files need --variant.
   expect 0 "^box_rows on " "$ts" run --kernel-file "$ks/box_rows.cl"
   expect 2 "^tilescope: --kernel-file: 2 kernels \(box_rows, sobel\): name one with --variant$" \

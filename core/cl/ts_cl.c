@@ -406,6 +406,12 @@ ts_status tscl_make_kernel_in(ts_cl *cl, const char *file, int device_exec, cons
     return st;
   cl_int e;
   *out = clCreateKernel(p, name, &e);
+  if (e == CL_INVALID_KERNEL_NAME) {
+    char path[4096];
+    kernel_path(cl, file, path, sizeof path);
+    return ts_fail(err, TS_ERR_FORMAT, "%s: entry=%s: the file has no __kernel of that name",
+                   path, name);
+  }
   return tscl_cl_check(e, "clCreateKernel", err);
 }
 
