@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "ts_chart.h"
-#include "ts_ref.h"
 
 static const char usage[] =
     "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
@@ -34,26 +33,23 @@ typedef struct result {
 
 /* Whether the run's output (as its last launches left it) equals its filter's reference:
  * a kernel is timed only for what it computes right. 1, 0, or -1 when it names none. */
-static int output_matches(const ts_run *run, const ts_image *img, int ksize)
+static int output_matches(const ts_run *run)
 {
-  const ts_variant *v = ts_run_params_of(run)->variant;
-  if (v->unchecked)
+  if (ts_run_params_of(run)->variant->unchecked)
     return -1;
-  int same = 0;
-  if (v->filter == TS_FILTER_INTEGRAL) {
-    uint32_t *ref = NULL;
-    const uint32_t *got = ts_run_output_u32(run);
-    if (ts_ref_integral(img, &ref, NULL) == TS_OK && got)
-      same = memcmp(ref, got, (size_t)img->w * (size_t)img->h * sizeof *ref) == 0;
-    free(ref);
-    return same;
-  }
   ts_image *ref = NULL, *got = NULL;
-  ts_status st = v->filter == TS_FILTER_GAUSS ? ts_ref_gauss(img, ksize, 0, &ref, NULL)
-                                              : ts_ref_box3(img, &ref, NULL);
-  if (st == TS_OK && ts_run_output(run, &got, NULL) == TS_OK)
-    same = got->w == ref->w && got->h == ref->h && got->c == ref->c &&
-           memcmp(got->data, ref->data, (size_t)ref->w * (size_t)ref->h * (size_t)ref->c) == 0;
+  uint32_t *sums = NULL;
+  int same = 0;
+  if (ts_run_reference(run, &ref, &sums, NULL) == TS_OK) {
+    const ts_kctx *k = ts_run_kctx(run);
+    const uint32_t *out32 = ts_run_output_u32(run);
+    if (sums)
+      same = out32 && memcmp(sums, out32, (size_t)k->W * (size_t)k->H * sizeof *sums) == 0;
+    else if (ts_run_output(run, &got, NULL) == TS_OK)
+      same = got->w == ref->w && got->h == ref->h && got->c == ref->c &&
+             memcmp(got->data, ref->data, (size_t)ref->w * (size_t)ref->h * (size_t)ref->c) == 0;
+  }
+  free(sums);
   ts_image_destroy(ref);
   ts_image_destroy(got);
   return same;
@@ -220,7 +216,7 @@ int cmd_bench(int argc, char **argv)
     if (st == TS_OK) {
       qsort(t, (size_t)repeats, sizeof *t, cmp_double);
       launches_ms = t[repeats / 2];
-      checked = output_matches(run, img, ksize);
+      checked = output_matches(run);
     }
     ts_dev_opts dopts = { .record = records, .stuck = -1 };
     for (int k = -2; st == TS_OK && k < repeats; k++) {
@@ -238,7 +234,7 @@ int cmd_bench(int argc, char **argv)
     qsort(t, (size_t)repeats, sizeof *t, cmp_double);
     result *x = &res[nres++];
     x->v = v;
-    int dev_checked = output_matches(run, img, ksize);
+    int dev_checked = output_matches(run);
     x->checked = checked == 0 || dev_checked == 0 ? 0 : checked;
     if (x->checked == 0) {
       fprintf(stderr, "tilescope bench: %s: its output differs from the %s reference (%s): "

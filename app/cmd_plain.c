@@ -67,20 +67,6 @@ static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *
   }
 }
 
-static void json_str(FILE *out, const char *s)
-{
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fprintf(out, "\\%c", *s);
-    else if ((unsigned char)*s < 32)
-      fprintf(out, "\\u%04x", *s);
-    else
-      fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
 int cmd_run_plain(int argc, char **argv)
 {
   /* --pass is repeatable: take them out before the table parser */
@@ -278,14 +264,14 @@ int cmd_run_plain(int argc, char **argv)
   }
   if (json) {
     printf("{\"kernel\":");
-    json_str(stdout, d->path);
+    cli_json_string(d->path);
     printf(",\"device\":");
-    json_str(stdout, shown->device);
+    cli_json_string(shown->device);
     printf(",\"passes\":[");
     for (int p = 0; p < d->npasses; p++) {
       const ts_plain_launch *L = &shown->launch[p];
       printf("%s{\"entry\":", p ? "," : "");
-      json_str(stdout, L->entry);
+      cli_json_string(L->entry);
       printf(",\"global\":[%zu,%zu,%zu],\"local\":[%zu,%zu,%zu],\"groups\":%u", L->global[0],
              L->global[1], L->global[2], L->local[0], L->local[1], L->local[2], L->ngroups_all);
       if (plain) /* no plain run is made when it would access outside its buffers */
@@ -310,7 +296,7 @@ int cmd_run_plain(int argc, char **argv)
         printf("%s{\"kind\":%d,\"line\":%d,\"count\":%llu,\"text\":", i ? "," : "",
                res->findings[i].kind, res->findings[i].line,
                (unsigned long long)res->findings[i].count);
-        json_str(stdout, line);
+        cli_json_string(line);
         printf("}");
       }
       printf("]");

@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "ts_export.h"
 #include "ts_observe.h"
-#include "ts_ref.h"
 #include "ts_record.h"
 
 static const char usage[] =
@@ -236,8 +235,7 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
 /* Compares the output with --expect's image, or else with the reference of the built-in
  * filter the variant names, and prints the verdict with the first difference. Returns 0
  * when equal, 1 when not, -1 on an error (in err). */
-static int check_output(FILE *out, const ts_run *run, const ts_image *in,
-                        const char *expect_path, ts_error *err)
+static int check_output(FILE *out, const ts_run *run, const char *expect_path, ts_error *err)
 {
   const ts_variant *v = ts_run_params_of(run)->variant;
   const ts_kctx *k = ts_run_kctx(run);
@@ -255,12 +253,7 @@ static int check_output(FILE *out, const ts_run *run, const ts_image *in,
     snprintf(name, sizeof name, "the %s reference",
              v->filter == TS_FILTER_BOX3 ? "box3" : v->filter == TS_FILTER_GAUSS ? "gauss" : "integral");
     what = name;
-    if (v->filter == TS_FILTER_INTEGRAL)
-      st = ts_ref_integral(in, &ref32, err);
-    else if (v->filter == TS_FILTER_GAUSS)
-      st = ts_ref_gauss(in, k->ksize, ts_run_params_of(run)->sigma, &want, err);
-    else
-      st = ts_ref_box3(in, &want, err);
+    st = ts_run_reference(run, &want, &ref32, err);
   }
   if (st == TS_OK && !ref32)
     st = ts_run_output(run, &got, err);
@@ -505,7 +498,7 @@ int cmd_run(int argc, char **argv)
   }
   int output_ok = 1;
   if (expect_path || (p.variant->file && !p.variant->unchecked && !cs.have_tick)) {
-    int crc = check_output(json ? stderr : stdout, run, in, expect_path, &err);
+    int crc = check_output(json ? stderr : stdout, run, expect_path, &err);
     if (crc < 0) {
       fprintf(stderr, "tilescope run: %s\n", err.msg);
       goto out;

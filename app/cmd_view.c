@@ -330,11 +330,11 @@ static int shot_result(viewer *v)
 
 /* The watchdog of a shot: a run that is not done in time cannot be stopped on its thread (a
  * kernel in flight cannot be cancelled), so the shot ends here, with its line. */
-static int sync_or_exit(viewer *v, const view_args *a)
+static void sync_or_exit(viewer *v, const view_args *a)
 {
   double s = a->timeout > 0 ? a->timeout : 600;
   if (viewer_sync(v, (uint32_t)(s * 1000)))
-    return 1;
+    return;
   fprintf(stderr, "tilescope shot: the run did not finish in %g s; the watchdog stopped the "
           "shot (--timeout)\n", s);
   fflush(stdout);

@@ -392,45 +392,20 @@ PY
   expect 0 "^observed: no finding, every access in order$" "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --observe
   # A plain kernel that crashes or never ends runs in a process of its own: one line, exit 1,
   # and tilescope goes on (the watchdog: --timeout).
-  cat >"$tmp/far.cl" <<'KERNEL'
-// tilescope: plain
-__kernel void far(__global const uchar *in, __global uchar *out, int W, int H)
-{
-  int x = get_global_id(0), y = get_global_id(1);
-  out[y * W + x] = in[y * W + x];
-  if (x == 0 && y == 0)
-    out[1 << 28] = 1;
-}
-KERNEL
-  cat >"$tmp/forever.cl" <<'KERNEL'
-// tilescope: plain
-__kernel void forever(__global const uchar *in, __global uchar *out, int W, int H)
-{
-  int x = get_global_id(0), y = get_global_id(1);
-  while (in[0] != 7 || in[0] == 7)
-    out[y * W + x] += 1;
-}
-KERNEL
   # (SIGSEGV; under AddressSanitizer the child reports it and aborts: SIGABRT)
-  expect 1 "^tilescope run: far.cl, run plain: crashed \(signal [0-9]+, SIG" "$ts" run --kernel-file "$tmp/far.cl"
+  expect 1 "^tilescope run: far.cl, run plain: crashed \(signal [0-9]+, SIG" "$ts" run --kernel-file "$src/tests/kernels/far.cl"
   # (named by the nearest buffer, which depends on where the device put them)
   expect 1 "^far.cl:7: access outside every buffer \(not performed\) in far: work-group \(0,0\) item \(0,0\) writes (in|out) pixel" \
-    "$ts" run --kernel-file "$tmp/far.cl" --observe
+    "$ts" run --kernel-file "$src/tests/kernels/far.cl" --observe
   expect 1 "^tilescope run: forever.cl, run plain: did not finish in 3 s; the watchdog stopped it \(--timeout\)$" \
-    "$ts" run --kernel-file "$tmp/forever.cl" --timeout 3
-  expect 2 "^tilescope run: --isolate 'thread': process or none$" "$ts" run --kernel-file "$tmp/far.cl" --isolate thread
+    "$ts" run --kernel-file "$src/tests/kernels/forever.cl" --timeout 3
+  expect 2 "^tilescope run: --isolate 'thread': process or none$" "$ts" run --kernel-file "$src/tests/kernels/far.cl" --isolate thread
   # bench times only what computes right: a kernel that writes nothing is named, exit 1, and
   # is never "fastest".
-  cat >"$tmp/nowrite.cl" <<'KERNEL'
-// tilescope: variant name=k_nowrite equals=box3
-// tilescope: pass entry=k_nowrite tile=16x16 group=16x16 halo=1
-inline void k_nowrite_tile(TS_BODY_ARGS, int2 t) { }
-TS_GROUP_ENTRY(k_nowrite, 16, 16)
-KERNEL
   expect 1 "^tilescope bench: k_nowrite: its output differs from the box 3x3 reference \(launches\)" \
-    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
+    "$ts" bench --kernel-file "$src/tests/kernels/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
   expect 1 "^fastest box 3x3 here: box2d" \
-    "$ts" bench --kernel-file "$tmp/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
+    "$ts" bench --kernel-file "$src/tests/kernels/nowrite.cl" --variants k_nowrite,box2d --size 64x64 --repeats 1
   # A wrong entry= names the file and the entry, not OpenCL's error code.
   sed 's/entry=box_rows /entry=box_rowz /' "$ks/box_rows.cl" >"$tmp/wrongentry.cl"
   expect 2 "wrongentry.cl: entry=box_rowz: the file has no __kernel of that name" "$ts" run --kernel-file "$tmp/wrongentry.cl"
@@ -441,28 +416,10 @@ KERNEL
   # A dialect kernel that reads src directly, not through an accessor, is observed all the
   # same (the instrumenter passes its direct accesses through the observation), and so is a
   # direct write past its buffer, which is not performed.
-  cat >"$tmp/box_direct.cl" <<'KERNEL'
-// tilescope: variant name=box_direct equals=box3
-// tilescope: pass entry=box_direct tile=16x16 group=16x16 halo=0
-inline void box_direct_tile(TS_BODY_ARGS, int2 t)
-{
-  int x = t.x * 16 + (int)get_local_id(0), y = t.y * 16 + (int)get_local_id(1);
-  if (x >= W || y >= H)
-    return;
-  for (int c = 0; c < C; c++) {
-    int s = 0;
-    for (int j = -1; j <= 1; j++)
-      for (int i = -1; i <= 1; i++)
-        s += src[(clamp(y + j, 0, H - 1) * W + clamp(x + i, 0, W - 1)) * C + c];
-    dst[(y * W + x) * C + c + (x == 0 && y == H - 1 ? W * C : 0)] = box_scale(s);
-  }
-}
-TS_GROUP_ENTRY(box_direct, 16, 16)
-KERNEL
   expect 1 "^box_direct: pass 1 thread \(0,0\) read in column 48 row 0, outside its declared footprint \(columns 0..47, rows 0..15; 285 accesses outside\)$" \
-    "$ts" run --kernel-file "$tmp/box_direct.cl" --variant box_direct --observe
+    "$ts" run --kernel-file "$src/tests/kernels/box_direct.cl" --variant box_direct --observe
   expect 1 "^box_direct: pass 1 thread \(0,29\) wrote out column 0 row 480, outside the buffer \(1920 columns x 480 rows\); not performed \(3 such accesses\)$" \
-    "$ts" run --kernel-file "$tmp/box_direct.cl" --variant box_direct --observe
+    "$ts" run --kernel-file "$src/tests/kernels/box_direct.cl" --variant box_direct --observe
   # With --json the checks' verdicts are fields, and their lines go to stderr.
   out=$("$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe --json 2>"$tmp/obs.err")
   rc=$?

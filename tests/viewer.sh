@@ -111,16 +111,7 @@ for r in unit:"unit 2.14748e+09 is out of range" slots:"slots 0 is out of range"
 done
 check "--device-time nan is refused" bash -c "! '$ts' shot --backend cpu --record '$src/tests/records/integral_none.json' --device-time nan -o '$tmp/nan.png' >/dev/null 2>&1"
 # A plain kernel that never ends: the shot's watchdog ends the shot with one line, exit 1.
-cat >"$tmp/forever.cl" <<'KERNEL'
-// tilescope: plain
-__kernel void forever(__global const uchar *in, __global uchar *out, int W, int H)
-{
-  int x = get_global_id(0), y = get_global_id(1);
-  while (in[0] != 7 || in[0] == 7)
-    out[y * W + x] += 1;
-}
-KERNEL
-timeout 120 "$ts" shot --kernel-file "$tmp/forever.cl" --timeout 3 -o "$tmp/forever.png" >"$tmp/forever.out" 2>&1
+timeout 120 "$ts" shot --kernel-file "$src/tests/kernels/forever.cl" --timeout 3 -o "$tmp/forever.png" >"$tmp/forever.out" 2>&1
 rc=$?
 check "a shot of a kernel that never ends: exit 1 ($rc)" test $rc -eq 1
 check "and the watchdog's line" grep -q "the run did not finish in 3 s; the watchdog stopped the shot" "$tmp/forever.out"

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ts_ref.h"
 #include "ts_run_int.h"
 
 /* Marks the last pass's tiles whose output differs from the scalar reference. */
@@ -16,16 +15,9 @@ static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
   int last = v->npasses - 1;
   const ts_pass_desc *pd = &v->passes[last];
   const ts_pass_sched *ps = &run->sched->pass[last];
-  ts_image in = { .w = k->W, .h = k->H, .c = k->C, .data = k->buf[TS_BUF_IN].data };
   ts_image *ref = NULL;
   uint32_t *ref32 = NULL;
-  ts_status st;
-  if (v->filter == TS_FILTER_INTEGRAL)
-    st = ts_ref_integral(&in, &ref32, err);
-  else if (v->filter == TS_FILTER_GAUSS)
-    st = ts_ref_gauss(&in, k->ksize, run->params.sigma, &ref, err);
-  else
-    st = ts_ref_box3(&in, &ref, err);
+  ts_status st = ts_run_reference(run, &ref, &ref32, err);
   if (st != TS_OK)
     return st;
   const uint8_t *want = ref32 ? (const uint8_t *)ref32 : ref->data;

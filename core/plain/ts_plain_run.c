@@ -87,28 +87,10 @@ static double lane_value(const uint8_t *p, const rbuf *b)
   return isnan(f) ? 0 : f;
 }
 
+/* One lane as a byte: rounded and clamped to 0..255. */
 static uint8_t to_u8(const uint8_t *p, const rbuf *b)
 {
-  double v;
-  if (b->lane_bytes == 1)
-    return b->is_signed ? (uint8_t)(*(const int8_t *)p < 0 ? 0 : *(const int8_t *)p) : *p;
-  if (b->lane_bytes == 2) {
-    uint16_t u;
-    memcpy(&u, p, 2);
-    v = b->is_signed ? (double)(int16_t)u : (double)u;
-  } else if (b->lane_bytes == 4 && b->is_float) {
-    float f;
-    memcpy(&f, p, 4);
-    v = isnan(f) ? 0 : floor((double)f + 0.5);
-  } else if (b->lane_bytes == 4) {
-    uint32_t u;
-    memcpy(&u, p, 4);
-    v = b->is_signed ? (double)(int32_t)u : (double)u;
-  } else {
-    double f;
-    memcpy(&f, p, 8);
-    v = isnan(f) ? 0 : floor(f + 0.5);
-  }
+  double v = floor(lane_value(p, b) + 0.5);
   return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 

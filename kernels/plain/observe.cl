@@ -329,6 +329,28 @@ inline void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   }
 }
 
+/* An access of n bytes at address a outside every buffer (space 0) or __local array (1):
+ * found, and named by the nearest one at its (signed) offset. */
+inline void ts_outside(ts_ctx *c, uint space, ulong a, uint n, uint acc, uint line)
+{
+  uint best = 0, count = space ? c->nl : c->ng;
+  ulong bd = ~(ulong)0;
+  long boff = 0;
+  for (uint k = 0; k < count; k++) {
+    ulong b = space ? (ulong)c->lb[k] : (ulong)c->gb[k];
+    ulong e = b + (space ? (ulong)c->lsz[k] : c->gsz[k]);
+    ulong d = a < b ? b - a : a + n - e;
+    if (d < bd) {
+      bd = d;
+      best = k;
+      boff = (long)(a - b);
+    }
+  }
+  uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
+  ts_finding(c, TS_FIND_OOB, line, space, best, acc, off, 0, 0, 0);
+  ts_log(c, space, best, acc | 8, off, n, line);
+}
+
 /* An access of n bytes at p of __global memory: the pointer to use. */
 inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
 {
@@ -351,22 +373,7 @@ inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     }
     return p;
   }
-  /* Outside every buffer: named by the nearest one, at its (signed) offset. */
-  uint best = 0;
-  ulong bd = ~(ulong)0;
-  long boff = 0;
-  for (uint k = 0; k < c->ng; k++) {
-    ulong b = (ulong)c->gb[k], e = b + c->gsz[k];
-    ulong d = a < b ? b - a : a + n - e;
-    if (d < bd) {
-      bd = d;
-      best = k;
-      boff = (long)(a - b);
-    }
-  }
-  uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
-  ts_finding(c, TS_FIND_OOB, line, 0, best, acc, off, 0, 0, 0);
-  ts_log(c, 0, best, acc | 8, off, n, line);
+  ts_outside(c, 0, a, n, acc, line);
   return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
 }
 
@@ -423,21 +430,7 @@ inline __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
       ts_lshadow(c, c->lw[k] + off + i, c->lr[k] + off + i, k, acc, off + i, line);
     return p;
   }
-  uint best = 0;
-  ulong bd = ~(ulong)0;
-  long boff = 0;
-  for (uint k = 0; k < c->nl; k++) {
-    ulong b = (ulong)c->lb[k], e = b + c->lsz[k];
-    ulong d = a < b ? b - a : a + n - e;
-    if (d < bd) {
-      bd = d;
-      best = k;
-      boff = (long)(a - b);
-    }
-  }
-  uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
-  ts_finding(c, TS_FIND_OOB, line, 1, best, acc, off, 0, 0, 0);
-  ts_log(c, 1, best, acc | 8, off, n, line);
+  ts_outside(c, 1, a, n, acc, line);
   return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
 }
 

@@ -102,25 +102,7 @@ for img in chart1080 chart4k; do
   done
 done
 # A dialect kernel's direct src[...] reads, observed through the instrumenter on the GPU too.
-cat >"$work/box_direct.cl" <<'KERNEL'
-// tilescope: variant name=box_direct equals=box3
-// tilescope: pass entry=box_direct tile=16x16 group=16x16 halo=0
-inline void box_direct_tile(TS_BODY_ARGS, int2 t)
-{
-  int x = t.x * 16 + (int)get_local_id(0), y = t.y * 16 + (int)get_local_id(1);
-  if (x >= W || y >= H)
-    return;
-  for (int c = 0; c < C; c++) {
-    int s = 0;
-    for (int j = -1; j <= 1; j++)
-      for (int i = -1; i <= 1; i++)
-        s += src[(clamp(y + j, 0, H - 1) * W + clamp(x + i, 0, W - 1)) * C + c];
-    TS_ST8(dst, W * C, x * C + c, y, box_scale(s));
-  }
-}
-TS_GROUP_ENTRY(box_direct, 16, 16)
-KERNEL
-"$ts" run --kernel-file "$work/box_direct.cl" --device "$gpu" --observe >"$work/direct.txt" 2>&1
+"$ts" run --kernel-file "$root/tests/kernels/box_direct.cl" --device "$gpu" --observe >"$work/direct.txt" 2>&1
 rd=$?
 if [[ $rd -eq 1 ]] && grep -q "outside its declared footprint" "$work/direct.txt"; then
   log "dialect kernel's direct reads observed: $(grep -m1 'outside its declared' "$work/direct.txt")"
