@@ -26,7 +26,20 @@
  * output(N) (of N: an integral image is output(1)), buffer or buffer(N) (a temporary of the
  * image's size that passes between launches, by argument name), width, height, channels,
  * pitch (bytes per row of the input), local(EXPR) (a __local buffer of EXPR bytes), or an
- * expression (a constant: r=2, alpha=1/9.0). */
+ * expression (a constant: r=2, alpha=1/9.0).
+ *
+ * A library's kernel needs more than an image in and an image out; `buffer` lines declare
+ * its buffers by name, and an argument names one (ARG=NAME):
+ *
+ *   // tilescope: buffer sum type=int shape=W+1,H+1 step=(W+1)*4 role=output
+ *
+ * with type (uchar char ushort short uint int float), shape=COLS,ROWS (elements), channels
+ * (default 1), step (bytes per row; default the row's bytes), offset (bytes before the first
+ * row), role (input: the image, converted to the type; output: read back and shown; temp:
+ * passes between launches), init (zero, the default, or a value every lane starts with) and
+ * map (how an output wider than 8 bits is shown: normalised to its largest, the default, or
+ * low8, its low bits). The same lines, without `// tilescope: `, make a launch file
+ * (--launch FILE) that sits beside a kernel file its owner ships unmodified. */
 #ifndef TS_PLAIN_H
 #define TS_PLAIN_H
 
@@ -103,7 +116,25 @@ typedef enum ts_plain_role {
   TS_ARG_PITCH,    /* bytes per row of the input */
   TS_ARG_LOCAL,    /* a __local buffer of `expr` bytes */
   TS_ARG_VALUE,    /* the value of `expr` */
+  TS_ARG_NAMED,    /* the declared buffer named `expr` (ts_plain_bufdecl) */
 } ts_plain_role;
+
+/* A buffer a `buffer` line declares. */
+typedef enum ts_plain_bufrole { TS_BUF_INPUT = 1, TS_BUF_OUTPUT, TS_BUF_TEMP } ts_plain_bufrole;
+
+typedef struct ts_plain_bufdecl {
+  char name[64];
+  ts_plain_bufrole role;
+  char type[16];
+  int lane, is_float, is_signed;   /* from the type */
+  char cols[64], rows[64];         /* its shape: expressions of W, H and C */
+  char channels[64], step[64], offset[64]; /* "" for the defaults */
+  double init;                     /* every lane's first value */
+  int low8;                        /* map=low8 */
+  int line;                        /* where it was declared */
+} ts_plain_bufdecl;
+
+#define TS_PLAIN_MAX_BUFS 8
 
 typedef struct ts_plain_arg {
   char name[64];
@@ -124,7 +155,10 @@ typedef struct ts_plain_pass {
 
 typedef struct ts_plain_desc {
   char path[1024];
+  char launch[1024];           /* the launch file, or "" (then the kernel file's lines) */
   char options[512];
+  int nbufs;
+  ts_plain_bufdecl bufs[TS_PLAIN_MAX_BUFS];
   int npasses;
   ts_plain_pass pass[TS_PLAIN_MAX_PASSES];
   char *text;                  /* the file */
@@ -132,7 +166,7 @@ typedef struct ts_plain_desc {
   ts_plain_src src;            /* its kernels */
 } ts_plain_desc;
 
-/* Whether a kernel file is a plain one: it has a `// tilescope: plain` line. */
+/* Whether a kernel file is a plain one: it has a `// tilescope: plain` or `buffer` line. */
 int ts_plain_is_plain(const char *text, size_t len);
 
 /* Reads the file, its `plain` lines, then `extra` (the same fields, one pass per string,
@@ -140,6 +174,11 @@ int ts_plain_is_plain(const char *text, size_t len);
  * kernels' arguments: every argument gets a role. Errors name PATH:LINE: FIELD. */
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err);
+/* The same with a launch file (NULL: none): its lines replace the kernel file's. */
+ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
+                               int nextra, ts_plain_desc **out, ts_error *err);
+/* The declared buffer of that name, or NULL. */
+const ts_plain_bufdecl *ts_plain_buf_named(const ts_plain_desc *d, const char *name);
 void ts_plain_desc_free(ts_plain_desc *d);
 /* The file's __kernel of that name, or NULL. */
 const ts_plain_kernel *ts_plain_kernel_named(const ts_plain_desc *d, const char *name);
@@ -203,7 +242,11 @@ typedef struct ts_plain_access {
 /* A global buffer argument of a launch, in argument order: what its elements are. */
 typedef struct ts_plain_buf {
   char name[64];        /* the argument's */
+  char buffer[64];      /* the declared buffer's ("" for the image roles) */
   int channels, lane;   /* per pixel, and bytes of each */
+  int cols, rows;       /* its shape, in pixels */
+  int64_t step, offset; /* bytes per row, and before the first row */
+  int temp;             /* a temporary (not an image) */
 } ts_plain_buf;
 
 typedef struct ts_plain_launch {
@@ -233,8 +276,10 @@ typedef struct ts_plain_opts {
 
 typedef struct ts_plain_result {
   ts_image *out;               /* the output image, as uchar (see mapping) */
-  void *raw;                   /* the output buffer's bytes as the kernel left them */
+  void *raw;                   /* the output's pixels as the kernel left them, rows packed
+                                * (cols * channels * raw_lane bytes a row, no step, no offset) */
   size_t raw_bytes;
+  int raw_cols, raw_rows;
   int raw_lane, raw_channels, raw_float, raw_signed;
   char mapping[96];            /* how raw became out: "as is", or normalised to its largest */
   int npasses;

@@ -1,7 +1,8 @@
-/* The launch description of a plain kernel (ts_plain.h): `// tilescope: plain` lines at the
- * top of the file, or the same fields from the command line, checked against the kernels'
- * arguments as libclang reads them. Every argument ends with a role, from the description or
- * from its name; one that has none is an error naming the kernel and the argument. */
+/* The launch description of a plain kernel (ts_plain.h): `// tilescope: plain` and
+ * `// tilescope: buffer` lines in the file, the same lines in a launch file beside it, or
+ * the pass fields from the command line, checked against the kernels' arguments as libclang
+ * reads them. Every argument ends with a role, from the description or from its name; one
+ * that has none is an error naming the kernel and the argument. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,9 +151,12 @@ int ts_plain_is_plain(const char *text, size_t len)
       const char *f = t + 13;
       while (f < l + n && *f == ' ')
         f++;
-      if ((size_t)(l + n - f) >= 5 && strncmp(f, "plain", 5) == 0 &&
-          (f + 5 == l + n || f[5] == ' ' || f[5] == '\r'))
-        return 1;
+      for (int w = 0; w < 2; w++) {
+        size_t k = w ? 6 : 5;
+        if ((size_t)(l + n - f) >= k && strncmp(f, w ? "buffer" : "plain", k) == 0 &&
+            (f + k == l + n || f[k] == ' ' || f[k] == '\r'))
+          return 1;
+      }
     }
     l = nl ? nl + 1 : end;
   }
@@ -182,12 +186,29 @@ static ts_plain_role role_by_name(const char *n)
   return TS_ARG_UNSET;
 }
 
+/* The file the description's lines come from: the launch file, else the kernel's. */
+static const char *lines_path(const ts_plain_desc *d)
+{
+  return d->launch[0] ? d->launch : d->path;
+}
+
 static ts_status field_error(ts_error *err, const char *path, int line, const char *field,
                              const char *what)
 {
   if (line > 0)
     return ts_fail(err, TS_ERR_FORMAT, "%s:%d: %s: %s", path, line, field, what);
   return ts_fail(err, TS_ERR_ARG, "%s: %s: %s", path, field, what);
+}
+
+/* A name (of a declared buffer): a C identifier that is not W, H or C. */
+static int is_name(const char *v)
+{
+  if (!(isalpha((unsigned char)v[0]) || v[0] == '_'))
+    return 0;
+  for (const char *q = v; *q; q++)
+    if (!(isalnum((unsigned char)*q) || *q == '_'))
+      return 0;
+  return strcmp(v, "W") && strcmp(v, "H") && strcmp(v, "C");
 }
 
 /* Splits "a,b,c" into up to three expressions. */
@@ -220,13 +241,13 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       p++;
     if (!*p)
       break;
-    char key[64], val[120];
+    char key[64], val[256];
     size_t k = 0;
     while (*p && *p != '=' && *p != ' ' && k < sizeof key - 1)
       key[k++] = *p++;
     key[k] = 0;
     if (*p != '=')
-      return field_error(err, d->path, line, key, "expected FIELD=VALUE");
+      return field_error(err, lines_path(d), line, key, "expected FIELD=VALUE");
     p++;
     size_t v = 0;
     if (*p == '"') {
@@ -234,7 +255,7 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       while (*p && *p != '"' && v < sizeof val - 1)
         val[v++] = *p++;
       if (*p != '"')
-        return field_error(err, d->path, line, key, "the quoted value has no closing \"");
+        return field_error(err, lines_path(d), line, key, "the quoted value has no closing \"");
       p++;
     } else {
       while (*p && *p != ' ' && *p != '\t' && v < sizeof val - 1)
@@ -243,33 +264,33 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
     val[v] = 0;
     if (strcmp(key, "entry") == 0) {
       if (v >= sizeof ps->entry)
-        return field_error(err, d->path, line, key, "the name is too long");
+        return field_error(err, lines_path(d), line, key, "the name is too long");
       memcpy(ps->entry, val, v + 1);
     } else if (strcmp(key, "global") == 0) {
       if (!(ps->gdims = split3(val, ps->global)))
-        return field_error(err, d->path, line, key, "expected one to three expressions, as W,H");
+        return field_error(err, lines_path(d), line, key, "expected one to three expressions, as W,H");
     } else if (strcmp(key, "local") == 0) {
       if (!(ps->ldims = split3(val, ps->local)))
-        return field_error(err, d->path, line, key, "expected one to three expressions, as 16,16");
+        return field_error(err, lines_path(d), line, key, "expected one to three expressions, as 16,16");
     } else if (strcmp(key, "tile") == 0) {
       int tw = 0, th = 0;
       char x;
       if (sscanf(val, "%d%c%d", &tw, &x, &th) != 3 || x != 'x' || tw < 1 || th < 1 ||
           tw > 4096 || th > 4096)
-        return field_error(err, d->path, line, key, "expected WxH, as 16x16");
+        return field_error(err, lines_path(d), line, key, "expected WxH, as 16x16");
       ps->tile_w = tw;
       ps->tile_h = th;
     } else if (strcmp(key, "halo") == 0) {
       char *end;
       long h = strtol(val, &end, 10);
       if (*end || end == val || h < 0 || h > 64)
-        return field_error(err, d->path, line, key, "expected 0 to 64 pixels");
+        return field_error(err, lines_path(d), line, key, "expected 0 to 64 pixels");
       ps->halo = (int)h;
     } else if (strcmp(key, "options") == 0) {
       snprintf(d->options, sizeof d->options, "%s", val);
     } else {
       if (ps->nargs == TS_PLAIN_MAX_PARAMS)
-        return field_error(err, d->path, line, key, "too many arguments");
+        return field_error(err, lines_path(d), line, key, "too many arguments");
       ts_plain_arg *a = &ps->args[ps->nargs++];
       memset(a, 0, sizeof *a);
       snprintf(a->name, sizeof a->name, "%s", key);
@@ -284,7 +305,7 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
         snprintf(a->expr, sizeof a->expr, "%.*s", (int)(v - 8), val + 7);
         if (strcmp(a->expr, "1") && strcmp(a->expr, "2") && strcmp(a->expr, "3") &&
             strcmp(a->expr, "4"))
-          return field_error(err, d->path, line, key,
+          return field_error(err, lines_path(d), line, key,
                              out_n ? "output(N): N is the channels, 1 to 4"
                                    : "buffer(N): N is the channels, 1 to 4");
       } else if (strncmp(val, "local(", 6) == 0 && val[v - 1] == ')') {
@@ -294,14 +315,142 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
         snprintf(a->expr, sizeof a->expr, "%s", val);
         double x;
         ts_error e2 = { 0 };
-        if (ts_plain_eval(val, 64, 64, 3, &x, NULL, &e2) != TS_OK)
-          return field_error(err, d->path, line, key,
+        if (is_name(val)) {
+          a->role = TS_ARG_NAMED; /* a declared buffer: resolve checks that it is one */
+        } else if (ts_plain_eval(val, 64, 64, 3, &x, NULL, &e2) != TS_OK)
+          return field_error(err, lines_path(d), line, key,
                              "expected input, output, output(CHANNELS), buffer, width, height, "
-                             "channels, pitch, local(BYTES) or an expression of W, H and C");
+                             "channels, pitch, local(BYTES), a declared buffer's name or an "
+                             "expression of W, H and C");
       }
     }
   }
   return TS_OK;
+}
+
+/* An expression field's value: one that evaluates for some image (64x64x3). */
+static int expr_ok(const char *v)
+{
+  double x;
+  ts_error e2 = { 0 };
+  return ts_plain_eval(v, 64, 64, 3, &x, NULL, &e2) == TS_OK;
+}
+
+static const struct {
+  const char *name;
+  int lane, is_float, is_signed;
+} types[] = {
+  { "uchar", 1, 0, 0 }, { "char", 1, 0, 1 }, { "ushort", 2, 0, 0 }, { "short", 2, 0, 1 },
+  { "uint", 4, 0, 0 },  { "int", 4, 0, 1 },  { "float", 4, 1, 1 },
+};
+
+/* A `buffer NAME field=value ...` line. */
+static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_error *err)
+{
+  const char *path = lines_path(d);
+  while (*s == ' ' || *s == '\t')
+    s++;
+  size_t n = strcspn(s, " \t");
+  char name[64];
+  if (n == 0 || n >= sizeof name)
+    return field_error(err, path, line, "buffer", "give the buffer a name: buffer NAME type=...");
+  memcpy(name, s, n);
+  name[n] = 0;
+  if (!is_name(name))
+    return field_error(err, path, line, "buffer", "a buffer's name is a C identifier, not W, H or C");
+  if (ts_plain_buf_named(d, name))
+    return field_error(err, path, line, name, "a buffer of that name is declared already");
+  if (d->nbufs == TS_PLAIN_MAX_BUFS)
+    return field_error(err, path, line, name, "more than 8 buffers");
+  ts_plain_bufdecl *b = &d->bufs[d->nbufs];
+  memset(b, 0, sizeof *b);
+  snprintf(b->name, sizeof b->name, "%s", name);
+  b->line = line;
+  int have_role = 0, have_type = 0, have_shape = 0;
+  const char *p = s + n;
+  while (*p) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (!*p)
+      break;
+    char key[32], val[128];
+    size_t k = strcspn(p, "= \t"), v;
+    if (k == 0 || k >= sizeof key || p[k] != '=')
+      return field_error(err, path, line, name, "expected FIELD=VALUE after the buffer's name");
+    memcpy(key, p, k);
+    key[k] = 0;
+    p += k + 1;
+    v = strcspn(p, " \t");
+    if (v == 0 || v >= sizeof val)
+      return field_error(err, path, line, key, "no value, or one too long");
+    memcpy(val, p, v);
+    val[v] = 0;
+    p += v;
+    if (strcmp(key, "type") == 0) {
+      size_t t = 0;
+      while (t < sizeof types / sizeof types[0] && strcmp(types[t].name, val))
+        t++;
+      if (t == sizeof types / sizeof types[0])
+        return field_error(err, path, line, key, "expected uchar, char, ushort, short, uint, int or float");
+      snprintf(b->type, sizeof b->type, "%s", val);
+      b->lane = types[t].lane;
+      b->is_float = types[t].is_float;
+      b->is_signed = types[t].is_signed;
+      have_type = 1;
+    } else if (strcmp(key, "shape") == 0) {
+      char parts[3][64];
+      if (split3(val, parts) != 2 || !expr_ok(parts[0]) || !expr_ok(parts[1]))
+        return field_error(err, path, line, key, "expected COLS,ROWS, two expressions of W, H and C");
+      memcpy(b->cols, parts[0], sizeof b->cols);
+      memcpy(b->rows, parts[1], sizeof b->rows);
+      have_shape = 1;
+    } else if (strcmp(key, "channels") == 0 || strcmp(key, "step") == 0 ||
+               strcmp(key, "offset") == 0) {
+      if (!expr_ok(val) || strlen(val) >= sizeof b->step)
+        return field_error(err, path, line, key, "expected an expression of W, H and C");
+      snprintf(key[0] == 'c' ? b->channels : key[0] == 's' ? b->step : b->offset,
+               sizeof b->step, "%s", val);
+    } else if (strcmp(key, "role") == 0) {
+      b->role = strcmp(val, "input") == 0    ? TS_BUF_INPUT
+                : strcmp(val, "output") == 0 ? TS_BUF_OUTPUT
+                : strcmp(val, "temp") == 0   ? TS_BUF_TEMP
+                                             : 0;
+      if (!b->role)
+        return field_error(err, path, line, key, "expected input, output or temp");
+      have_role = 1;
+    } else if (strcmp(key, "init") == 0) {
+      double x;
+      int is_int;
+      ts_error e2 = { 0 };
+      if (strcmp(val, "zero") == 0)
+        b->init = 0;
+      else if (ts_plain_eval(val, 1, 1, 1, &x, &is_int, &e2) == TS_OK)
+        b->init = x;
+      else
+        return field_error(err, path, line, key, "expected zero or a number");
+    } else if (strcmp(key, "map") == 0) {
+      if (strcmp(val, "normalised") && strcmp(val, "low8"))
+        return field_error(err, path, line, key, "expected normalised or low8");
+      b->low8 = val[0] == 'l';
+    } else {
+      return field_error(err, path, line, key,
+                         "a buffer has type, shape, channels, step, offset, role, init and map");
+    }
+  }
+  if (!have_type || !have_shape || !have_role)
+    return field_error(err, path, line, name,
+                       !have_type ? "the buffer needs type=" : !have_shape ? "the buffer needs shape=COLS,ROWS"
+                                                                           : "the buffer needs role=input, output or temp");
+  d->nbufs++;
+  return TS_OK;
+}
+
+const ts_plain_bufdecl *ts_plain_buf_named(const ts_plain_desc *d, const char *name)
+{
+  for (int i = 0; i < d->nbufs; i++)
+    if (strcmp(d->bufs[i].name, name) == 0)
+      return &d->bufs[i];
+  return NULL;
 }
 
 const ts_plain_kernel *ts_plain_kernel_named(const ts_plain_desc *d, const char *name)
@@ -322,7 +471,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
       for (int i = 0; i < d->src.nkernels; i++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                  d->src.kernels[i].name);
-      return field_error(err, d->path, line, "entry",
+      return field_error(err, lines_path(d), line, "entry",
                          d->src.nkernels ? "the file has several kernels; name one" : "the file has no __kernel");
     }
     snprintf(ps->entry, sizeof ps->entry, "%s", d->src.kernels[0].name);
@@ -331,7 +480,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
   if (!k) {
     char what[512];
     snprintf(what, sizeof what, "no __kernel named '%s' in the file", ps->entry);
-    return field_error(err, d->path, line, "entry", what);
+    return field_error(err, lines_path(d), line, "entry", what);
   }
   for (int i = 0; i < ps->nargs; i++) {
     int found = 0;
@@ -340,7 +489,7 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
     if (!found) {
       char what[512];
       snprintf(what, sizeof what, "%s has no argument of that name", k->name);
-      return field_error(err, d->path, ps->args[i].line ? ps->args[i].line : line,
+      return field_error(err, lines_path(d), ps->args[i].line ? ps->args[i].line : line,
                          ps->args[i].name, what);
     }
   }
@@ -352,6 +501,10 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
     for (int i = 0; i < ps->nargs; i++)
       if (strcmp(ps->args[i].name, p->name) == 0)
         a = ps->args[i];
+    if (a.role == TS_ARG_UNSET && ts_plain_buf_named(d, p->name)) {
+      a.role = TS_ARG_NAMED; /* an argument named as a declared buffer is that buffer */
+      snprintf(a.expr, sizeof a.expr, "%s", p->name);
+    }
     if (a.role == TS_ARG_UNSET)
       a.role = role_by_name(p->name);
     char what[512];
@@ -360,23 +513,30 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
                "%s's argument '%s' has no role: say %s=input, output, buffer, width, height, "
                "channels, pitch, local(BYTES) or a value",
                k->name, p->name, p->name);
-      return field_error(err, d->path, line ? line : k->line, p->name, what);
+      return field_error(err, line ? lines_path(d) : d->path, line ? line : k->line, p->name, what);
     }
-    int is_buf = a.role == TS_ARG_INPUT || a.role == TS_ARG_OUTPUT || a.role == TS_ARG_BUFFER;
+    if (a.role == TS_ARG_NAMED && !ts_plain_buf_named(d, a.expr)) {
+      snprintf(what, sizeof what, "no buffer named '%s' is declared (buffer %s type=... shape=... role=...)",
+               a.expr, a.expr);
+      return field_error(err, lines_path(d), a.line ? a.line : line, p->name, what);
+    }
+    int is_buf = a.role == TS_ARG_INPUT || a.role == TS_ARG_OUTPUT || a.role == TS_ARG_BUFFER ||
+                 a.role == TS_ARG_NAMED;
     if (is_buf && !(p->pointer && p->space == TS_SPACE_GLOBAL)) {
-      snprintf(what, sizeof what, "%s is an image buffer but the argument is not a __global pointer", role_names[a.role]);
-      return field_error(err, d->path, a.line ? a.line : k->line, p->name, what);
+      snprintf(what, sizeof what, "%s is a buffer but the argument is not a __global pointer",
+               a.role == TS_ARG_NAMED ? a.expr : role_names[a.role]);
+      return field_error(err, a.line ? lines_path(d) : d->path, a.line ? a.line : k->line, p->name, what);
     }
     if (a.role == TS_ARG_LOCAL && !(p->pointer && p->space == TS_SPACE_LOCAL))
-      return field_error(err, d->path, a.line ? a.line : k->line, p->name,
+      return field_error(err, a.line ? lines_path(d) : d->path, a.line ? a.line : k->line, p->name,
                          "local(BYTES) is for a __local pointer argument");
     if (!is_buf && a.role != TS_ARG_LOCAL && p->pointer) {
       snprintf(what, sizeof what, "a pointer argument needs input, output, buffer or local(BYTES), not %s",
                a.role == TS_ARG_VALUE ? "a value" : role_names[a.role]);
-      return field_error(err, d->path, a.line ? a.line : k->line, p->name, what);
+      return field_error(err, a.line ? lines_path(d) : d->path, a.line ? a.line : k->line, p->name, what);
     }
     if (p->pointer && p->space == TS_SPACE_LOCAL && a.role != TS_ARG_LOCAL)
-      return field_error(err, d->path, a.line ? a.line : k->line, p->name,
+      return field_error(err, a.line ? lines_path(d) : d->path, a.line ? a.line : k->line, p->name,
                          "a __local pointer argument needs local(BYTES)");
     args[j] = a;
   }
@@ -385,8 +545,75 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
   return TS_OK;
 }
 
+/* One line of a description: `plain FIELDS` (or `pass FIELDS`) or `buffer NAME FIELDS`;
+ * 0 when it is neither. */
+static int parse_line(ts_plain_desc *d, char *f, int line, ts_status *st, ts_error *err)
+{
+  char *cr = strchr(f, '\r');
+  if (cr)
+    *cr = 0;
+  size_t k = strcspn(f, " \t");
+  if ((k == 5 && strncmp(f, "plain", 5) == 0) || (k == 4 && strncmp(f, "pass", 4) == 0)) {
+    if (d->npasses == TS_PLAIN_MAX_PASSES) {
+      *st = field_error(err, lines_path(d), line, "pass", "more than 8 passes");
+    } else {
+      ts_plain_pass *ps = &d->pass[d->npasses++];
+      ps->line = line;
+      *st = parse_fields(d, ps, f + k, line, err);
+    }
+    return 1;
+  }
+  if (k == 6 && strncmp(f, "buffer", 6) == 0) {
+    *st = parse_buffer(d, f + k, line, err);
+    return 1;
+  }
+  return 0;
+}
+
+/* The description's lines: in a kernel file, those that start `// tilescope:` with plain or
+ * buffer; in a launch file (launch != 0), every line but blank ones and # comments. */
+static ts_status read_lines(ts_plain_desc *d, const char *text, size_t len, int launch,
+                            ts_error *err)
+{
+  ts_status st = TS_OK;
+  int line = 0;
+  const char *end = text + len;
+  for (const char *l = text; l < end && st == TS_OK;) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
+    line++;
+    const char *t = l;
+    while (t < l + n && (*t == ' ' || *t == '\t'))
+      t++;
+    size_t rest = (size_t)(l + n - t);
+    if (launch && rest && *t != '#' && *t != '\r') {
+      char buf[2048];
+      if (rest >= sizeof buf)
+        return field_error(err, d->launch, line, "line", "longer than 2047 bytes");
+      snprintf(buf, sizeof buf, "%.*s", (int)rest, t);
+      if (!parse_line(d, buf, line, &st, err))
+        return field_error(err, d->launch, line, "line", "expected pass (or plain), buffer, or a # comment");
+    } else if (!launch && rest > 13 && strncmp(t, "// tilescope:", 13) == 0) {
+      char buf[2048];
+      snprintf(buf, sizeof buf, "%.*s", (int)(rest - 13), t + 13);
+      char *f = buf;
+      while (*f == ' ')
+        f++;
+      parse_line(d, f, line, &st, err);
+    }
+    l = nl ? nl + 1 : end;
+  }
+  return st;
+}
+
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err)
+{
+  return ts_plain_load_launch(path, NULL, extra, nextra, out, err);
+}
+
+ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
+                               int nextra, ts_plain_desc **out, ts_error *err)
 {
   ts_plain_desc *d = calloc(1, sizeof *d);
   if (!d)
@@ -399,36 +626,18 @@ ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
     return st;
   }
   d->text = (char *)data;
-  /* the header's plain lines */
-  int line = 0;
-  const char *end = d->text + d->len;
-  for (const char *l = d->text; l < end && st == TS_OK;) {
-    const char *nl = memchr(l, '\n', (size_t)(end - l));
-    size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
-    line++;
-    const char *t = l;
-    while (t < l + n && (*t == ' ' || *t == '\t'))
-      t++;
-    if ((size_t)(l + n - t) > 13 && strncmp(t, "// tilescope:", 13) == 0) {
-      char buf[1024];
-      snprintf(buf, sizeof buf, "%.*s", (int)(l + n - t - 13), t + 13);
-      char *f = buf;
-      while (*f == ' ')
-        f++;
-      if (strncmp(f, "plain", 5) == 0 && (f[5] == ' ' || f[5] == 0 || f[5] == '\r')) {
-        char *cr = strchr(f, '\r');
-        if (cr)
-          *cr = 0;
-        if (d->npasses == TS_PLAIN_MAX_PASSES)
-          st = field_error(err, d->path, line, "plain", "more than 8 passes");
-        else {
-          ts_plain_pass *ps = &d->pass[d->npasses++];
-          ps->line = line;
-          st = parse_fields(d, ps, f + 5, line, err);
-        }
-      }
-    }
-    l = nl ? nl + 1 : end;
+  if (launch) {
+    snprintf(d->launch, sizeof d->launch, "%s", launch);
+    uint8_t *ltext = NULL;
+    size_t llen = 0;
+    st = ts_file_read_all(launch, 1u << 20, &ltext, &llen, err);
+    if (st == TS_OK)
+      st = read_lines(d, (const char *)ltext, llen, 1, err);
+    free(ltext);
+    if (st == TS_OK && d->npasses == 0)
+      st = field_error(err, launch, 0, "pass", "the launch file has no pass line");
+  } else {
+    st = read_lines(d, d->text, d->len, 0, err);
   }
   if (st == TS_OK && nextra > 0) {
     d->npasses = 0;

@@ -40,8 +40,9 @@ void ts_plain_item_name(const ts_plain_launch *L, uint32_t i, char *b, size_t n)
     snprintf(b, n, "(%u,%u)", lx, ly);
 }
 
-/* A __global place's buffer (the launch's, in argument order), pixel, row and channel. 0
- * when the place is __local or its buffer unknown (then *a is NULL). */
+/* A __global place's buffer (the launch's, in argument order), pixel, row and channel, from
+ * the buffer's step and offset. 0 when the place is __local or its buffer unknown (then *a
+ * is NULL); *y is -1 for a byte before the first row. */
 static int element_of(const ts_plain_result *r, int pass, const ts_plain_place *p,
                       const ts_plain_buf **a, int64_t *x, int64_t *y, int64_t *c)
 {
@@ -51,11 +52,17 @@ static int element_of(const ts_plain_result *r, int pass, const ts_plain_place *
     return 0;
   *a = &L->buf[p->buf];
   int lane = (*a)->lane > 0 ? (*a)->lane : 1, C = (*a)->channels > 0 ? (*a)->channels : 1;
-  int W = r->out ? r->out->w : 1;
-  int64_t pitch = (int64_t)W * C * lane, off = p->off < 0 ? 0 : p->off;
+  int64_t px = (int64_t)C * lane;
+  int64_t pitch = (*a)->step > 0 ? (*a)->step : (int64_t)((*a)->cols > 0 ? (*a)->cols : 1) * px;
+  int64_t off = (p->off < 0 ? 0 : p->off) - (*a)->offset;
+  if (off < 0) {
+    *x = *c = 0;
+    *y = -1;
+    return 1;
+  }
   *y = off / pitch;
-  *x = (off % pitch) / ((int64_t)C * lane);
-  *c = (off % ((int64_t)C * lane)) / lane;
+  *x = (off % pitch) / px;
+  *c = (off % px) / lane;
   return 1;
 }
 
@@ -65,7 +72,8 @@ int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int p
   const ts_plain_buf *a;
   int64_t ex, ey, ec;
   if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 ||
-      !element_of(r, pass, p, &a, &ex, &ey, &ec) || ey >= r->out->h)
+      !element_of(r, pass, p, &a, &ex, &ey, &ec) || ey < 0 || ey >= a->rows || ex >= a->cols ||
+      a->temp)
     return 0;
   *x = (int)ex;
   *y = (int)ey;
@@ -94,19 +102,31 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
     return;
   }
   int C = a->channels > 0 ? a->channels : 1;
+  const char *name = a->buffer[0] ? a->buffer : a->name;
+  const char *what = a->temp ? "element" : "pixel";
+  char tmp[80] = "";
+  if (a->temp)
+    snprintf(tmp, sizeof tmp, "temporary ");
   if (p->off < 0) {
-    snprintf(b, n, "%s, %lld bytes before its start", a->name, (long long)-p->off);
+    snprintf(b, n, "%s%s, %lld bytes before its start", tmp, name, (long long)-p->off);
     return;
   }
-  int H = r->out ? r->out->h : 1;
-  if (y >= H)
-    snprintf(b, n, "%s pixel (%lld,%lld) channel %lld, past its end (the image has %d rows)",
-             a->name, (long long)x, (long long)y, (long long)c, H);
-  else if (C == 1)
-    snprintf(b, n, "%s pixel (%lld,%lld)", a->name, (long long)x, (long long)y);
+  if (y < 0) {
+    snprintf(b, n, "%s%s byte %lld, before its first row (offset %lld)", tmp, name,
+             (long long)p->off, (long long)a->offset);
+    return;
+  }
+  char ch[32] = "";
+  if (C > 1)
+    snprintf(ch, sizeof ch, " channel %lld", (long long)c);
+  if (y >= a->rows)
+    snprintf(b, n, "%s%s %s (%lld,%lld)%s, past its end (it has %d rows)", tmp, name, what,
+             (long long)x, (long long)y, ch, a->rows);
+  else if (x >= a->cols)
+    snprintf(b, n, "%s%s %s (%lld,%lld)%s, past its row's %d %ss (in the step's padding)", tmp,
+             name, what, (long long)x, (long long)y, ch, a->cols, what);
   else
-    snprintf(b, n, "%s pixel (%lld,%lld) channel %lld", a->name, (long long)x, (long long)y,
-             (long long)c);
+    snprintf(b, n, "%s%s %s (%lld,%lld)%s", tmp, name, what, (long long)x, (long long)y, ch);
 }
 
 void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,

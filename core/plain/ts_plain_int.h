@@ -11,7 +11,7 @@
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
        H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, HEADER = 32 };
-enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, BI = 12 };
+enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, BI = 12 };
 enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4 };
 #define NPLACES 4
 #define PLACE 7
@@ -27,7 +27,10 @@ typedef struct rbuf {
   cl_mem mem;
   size_t bytes;
   int lane_bytes, is_float, is_signed;
-  int channels;        /* per pixel: the image's, or output(N)'s */
+  int channels;        /* per pixel: the image's, output(N)'s, or the declaration's */
+  int cols, rows;      /* pixels a row, and rows */
+  size_t step, offset; /* bytes a row, and before the first row */
+  const ts_plain_bufdecl *decl; /* a declared buffer's line, or NULL for the image roles */
 } rbuf;
 
 typedef struct runner {
@@ -37,6 +40,7 @@ typedef struct runner {
   cl_command_queue q;
   cl_program prog;
   int W, H, C;         /* the image the kernels see: C its channels */
+  const ts_image *img; /* that image */
   const char *kernels_dir;
   rbuf bufs[16];
   int nbufs;

@@ -98,9 +98,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   /* a watched pixel: the output buffer's bytes of pixel (x, y) */
   hdr[H_WATCH_BUF] = UINT32_MAX;
   for (int i = 0; o->watch_x >= 0 && i < ng; i++)
-    if (gb[i]->role == TS_ARG_OUTPUT && o->watch_x < r->W && o->watch_y < r->H) {
+    if (gb[i]->role == TS_ARG_OUTPUT && o->watch_x < gb[i]->cols && o->watch_y < gb[i]->rows) {
       uint64_t px = (uint64_t)gb[i]->channels * (uint64_t)gb[i]->lane_bytes;
-      uint64_t lo = ((uint64_t)o->watch_y * (uint64_t)r->W + (uint64_t)o->watch_x) * px;
+      uint64_t lo = gb[i]->offset + (uint64_t)o->watch_y * gb[i]->step + (uint64_t)o->watch_x * px;
       if (lo + px <= UINT32_MAX) {
         hdr[H_WATCH_BUF] = (uint32_t)i;
         hdr[H_WATCH_LO] = (uint32_t)lo;
@@ -114,11 +114,12 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
                  (lay->shadow[i] ? 0 : F_READONLY);
     b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
-    b[B_PITCH] = (uint32_t)r->W * b[B_PIXEL];
+    b[B_PITCH] = (uint32_t)rb->step;
+    b[B_OFFSET] = (uint32_t)rb->offset;
     b[B_SHADOW] = lay->shadow[i];
     b[B_RECT] = lay->img[i] >= 0 ? (uint32_t)lay->img[i] : UINT32_MAX;
-    b[B_W] = (uint32_t)r->W;
-    b[B_H] = (uint32_t)r->H;
+    b[B_W] = (uint32_t)rb->cols;
+    b[B_H] = (uint32_t)rb->rows;
     b[B_LANE] = (uint32_t)lane_shift(rb->lane_bytes);
   }
   if (e == CL_SUCCESS)

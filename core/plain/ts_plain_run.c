@@ -21,48 +21,137 @@ static int lane_bytes(const ts_plain_param *p)
   return p->elem_size / l > 0 ? p->elem_size / l : 1;
 }
 
+/* The value of an expression of the run's W, H and C as a size (0 when it is none). */
+static int64_t size_of(const runner *r, const char *e, int64_t lo, int64_t hi)
+{
+  double v = 0;
+  int is_int = 0;
+  ts_error e2 = { 0 };
+  if (ts_plain_eval(e, r->W, r->H, r->C, &v, &is_int, &e2) != TS_OK || !is_int || v < (double)lo ||
+      v > (double)hi)
+    return -1;
+  return (int64_t)v;
+}
+
+/* The run's buffer of an argument: the image roles by role (temporaries by argument name),
+ * a declared buffer by its name; made on first use. NULL after the error line. */
 static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *p)
 {
-  const char *key = a->role == TS_ARG_BUFFER ? a->name : a->role == TS_ARG_INPUT ? "<in>" : "<out>";
+  const ts_plain_bufdecl *dc = a->role == TS_ARG_NAMED ? ts_plain_buf_named(r->d, a->expr) : NULL;
+  const char *key = dc                          ? dc->name
+                    : a->role == TS_ARG_BUFFER ? a->name
+                    : a->role == TS_ARG_INPUT  ? "<in>"
+                                               : "<out>";
   for (int i = 0; i < r->nbufs; i++)
     if (strcmp(r->bufs[i].name, key) == 0)
       return &r->bufs[i];
-  if (r->nbufs == 16)
+  if (r->nbufs == 16) {
+    ts_fail(r->err, TS_ERR_ARG, "%s: more than 16 buffers", r->d->path);
     return NULL;
-  rbuf *b = &r->bufs[r->nbufs++];
+  }
+  rbuf *b = &r->bufs[r->nbufs];
   memset(b, 0, sizeof *b);
   snprintf(b->name, sizeof b->name, "%s", key);
-  b->role = a->role;
-  b->lane_bytes = lane_bytes(p);
-  b->is_float = p->is_float;
-  b->is_signed = p->is_signed;
-  b->channels = (a->role == TS_ARG_OUTPUT || a->role == TS_ARG_BUFFER) && a->expr[0]
-                    ? atoi(a->expr) : r->C;
-  b->bytes = (size_t)r->W * (size_t)r->H * (size_t)b->channels * (size_t)b->lane_bytes;
+  if (dc) {
+    const char *lp = r->d->launch[0] ? r->d->launch : r->d->path;
+    b->decl = dc;
+    b->role = dc->role == TS_BUF_INPUT ? TS_ARG_INPUT : dc->role == TS_BUF_OUTPUT ? TS_ARG_OUTPUT : TS_ARG_BUFFER;
+    b->lane_bytes = dc->lane;
+    b->is_float = dc->is_float;
+    b->is_signed = dc->is_signed;
+    int64_t cols = size_of(r, dc->cols, 1, 1 << 20), rows = size_of(r, dc->rows, 1, 1 << 20);
+    int64_t ch = dc->channels[0] ? size_of(r, dc->channels, 1, 4) : 1;
+    if (cols < 0 || rows < 0 || ch < 0) {
+      ts_fail(r->err, TS_ERR_ARG, "%s:%d: %s: %s is not %s on a %dx%dx%d image", lp, dc->line, dc->name,
+              ch < 0 ? "channels" : "shape", ch < 0 ? "1 to 4" : "two whole sizes of 1 to 1048576",
+              r->W, r->H, r->C);
+      return NULL;
+    }
+    int64_t row = cols * ch * dc->lane;
+    int64_t step = dc->step[0] ? size_of(r, dc->step, row, (int64_t)1 << 31) : row;
+    int64_t off = dc->offset[0] ? size_of(r, dc->offset, 0, (int64_t)1 << 31) : 0;
+    if (step < 0 || off < 0) {
+      ts_fail(r->err, TS_ERR_ARG, "%s:%d: %s: %s is not %s on a %dx%dx%d image", lp, dc->line, dc->name,
+              step < 0 ? "step" : "offset",
+              step < 0 ? "a whole number of bytes at least the row's" : "a whole number of bytes",
+              r->W, r->H, r->C);
+      return NULL;
+    }
+    if (off + step * rows > ((int64_t)1 << 32)) {
+      ts_fail(r->err, TS_ERR_TOO_LARGE, "%s:%d: %s: over the limit of 4 GB", lp, dc->line, dc->name);
+      return NULL;
+    }
+    b->channels = (int)ch;
+    b->cols = (int)cols;
+    b->rows = (int)rows;
+    b->step = (size_t)step;
+    b->offset = (size_t)off;
+  } else {
+    b->role = a->role;
+    b->lane_bytes = lane_bytes(p);
+    b->is_float = p->is_float;
+    b->is_signed = p->is_signed;
+    b->channels = (a->role == TS_ARG_OUTPUT || a->role == TS_ARG_BUFFER) && a->expr[0]
+                      ? atoi(a->expr) : r->C;
+    b->cols = r->W;
+    b->rows = r->H;
+    b->step = (size_t)r->W * (size_t)b->channels * (size_t)b->lane_bytes;
+  }
+  b->bytes = b->offset + b->step * (size_t)b->rows;
+  r->nbufs++;
   return b;
 }
 
-/* The input's bytes as the kernel's lane type sees them. */
-static void *input_bytes(const ts_image *img, const rbuf *b)
+/* One lane of value v in the buffer's type, at q. */
+static void put_lane(uint8_t *q, const rbuf *b, double v)
 {
-  size_t n = (size_t)img->w * (size_t)img->h * (size_t)img->c;
-  if (b->lane_bytes == 1)
-    return NULL; /* the image itself */
-  void *out = malloc(n * (size_t)b->lane_bytes);
-  if (!out)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    uint8_t v = img->data[i];
-    if (b->is_float && b->lane_bytes == 4)
-      ((float *)out)[i] = v;
-    else if (b->lane_bytes == 2)
-      ((uint16_t *)out)[i] = v;
-    else if (b->lane_bytes == 4)
-      ((uint32_t *)out)[i] = v;
-    else
-      ((uint8_t *)out)[i * (size_t)b->lane_bytes] = v;
+  if (b->is_float) {
+    float f = (float)v;
+    memcpy(q, &f, 4);
+  } else if (b->lane_bytes == 1) {
+    *q = (uint8_t)(int64_t)v;
+  } else if (b->lane_bytes == 2) {
+    uint16_t u = (uint16_t)(int64_t)v;
+    memcpy(q, &u, 2);
+  } else {
+    uint32_t u = (uint32_t)(int64_t)v;
+    memcpy(q, &u, 4);
   }
-  return out;
+}
+
+/* A buffer's first contents: the image's pixels, as the buffer's type, channels, step and
+ * offset see them, for the input; its init value (zero by default) everywhere else. */
+static ts_status first_contents(runner *r, const ts_image *img, const rbuf *b, uint8_t **out)
+{
+  uint8_t *m = calloc(1, b->bytes ? b->bytes : 1);
+  if (!m)
+    return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  double init = b->decl ? b->decl->init : 0;
+  if (init != 0)
+    for (size_t i = 0; i + (size_t)b->lane_bytes <= b->bytes; i += (size_t)b->lane_bytes)
+      put_lane(m + i, b, init);
+  if (b->role == TS_ARG_INPUT) {
+    ts_image *conv = NULL;
+    const ts_image *src = img;
+    if (img->c != b->channels) {
+      ts_status st = ts_image_convert(img, b->channels, &conv, r->err);
+      if (st != TS_OK) {
+        free(m);
+        return st;
+      }
+      src = conv;
+    }
+    int cols = b->cols < src->w ? b->cols : src->w, rows = b->rows < src->h ? b->rows : src->h;
+    for (int y = 0; y < rows; y++)
+      for (int x = 0; x < cols; x++)
+        for (int c = 0; c < b->channels; c++)
+          put_lane(m + b->offset + (size_t)y * b->step +
+                       ((size_t)x * (size_t)b->channels + (size_t)c) * (size_t)b->lane_bytes,
+                   b, src->data[((size_t)y * (size_t)src->w + (size_t)x) * (size_t)src->c + (size_t)c]);
+    ts_image_destroy(conv);
+  }
+  *out = m;
+  return TS_OK;
 }
 
 /* One lane's value, whatever its type. */
@@ -289,29 +378,41 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     switch (a->role) {
     case TS_ARG_INPUT:
     case TS_ARG_OUTPUT:
-    case TS_ARG_BUFFER: {
+    case TS_ARG_BUFFER:
+    case TS_ARG_NAMED: {
       rbuf *b = buffer_for(r, a, p);
       if (!b) {
-        st = ts_fail(r->err, TS_ERR_ARG, "%s: too many buffers", r->d->path);
+        st = TS_ERR_ARG;
         break;
       }
       if (!b->mem) {
+        uint8_t *first = NULL;
+        if ((st = first_contents(r, r->img, b, &first)) != TS_OK)
+          break;
         b->mem = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, b->bytes, NULL, &e);
+        if (e == CL_SUCCESS)
+          e = clEnqueueWriteBuffer(r->q, b->mem, CL_TRUE, 0, b->bytes, first, 0, NULL, NULL);
+        free(first);
         if (e != CL_SUCCESS) {
-          st = clfail(r, e, "clCreateBuffer");
+          st = clfail(r, e, "making a buffer");
           break;
         }
-        uint8_t zero = 0;
-        clEnqueueFillBuffer(r->q, b->mem, &zero, 1, 0, b->bytes, 0, NULL, NULL);
       }
       if (ng == MAXG) {
         st = ts_fail(r->err, TS_ERR_UNSUPPORTED, "%s: %s has more than %d buffers", r->d->path,
                      k->name, MAXG);
         break;
       }
-      L->buf[ng].channels = b->channels;
-      L->buf[ng].lane = b->lane_bytes;
-      snprintf(L->buf[ng].name, sizeof L->buf[ng].name, "%s", a->name);
+      ts_plain_buf *lb = &L->buf[ng];
+      lb->channels = b->channels;
+      lb->lane = b->lane_bytes;
+      lb->cols = b->cols;
+      lb->rows = b->rows;
+      lb->step = (int64_t)b->step;
+      lb->offset = (int64_t)b->offset;
+      lb->temp = b->role == TS_ARG_BUFFER;
+      snprintf(lb->name, sizeof lb->name, "%s", a->name);
+      snprintf(lb->buffer, sizeof lb->buffer, "%s", b->decl ? b->decl->name : "");
       L->nbufs = ng + 1;
       gb[ng++] = b;
       e = clSetKernelArg(kn, (cl_uint)j, sizeof(cl_mem), &b->mem);
@@ -415,6 +516,71 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   return st;
 }
 
+/* The output buffer read back: its pixels packed into res->raw, and shown as 8-bit values
+ * in res->out: as they are when every one fits, else normalised to the largest (an integral
+ * image's sums) or, with map=low8, their low 8 bits. */
+static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_plain_result *res)
+{
+  uint8_t *bytes = malloc(ob->bytes ? ob->bytes : 1);
+  size_t row = (size_t)ob->cols * (size_t)ob->channels * (size_t)ob->lane_bytes;
+  uint8_t *raw = malloc(row * (size_t)ob->rows + 1);
+  ts_image *o8 = NULL;
+  ts_status st = TS_OK;
+  if (!bytes || !raw)
+    st = ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  cl_int e = CL_SUCCESS;
+  if (st == TS_OK)
+    e = clEnqueueReadBuffer(r->q, ob->mem, CL_TRUE, 0, ob->bytes, bytes, 0, NULL, NULL);
+  if (st == TS_OK && e != CL_SUCCESS)
+    st = clfail(r, e, "reading the output");
+  if (st == TS_OK)
+    st = ts_image_create(ob->cols, ob->rows, ob->channels == 2 ? 1 : ob->channels, &o8, r->err);
+  if (st == TS_OK) {
+    for (int y = 0; y < ob->rows; y++)
+      memcpy(raw + (size_t)y * row, bytes + ob->offset + (size_t)y * ob->step, row);
+    size_t n = (size_t)ob->cols * (size_t)ob->rows * (size_t)ob->channels;
+    int low8 = ob->decl && ob->decl->low8 && !ob->is_float;
+    double top = 0;
+    for (size_t i = 0; ob->lane_bytes > 1 && i < n; i++) {
+      double v = lane_value(raw + i * (size_t)ob->lane_bytes, ob);
+      top = v > top ? v : top;
+    }
+    int norm = top > 255 && !low8;
+    if (low8)
+      snprintf(res->mapping, sizeof res->mapping, "as their low 8 bits");
+    else
+      snprintf(res->mapping, sizeof res->mapping, norm ? "normalised: %.17g is 255" : "as is", top);
+    int step = ob->channels == 2 ? 2 : 1; /* two channels: the first, as grey */
+    for (size_t i = 0, j = 0; i < n; i += (size_t)step, j++) {
+      const uint8_t *q = raw + i * (size_t)ob->lane_bytes;
+      o8->data[j] = low8   ? (uint8_t)(int64_t)lane_value(q, ob)
+                    : norm ? (uint8_t)(lane_value(q, ob) * 255.0 / top)
+                           : to_u8(q, ob);
+    }
+    if (!ob->decl && ob->channels == r->C && r->C != in->c) {
+      ts_image *back = NULL;
+      st = ts_image_convert(o8, in->c, &back, r->err);
+      ts_image_destroy(o8);
+      o8 = back;
+    }
+    res->raw = raw;
+    raw = NULL;
+    res->raw_bytes = row * (size_t)ob->rows;
+    res->raw_cols = ob->cols;
+    res->raw_rows = ob->rows;
+    res->raw_lane = ob->lane_bytes;
+    res->raw_channels = ob->channels;
+    res->raw_float = ob->is_float;
+    res->raw_signed = ob->is_signed;
+    res->out = o8;
+    o8 = NULL;
+  }
+  ts_image_destroy(o8);
+  free(bytes);
+  free(raw);
+  return st;
+}
+
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
                        const ts_plain_opts *o, ts_plain_result **out, ts_error *err)
 {
@@ -446,87 +612,23 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   r.W = img->w;
   r.H = img->h;
   r.C = img->c;
+  r.img = img;
   st = build(&r, o->observe);
   /* buffers come with the passes; the input is filled once it exists */
   for (int i = 0; st == TS_OK && i < d->npasses; i++) {
-    if (i == 0) {
-      /* make the input buffer now so it can be filled before the first launch */
-      const ts_plain_kernel *k = ts_plain_kernel_named(d, d->pass[0].entry);
-      for (int j = 0; k && j < k->nparams; j++)
-        if (d->pass[0].args[j].role == TS_ARG_INPUT) {
-          rbuf *b = buffer_for(&r, &d->pass[0].args[j], &k->params[j]);
-          if (!b || b->mem)
-            continue;
-          cl_int e;
-          b->mem = clCreateBuffer(r.ctx, CL_MEM_READ_WRITE, b->bytes, NULL, &e);
-          if (e != CL_SUCCESS) {
-            st = clfail(&r, e, "clCreateBuffer (input)");
-            break;
-          }
-          void *conv = input_bytes(img, b);
-          e = clEnqueueWriteBuffer(r.q, b->mem, CL_TRUE, 0, b->bytes, conv ? conv : img->data, 0,
-                                   NULL, NULL);
-          free(conv);
-          if (e != CL_SUCCESS)
-            st = clfail(&r, e, "writing the input");
-        }
-    }
     if (st == TS_OK)
       st = run_pass(&r, i, o, res);
   }
-  /* the output */
+  /* the output: the first buffer of that role */
   rbuf *ob = NULL;
-  for (int i = 0; i < r.nbufs; i++)
+  for (int i = r.nbufs - 1; i >= 0; i--)
     if (r.bufs[i].role == TS_ARG_OUTPUT)
       ob = &r.bufs[i];
   if (st == TS_OK && !ob)
     st = ts_fail(err, TS_ERR_ARG, "%s: no pass has an output argument (name it out, or say ARG=output)",
                  d->path);
-  if (st == TS_OK) {
-    uint8_t *bytes = malloc(ob->bytes);
-    ts_image *o8 = NULL;
-    if (!bytes)
-      st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
-    cl_int e = CL_SUCCESS;
-    if (st == TS_OK)
-      e = clEnqueueReadBuffer(r.q, ob->mem, CL_TRUE, 0, ob->bytes, bytes, 0, NULL, NULL);
-    if (st == TS_OK && e != CL_SUCCESS)
-      st = clfail(&r, e, "reading the output");
-    if (st == TS_OK)
-      st = ts_image_create(r.W, r.H, ob->channels == 2 ? 1 : ob->channels, &o8, err);
-    if (st == TS_OK) {
-      /* 8-bit values as they are; wider ones as they are when none passes 255, else
-       * normalised to the largest (an integral image's sums) */
-      size_t n = (size_t)r.W * (size_t)r.H * (size_t)ob->channels;
-      double top = 0;
-      for (size_t i = 0; ob->lane_bytes > 1 && i < n; i++) {
-        double v = lane_value(bytes + i * (size_t)ob->lane_bytes, ob);
-        top = v > top ? v : top;
-      }
-      snprintf(res->mapping, sizeof res->mapping, top > 255 ? "normalised: %.17g is 255" : "as is",
-               top);
-      int step = ob->channels == 2 ? 2 : 1; /* two channels: the first, as grey */
-      for (size_t i = 0, j = 0; i < n; i += (size_t)step, j++) {
-        const uint8_t *q = bytes + i * (size_t)ob->lane_bytes;
-        o8->data[j] = top > 255 ? (uint8_t)(lane_value(q, ob) * 255.0 / top) : to_u8(q, ob);
-      }
-      if (ob->channels == r.C && r.C != in->c) {
-        ts_image *back = NULL;
-        st = ts_image_convert(o8, in->c, &back, err);
-        ts_image_destroy(o8);
-        o8 = back;
-      }
-      res->raw = bytes;
-      bytes = NULL;
-      res->raw_bytes = ob->bytes;
-      res->raw_lane = ob->lane_bytes;
-      res->raw_channels = ob->channels;
-      res->raw_float = ob->is_float;
-      res->raw_signed = ob->is_signed;
-      res->out = o8;
-    }
-    free(bytes);
-  }
+  if (st == TS_OK)
+    st = read_output(&r, ob, in, res);
   for (int i = 0; i < r.nbufs; i++)
     if (r.bufs[i].mem)
       clReleaseMemObject(r.bufs[i].mem);

@@ -51,6 +51,7 @@
 #define TS_B_W 6         /* pixels per row and rows (image roles) */
 #define TS_B_H 7
 #define TS_B_LANE 8      /* log2 of the bytes a shadow covers: the buffer's lane (0 uchar, 2 float) */
+#define TS_B_OFFSET 9    /* bytes before its first row */
 #define TS_BI 12
 
 #define TS_F_INPUT 1
@@ -211,9 +212,10 @@ inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
 /* The work-item's bounds on an image buffer (kept privately, flushed by ts_end). */
 inline void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n)
 {
-  uint img = bi[TS_B_RECT];
-  if (img > 1)
+  uint img = bi[TS_B_RECT], start = bi[TS_B_OFFSET];
+  if (img > 1 || off < start)
     return;
+  off -= start;
   uint pitch = bi[TS_B_PITCH];
   uint last = off + n - 1;
   uint c0 = off % pitch, c1 = c0 + n - 1;
@@ -263,8 +265,10 @@ inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
     return;
   __global uint *ob = c->ob;
   int tw = (int)ob[TS_H_TILE_W], th = (int)ob[TS_H_TILE_H], halo = (int)ob[TS_H_HALO];
-  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
-  int y = (int)(off / pitch), x = (int)((off % pitch) / px);
+  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL], start = bi[TS_B_OFFSET];
+  if (off < start)
+    return;
+  int y = (int)((off - start) / pitch), x = (int)(((off - start) % pitch) / px);
   int gx = (int)get_group_id(0), gy = (int)get_group_id(1);
   int x0 = gx * tw, y0 = gy * th;
   uint flags = bi[TS_B_FLAGS];
