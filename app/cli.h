@@ -81,6 +81,8 @@ void cli_json_string(const char *s);
 int cmd_run(int argc, char **argv);
 /* A plain kernel given with --kernel-file (main.c sets it), and its run (cmd_plain.c). */
 extern const char *cli_plain_file;
+/* Its launch file (--launch FILE, main.c), or NULL. */
+extern const char *cli_plain_launch;
 int cmd_run_plain(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);

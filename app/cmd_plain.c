@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "ts_compare.h"
+#include "ts_npy.h"
 #include "ts_plain.h"
 
 static const char usage[] =
@@ -23,6 +24,7 @@ static const char usage[] =
     "say; with --observe every __global and __local access is recorded and checked.\n";
 
 const char *cli_plain_file;
+const char *cli_plain_launch;
 static const char *passes[TS_PLAIN_MAX_PASSES];
 static int npasses;
 
@@ -67,6 +69,61 @@ static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *
   }
 }
 
+/* The output's values as a NumPy array: rows, columns and (more than one) channels. */
+static void raw_shape(const ts_plain_result *r, ts_npy *a)
+{
+  snprintf(a->descr, sizeof a->descr, "%s", ts_npy_descr(r->raw_lane, r->raw_float, r->raw_signed));
+  a->ndim = r->raw_channels > 1 ? 3 : 2;
+  a->shape[0] = r->raw_rows;
+  a->shape[1] = r->raw_cols;
+  a->shape[2] = r->raw_channels;
+}
+
+/* --expect: 1 when the output equals the reference (an 8-bit image against the output as
+ * shown, a .npy array against its values), 0 when not (why says where first), -1 when the
+ * reference cannot be read. */
+static int expect_output(const char *path, const ts_plain_result *r, char *why, size_t n,
+                         ts_error *err)
+{
+  why[0] = 0;
+  size_t len = strlen(path);
+  if (len > 4 && strcmp(path + len - 4, ".npy") == 0) {
+    ts_npy ref, mine = { 0 };
+    if (ts_npy_read(path, &ref, err) != TS_OK)
+      return -1;
+    raw_shape(r, &mine);
+    int same_shape = strcmp(ref.descr, mine.descr) == 0 && ref.ndim == mine.ndim;
+    for (int i = 0; same_shape && i < ref.ndim; i++)
+      same_shape = ref.shape[i] == mine.shape[i];
+    int eq = same_shape && ref.bytes == r->raw_bytes;
+    if (!same_shape) {
+      snprintf(why, n, ": it holds %s of %lldx%lld where the output is %s of %dx%d", ref.descr,
+               (long long)(ref.ndim > 1 ? ref.shape[1] : 0), (long long)ref.shape[0], mine.descr,
+               r->raw_cols, r->raw_rows);
+    } else if (eq && memcmp(ref.data, r->raw, ref.bytes) != 0) {
+      eq = 0;
+      size_t px = (size_t)r->raw_lane * (size_t)r->raw_channels, i = 0;
+      const uint8_t *a = r->raw, *b = ref.data;
+      while (a[i] == b[i])
+        i++;
+      snprintf(why, n, ": first at pixel (%zu,%zu) channel %zu", (i / px) % (size_t)r->raw_cols,
+               i / px / (size_t)r->raw_cols, (i % px) / (size_t)r->raw_lane);
+    }
+    ts_npy_free(&ref);
+    return eq;
+  }
+  ts_image *ref = NULL;
+  if (ts_image_load_png(path, &ref, err) != TS_OK)
+    return -1;
+  const ts_image *so = r->out;
+  int eq = ref->w == so->w && ref->h == so->h && ref->c == so->c &&
+           memcmp(ref->data, so->data, (size_t)so->w * (size_t)so->h * (size_t)so->c) == 0;
+  if (ref->w != so->w || ref->h != so->h || ref->c != so->c)
+    snprintf(why, n, ": it is %dx%dx%d, the output %dx%dx%d", ref->w, ref->h, ref->c, so->w, so->h, so->c);
+  ts_image_destroy(ref);
+  return eq;
+}
+
 int cmd_run_plain(int argc, char **argv)
 {
   /* --pass is repeatable: take them out before the table parser */
@@ -83,7 +140,7 @@ int cmd_run_plain(int argc, char **argv)
     }
   }
   argc = out_n;
-  const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL,
+  const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL, *raw_path = NULL,
              *kernels = NULL, *pixel = NULL;
   int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
   double timeout = 300;
@@ -91,7 +148,8 @@ int cmd_run_plain(int argc, char **argv)
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
-    { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
+    { "--expect", 0, OPT_STR, &expect_path, "REF", "compare the output, exactly (exit 1 when it differs): with an image (.png, 8-bit, as shown) or its typed values (.npy, as --raw writes them)", NULL },
+    { "--raw", 0, OPT_STR, &raw_path, "OUT.npy", "write the output's values, of its own type and shape, as a NumPy array", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record and check every __global and __local access", NULL },
     { "--observe-thread", 0, OPT_STR, &thread, "GX,GY:LX,LY", "with --observe: print this work-item's every access", NULL },
     { "--observe-pixel", 0, OPT_STR, &pixel, "X,Y", "with --observe: print every access of this output pixel, by any work-item", NULL },
@@ -158,7 +216,7 @@ int cmd_run_plain(int argc, char **argv)
   ts_cl *cl = NULL;
   ts_plain_result *res = NULL, *plain = NULL;
   int rc = EXIT_USAGE;
-  if (ts_plain_load(cli_plain_file, passes, npasses, &d, &err) != TS_OK) {
+  if (ts_plain_load_launch(cli_plain_file, cli_plain_launch, passes, npasses, &d, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
@@ -207,9 +265,10 @@ int cmd_run_plain(int argc, char **argv)
       fprintf(o, ", observed %.3f ms", res->launch[p].ms);
     fputc('\n', o);
   }
-  if (shown->raw_lane > 1 || shown->raw_channels != in->c)
-    fprintf(o, "output: %d channel%s of %d-byte %s, shown %s\n", shown->raw_channels,
-            shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
+  if (shown->raw_lane > 1 || shown->raw_channels != in->c || shown->raw_cols != in->w ||
+      shown->raw_rows != in->h)
+    fprintf(o, "output: %dx%d, %d channel%s of %d-byte %s, shown %s\n", shown->raw_cols,
+            shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
   if (!plain)
@@ -243,19 +302,26 @@ int cmd_run_plain(int argc, char **argv)
   }
   int matches = -1;
   if (expect_path) {
-    ts_image *ref = NULL;
-    if (ts_image_load_png(expect_path, &ref, &err) != TS_OK) {
+    char why[200];
+    int er = expect_output(expect_path, shown, why, sizeof why, &err);
+    if (er < 0) {
       fprintf(stderr, "tilescope run: --expect: %s\n", err.msg);
       rc = EXIT_USAGE;
       goto out;
     }
-    const ts_image *so = shown->out;
-    matches = ref->w == so->w && ref->h == so->h && ref->c == so->c &&
-              memcmp(ref->data, so->data, (size_t)so->w * (size_t)so->h * (size_t)so->c) == 0;
-    fprintf(o, "output %s %s\n", matches ? "equals" : "differs from", expect_path);
-    ts_image_destroy(ref);
+    matches = er;
+    fprintf(o, "output %s %s%s\n", matches ? "equals" : "differs from", expect_path, why);
     if (!matches)
       rc = EXIT_DIFF;
+  }
+  if (raw_path) {
+    ts_npy a = { .data = shown->raw, .bytes = shown->raw_bytes };
+    raw_shape(shown, &a);
+    if (ts_npy_write(raw_path, &a, &err) != TS_OK) {
+      fprintf(stderr, "tilescope run: --raw: %s\n", err.msg);
+      rc = EXIT_USAGE;
+      goto out;
+    }
   }
   if (out_path && ts_image_save_png(out_path, shown->out, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: -o: %s\n", err.msg);

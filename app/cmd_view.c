@@ -218,6 +218,7 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   }
   o->help = a->help_overlay;
   o->plain_file = cli_plain_file;
+  o->plain_launch = cli_plain_launch;
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
     double px, py;

@@ -49,7 +49,8 @@ static void usage(FILE *f)
           "  list   list variants, patterns, walks and OpenCL devices\n"
           "every command takes --kernel-file FILE.cl (repeatable): a user kernel, a variant\n"
           "declared by the file's header; the *.cl files of $TILESCOPE_USER_KERNELS (default\n"
-          "~/.config/tilescope/kernels) are loaded too\n");
+          "~/.config/tilescope/kernels) are loaded too; --launch FILE gives a plain kernel's\n"
+          "launch description beside its file (docs/kernel-authors.md)\n");
 }
 
 /* The variants of the --kernel-file options, in order: with no --variant, the command runs
@@ -79,7 +80,28 @@ static int load_user_kernels(int *argc, char **argv)
     fprintf(stderr, "tilescope: %s\n", err.msg);
     return 0;
   }
+  /* --launch FILE: the launch file of the plain kernel file given (its kernel file needs no
+   * lines of its own, as a library ships it) */
   int out = 1;
+  for (int i = 1; i < *argc; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      while (i < *argc)
+        argv[out++] = argv[i++];
+      break;
+    }
+    if (strcmp(argv[i], "--launch") == 0 || strncmp(argv[i], "--launch=", 9) == 0) {
+      const char *f = argv[i][8] == '=' ? argv[i] + 9 : i + 1 < *argc ? argv[++i] : NULL;
+      if (!f || !*f || cli_plain_launch) {
+        fprintf(stderr, "tilescope: --launch %s\n", !f || !*f ? "needs a value (FILE)" : "is given twice");
+        return 0;
+      }
+      cli_plain_launch = f;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  *argc = out;
+  out = 1;
   for (int i = 1; i < *argc; i++) {
     const char *file = NULL;
     if (strcmp(argv[i], "--") == 0) {
@@ -105,7 +127,7 @@ static int load_user_kernels(int *argc, char **argv)
       fprintf(stderr, "tilescope: %s\n", err.msg);
       return 0;
     }
-    int plain = ts_plain_is_plain((const char *)text, len);
+    int plain = cli_plain_launch || ts_plain_is_plain((const char *)text, len);
     free(text);
     if (plain) {
       if (cli_plain_file) {
@@ -131,6 +153,11 @@ static int load_user_kernels(int *argc, char **argv)
   }
   argv[out] = NULL;
   *argc = out;
+  if (cli_plain_launch && !cli_plain_file) {
+    fprintf(stderr, "tilescope: --launch %s: give the kernel file it launches (--kernel-file FILE.cl)\n",
+            cli_plain_launch);
+    return 0;
+  }
   return 1;
 }
 

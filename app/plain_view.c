@@ -16,7 +16,7 @@ struct pv_thread {
   SDL_Thread *thr;
   SDL_mutex *mu;
   SDL_cond *cv;
-  char path[1024], kernels_dir[1024];
+  char path[1024], launch[1024], kernels_dir[1024];
   int device;
   ts_cl *cl;                 /* the thread's own, made on its first run */
   /* asked for (under mu) */
@@ -49,7 +49,7 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  if (ts_plain_load(t->path, NULL, 0, d, &err) != TS_OK) {
+  if (ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0, d, &err) != TS_OK) {
     *d = NULL;
     snprintf(error, n, "%s", err.msg);
     return;
@@ -111,7 +111,15 @@ static time_t file_mtime(const char *path)
   return stat(path, &st) == 0 ? st.st_mtime : 0;
 }
 
-plain_view *plain_view_start(const char *path, const char *kernels_dir, int device)
+/* The later mtime of the kernel file and its launch file. */
+static time_t files_mtime(const plain_view *pv)
+{
+  time_t a = file_mtime(pv->path), b = pv->t->launch[0] ? file_mtime(pv->t->launch) : 0;
+  return a > b ? a : b;
+}
+
+plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
+                             int device)
 {
   if (!kernels_dir || !*kernels_dir) {
     fprintf(stderr, "tilescope: --kernel-file %s: a plain kernel is observed through "
@@ -129,11 +137,12 @@ plain_view *plain_view_start(const char *path, const char *kernels_dir, int devi
   snprintf(pv->path, sizeof pv->path, "%s", path);
   const char *slash = strrchr(pv->path, '/');
   pv->name = slash ? slash + 1 : pv->path;
-  pv->mtime = file_mtime(path);
   pv->watch_x = pv->watch_y = pv->res_watch_x = pv->res_watch_y = -1;
   t->req_watch_x = t->req_watch_y = -1;
   pv->t = t;
   snprintf(t->path, sizeof t->path, "%s", path);
+  snprintf(t->launch, sizeof t->launch, "%s", launch ? launch : "");
+  pv->mtime = files_mtime(pv);
   snprintf(t->kernels_dir, sizeof t->kernels_dir, "%s", kernels_dir);
   t->device = device;
   t->mu = SDL_CreateMutex();
@@ -422,7 +431,7 @@ int plain_view_busy(plain_view *pv)
 
 int plain_view_poll(plain_view *pv)
 {
-  time_t m = file_mtime(pv->path);
+  time_t m = files_mtime(pv);
   if (m == pv->mtime)
     return 0;
   pv->mtime = m;

@@ -65,7 +65,9 @@ typedef struct plain_view {
 
 /* Starts the loader thread for the file (nothing runs until plain_view_request); kernels_dir
  * holds kernels/plain/observe.cl. NULL after one error line on stderr. */
-plain_view *plain_view_start(const char *path, const char *kernels_dir, int device);
+/* launch: a launch file for the kernel (NULL: its own lines). */
+plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
+                             int device);
 void plain_view_stop(plain_view *pv);
 /* Runs the file on the image (copied) when the image generation is new, or reload (the file
  * read again). */
@@ -78,7 +80,7 @@ void plain_view_watch(plain_view *pv, int x, int y);
 int plain_view_pick_up(plain_view *pv);
 /* Whether an attempt asked for has not been taken yet. */
 int plain_view_busy(plain_view *pv);
-/* Whether the file's mtime changed since the last poll. */
+/* Whether the file's (or its launch file's) mtime changed since the last poll. */
 int plain_view_poll(plain_view *pv);
 /* The next pass shown (of a file of several). */
 void plain_view_next_pass(plain_view *pv);

@@ -111,7 +111,7 @@ viewer *viewer_create(const vw_options *o)
     viewer_destroy(v);
     return NULL;
   }
-  if (o->plain_file && !(v->plain = plain_view_start(o->plain_file, v->kernels_dir, o->set.device))) {
+  if (o->plain_file && !(v->plain = plain_view_start(o->plain_file, o->plain_launch, v->kernels_dir, o->set.device))) {
     ts_dev_run_free(o->record);
     viewer_destroy(v);
     return NULL;

@@ -279,6 +279,7 @@ typedef struct vw_options {
   int64_t dev_time;          /* -1: the end */
   double dev_pct;            /* a share of the run instead, or -1 */
   const char *plain_file;    /* a plain kernel to show instead of a variant, or NULL */
+  const char *plain_launch;  /* its launch file, or NULL */
   int watch_x, watch_y;      /* its output pixel watched from the start (a click), or -1 */
 } vw_options;
 

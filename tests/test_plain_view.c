@@ -65,7 +65,7 @@ static void watched(const ts_image *img)
 {
   char path[1024];
   snprintf(path, sizeof path, "%s/kernels/plain/broken_tile.cl", TS_ASSETS_DIR);
-  plain_view *pv = plain_view_start(path, TS_KERNELS_DIR, -1);
+  plain_view *pv = plain_view_start(path, NULL, TS_KERNELS_DIR, -1);
   CHECK(pv != NULL, "plain_view_start broken_tile.cl");
   if (!pv)
     return;
@@ -125,7 +125,7 @@ int main(void)
   for (size_t i = 0; i < (size_t)40 * 24 * 3; i++)
     img->data[i] = (uint8_t)(i * 37 % 251);
 
-  plain_view *pv = plain_view_start(path, TS_KERNELS_DIR, -1);
+  plain_view *pv = plain_view_start(path, NULL, TS_KERNELS_DIR, -1);
   CHECK(pv != NULL, "plain_view_start");
   if (!pv)
     return check_exit("test_plain_view");

@@ -69,6 +69,18 @@ span ti_span_of(walker *w, CXCursor c)
   span s = { o1, o2, l1, 0 };
   s.ok = f1 && f2 && clang_File_isEqual(f1, w->file) && clang_File_isEqual(f2, w->file) &&
          o1 <= o2 && o2 <= w->len;
+  /* Spelt in a macro's argument (as_uchar16(vload4(...))): the argument's own text, where
+   * that lies inside the use, so the access is rewritten there and not around the use. */
+  CXFile g1 = NULL, g2 = NULL;
+  unsigned m1 = 0, m2 = 0, ml = 0;
+  clang_getFileLocation(clang_getRangeStart(r), &g1, &ml, NULL, &m1);
+  clang_getFileLocation(clang_getRangeEnd(r), &g2, NULL, NULL, &m2);
+  if (s.ok && g1 && g2 && clang_File_isEqual(g1, w->file) && clang_File_isEqual(g2, w->file) &&
+      m1 < m2 && m2 <= w->len && (o1 == o2 || (m1 >= o1 && m2 <= o2)) && (m1 != o1 || m2 != o2)) {
+    s.s = m1;
+    s.t = m2;
+    s.line = ml;
+  }
   return s;
 }
 

@@ -640,7 +640,8 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
     st = read_lines(d, d->text, d->len, 0, err);
   }
   if (st == TS_OK && nextra > 0) {
-    d->npasses = 0;
+    d->npasses = 0; /* they replace the lines' passes, with their build options */
+    d->options[0] = 0;
     for (int i = 0; i < nextra && st == TS_OK; i++) {
       if (d->npasses == TS_PLAIN_MAX_PASSES)
         st = ts_fail(err, TS_ERR_ARG, "--pass: more than 8 passes");
