@@ -419,8 +419,8 @@ static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_erro
         return field_error(err, path, line, key, "expected input, output or temp");
       have_role = 1;
     } else if (strcmp(key, "init") == 0) {
-      double x;
-      int is_int;
+      double x = 0;
+      int is_int = 0;
       ts_error e2 = { 0 };
       if (strcmp(val, "zero") == 0)
         b->init = 0;

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Kernels as libraries ship them, from the command line: a kernel file with no tilescope
+# lines run from a launch file beside it (--launch), its typed output written as NumPy
+# (--raw) and compared (--expect REF.npy, and a PNG of the output as shown), the exit codes
+# and one-line messages of a launch that is wrong, and a kernel launched outside its
+# contract failing with its findings.
+# usage: launch.sh TILESCOPE SOURCE_DIR
+set -u
+ts=$(realpath "$1") src=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+if ! "$ts" list 2>/dev/null | grep -q "^  0: "; then
+  [[ ${CI:-} == true ]] && { echo "no OpenCL device in CI"; exit 1; }
+  echo "skipped: no OpenCL device"; exit 77
+fi
+k=$src/tests/kernels
+
+# The integral (its own lines): typed sums out, the same sums back in as the reference.
+"$ts" run --kernel-file "$k/lib_integral.cl" --raw "$tmp/sum.npy" -o "$tmp/sum.png" >"$tmp/out" 2>&1
+rc=$?
+check "integral: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+check "  says the output's shape and mapping" grep -q "^output: 641x481, 1 channel of 4-byte signed integers, shown normalised: [0-9]* is 255$" "$tmp/out"
+check "  --raw: a (481, 641) int32 array" bash -c "head -c 128 '$tmp/sum.npy' | grep -aq \"'descr': '<i4', 'fortran_order': False, 'shape': (481, 641), }\""
+"$ts" run --kernel-file "$k/lib_integral.cl" --observe --expect "$tmp/sum.npy" >"$tmp/out" 2>&1
+rc=$?
+check "  observed, equals its own --raw ($rc: $(tail -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals .*sum.npy$' '$tmp/out'"
+"$ts" run --kernel-file "$k/lib_integral.cl" --expect "$tmp/sum.png" >"$tmp/out" 2>&1
+check "  and the PNG of it as shown ($?)" grep -q "^output equals" "$tmp/out"
+# one value changed: exit 1 and where
+python3 - "$tmp/sum.npy" "$tmp/bad.npy" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+d[-4] ^= 1  # the last sum
+open(sys.argv[2], 'wb').write(d)
+PY
+"$ts" run --kernel-file "$k/lib_integral.cl" --expect "$tmp/bad.npy" >"$tmp/out" 2>&1
+rc=$?
+check "  a reference one sum off: exit 1 ($rc)" test $rc -eq 1
+check "  names the first difference ($(tail -1 "$tmp/out"))" \
+  grep -q "^output differs from .*bad.npy: first at pixel (640,480) channel 0$" "$tmp/out"
+
+# The box from its launch file, and outside its contract.
+"$ts" run --kernel-file "$k/lib_box16.cl" --launch "$k/lib_box16.launch" --observe >"$tmp/out" 2>&1
+rc=$?
+check "box from a launch file: exit 0, no finding ($rc: $(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^observed: no finding' '$tmp/out'"
+python3 - "$tmp/g40x31.png" <<'PY'
+import struct, sys, zlib  # a 40x31 grey PNG: a width no multiple of 16, an odd height
+w, h = 40, 31
+raw = b''.join(b'\0' + bytes((x * 7 + y * 13) & 255 for x in range(w)) for y in range(h))
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
+                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+"$ts" run --kernel-file "$k/lib_box16.cl" --launch "$k/lib_box16.launch" --observe -i "$tmp/g40x31.png" \
+  --pass 'entry=box16x2 options="-D REPLICATE -D SCALE" global=(W+15)/16,(H+1)/2 src_step=W dst_step=W rows=H cols=W alpha=1/9.0' \
+  >"$tmp/out" 2>&1
+rc=$?
+check "box outside its contract: exit 1 ($rc)" test $rc -eq 1
+check "  its write past the buffer, at its line" grep -q "^lib_box16.cl:53: access outside every buffer (not performed) in box16x2: work-group (0,0) item (0,15) writes dst pixel (0,31), past its end (it has 31 rows)" "$tmp/out"
+check "  two groups writing the same bytes" grep -q "^lib_box16.cl:52: race between work-groups in box16x2: .* writes dst pixel (0,1), which work-group (0,0) also accesses at line 53" "$tmp/out"
+
+# A launch that is wrong: one line naming the file, line and field; exit 2.
+printf 'buffer src type=uchar shape=W,H role=input\nbuffer dst type=uchar shape=W,H role=output\npass entry=box16x2 global=W/16,H/2 src_step=W dst=dest dst_step=W rows=H cols=W\n' >"$tmp/bad.launch"
+"$ts" run --kernel-file "$k/lib_box16.cl" --launch "$tmp/bad.launch" >"$tmp/out" 2>&1
+rc=$?
+check "an undeclared buffer: exit 2 ($rc)" test $rc -eq 2
+check "  one line ($(cat "$tmp/out"))" bash -c "[[ \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'bad.launch:3: dst: no buffer named .dest. is declared' '$tmp/out'"
+"$ts" run --launch "$k/lib_box16.launch" >"$tmp/out" 2>&1
+rc=$?
+check "--launch without its kernel: exit 2 ($rc: $(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 ]] && grep -q 'give the kernel file it launches (--kernel-file FILE.cl)' '$tmp/out'"
+
+echo "launch.sh: $passes passed, $fails failed"
+[[ $fails -eq 0 ]]
