@@ -312,8 +312,8 @@ static void panel_findings(viewer *v, float x, float *y, const plain_view *pv)
     if (!r->counts[k])
       continue;
     gfx_rect(&v->g, x, *y + 3, 10, 10, TINTS[plain_view_kind_tint(k)]);
-    panel_line(v, x + 16, y, WHITE, "%llu %s", (unsigned long long)r->counts[k],
-               ts_plain_kind_name(k));
+    panel_line(v, x + 16, y, WHITE, "%s: %llu", ts_plain_kind_name(k),
+               (unsigned long long)r->counts[k]);
     any = 1;
   }
   if (!any)
