@@ -15,7 +15,8 @@
 #   OUT_DIR:  where the logs, the device list, the correctness results and the bench tables go
 # TS_GPU_ANY_DEVICE=1 lets it run on the first device when there is no GPU (a dry run).
 # TS_GPU_QUICK=1 skips test_cl and the host-ordered 4K/8K comparison, and benches 4K grey only.
-# TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, and their timings).
+# TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, test_launch, launch.sh,
+# OpenCV's kernels, and their timings).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 debs=$(cd "${1:?DEBS_DIR}" && pwd)
@@ -108,6 +109,24 @@ if [[ $rd -eq 1 ]] && grep -q "outside its declared footprint" "$work/direct.txt
   log "dialect kernel's direct reads observed: $(grep -m1 'outside its declared' "$work/direct.txt")"
 else
   log "dialect kernel's direct reads NOT observed (exit $rd)"; rp=1
+fi
+# 4c. Kernels as libraries ship them: test_launch and launch.sh on the GPU, then OpenCV's own
+#     kernels unmodified where their files were carried (.gpu/opencv/: boxFilter3x3.cl,
+#     integral_sum.cl, and grey.png with OpenCV's CPU results blur.npy and sum.npy from
+#     tools/cvref.cpp), compared value for value and timed.
+log "test_launch"
+"$build/tests/test_launch" 2>&1 | tee "$out/test_launch.txt" | tail -2
+[[ ${PIPESTATUS[0]} -eq 0 ]] || rp=1
+bash "$root/tests/launch.sh" "$ts" "$root" 2>&1 | tee "$out/launch.txt" | tail -2
+[[ ${PIPESTATUS[0]} -eq 0 ]] || rp=1
+cv=$root/.gpu/opencv
+if [[ -f $cv/boxFilter3x3.cl && -f $cv/grey.png ]]; then
+  for pair in "boxFilter3x3 blur" "integral_sum sum"; do
+    set -- $pair
+    "$ts" run --kernel-file "$cv/$1.cl" --launch "$root/assets/launch/opencv_$1.launch" -i "$cv/grey.png" \
+      --device "$gpu" --observe --repeats 5 --expect "$cv/$2.npy" 2>&1 | tee -a "$out/opencv.txt"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || rp=1
+  done
 fi
 if [[ ${TS_GPU_ONLY:-} == plain ]]; then
   log "done (plain only), exit $rp"
