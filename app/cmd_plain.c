@@ -79,9 +79,9 @@ static void raw_shape(const ts_plain_result *r, ts_npy *a)
   a->shape[2] = r->raw_channels;
 }
 
-/* --expect: 1 when the output equals the reference (an 8-bit image against the output as
- * shown, a .npy array against its values), 0 when not (why says where first), -1 when the
- * reference cannot be read. */
+/* --expect: 1 when the output equals the reference (an 8-bit PNG against the output as
+ * shown, a 16-bit PNG or a .npy array against its values), 0 when not (why says where
+ * first), -1 when the reference cannot be read. */
 static int expect_output(const char *path, const ts_plain_result *r, char *why, size_t n,
                          ts_error *err)
 {
@@ -112,6 +112,33 @@ static int expect_output(const char *path, const ts_plain_result *r, char *why, 
     ts_npy_free(&ref);
     return eq;
   }
+  int w, h, c, depth;
+  uint16_t *px = NULL;
+  if (ts_png_load_samples(path, &w, &h, &c, &depth, &px, err) != TS_OK)
+    return -1;
+  if (depth == 16) {
+    /* a 16-bit PNG: the output's values themselves (integers), channel for channel */
+    int eq = w == r->raw_cols && h == r->raw_rows && c == r->raw_channels && !r->raw_float;
+    if (!eq)
+      snprintf(why, n, ": a 16-bit PNG of %dx%dx%d holds values; the output is %dx%dx%d of %s",
+               w, h, c, r->raw_cols, r->raw_rows, r->raw_channels, r->raw_float ? "floats" : "integers");
+    size_t count = (size_t)w * (size_t)h * (size_t)c;
+    for (size_t i = 0; eq && i < count; i++) {
+      const uint8_t *q = (const uint8_t *)r->raw + i * (size_t)r->raw_lane;
+      int64_t v = r->raw_lane == 1   ? (r->raw_signed ? *(const int8_t *)q : *q)
+                  : r->raw_lane == 2 ? (r->raw_signed ? (int16_t)(q[0] | q[1] << 8) : (q[0] | q[1] << 8))
+                  : r->raw_signed    ? (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24)
+                                     : (int64_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24);
+      if (v != px[i]) {
+        eq = 0;
+        snprintf(why, n, ": first at pixel (%zu,%zu) channel %zu: %lld where it has %u",
+                 (i / (size_t)c) % (size_t)w, i / (size_t)c / (size_t)w, i % (size_t)c, (long long)v, px[i]);
+      }
+    }
+    free(px);
+    return eq;
+  }
+  free(px);
   ts_image *ref = NULL;
   if (ts_image_load_png(path, &ref, err) != TS_OK)
     return -1;
@@ -148,7 +175,7 @@ int cmd_run_plain(int argc, char **argv)
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
-    { "--expect", 0, OPT_STR, &expect_path, "REF", "compare the output, exactly (exit 1 when it differs): with an image (.png, 8-bit, as shown) or its typed values (.npy, as --raw writes them)", NULL },
+    { "--expect", 0, OPT_STR, &expect_path, "REF", "compare the output, exactly (exit 1 when it differs): an 8-bit PNG with the output as shown; a 16-bit PNG, or a .npy (as --raw writes), with its values", NULL },
     { "--raw", 0, OPT_STR, &raw_path, "OUT.npy", "write the output's values, of its own type and shape, as a NumPy array", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record and check every __global and __local access", NULL },
     { "--observe-thread", 0, OPT_STR, &thread, "GX,GY:LX,LY", "with --observe: print this work-item's every access", NULL },

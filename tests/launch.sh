@@ -46,6 +46,39 @@ check "  a reference one sum off: exit 1 ($rc)" test $rc -eq 1
 check "  names the first difference ($(tail -1 "$tmp/out"))" \
   grep -q "^output differs from .*bad.npy: first at pixel (640,480) channel 0$" "$tmp/out"
 
+# A 16-bit PNG holds values: the sums of a 15x16 image (at most 61200) against one.
+python3 - "$tmp/small.png" <<'PY'
+import struct, sys, zlib
+w, h = 15, 16
+raw = b''.join(b'\0' + bytes((x * 37 + y * 11) & 255 for x in range(w)) for y in range(h))
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
+                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+"$ts" run --kernel-file "$k/lib_integral.cl" -i "$tmp/small.png" --raw "$tmp/small.npy" >/dev/null 2>&1
+python3 - "$tmp/small.npy" "$tmp/sum16.png" "$tmp/sum16bad.png" <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+hl = d[8] | d[9] << 8
+v = struct.unpack('<%di' % ((len(d) - 10 - hl) // 4), d[10 + hl:])
+w, h = 16, 17
+def png16(vals, path):
+    raw = b''.join(b'\0' + b''.join(struct.pack('>H', vals[y * w + x]) for x in range(w)) for y in range(h))
+    chunk = lambda t, c: struct.pack('>I', len(c)) + t + c + struct.pack('>I', zlib.crc32(t + c))
+    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 16, 0, 0, 0, 0))
+                           + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+png16(v, sys.argv[2])
+png16(v[:-1] + (v[-1] - 1,), sys.argv[3])
+PY
+"$ts" run --kernel-file "$k/lib_integral.cl" -i "$tmp/small.png" --expect "$tmp/sum16.png" >"$tmp/out" 2>&1
+rc=$?
+check "sums against a 16-bit PNG of them: exit 0 ($rc: $(tail -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals .*sum16.png$' '$tmp/out'"
+"$ts" run --kernel-file "$k/lib_integral.cl" -i "$tmp/small.png" --expect "$tmp/sum16bad.png" >"$tmp/out" 2>&1
+rc=$?
+check "  one value off: exit 1 and where ($rc: $(tail -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 1 ]] && grep -q '^output differs from .*sum16bad.png: first at pixel (15,16) channel 0: [0-9]* where it has [0-9]*$' '$tmp/out'"
+
 # The box from its launch file, and outside its contract.
 "$ts" run --kernel-file "$k/lib_box16.cl" --launch "$k/lib_box16.launch" --observe >"$tmp/out" 2>&1
 rc=$?

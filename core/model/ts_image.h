@@ -47,6 +47,10 @@ ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name,
                               ts_error *err);
 ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err);
 /* A 16-bit PNG of c channels (1, 3 or 4) from native-endian samples. */
+/* A PNG's samples as stored (8 or 16 bits, palettes expanded), for comparing values wider
+ * than a byte (ts_png16.c); *samples is malloc'ed, C order. */
+ts_status ts_png_load_samples(const char *path, int *w, int *h, int *c, int *depth,
+                              uint16_t **samples, ts_error *err);
 ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
                         ts_error *err);
 
