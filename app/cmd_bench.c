@@ -113,6 +113,7 @@ int cmd_bench(int argc, char **argv)
 {
   const char *size = "3840x2160", *variants = NULL, *in_path = NULL, *kernels = NULL;
   int channels = 1, repeats = 10, json = 0, ksize = 5, device = -1, records = 0;
+  double timeout = 600; /* the supervisor's (main.c): parsed here to be checked and listed */
   const cli_opt opts[] = {
     { "--size", 0, OPT_STR, &size, "WxH", "image size (default 3840x2160; a test chart)", NULL },
     { "--channels", 0, OPT_INT, &channels, "C", "1, 3 or 4 (default 1)", NULL },
@@ -120,6 +121,7 @@ int cmd_bench(int argc, char **argv)
     { "--variants", 0, OPT_STR, &variants, "LIST", "comma-separated variants (default: all)", NULL },
     { "--repeats", 0, OPT_INT, &repeats, "N", "timed runs per variant, 1..1000 (default 10)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print JSON instead of a table", NULL },
+    { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped, exit 1 (default 600)", NULL },
     { "--records", 0, OPT_FLAG, &records, NULL, "time the one-launch runs with their per-group records", NULL },
     { "--kernel-size", 0, OPT_INT, &ksize, "K", "Gaussian size (default 5)", NULL },
     { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
@@ -131,6 +133,10 @@ int cmd_bench(int argc, char **argv)
                     &npos, usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  if (!(timeout > 0 && timeout <= 86400)) {
+    fprintf(stderr, "tilescope bench: --timeout: give 1 to 86400 seconds\n");
+    return EXIT_USAGE;
+  }
   int w = 0, h = 0;
   char tail;
   if (!in_path && (sscanf(size, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64)) {

@@ -6,12 +6,15 @@
  * the run is clean (and equals --expect), 1 when observation found something, the output
  * differs, or the kernel crashed or ran past --timeout, 2 when it could not run (a bad
  * option, a kernel that does not build, a description that does not fit). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ts_compare.h"
+#include "ts_isolate.h"
 #include "ts_npy.h"
 #include "ts_plain.h"
 
@@ -405,4 +408,45 @@ out:
   ts_image_destroy(in);
   ts_plain_desc_free(d);
   return rc;
+}
+
+/* `tilescope __plain-worker`: the viewer's plain-kernel run, in a program of its own (see
+ * ts_plain_run_spawned): the request at file descriptor 3, the answer on standard output.
+ * Not for people; its exit code only says whether the answer was written. */
+int cmd_plain_worker(void)
+{
+  ts_blob req = { 0 }, out = { 0 };
+  uint8_t buf[65536];
+  for (;;) {
+    ssize_t got = read(3, buf, sizeof buf);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    ts_blob_put(&req, buf, (size_t)got);
+  }
+  close(3);
+  ts_error err = { 0 };
+  ts_plain_request q;
+  ts_image *in = NULL;
+  ts_plain_desc *d = NULL;
+  ts_cl *cl = NULL;
+  ts_plain_result *r = NULL;
+  ts_status st = ts_plain_request_unpack(&req, &q, &in, &err);
+  ts_blob_free(&req);
+  if (st == TS_OK)
+    st = ts_plain_load_launch(q.path, q.launch[0] ? q.launch : NULL, NULL, 0, &d, &err);
+  if (st == TS_OK)
+    st = ts_cl_create(q.device, q.kernels_dir, &cl, &err);
+  if (st == TS_OK)
+    st = ts_plain_run(cl, d, in, &q.opts, &r, &err);
+  if (st == TS_OK)
+    ts_plain_result_pack(r, &out);
+  int ok = ts_isolate_reply(1, st, &err, &out);
+  ts_blob_free(&out);
+  ts_plain_result_free(r);
+  ts_cl_destroy(cl);
+  ts_plain_desc_free(d);
+  ts_image_destroy(in);
+  return ok ? EXIT_OK : EXIT_USAGE;
 }

@@ -219,6 +219,16 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->help = a->help_overlay;
   o->plain_file = cli_plain_file;
   o->plain_launch = cli_plain_launch;
+  if (cli_plain_file) {
+    /* the window's plain runs in a worker program of their own (plain_view.c): a kernel that
+     * crashes or never ends costs the worker, and the window goes on */
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+      exe[n] = 0;
+      plain_view_use_worker(exe, a->timeout > 0 ? a->timeout : 120);
+    }
+  }
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
     double px, py;
@@ -334,6 +344,8 @@ static int shot_result(viewer *v)
 static void sync_or_exit(viewer *v, const view_args *a)
 {
   double s = a->timeout > 0 ? a->timeout : 600;
+  if (v->plain)
+    s += 10; /* the plain kernel's worker has the same watchdog, and its line says more */
   if (viewer_sync(v, (uint32_t)(s * 1000)))
     return;
   fprintf(stderr, "tilescope shot: the run did not finish in %g s; the watchdog stopped the "
@@ -350,9 +362,11 @@ static int shoot(viewer *v, const view_args *a, anim *an)
   if (!a->frames) {
     sync_or_exit(v, a);
     if (v->plain && !v->plain->res) {
-      /* A plain kernel that did not load or run: its error, and no picture of it. */
+      /* A plain kernel that did not load or run: its error, and no picture of it; one that
+       * ran and crashed or ran past the watchdog fails as a finding does (exit 1). */
       fprintf(stderr, "tilescope shot: %s\n", v->plain->error);
-      return EXIT_USAGE;
+      ts_status k = v->plain->error_status;
+      return k == TS_ERR_STALLED || k == TS_ERR_DEVICE ? EXIT_DIFF : EXIT_USAGE;
     }
     if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out))
       return EXIT_USAGE;

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "ts_file.h"
+#include "ts_isolate.h"
 #include "ts_plain.h"
 #include "ts_user.h"
 
@@ -25,7 +26,13 @@ static void on_signal(int sig)
  * `shot` that plays a script and reads no events. */
 static void catch_signals(void)
 {
+  /* and, outside the sanitizer builds (whose own handlers report), the crashes: a supervised
+   * command's temporary outputs go with it */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#else
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+#endif
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -161,6 +168,42 @@ static int load_user_kernels(int *argc, char **argv)
   return 1;
 }
 
+/* run, shot and bench go on in a child process under a supervisor (core/isolate/): a kernel
+ * that crashes the process, corrupts its heap or never ends costs one line naming what ran,
+ * exit 1 and no output, never a core dump or a hang. The watchdog is the command's --timeout
+ * (default 600 s), with room for a shot's own watchdog and a plain kernel's two runs to
+ * speak first. TILESCOPE_SUPERVISE=0 runs the command in this process (for a debugger).
+ * Returns 1 in the child; 0 in the parent, with the exit code. */
+static int supervise(const char *cmd, int argc, char **argv, int *code)
+{
+  const char *env = getenv("TILESCOPE_SUPERVISE");
+  double timeout = 600;
+  const char *variant = NULL;
+  for (int i = 2; i < argc; i++) {
+    const char *v = strncmp(argv[i], "--timeout=", 10) == 0 ? argv[i] + 10
+                    : strcmp(argv[i], "--timeout") == 0 && i + 1 < argc ? argv[i + 1]
+                                                                         : NULL;
+    char *end;
+    double t = v ? strtod(v, &end) : 0;
+    if (v && end != v && !*end && t > 0 && t <= 86400)
+      timeout = t;
+    if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc)
+      variant = argv[i + 1];
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+      return 1;
+  }
+  if (env && strcmp(env, "0") == 0)
+    return 1;
+  char what[600];
+  if (cli_plain_file)
+    snprintf(what, sizeof what, "%s: the kernel file %s", cmd, cli_plain_file);
+  else
+    snprintf(what, sizeof what, "%s: the variant %s", cmd,
+             variant ? variant : nfile_variants ? file_variants[0] : "(the default)");
+  int plain_run = cli_plain_file && strcmp(cmd, "run") == 0, shot = strcmp(cmd, "shot") == 0;
+  return ts_supervise(what, plain_run ? 2 * timeout + 30 : shot ? timeout + 30 : timeout, code);
+}
+
 static int ends_with(const char *s, const char *tail)
 {
   size_t n = strlen(s), t = strlen(tail);
@@ -169,6 +212,8 @@ static int ends_with(const char *s, const char *tail)
 
 int main(int argc, char **argv)
 {
+  if (argc == 2 && strcmp(argv[1], "__plain-worker") == 0)
+    return cmd_plain_worker(); /* the viewer's worker (cmd_plain.c) */
   if (!load_user_kernels(&argc, argv))
     return EXIT_USAGE;
   const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -176,6 +221,11 @@ int main(int argc, char **argv)
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;
+  }
+  if (cmd && (strcmp(cmd, "run") == 0 || strcmp(cmd, "shot") == 0 || strcmp(cmd, "bench") == 0)) {
+    int code;
+    if (!supervise(cmd, argc, argv, &code))
+      return code;
   }
   if (cmd && strcmp(cmd, "run") == 0 && cli_plain_file)
     return cmd_run_plain(argc - 1, argv + 1);

@@ -30,12 +30,25 @@ struct pv_thread {
   ts_plain_desc *out_desc;
   ts_plain_result *out_res;
   char out_error[1100];
+  ts_status out_status;
   int out_watch_x, out_watch_y;
 };
 
-/* One attempt: the file read and described, then run observed on the image. */
-static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *error, size_t n)
+/* The worker program (plain_view_use_worker), or "": runs in this process. */
+static char worker_exe[4096];
+static double worker_timeout = 120;
+
+void plain_view_use_worker(const char *exe, double timeout_s)
 {
+  snprintf(worker_exe, sizeof worker_exe, "%s", exe ? exe : "");
+  worker_timeout = timeout_s;
+}
+
+/* One attempt: the file read and described, then run observed on the image. */
+static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *error, size_t n,
+                    ts_status *status)
+{
+  *status = TS_OK;
   ts_error err = { 0 };
   *d = NULL;
   *r = NULL;
@@ -44,7 +57,7 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "no image");
     return;
   }
-  if (!t->cl && ts_cl_create(t->device, t->kernels_dir, &t->cl, &err) != TS_OK) {
+  if (!worker_exe[0] && !t->cl && ts_cl_create(t->device, t->kernels_dir, &t->cl, &err) != TS_OK) {
     t->cl = NULL;
     snprintf(error, n, "%s", err.msg);
     return;
@@ -58,7 +71,20 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
                       .watch_y = t->watch_y };
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
-  if (ts_plain_run(t->cl, *d, t->input, &o, r, &err) != TS_OK) {
+  ts_status st;
+  if (worker_exe[0]) {
+    /* in a worker program: a kernel that crashes, corrupts memory or never ends costs the
+     * worker, and the window keeps its last good run */
+    ts_plain_request q = { .device = t->device, .opts = o };
+    snprintf(q.path, sizeof q.path, "%s", t->path);
+    snprintf(q.launch, sizeof q.launch, "%s", t->launch);
+    snprintf(q.kernels_dir, sizeof q.kernels_dir, "%s", t->kernels_dir);
+    st = ts_plain_run_spawned(worker_exe, &q, t->input, worker_timeout, r, &err);
+  } else {
+    st = ts_plain_run(t->cl, *d, t->input, &o, r, &err);
+  }
+  *status = st;
+  if (st != TS_OK) {
     *r = NULL;
     ts_plain_desc_free(*d);
     *d = NULL;
@@ -88,7 +114,8 @@ static int loader_main(void *ud)
     ts_plain_desc *d;
     ts_plain_result *r;
     char error[sizeof t->out_error];
-    attempt(t, &d, &r, error, sizeof error);
+    ts_status status;
+    attempt(t, &d, &r, error, sizeof error, &status);
     SDL_LockMutex(t->mu);
     /* An attempt not taken yet is replaced by the newer one. */
     ts_plain_result_free(t->out_res);
@@ -96,6 +123,7 @@ static int loader_main(void *ud)
     t->out_desc = d;
     t->out_res = r;
     snprintf(t->out_error, sizeof t->out_error, "%s", error);
+    t->out_status = status;
     t->out_watch_x = t->watch_x;
     t->out_watch_y = t->watch_y;
     t->has_out = 1;
@@ -396,6 +424,7 @@ int plain_view_pick_up(plain_view *pv)
   int wx = t->out_watch_x, wy = t->out_watch_y;
   if (took) {
     snprintf(pv->error, sizeof pv->error, "%s", t->out_error);
+    pv->error_status = t->out_status;
     t->out_desc = NULL;
     t->out_res = NULL;
     t->has_out = 0;

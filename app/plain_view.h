@@ -47,6 +47,8 @@ typedef struct plain_view {
   uint8_t *tint[TS_PLAIN_MAX_PASSES];           /* PV_* per work-group of each pass */
   uint32_t ntinted[TS_PLAIN_MAX_PASSES][PV_NTINTS];
   char error[1100];               /* the last attempt's error line; "" when it succeeded */
+  ts_status error_status;         /* its kind: TS_ERR_STALLED (the watchdog), TS_ERR_DEVICE
+                                   * (a crash, a failed launch), ... */
   int done;                       /* an attempt has finished since the last request */
   uint64_t serial;                /* counts the results taken: the output texture's key */
   int pass;                       /* the pass shown */
@@ -65,6 +67,9 @@ typedef struct plain_view {
 
 /* Starts the loader thread for the file (nothing runs until plain_view_request); kernels_dir
  * holds kernels/plain/observe.cl. NULL after one error line on stderr. */
+/* Runs every plain kernel in a worker program, exe (tilescope itself, `__plain-worker`),
+ * stopped after timeout_s seconds; NULL or "": in this process (the tests' default). */
+void plain_view_use_worker(const char *exe, double timeout_s);
 /* launch: a launch file for the kernel (NULL: its own lines). */
 plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
                              int device);

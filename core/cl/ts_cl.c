@@ -450,9 +450,34 @@ ts_status tscl_set_args(ts_cl_run *r, cl_kernel kern, cl_mem src, cl_mem dst, cl
   return tscl_cl_check(e, "clSetKernelArg", err);
 }
 
+static void CL_CALLBACK free_guarded(cl_mem m, void *host)
+{
+  (void)m;
+  ts_alloc_free(host);
+}
+
+/* A device buffer. Where the device works in the host's memory (pocl), it is a guarded
+ * block of ours (ts_alloc_zeroed), freed when the buffer goes: a kernel that writes past it
+ * faults at once instead of corrupting the heap that the runtime's own allocation lies in. */
 ts_status tscl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
 {
   cl_int e;
+  if (cl->unified) {
+    void *host = ts_alloc_zeroed(bytes ? bytes : 4);
+    if (!host)
+      return ts_fail(err, TS_ERR_NOMEM, "out of memory for a %zu-byte device buffer", bytes);
+    *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes ? bytes : 4,
+                          host, &e);
+    if (e == CL_SUCCESS)
+      e = clSetMemObjectDestructorCallback(*out, free_guarded, host);
+    if (e != CL_SUCCESS) {
+      if (*out)
+        clReleaseMemObject(*out);
+      ts_alloc_free(host);
+      *out = NULL;
+    }
+    return tscl_cl_check(e, "clCreateBuffer", err);
+  }
   *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
   return tscl_cl_check(e, "clCreateBuffer", err);
 }

@@ -73,36 +73,25 @@ static double now_s(void)
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
-                     ts_blob *result, ts_error *err)
+int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob *out)
 {
-  memset(result, 0, sizeof *result);
-  int fds[2];
-  if (pipe(fds) != 0)
-    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
+  int32_t st = (int32_t)status;
+  char msg[sizeof e->msg];
+  snprintf(msg, sizeof msg, "%s", e->msg);
+  if (st == TS_OK && out->oom) {
+    st = TS_ERR_NOMEM;
+    snprintf(msg, sizeof msg, "out of memory for the result");
   }
-  if (pid == 0) {
-    close(fds[0]);
-    ts_blob out = { 0 };
-    ts_error e = { 0 };
-    int32_t st = (int32_t)fn(arg, &out, &e);
-    if (st == TS_OK && out.oom)
-      st = (int32_t)ts_fail(&e, TS_ERR_NOMEM, "out of memory for the result");
-    uint64_t len = st == TS_OK ? out.n : 0;
-    int ok = write_all(fds[1], &st, sizeof st) && write_all(fds[1], e.msg, sizeof e.msg) &&
-             write_all(fds[1], &len, sizeof len) && write_all(fds[1], out.p, (size_t)len);
-    fflush(stdout);
-    fflush(stderr);
-    _exit(ok ? 0 : 3);
-  }
-  close(fds[1]);
+  uint64_t len = st == TS_OK ? out->n : 0;
+  return write_all(fd, &st, sizeof st) && write_all(fd, msg, sizeof msg) &&
+         write_all(fd, &len, sizeof len) && write_all(fd, out->p, (size_t)len);
+}
+
+/* The parent's side: reads the child's message from fd within the deadline, kills the child
+ * when the deadline passes, reaps it, and turns what happened into a status. */
+static ts_status collect(const char *what, pid_t pid, int fd, double timeout_s, ts_blob *result,
+                         ts_error *err)
+{
   /* read the message, within the deadline */
   ts_blob in = { 0 };
   double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
@@ -117,21 +106,21 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
       }
       ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
     }
-    struct pollfd p = { fds[0], POLLIN, 0 };
+    struct pollfd p = { fd, POLLIN, 0 };
     int r = poll(&p, 1, ms);
     if (r < 0 && errno == EINTR)
       continue;
     if (r == 0)
       continue; /* the deadline is checked above */
     uint8_t buf[65536];
-    ssize_t got = read(fds[0], buf, sizeof buf);
+    ssize_t got = read(fd, buf, sizeof buf);
     if (got < 0 && errno == EINTR)
       continue;
     if (got <= 0)
       break;
     ts_blob_put(&in, buf, (size_t)got);
   }
-  close(fds[0]);
+  close(fd);
   if (timed_out)
     kill(pid, SIGKILL);
   int status = 0;
@@ -175,4 +164,140 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
   in.n = (size_t)len;
   *result = in;
   return TS_OK;
+}
+
+
+ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
+                     ts_blob *result, ts_error *err)
+{
+  memset(result, 0, sizeof *result);
+  int fds[2];
+  if (pipe(fds) != 0)
+    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ts_blob out = { 0 };
+    ts_error e = { 0 };
+    ts_status st = fn(arg, &out, &e);
+    int ok = ts_isolate_reply(fds[1], st, &e, &out);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(ok ? 0 : 3);
+  }
+  close(fds[1]);
+  return collect(what, pid, fds[0], timeout_s, result, err);
+}
+
+ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
+                          ts_blob *result, ts_error *err)
+{
+  memset(result, 0, sizeof *result);
+  int fds[2];
+  if (pipe(fds) != 0)
+    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
+  }
+  if (pid == 0) {
+    /* only async-signal-safe calls between fork and exec: the parent may have threads */
+    if (dup2(fds[1], 1) < 0 || (request_fd != 3 && dup2(request_fd, 3) < 0))
+      _exit(127);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  close(fds[1]);
+  return collect(what, pid, fds[0], timeout_s, result, err);
+}
+
+/* ---- a whole command under a supervisor ---- */
+
+static volatile pid_t supervised;
+
+static void forward(int sig)
+{
+  if (supervised > 0)
+    kill(supervised, sig);
+}
+
+/* The crash's signal in words. */
+static const char *signal_words(int sig)
+{
+  return sig == SIGSEGV   ? "SIGSEGV: a memory access outside what it owns, such as a kernel "
+                            "writing past its buffer"
+         : sig == SIGBUS  ? "SIGBUS: a memory access the machine refused"
+         : sig == SIGABRT ? "SIGABRT: the runtime or the C library gave up, as on a corrupted heap"
+         : sig == SIGKILL ? "SIGKILL: out of memory?"
+         : sig == SIGFPE  ? "SIGFPE: an arithmetic fault"
+         : sig == SIGILL  ? "SIGILL: an illegal instruction"
+                          : "a signal";
+}
+
+int ts_supervise(const char *what, double timeout_s, int *code)
+{
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid <= 0)
+    return 1; /* the child goes on (and where fork fails, this process does, unwatched) */
+  supervised = pid;
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  struct sigaction sa, old[3];
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = forward;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int i = 0; i < 3; i++)
+    sigaction(sigs[i], &sa, &old[i]);
+  double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
+  int status = 0, timed_out = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid)
+      break;
+    if (r < 0 && errno != EINTR) {
+      status = 0;
+      break;
+    }
+    if (deadline > 0 && now_s() >= deadline) {
+      timed_out = 1;
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      break;
+    }
+    struct timespec ts = { 0, 5 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+  }
+  for (int i = 0; i < 3; i++)
+    sigaction(sigs[i], &old[i], NULL);
+  supervised = 0;
+  if (timed_out) {
+    fprintf(stderr, "tilescope %s: did not finish in %g s; the watchdog stopped it (--timeout S)\n",
+            what, timeout_s);
+    *code = 1;
+    return 0;
+  }
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+      signal(sig, SIG_DFL); /* stopped from outside: end as the child did */
+      raise(sig);
+    }
+    fprintf(stderr, "tilescope %s: crashed (signal %d, %s)\n", what, sig, signal_words(sig));
+    *code = 1;
+    return 0;
+  }
+  *code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return 0;
 }

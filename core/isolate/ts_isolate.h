@@ -34,4 +34,23 @@ typedef ts_status (*ts_isolated_fn)(void *arg, ts_blob *out, ts_error *err);
 ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
                      ts_blob *result, ts_error *err);
 
+/* The child's message (ts_isolate's protocol) written to fd: its status, its error line, and
+ * on TS_OK the result. Returns 0 when it could not be written. */
+int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob *out);
+
+/* The same work in a new program: argv (argv[0] a path) runs with the request readable at
+ * file descriptor 3 (request_fd, inherited) and its standard output the message pipe, and
+ * answers with ts_isolate_reply on fd 1. For a parent whose state a fork cannot take along
+ * (the viewer's threads and its OpenCL runtime). */
+ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
+                          ts_blob *result, ts_error *err);
+
+/* The rest of a command in a child process, this one its supervisor (called before the
+ * command starts OpenCL). Returns 1 in the child, which goes on. The parent waits, and
+ * returns 0 with *code: the child's exit code; or 1 after one line naming `what` when the
+ * child died of a signal (a crash, a corrupted heap) or ran past timeout_s seconds (<= 0:
+ * none), when the watchdog kills it. SIGINT, SIGTERM and SIGHUP sent to the parent are sent
+ * on to the child; when the child dies of one, the parent dies of it too. */
+int ts_supervise(const char *what, double timeout_s, int *code);
+
 #endif

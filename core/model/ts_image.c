@@ -40,7 +40,7 @@ void ts_image_destroy(ts_image *img)
 {
   if (!img || atomic_fetch_sub(&img->shares, 1) > 0)
     return;
-  free(img->data);
+  ts_alloc_free(img->data);
   free(img);
 }
 

@@ -381,8 +381,8 @@ void ts_run_release_buffers(ts_run *run)
   ts_cl_run_destroy(run->cl);
   run->cl = NULL;
   for (int b = TS_BUF_IN + 1; b < TS_NBUF; b++) {
-    free(run->k.buf[b].data);
-    free(run->k.shadow[b].data);
+    ts_alloc_free(run->k.buf[b].data);
+    ts_alloc_free(run->k.shadow[b].data);
     run->k.buf[b].data = run->k.shadow[b].data = NULL;
   }
   ts_image_destroy(run->in_img);

@@ -1,9 +1,13 @@
-/* Status names and error formatting (see ts_status.h). */
+/* Status names and error formatting, and the guarded blocks of images and buffers (see
+ * ts_status.h). */
+#define _DEFAULT_SOURCE
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ts_status.h"
 
@@ -45,13 +49,57 @@ int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out)
   return ts_mul_size(a, b, &ab) && ts_mul_size(ab, c, out);
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TS_GUARDED 0 /* the sanitizers watch malloc's blocks, and not mappings of our own */
+#else
+#define TS_GUARDED 1
+#endif
+
+/* Guarded: the block ends against a page that nothing may touch, another lies before it,
+ * and the mapping's base and length sit in the 16 bytes before the block. A kernel that
+ * writes past its buffer on a device that uses the host's memory (pocl) faults there, in a
+ * process whose supervisor reports it (core/isolate/), instead of corrupting the heap. */
+#define GUARD_MAGIC 0x7473677561726421ull /* "tsguard!" */
+
 void *ts_alloc_zeroed(size_t n)
 {
   size_t whole = (n + TS_ALIGN - 1) / TS_ALIGN * TS_ALIGN;
   if (n == 0 || whole < n)
     return NULL;
+#if TS_GUARDED
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t body = (whole + 16 + page - 1) / page * page; /* the block and its header */
+  if (body < whole || body > SIZE_MAX - 2 * page)
+    return NULL;
+  size_t len = body + 2 * page;
+  uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED)
+    return NULL;
+  if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + page + body, page, PROT_NONE) != 0) {
+    munmap(base, len);
+    return NULL;
+  }
+  uint8_t *p = base + page + body - whole; /* TS_ALIGN-aligned: page and whole are */
+  uint64_t hdr[2] = { GUARD_MAGIC ^ (uint64_t)(uintptr_t)base, (uint64_t)len };
+  memcpy(p - 16, hdr, 16);
+  return p; /* zero, as a fresh mapping is */
+#else
   void *p = aligned_alloc(TS_ALIGN, whole);
   if (p)
     memset(p, 0, whole);
   return p;
+#endif
+}
+
+void ts_alloc_free(void *p)
+{
+  if (!p)
+    return;
+#if TS_GUARDED
+  uint64_t hdr[2];
+  memcpy(hdr, (uint8_t *)p - 16, 16);
+  munmap((void *)(uintptr_t)(hdr[0] ^ GUARD_MAGIC), (size_t)hdr[1]);
+#else
+  free(p);
+#endif
 }

@@ -41,8 +41,11 @@ int ts_mul_size(size_t a, size_t b, size_t *out);
 int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out);
 
 /* n zero bytes (n > 0) aligned to TS_ALIGN, for images and buffers that vector loads read and
- * an OpenCL device may use in place; free() frees them. NULL when out of memory. */
+ * an OpenCL device may use in place, with guard pages around them outside the sanitizer
+ * builds (ts_status.c); ts_alloc_free frees them. NULL when out of memory. */
 #define TS_ALIGN 128
 void *ts_alloc_zeroed(size_t n);
+/* Frees what ts_alloc_zeroed gave (and nothing else). */
+void ts_alloc_free(void *p);
 
 #endif

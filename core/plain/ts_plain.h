@@ -301,6 +301,21 @@ void ts_plain_result_free(ts_plain_result *r);
 ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
                                 const ts_image *in, const ts_plain_opts *o, double timeout_s,
                                 ts_plain_result **out, ts_error *err);
+/* A run in a worker process of tilescope's own program (`tilescope __plain-worker`, started
+ * with exec, not a fork): for a caller whose threads and OpenCL runtime a fork cannot take
+ * along (the viewer). The worker loads the description itself from the paths. */
+typedef struct ts_plain_request {
+  char path[1024], launch[1024], kernels_dir[1024]; /* launch "" for none */
+  int device;
+  ts_plain_opts opts;
+} ts_plain_request;
+
+ts_status ts_plain_run_spawned(const char *exe, const ts_plain_request *q, const ts_image *in,
+                               double timeout_s, ts_plain_result **out, ts_error *err);
+void ts_plain_request_pack(const ts_plain_request *q, const ts_image *in, ts_blob *b);
+ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_image **in,
+                                  ts_error *err);
+
 /* A result as bytes and back (ts_plain_pack.c), for a run made in a child process. */
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);
 ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_error *err);

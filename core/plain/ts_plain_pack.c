@@ -1,10 +1,15 @@
 /* A plain kernel's result as bytes (ts_plain.h), so that a run made in a child process
  * (core/isolate/) comes back whole: the output image and its raw bytes, the launches with
- * their work-groups' rectangles and logs, the findings and their counts. The layout is this
- * file's own: the same build writes and reads it. */
+ * their work-groups' rectangles and logs, the findings and their counts; and the request of
+ * a run made by a worker program (the viewer's). The layout is this file's own: the same
+ * build writes and reads it. */
+#define _GNU_SOURCE /* memfd_create */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ts_plain.h"
 
@@ -138,5 +143,96 @@ ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_pl
   if (st == TS_OK)
     st = ts_plain_result_unpack(&b, out, err);
   ts_blob_free(&b);
+  return st;
+}
+
+/* ---- a run in a worker process of its own program ---- */
+
+static void put_str(ts_blob *b, const char *s)
+{
+  uint32_t n = s ? (uint32_t)strlen(s) : 0;
+  ts_blob_put(b, &n, sizeof n);
+  ts_blob_put(b, s, n);
+}
+
+static int get_str(const ts_blob *b, size_t *at, char *out, size_t cap)
+{
+  uint32_t n = 0;
+  if (!ts_blob_get(b, at, &n, sizeof n) || n >= cap || !ts_blob_get(b, at, out, n))
+    return 0;
+  out[n] = 0;
+  return 1;
+}
+
+void ts_plain_request_pack(const ts_plain_request *q, const ts_image *in, ts_blob *b)
+{
+  uint32_t magic = PACK_MAGIC + 1;
+  ts_blob_put(b, &magic, sizeof magic);
+  put_str(b, q->path);
+  put_str(b, q->launch);
+  put_str(b, q->kernels_dir);
+  ts_blob_put(b, &q->device, sizeof q->device);
+  ts_blob_put(b, &q->opts, sizeof q->opts);
+  int32_t img[3] = { in->w, in->h, in->c };
+  ts_blob_put(b, img, sizeof img);
+  ts_blob_put(b, in->data, (size_t)in->w * (size_t)in->h * (size_t)in->c);
+}
+
+ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_image **in,
+                                  ts_error *err)
+{
+  size_t at = 0;
+  uint32_t magic = 0;
+  int32_t img[3] = { 0 };
+  memset(q, 0, sizeof *q);
+  int ok = ts_blob_get(b, &at, &magic, sizeof magic) && magic == PACK_MAGIC + 1 &&
+           get_str(b, &at, q->path, sizeof q->path) && get_str(b, &at, q->launch, sizeof q->launch) &&
+           get_str(b, &at, q->kernels_dir, sizeof q->kernels_dir) &&
+           ts_blob_get(b, &at, &q->device, sizeof q->device) &&
+           ts_blob_get(b, &at, &q->opts, sizeof q->opts) && ts_blob_get(b, &at, img, sizeof img);
+  ts_image *im = NULL;
+  ok = ok && ts_image_create(img[0], img[1], img[2], &im, NULL) == TS_OK &&
+       ts_blob_get(b, &at, im->data, (size_t)img[0] * (size_t)img[1] * (size_t)img[2]) && at == b->n;
+  if (!ok) {
+    ts_image_destroy(im);
+    return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's run request came damaged");
+  }
+  *in = im;
+  return TS_OK;
+}
+
+ts_status ts_plain_run_spawned(const char *exe, const ts_plain_request *q, const ts_image *in,
+                               double timeout_s, ts_plain_result **out, ts_error *err)
+{
+  ts_blob req = { 0 }, res = { 0 };
+  ts_plain_request_pack(q, in, &req);
+  if (req.oom) {
+    ts_blob_free(&req);
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  }
+  /* the request in an anonymous file the worker inherits, so that neither side blocks */
+  int fd = memfd_create("tilescope-request", 0);
+  ts_status st = TS_OK;
+  size_t done = 0;
+  while (fd >= 0 && done < req.n) {
+    ssize_t w = write(fd, req.p + done, req.n - done);
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
+  if (fd < 0 || done != req.n || lseek(fd, 0, SEEK_SET) != 0)
+    st = ts_fail(err, TS_ERR_IO, "cannot hand the run to a worker process: %s", strerror(errno));
+  ts_blob_free(&req);
+  const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+  char what[1100];
+  snprintf(what, sizeof what, "%.1000s, %s", base, q->opts.observe ? "observed" : "run plain");
+  char *argv[] = { (char *)exe, (char *)"__plain-worker", NULL };
+  if (st == TS_OK)
+    st = ts_isolate_exec(what, argv, fd, timeout_s, &res, err);
+  if (fd >= 0)
+    close(fd);
+  if (st == TS_OK)
+    st = ts_plain_result_unpack(&res, out, err);
+  ts_blob_free(&res);
   return st;
 }
