@@ -130,9 +130,11 @@ def environment(scratch):
     return env
 
 def scratch_folder():
+    """A folder with copies of the source tree's assets/, kernels/ and tests/ (5 MB), which
+    the examples name: copies, so that no example can change the source tree."""
     d = tempfile.mkdtemp(prefix="tilescope-docs-")
     for name in ("assets", "kernels", "tests"):
-        os.symlink(os.path.join(src, name), os.path.join(d, name))
+        shutil.copytree(os.path.join(src, name), os.path.join(d, name), symlinks=True)
     return d
 
 # Line-buffered stdout, so that stdout and stderr interleave as on a terminal.
