@@ -18,7 +18,7 @@
 # Exit 0 all passed, 1 an example failed, 2 bad usage, 77 no OpenCL device or no OpenGL (in
 # CI, CI=true, that is a failure).
 exec python3 - "$@" <<'PYTHON'
-import difflib, glob, os, re, shutil, subprocess, sys, tempfile
+import glob, os, re, shutil, subprocess, sys, tempfile
 
 TIMEOUT = 300  # seconds per command: the examples take a few seconds each
 
@@ -90,11 +90,16 @@ def line_pattern(expected):
     return re.compile(re.escape(expected))
 
 def matches(expected, actual):
+    """(True, _, _) when the lines match; else (False, i, j): the furthest expected line i
+    that the matching reached, and the printed line j it was tried against."""
     pats = [line_pattern(e) for e in expected]
     memo = {}
+    far = [0, 0]
     def at(i, j):
         if (i, j) in memo:
             return memo[i, j]
+        if i > far[0]:
+            far[:] = [i, j]
         if i == len(pats):
             r = j == len(actual)
         elif pats[i] is None:
@@ -104,7 +109,7 @@ def matches(expected, actual):
         memo[i, j] = r
         return r
     sys.setrecursionlimit(max(1000, 4 * (len(pats) + len(actual)) + 100))
-    return at(0, 0)
+    return at(0, 0), far[0], far[1]
 
 # ---- running ----
 
@@ -248,7 +253,7 @@ def main():
                     got_lines = [l.rstrip() for l in got.split("\n")]
                     while got_lines and got_lines[-1] == "":
                         got_lines.pop()
-                    ok_out = window or matches(want, got_lines)
+                    ok_out, wi, gj = (True, 0, 0) if window else matches(want, got_lines)
                     if code == status and ok_out:
                         passes += 1
                         continue
@@ -259,11 +264,16 @@ def main():
                     elif code != status:
                         print("    exit status %d, the example says %d" % (code, status))
                     if not ok_out:
-                        print("    output differs (--- the example, +++ what it printed):")
-                        for d in difflib.unified_diff(want, got_lines, "example", "printed", lineterm="", n=2):
-                            print("    " + d)
-                    elif window and got.strip():
-                        print("    it printed:\n" + "".join("    " + l + "\n" for l in got_lines))
+                        if wi < len(want):
+                            print("    the example's line %d: %s" % (line + 1 + wi, want[wi]))
+                            print("    does not match printed line %d: %s" %
+                                  (gj + 1, got_lines[gj] if gj < len(got_lines) else "(the end)"))
+                        else:
+                            print("    it printed more lines than the example shows, from line %d" % (gj + 1))
+                    if not ok_out or (window and got.strip()):
+                        print("    what it printed:")
+                        for l in got_lines:
+                            print("    | " + l)
         finally:
             if scratch:
                 shutil.rmtree(scratch, ignore_errors=True)
