@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "plain_view.h"
+#include "ts_file.h"
 
 struct pv_thread {
   SDL_Thread *thr;
@@ -133,16 +134,16 @@ static int loader_main(void *ud)
   return 0;
 }
 
-static time_t file_mtime(const char *path)
+static int64_t file_mtime(const char *path)
 {
   struct stat st;
-  return stat(path, &st) == 0 ? st.st_mtime : 0;
+  return stat(path, &st) == 0 ? ts_mtime_ns(&st) : 0;
 }
 
 /* The later mtime of the kernel file and its launch file. */
-static time_t files_mtime(const plain_view *pv)
+static int64_t files_mtime(const plain_view *pv)
 {
-  time_t a = file_mtime(pv->path), b = pv->t->launch[0] ? file_mtime(pv->t->launch) : 0;
+  int64_t a = file_mtime(pv->path), b = pv->t->launch[0] ? file_mtime(pv->t->launch) : 0;
   return a > b ? a : b;
 }
 
@@ -460,7 +461,7 @@ int plain_view_busy(plain_view *pv)
 
 int plain_view_poll(plain_view *pv)
 {
-  time_t m = files_mtime(pv);
+  int64_t m = files_mtime(pv);
   if (m == pv->mtime)
     return 0;
   pv->mtime = m;

@@ -59,7 +59,7 @@ typedef struct plain_view {
   pv_watch_row *rows;
   size_t nrows, nwriters;
   int log_cut;                    /* the log kept only the first accesses of some pass */
-  time_t mtime;                   /* the file's, when last polled */
+  int64_t mtime;                  /* the files' newest (ns), when last polled */
   uint64_t input_gen;             /* the image generation last run on */
   int requested;
   pv_thread *t;

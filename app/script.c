@@ -197,6 +197,28 @@ static int play(viewer *v, const char *path, const script_action *a)
     }
     break;
   }
+  case SCRIPT_COPY: {
+    /* a file saved over another, as an editor saves it; the window sees the change as it
+     * sees an edit, and the script waits for what it rebuilt */
+    uint8_t *data = NULL;
+    size_t len = 0;
+    ts_error err = { 0 };
+    ts_outfile of;
+    ts_status st = ts_file_read_all(a->text, 64u << 20, &data, &len, &err);
+    if (st == TS_OK && (st = ts_outfile_open(&of, a->value, &err)) == TS_OK) {
+      fwrite(data, 1, len, of.f);
+      st = ts_outfile_commit(&of, &err);
+    }
+    free(data);
+    if (st != TS_OK) {
+      fprintf(stderr, "tilescope: script %s:%d: copy: %s\n", path, a->line, err.msg);
+      failures++;
+      break;
+    }
+    if (viewer_poll_files(v))
+      viewer_sync(v, 60000);
+    break;
+  }
   case SCRIPT_EXPECT_STATUS:
     viewer_sync(v, 60000); /* and with it the note of the last snapshot */
     if (!strstr(v->status, a->text)) {

@@ -117,6 +117,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     { "expect", SCRIPT_EXPECT, 2, 2 },   { "expect-pixel", SCRIPT_EXPECT_PIXEL, 3, 2 + SCRIPT_MAX_VALUES },
     { "quit", SCRIPT_QUIT, 0, 0 },       { "devtime", SCRIPT_DEVTIME, 1, 1 },
     { "open", SCRIPT_OPEN, 1, 1 },       { "expect-status", SCRIPT_EXPECT_STATUS, 1, MAX_ARGS - 1 },
+    { "copy", SCRIPT_COPY, 2, 2 },
   };
   size_t i = 0;
   while (i < sizeof ops / sizeof ops[0] && strcmp(argv[0], ops[i].name) != 0)
@@ -198,6 +199,10 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
   case SCRIPT_SHOT:
   case SCRIPT_OPEN:
     a->text = arg;
+    return 1;
+  case SCRIPT_COPY:
+    a->text = arg;
+    a->value = argv[2];
     return 1;
   case SCRIPT_EXPECT_STATUS:
     /* The words as one string again: give back the separators tokenising took. */

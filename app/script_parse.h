@@ -13,7 +13,7 @@ typedef enum {
   SCRIPT_KEY, SCRIPT_MOVE, SCRIPT_CLICK, SCRIPT_TICK, SCRIPT_WAIT, SCRIPT_VARIANT,
   SCRIPT_PATTERN, SCRIPT_WALK, SCRIPT_SLOTS, SCRIPT_COST, SCRIPT_BACKEND, SCRIPT_OVERLAY,
   SCRIPT_GRID, SCRIPT_HELP, SCRIPT_ZOOM, SCRIPT_FIT, SCRIPT_SHOT, SCRIPT_REPORT, SCRIPT_EXPECT,
-  SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT, SCRIPT_DEVTIME, SCRIPT_OPEN, SCRIPT_EXPECT_STATUS
+  SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT, SCRIPT_DEVTIME, SCRIPT_OPEN, SCRIPT_EXPECT_STATUS, SCRIPT_COPY
 } script_op;
 
 /* What a script may ask for: far outside any image (at most 32768 pixels a side), and small
@@ -49,9 +49,9 @@ typedef struct script_action {
   int variant;         /* index in the registry */
   ts_pattern pattern;
   ts_walk walk;
-  const char *text;    /* shot, open: the file; overlay: the mode's name; expect: the field;
-                        * expect-status: the rest of the line */
-  const char *value;   /* expect: the value */
+  const char *text;    /* shot, open, copy: the file; overlay: the mode's name; expect: the
+                        * field; expect-status: the rest of the line */
+  const char *value;   /* expect: the value; copy: where to */
   uint32_t values[SCRIPT_MAX_VALUES];
   int nvalues;
 } script_action;

@@ -13,28 +13,59 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "ts_file.h"
 #include "gl_res.h"
 #include "plain_view.h"
 
-static time_t kernels_mtime(const char *dir)
+/* The newest mtime of the kernel files the window builds: the kernels folder's *.cl, and
+ * the user kernels' files. */
+static int64_t kernels_mtime(const char *dir)
 {
-  time_t newest = 0;
+  int64_t newest = 0;
   DIR *d = opendir(dir);
-  if (!d)
-    return 0;
   struct dirent *e;
   char path[2048];
-  while ((e = readdir(d))) {
+  while (d && (e = readdir(d))) {
     size_t n = strlen(e->d_name);
     if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0)
       continue;
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     struct stat st;
-    if (stat(path, &st) == 0 && st.st_mtime > newest)
-      newest = st.st_mtime;
+    if (stat(path, &st) == 0 && ts_mtime_ns(&st) > newest)
+      newest = ts_mtime_ns(&st);
   }
-  closedir(d);
+  if (d)
+    closedir(d);
+  /* and every user kernel's file (--kernel-file, the user kernels folder): an edit of one
+   * rebuilds it as an edit of a built-in does */
+  for (int i = 0; i < ts_variant_count(); i++) {
+    const ts_variant *v = ts_variant_at(i);
+    struct stat st;
+    if (v->file && stat(v->file, &st) == 0 && ts_mtime_ns(&st) > newest)
+      newest = ts_mtime_ns(&st);
+  }
   return newest;
+}
+
+int viewer_poll_files(viewer *v)
+{
+  if (v->plain) {
+    if (!plain_view_poll(v->plain))
+      return 0;
+    viewer_request(v, 1);
+    viewer_set_status(v, "the plain kernel's file changed: reloading");
+    return 1;
+  }
+  if (!v->kernels_dir[0])
+    return 0;
+  int64_t m = kernels_mtime(v->kernels_dir);
+  if (m == v->kernels_mtime)
+    return 0;
+  v->kernels_mtime = m;
+  v->generation++;
+  viewer_request(v, 1);
+  viewer_set_status(v, "a kernel file changed: rebuilding");
+  return 1;
 }
 
 viewer *viewer_create(const vw_options *o)
@@ -332,21 +363,9 @@ void viewer_frame(viewer *v, int scripted)
         v->playing = 0;
     }
   }
-  if (!scripted && now - v->last_poll_ms > 1000 && v->plain) {
+  if (!scripted && now - v->last_poll_ms > 500) {
     v->last_poll_ms = now;
-    if (plain_view_poll(v->plain)) {
-      viewer_request(v, 1);
-      viewer_set_status(v, "the plain kernel's file changed: reloading");
-    }
-  } else if (!scripted && now - v->last_poll_ms > 1000 && v->kernels_dir[0]) {
-    v->last_poll_ms = now;
-    time_t m = kernels_mtime(v->kernels_dir);
-    if (m != v->kernels_mtime) {
-      v->kernels_mtime = m;
-      v->generation++;
-      viewer_request(v, 1);
-      viewer_set_status(v, "a kernel file changed: rebuilding");
-    }
+    viewer_poll_files(v);
   }
   observe_focus(v, scripted);
   /* A window with nothing new to show is not drawn again (llvmpipe would take a core's

@@ -174,7 +174,7 @@ typedef struct viewer {
   ts_run *stats_run;    /* the run the traffic figures below are for */
   double bytes_read, bytes_written;
   int64_t tick;         /* the tick asked for */
-  time_t kernels_mtime;
+  int64_t kernels_mtime;      /* the newest of the kernel files' (ns) */
   uint32_t last_poll_ms;
   char status[1200];    /* a transient message at the bottom */
   /* an image being loaded on its own thread (a dropped file) */
@@ -292,6 +292,11 @@ void viewer_destroy(viewer *v);
 void viewer_frame(viewer *v, int scripted);
 /* Waits (drawing) until the snapshot matches what was asked; returns 0 on timeout. */
 int viewer_sync(viewer *v, uint32_t timeout_ms);
+/* Looks at the kernel files the window builds (the kernels folder, the user kernels, a plain
+ * kernel and its launch file) and, when one changed, rebuilds and runs again as `r` does
+ * (the last good build keeps running when the new one fails). 1 when it did. The window
+ * calls it twice a second; a script's `copy` right after its copy. */
+int viewer_poll_files(viewer *v);
 
 /* viewer_input.c: keys and the mouse. */
 void viewer_key(viewer *v, SDL_Keycode key, int shift);

@@ -183,3 +183,8 @@ ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, s
   *len = n;
   return TS_OK;
 }
+
+int64_t ts_mtime_ns(const struct stat *st)
+{
+  return (int64_t)st->st_mtim.tv_sec * 1000000000 + (int64_t)st->st_mtim.tv_nsec;
+}

@@ -36,4 +36,8 @@ void ts_outfile_remove_all(void);
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
                            ts_error *err);
 
+/* A file's modification time in nanoseconds (an edit within the second counts). */
+struct stat;
+int64_t ts_mtime_ns(const struct stat *st);
+
 #endif
