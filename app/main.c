@@ -4,6 +4,7 @@
  * interrupted command removes the temporary files of the outputs it was writing (they are
  * renamed into place only whole). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +141,7 @@ static int ends_with(const char *s, const char *tail)
   return n > t && strcmp(s + n - t, tail) == 0;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
   if (!load_user_kernels(&argc, argv))
     return EXIT_USAGE;
@@ -220,5 +221,25 @@ int main(int argc, char **argv)
 #endif
   fprintf(stderr, "tilescope: unknown command '%s'\n", cmd);
   usage(stderr);
+  return EXIT_USAGE;
+}
+
+/* What the command printed must reach standard output whole: a write error there (a full
+ * disk, a file system gone) fails the command as an output file it could not write would. */
+int main(int argc, char **argv)
+{
+  int rc = run_command(argc, argv);
+  int failed = fflush(stdout) != 0 || ferror(stdout), e = errno;
+  if (fclose(stdout) != 0 && !failed) {
+    failed = 1;
+    e = errno;
+  }
+  if (!failed)
+    return rc;
+  /* argv[1] is the command, if any, after load_user_kernels took the --kernel-file options */
+  const char *cmd = argc > 1 && argv[1] && argv[1][0] != '-' && !ends_with(argv[1], ".png")
+                    ? argv[1] : NULL;
+  fprintf(stderr, "tilescope%s%s: cannot write standard output: %s\n", cmd ? " " : "",
+          cmd ? cmd : "", e ? strerror(e) : "write error");
   return EXIT_USAGE;
 }
