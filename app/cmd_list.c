@@ -87,7 +87,7 @@ int cmd_list(int argc, char **argv)
   const char *kernels = NULL;
   const cli_opt opts[] = {
     { "--memory", 0, OPT_FLAG, &memory, NULL, "show each kernel's memory as the device reports it", NULL },
-    { "--device", 0, OPT_INT, &device, "N", "OpenCL device for --memory", NULL },
+    { "--device", 0, OPT_UINT, &device, "N", "OpenCL device for --memory", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder for --memory", NULL },
   };
   const char *pos[1];

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "ts_export.h"
+#include "ts_number.h"
 #include "ts_observe.h"
 #include "ts_record.h"
 
@@ -176,10 +177,12 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
   const ts_hazard *h = ts_run_hazards(run, &nh);
   printf("{\"input\": ");
   cli_json_string(in_path);
-  printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"variant\": \"%s\", "
-         "\"schedule\": {\"pattern\": \"%s\", \"walk\": \"%s\", \"slots\": %d, \"cost\": %d}, "
+  printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"variant\": ", in->w, in->h,
+         in->c);
+  cli_json_string(p->variant->name);
+  printf(", \"schedule\": {\"pattern\": \"%s\", \"walk\": \"%s\", \"slots\": %d, \"cost\": %d}, "
          "\"passes\": %d, \"threads\": %u, \"backend\": \"%s\", \"device\": ",
-         in->w, in->h, in->c, p->variant->name, ts_pattern_name(p->sched.pattern),
+         ts_pattern_name(p->sched.pattern),
          ts_walk_name(p->sched.walk), p->sched.slots, p->cost, s->npasses, s->total,
          p->cl ? "cl" : "cpu");
   if (p->cl)
@@ -406,7 +409,7 @@ int cmd_run(int argc, char **argv)
     { "--raw", 0, OPT_STR, &raw_path, "OUT.npy", "write the exact output as a NumPy array", NULL },
     { "--schedule", 0, OPT_STR, &csv_path, "OUT.csv", "write one row per thread", NULL },
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
-    { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
+    { "--test-stuck", 0, OPT_UINT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
     { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
     { "--observe-thread", 0, OPT_STR, &thread_xy, "X,Y", "with --observe: print this thread's observed accesses per buffer (in every pass)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
@@ -439,13 +442,14 @@ int cmd_run(int argc, char **argv)
                     : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
     return EXIT_USAGE;
   }
-  char extra;
-  if (thread_xy &&
-      (!observe || sscanf(thread_xy, "%d,%d%c", &cx, &cy, &extra) != 2 || cx < 0 || cy < 0)) {
+  int64_t xy[2] = { -1, -1 };
+  if (thread_xy && (!observe || !ts_parse_ints(thread_xy, ",", 0, INT32_MAX, xy))) {
     fprintf(stderr, "tilescope run: --observe-thread '%s': %s\n", thread_xy,
             observe ? "give the thread as X,Y (from 0)" : "needs --observe");
     return EXIT_USAGE;
   }
+  cx = (int)xy[0];
+  cy = (int)xy[1];
   if (observe && (p.exec_device || strcmp(cs.backend, "cl") != 0 || cs.have_tick)) {
     fprintf(stderr, "tilescope run: --observe: %s\n",
             p.exec_device ? "observation replays the simulated order, not --exec device"

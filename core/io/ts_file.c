@@ -183,3 +183,41 @@ ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, s
   *len = n;
   return TS_OK;
 }
+
+/* Bytes of a UTF-8 sequence starting at s (1 to 4), or 0 when it is not valid UTF-8. */
+static int utf8_len(const unsigned char *s)
+{
+  int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+      (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+    return 0; /* overlong, a surrogate, or past U+10FFFF */
+  return n;
+}
+
+void ts_json_string(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    if (*p == '"' || *p == '\\') {
+      fprintf(f, "\\%c", *p++);
+    } else if (*p < 0x20 || *p == 0x7f) {
+      fprintf(f, "\\u%04x", *p++);
+    } else if (*p < 0x80) {
+      fputc(*p++, f);
+    } else {
+      int n = utf8_len(p);
+      if (n) {
+        fwrite(p, 1, (size_t)n, f);
+        p += n;
+      } else {
+        fputs("\\ufffd", f);
+        p++;
+      }
+    }
+  }
+  fputc('"', f);
+}

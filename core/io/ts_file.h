@@ -36,4 +36,9 @@ void ts_outfile_remove_all(void);
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
                            ts_error *err);
 
+/* Writes s as a JSON string: quotes, backslashes and control characters escaped, bytes that
+ * are not UTF-8 (a file name is any bytes) replaced by U+FFFD, so that the JSON stays valid.
+ * Every JSON writer's strings go through it. */
+void ts_json_string(FILE *f, const char *s);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ts_file.h"
+#include "ts_number.h"
 #include "ts_plain.h"
 
 #define MAX_FILE (4u << 20)
@@ -53,14 +54,14 @@ static num atom(parser *p)
     n.v = -n.v;
     return n;
   }
-  if (isdigit((unsigned char)*p->s) || *p->s == '.') {
-    char *end;
-    n.v = strtod(p->s, &end);
-    n.is_int = 1;
-    for (const char *q = p->s; q < end; q++)
-      if (*q == '.' || *q == 'e' || *q == 'E')
-        n.is_int = 0;
-    p->s = end;
+  if (isdigit((unsigned char)*p->s)) {
+    size_t len = ts_scan_real(p->s, &n.v);
+    if (len == 0) {
+      p->bad = 1;
+      return n;
+    }
+    n.is_int = strcspn(p->s, ".eE") >= len;
+    p->s += len;
     if (*p->s == 'f')
       p->s++;
     return n;
@@ -252,17 +253,14 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       if (!(ps->ldims = split3(val, ps->local)))
         return field_error(err, d->path, line, key, "expected one to three expressions, as 16,16");
     } else if (strcmp(key, "tile") == 0) {
-      int tw = 0, th = 0;
-      char x;
-      if (sscanf(val, "%d%c%d", &tw, &x, &th) != 3 || x != 'x' || tw < 1 || th < 1 ||
-          tw > 4096 || th > 4096)
+      int64_t t[2];
+      if (!ts_parse_ints(val, "x", 1, 4096, t))
         return field_error(err, d->path, line, key, "expected WxH, as 16x16");
-      ps->tile_w = tw;
-      ps->tile_h = th;
+      ps->tile_w = (int)t[0];
+      ps->tile_h = (int)t[1];
     } else if (strcmp(key, "halo") == 0) {
-      char *end;
-      long h = strtol(val, &end, 10);
-      if (*end || end == val || h < 0 || h > 64)
+      int64_t h;
+      if (!ts_parse_int(val, 0, 64, &h))
         return field_error(err, d->path, line, key, "expected 0 to 64 pixels");
       ps->halo = (int)h;
     } else if (strcmp(key, "options") == 0) {
