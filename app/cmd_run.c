@@ -28,7 +28,7 @@ static const char usage[] =
     "a built-in filter (equals=) is checked against its reference, and any run against\n"
     "--expect REF.png (exit 1 when they differ).";
 
-static ts_status save_integral_png(const char *path, const ts_run *run, ts_error *err)
+static ts_status write_integral_png(ts_outfile *of, const ts_run *run, ts_error *err)
 {
   const ts_kctx *k = ts_run_kctx(run);
   const uint32_t *s = ts_run_output_u32(run);
@@ -39,8 +39,42 @@ static ts_status save_integral_png(const char *path, const ts_run *run, ts_error
   uint64_t mx = ts_run_integral_scale(run);
   for (size_t i = 0; i < n; i++)
     px[i] = mx ? (uint16_t)(((s[i] < mx ? s[i] : mx) * 65535u + mx / 2) / mx) : 0;
-  ts_status st = ts_png_save16(path, k->W, k->H, 1, px, err);
+  ts_status st = ts_png_write16(of, k->W, k->H, 1, px, err);
   free(px);
+  return st;
+}
+
+/* Writes every output asked for (paths[i] NULL: not asked) into temporary files, then renames
+ * them all into place together: an interrupted or failed run leaves the old set or the new. */
+static ts_status write_outputs(const char *const paths[4], const ts_run *run, const char *in_path,
+                               ts_error *err)
+{
+  ts_outfile of[4];
+  int n = 0;
+  ts_status st = TS_OK;
+  for (int i = 0; i < 4 && st == TS_OK; i++) {
+    if (!paths[i])
+      continue;
+    if ((st = ts_outfile_open(&of[n], paths[i], err)) != TS_OK)
+      break;
+    ts_outfile *o = &of[n++];
+    if (i == 0 && ts_run_output_u32(run)) {
+      st = write_integral_png(o, run, err);
+    } else if (i == 0) {
+      ts_image *img = NULL;
+      if ((st = ts_run_output(run, &img, err)) == TS_OK)
+        st = ts_image_write_png(o, img, err);
+      ts_image_destroy(img);
+    } else {
+      st = i == 1 ? ts_export_npy_to(o, run, err)
+           : i == 2 ? ts_export_schedule_csv_to(o, run, err)
+                    : ts_trace_write_to(o, run, in_path, err);
+    }
+  }
+  if (st == TS_OK)
+    return ts_outfile_commit_all(of, n, err);
+  for (int i = 0; i < n; i++)
+    ts_outfile_abort(&of[i]);
   return st;
 }
 
@@ -510,32 +544,13 @@ int cmd_run(int argc, char **argv)
     output_ok = checks[1] = crc == 0;
   }
 
-  ts_status st = TS_OK;
-  if (out_path) {
-    if (ts_run_output_u32(run)) {
-      st = save_integral_png(out_path, run, &err);
-    } else {
-      ts_image *o = NULL;
-      st = ts_run_output(run, &o, &err);
-      if (st == TS_OK)
-        st = ts_image_save_png(out_path, o, &err);
-      ts_image_destroy(o);
-    }
-  }
-  if (st == TS_OK && raw_path)
-    st = ts_export_npy(raw_path, run, &err);
-  if (st == TS_OK && csv_path)
-    st = ts_export_schedule_csv(csv_path, run, &err);
-  if (st == TS_OK && trace_path)
-    st = ts_trace_write(trace_path, run, in_path, &err);
-  if (st != TS_OK) {
+  const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
+  if (write_outputs(outputs, run, in_path, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
-  if (json) {
-    const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
+  if (json)
     print_json(run, &p, in_path, in, kernel_ms, NULL, outputs, checks);
-  }
   if (out_path && !json)
     printf("wrote %s\n", out_path);
   if (trace_path && !json)

@@ -17,7 +17,8 @@
 
 static void on_signal(int sig)
 {
-  ts_outfile_remove_all();
+  if (!ts_outfile_interrupted(sig))
+    return; /* outputs are being renamed into place: the signal comes again after them */
   signal(sig, SIG_DFL);
   raise(sig); /* die of the signal, as the caller expects (exit status 128 + sig) */
 }

@@ -137,23 +137,29 @@ static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const 
   fprintf(f, "]}");
 }
 
-ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err)
+ts_status ts_trace_write_to(ts_outfile *of, const ts_run *run, const char *input, ts_error *err)
 {
   const ts_dev_run *d = ts_run_device_result(run);
   if (!d || !d->pass[0].rec)
     return ts_fail(err, TS_ERR_ARG, "%s: no device record to write (--trace needs --exec device)",
-                   path);
+                   of->path);
+  fprintf(of->f, "{\"tilescope\":");
+  write_record(of->f, run, d, input);
+  fprintf(of->f, ",\n\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
+  write_device_events(of->f, run, d);
+  write_sim_events(of->f, run);
+  fprintf(of->f, "\n]}\n");
+  return TS_OK;
+}
+
+ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err)
+{
   ts_outfile of;
   ts_status st = ts_outfile_open(&of, path, err);
-  if (st != TS_OK)
-    return st;
-  fprintf(of.f, "{\"tilescope\":");
-  write_record(of.f, run, d, input);
-  fprintf(of.f, ",\n\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
-  write_device_events(of.f, run, d);
-  write_sim_events(of.f, run);
-  fprintf(of.f, "\n]}\n");
-  return ts_outfile_commit(&of, err);
+  if (st == TS_OK && (st = ts_trace_write_to(&of, run, input, err)) == TS_OK)
+    return ts_outfile_commit(&of, err);
+  ts_outfile_abort(&of);
+  return st;
 }
 
 /* ---- reading ---- */

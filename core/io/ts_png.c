@@ -131,34 +131,29 @@ ts_status ts_image_load_png(const char *path, ts_image **out, ts_error *err)
   return st;
 }
 
-/* Writes rows of w * c samples of `depth` bits to an atomic output file. */
-static ts_status write_png(const char *path, int w, int h, int c, int depth, const void *pixels,
-                          ts_error *err)
+/* Writes rows of w * c samples of `depth` bits to an open output; the caller commits it. */
+static ts_status write_png(ts_outfile *of, int w, int h, int c, int depth, const void *pixels,
+                           ts_error *err)
 {
   static const int types[5] = { 0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                 PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA };
   if (w < 1 || h < 1 || c < 1 || c > 4)
-    return ts_fail(err, TS_ERR_ARG, "'%s': bad image size %dx%dx%d", path, w, h, c);
-  ts_outfile of;
-  ts_status st = ts_outfile_open(&of, path, err);
-  if (st != TS_OK)
-    return st;
+    return ts_fail(err, TS_ERR_ARG, "'%s': bad image size %dx%dx%d", of->path, w, h, c);
   png_ctx ctx = { 0 };
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   if (!info) {
     png_destroy_write_struct(&png, NULL);
-    ts_outfile_abort(&of);
-    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", path);
+    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", of->path);
   }
   if (setjmp(png_jmpbuf(png))) {
     /* libpng says "Write Error" for a short write; the stream's errno says why (ENOSPC). */
-    int e = errno, io = ferror(of.f);
+    int e = errno, io = ferror(of->f);
     png_destroy_write_struct(&png, &info);
-    ts_outfile_abort(&of);
-    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, io && e ? strerror(e) : ctx.msg);
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", of->path,
+                   io && e ? strerror(e) : ctx.msg);
   }
-  png_init_io(png, of.f);
+  png_init_io(png, of->f);
   png_set_compression_level(png, 6);
   png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, types[c], PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -173,16 +168,37 @@ static ts_status write_png(const char *path, int w, int h, int c, int depth, con
     png_write_row(png, (png_const_bytep)pixels + (size_t)y * row_bytes);
   png_write_end(png, NULL);
   png_destroy_write_struct(&png, &info);
-  return ts_outfile_commit(&of, err);
+  return TS_OK;
+}
+
+ts_status ts_image_write_png(ts_outfile *o, const ts_image *img, ts_error *err)
+{
+  return write_png(o, img->w, img->h, img->c, 8, img->data, err);
+}
+
+ts_status ts_png_write16(ts_outfile *o, int w, int h, int c, const uint16_t *samples,
+                         ts_error *err)
+{
+  return write_png(o, w, h, c, 16, samples, err);
 }
 
 ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err)
 {
-  return write_png(path, img->w, img->h, img->c, 8, img->data, err);
+  ts_outfile of;
+  ts_status st = ts_outfile_open(&of, path, err);
+  if (st == TS_OK && (st = ts_image_write_png(&of, img, err)) == TS_OK)
+    return ts_outfile_commit(&of, err);
+  ts_outfile_abort(&of);
+  return st;
 }
 
 ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
                         ts_error *err)
 {
-  return write_png(path, w, h, c, 16, samples, err);
+  ts_outfile of;
+  ts_status st = ts_outfile_open(&of, path, err);
+  if (st == TS_OK && (st = ts_png_write16(&of, w, h, c, samples, err)) == TS_OK)
+    return ts_outfile_commit(&of, err);
+  ts_outfile_abort(&of);
+  return st;
 }
