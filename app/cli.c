@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -301,6 +302,18 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
             p->variant->name, ts_cl_build_log(p->cl));
   else
     fprintf(stderr, "tilescope %s: %s: %s\n", cmd, what, err->msg);
+}
+
+int cli_image_name(const char *cmd, const char *opt, const char *path, int gif)
+{
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  if (!dot || dot == base || strcasecmp(dot, ".png") == 0 || (gif && strcasecmp(dot, ".gif") == 0))
+    return 1;
+  fprintf(stderr, "tilescope %s: %s '%s': writes PNG%s, not %s (name the file .png%s)\n", cmd,
+          opt, path, gif ? " or GIF" : "", dot + 1, gif ? " or .gif" : "");
+  return 0;
 }
 
 void cli_json_string(const char *s)

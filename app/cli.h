@@ -74,6 +74,9 @@ const char *cli_find_dir(const char *env_name, const char *folder, const char *f
 /* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
 const char *cli_kernels_dir(const char *given);
 
+/* Whether an image output's name says what is written: no extension, .png (or .gif when gif
+ * is set); else prints the error (naming cmd's option opt) and returns 0. */
+int cli_image_name(const char *cmd, const char *opt, const char *path, int gif);
 /* Prints s to stdout as a JSON string (ts_json_string). */
 void cli_json_string(const char *s);
 

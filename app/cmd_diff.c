@@ -81,6 +81,8 @@ int cmd_diff(int argc, char **argv)
     fprintf(stderr, "tilescope diff: needs two images (see tilescope diff --help)\n");
     return EXIT_USAGE;
   }
+  if (out_path && !cli_image_name("diff", "-o", out_path, 0))
+    return EXIT_USAGE;
   if (tol < 0 || tol > 255) {
     fprintf(stderr, "tilescope diff: --tolerance %d: must be 0..255\n", tol);
     return EXIT_USAGE;

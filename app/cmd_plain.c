@@ -109,6 +109,8 @@ int cmd_run_plain(int argc, char **argv)
                     usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  if (out_path && !cli_image_name("run", "-o", out_path, 0))
+    return EXIT_USAGE;
   ts_plain_opts po = { .observe = observe, .chosen_pass = -1, .repeats = repeats, .watch_x = -1 };
   for (int i = 0; i < 3; i++)
     po.chosen_group[i] = po.chosen_item[i] = i ? 0 : -1;

@@ -140,8 +140,9 @@ static int device_broke(const ts_run *run)
   ts_run_races(run, &nr);
   if (!d || d->nwrong == 0 || nr > 0)
     return 0;
-  fprintf(stderr, "tilescope run: %u tiles differ from the reference although the "
-          "scoreboard orders every read\n", d->nwrong);
+  fprintf(stderr, "tilescope run: %u tile%s differ%s from the reference although the "
+          "scoreboard orders every read\n", d->nwrong, d->nwrong == 1 ? "" : "s",
+          d->nwrong == 1 ? "s" : "");
   return 1;
 }
 
@@ -153,10 +154,10 @@ static void print_text(const ts_run *run, const ts_run_params *p, const char *in
   const ts_sched *s = ts_run_sched(run);
   size_t nh;
   ts_run_hazards(run, &nh);
-  printf("%s on %s (%dx%dx%d): %d pass%s, %u threads, pattern %s, walk %s, %d slots, cost %d\n",
+  printf("%s on %s (%dx%dx%d): %d pass%s, %u thread%s, pattern %s, walk %s, %d slot%s, cost %d\n",
          p->variant->name, in_path, in->w, in->h, in->c, s->npasses, s->npasses > 1 ? "es" : "",
-         s->total, ts_pattern_name(p->sched.pattern), ts_walk_name(p->sched.walk),
-         p->sched.slots, p->cost);
+         s->total, s->total == 1 ? "" : "s", ts_pattern_name(p->sched.pattern),
+         ts_walk_name(p->sched.walk), p->sched.slots, p->sched.slots == 1 ? "" : "s", p->cost);
   print_hazards(run);
   if (p->exec_device) {
     print_device(run);
@@ -458,6 +459,8 @@ int cmd_run(int argc, char **argv)
                     usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  if (out_path && !cli_image_name("run", "-o", out_path, 0))
+    return EXIT_USAGE;
   int fail_hazards = 0, fail_races = 0, fail_wrong = 0;
   if (fail_on && !parse_fail_on(fail_on, &fail_hazards, &fail_races, &fail_wrong))
     return EXIT_USAGE;

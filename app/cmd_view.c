@@ -303,6 +303,8 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     fprintf(stderr, "tilescope %s: --bench-frames %d: needs 1..100000\n", cmd, a->bench_frames);
     return EXIT_USAGE;
   }
+  if (a->out && !cli_image_name(cmd, "-o", a->out, 1))
+    return EXIT_USAGE;
   return 0;
 }
 
@@ -399,7 +401,7 @@ static int shoot(viewer *v, const view_args *a, anim *an)
       n++;
     }
     if (!an) {
-      printf("wrote %d frames\n", n);
+      printf("wrote %d frame%s\n", n, n == 1 ? "" : "s");
       return shot_result(v);
     }
   }

@@ -171,7 +171,8 @@ static int run_command(int argc, char **argv)
       return EXIT_USAGE;
     }
     if (argc + 3 > (int)(sizeof with_variant / sizeof with_variant[0])) {
-      fprintf(stderr, "tilescope: too many arguments\n");
+      fprintf(stderr, "tilescope: %d arguments, over the limit of %d\n", argc,
+              (int)(sizeof with_variant / sizeof with_variant[0]) - 3);
       return EXIT_USAGE;
     }
     /* after the command's name (or first, for the viewer's default command) */

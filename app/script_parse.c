@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "script_parse.h"
 #include "ts_number.h"
@@ -172,8 +173,15 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
       return bad(p, "not a zoom (0.02..256)", arg);
     a->have_center = argc == 4;
     return argc == 4 ? point(p, a, argv[2], argv[3]) : 1;
+  case SCRIPT_SHOT: {
+    /* a screenshot is a PNG: a name that says otherwise is refused */
+    const char *base = strrchr(arg, '/'), *dot = strrchr(base ? base + 1 : arg, '.');
+    if (dot && dot != (base ? base + 1 : arg) && strcasecmp(dot, ".png") != 0)
+      return bad(p, "a screenshot is a PNG: name it .png, not", arg);
+    a->text = arg;
+    return 1;
+  }
   case SCRIPT_OVERLAY: /* the viewer knows the modes' names: script.c checks them */
-  case SCRIPT_SHOT:
   case SCRIPT_OPEN:
     a->text = arg;
     return 1;

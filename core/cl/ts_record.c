@@ -37,9 +37,9 @@ void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size)
     snprintf(span, sizeof span, " (logical clock: %" PRIu64 " events)", d->t_end + 1);
   if (d->kernel_ms > 0)
     snprintf(kern, sizeof kern, ", kernels %.3f ms", d->kernel_ms);
-  snprintf(buf, size, "device: %u group%s on %d %s%s%s; %u wrong tile%s", groups,
-           groups == 1 ? "" : "s", d->lanes, d->clock_ns ? "units" : "lanes", span, kern,
-           d->nwrong, d->nwrong == 1 ? "" : "s");
+  snprintf(buf, size, "device: %u group%s on %d %s%s%s%s; %u wrong tile%s", groups,
+           groups == 1 ? "" : "s", d->lanes, d->clock_ns ? "unit" : "lane",
+           d->lanes == 1 ? "" : "s", span, kern, d->nwrong, d->nwrong == 1 ? "" : "s");
 }
 
 /* ---- writing ---- */
@@ -85,8 +85,8 @@ static void write_sim_events(FILE *f, const ts_run *run)
 {
   const ts_sched *s = ts_run_sched(run);
   fprintf(f, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":"
-             "\"simulated: %d slots, one tick = 1 us\"}}",
-          s->params.slots);
+             "\"simulated: %d slot%s, one tick = 1 us\"}}",
+          s->params.slots, s->params.slots == 1 ? "" : "s");
   for (int p = 0; p < s->npasses; p++) {
     const ts_pass_sched *ps = &s->pass[p];
     for (uint32_t d = 0; d < ps->n; d++) {
@@ -352,7 +352,8 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
         do {
           if (dp->n == cap) {
             if (cap >= (1u << 26))
-              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: too many groups", j->path);
+              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: a pass of more than %u groups, "
+                             "over the limit", j->path, 1u << 26);
             size_t nc = cap ? cap * 2 : 1024;
             ts_grec *r = realloc(dp->rec, nc * sizeof *r);
             if (!r)
@@ -465,7 +466,8 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
         do {
           if (*nw == cap) {
             if (cap >= (1u << 26))
-              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: too many wrong tiles", j->path);
+              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: more than %u wrong tiles, over "
+                             "the limit", j->path, 1u << 26);
             size_t nc = cap ? cap * 2 : 256;
             uint32_t *r = realloc(*wrong, nc * sizeof *r);
             if (!r)

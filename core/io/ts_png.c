@@ -54,8 +54,8 @@ static ts_status expand_palette(png_structp png, png_infop info, ts_image *img,
   for (size_t i = 0; i < n; i++)
     if (img->data[i] >= npal)
       return ts_fail(err, TS_ERR_FORMAT, "'%s' is a corrupt PNG: pixel (%zu,%zu) has palette "
-                     "index %d, past its %d colours", name, i % (size_t)img->w,
-                     i / (size_t)img->w, img->data[i], npal);
+                     "index %d, past its %d colour%s", name, i % (size_t)img->w,
+                     i / (size_t)img->w, img->data[i], npal, npal == 1 ? "" : "s");
   for (size_t i = n; i-- > 0;) {
     int k = img->data[i];
     uint8_t *o = img->data + i * (size_t)img->c;
