@@ -504,11 +504,20 @@ ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out,
   ts_status st = ts_file_read_all(path, (size_t)1 << 30, &data, &len, err);
   if (st != TS_OK)
     return st;
+  st = ts_trace_decode((const char *)data, len, path, info, out, err);
+  free(data);
+  return st;
+}
+
+ts_status ts_trace_decode(const char *data, size_t len, const char *path, ts_trace_info *info,
+                          ts_dev_run **out, ts_error *err)
+{
+  ts_status st = TS_OK;
   memset(info, 0, sizeof *info);
   ts_dev_run *d = calloc(1, sizeof *d);
   uint32_t *wrong = NULL;
   size_t nw = 0;
-  jp j = { (const char *)data, (const char *)data + len, path, (const char *)data, 0, err };
+  jp j = { data, data + len, path, data, 0, err };
   int found = 0;
   if (!d) {
     st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
@@ -557,7 +566,6 @@ ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out,
     }
   }
   free(wrong);
-  free(data);
   if (st != TS_OK) {
     ts_dev_run_free(d);
     return st;

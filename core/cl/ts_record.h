@@ -35,5 +35,8 @@ typedef struct ts_trace_info {
 /* Reads a trace written by ts_trace_write: the run's parameters and its device record
  * (ts_dev_run_free it). Every error names the file and what is wrong. */
 ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out, ts_error *err);
+/* The same from len bytes of a trace, named path in the errors (the fuzz target's entry). */
+ts_status ts_trace_decode(const char *data, size_t len, const char *path, ts_trace_info *info,
+                          ts_dev_run **out, ts_error *err);
 
 #endif

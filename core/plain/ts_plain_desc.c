@@ -383,20 +383,10 @@ static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
   return TS_OK;
 }
 
-ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
-                        ts_plain_desc **out, ts_error *err)
+ts_status ts_plain_read_desc(ts_plain_desc *d, const char *const *extra, int nextra,
+                             ts_error *err)
 {
-  ts_plain_desc *d = calloc(1, sizeof *d);
-  if (!d)
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  snprintf(d->path, sizeof d->path, "%s", path);
-  uint8_t *data = NULL;
-  ts_status st = ts_file_read_all(path, MAX_FILE, &data, &d->len, err);
-  if (st != TS_OK) {
-    free(d);
-    return st;
-  }
-  d->text = (char *)data;
+  ts_status st = TS_OK;
   /* the header's plain lines */
   int line = 0;
   const char *end = d->text + d->len;
@@ -442,6 +432,24 @@ ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
   }
   if (st == TS_OK && d->npasses == 0)
     d->npasses = 1; /* the defaults */
+  return st;
+}
+
+ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
+                        ts_plain_desc **out, ts_error *err)
+{
+  ts_plain_desc *d = calloc(1, sizeof *d);
+  if (!d)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  snprintf(d->path, sizeof d->path, "%s", path);
+  uint8_t *data = NULL;
+  ts_status st = ts_file_read_all(path, MAX_FILE, &data, &d->len, err);
+  if (st != TS_OK) {
+    free(d);
+    return st;
+  }
+  d->text = (char *)data;
+  st = ts_plain_read_desc(d, extra, nextra, err);
   if (st == TS_OK)
     st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &d->src, err);
   for (int i = 0; st == TS_OK && i < d->npasses; i++)

@@ -306,17 +306,24 @@ ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err)
   ts_status st = ts_file_read_all(path, 1u << 20, &data, &len, err);
   if (st != TS_OK)
     return st;
+  st = ts_user_parse((const char *)data, len, path, out, err);
+  free(data);
+  return st;
+}
+
+ts_status ts_user_parse(const char *data, size_t len, const char *path, ts_variant **out,
+                        ts_error *err)
+{
+  ts_status st = TS_OK;
   user_variant *u = calloc(1, sizeof *u);
   char *text = malloc(len + 1);
   if (!u || !text) {
     free(u);
     free(text);
-    free(data);
     return ts_fail(err, TS_ERR_NOMEM, "out of memory");
   }
   memcpy(text, data, len);
   text[len] = 0;
-  free(data);
   /* A path without a slash is in the working folder: say so, as the back end reads a name
    * without one from the kernels folder. */
   snprintf(u->path, sizeof u->path, "%s%s", strchr(path, '/') ? "" : "./", path);
