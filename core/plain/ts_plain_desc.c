@@ -254,14 +254,20 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
         return field_error(err, d->path, line, key, "expected one to three expressions, as 16,16");
     } else if (strcmp(key, "tile") == 0) {
       int64_t t[2];
-      if (!ts_parse_ints(val, "x", 1, 4096, t))
-        return field_error(err, d->path, line, key, "expected WxH, as 16x16");
+      if (!ts_parse_ints(val, "x", 1, 4096, t)) {
+        char what[200];
+        snprintf(what, sizeof what, "expected WxH, as 16x16 (each 1..4096), not '%.64s'", val);
+        return field_error(err, d->path, line, key, what);
+      }
       ps->tile_w = (int)t[0];
       ps->tile_h = (int)t[1];
     } else if (strcmp(key, "halo") == 0) {
       int64_t h;
-      if (!ts_parse_int(val, 0, 64, &h))
-        return field_error(err, d->path, line, key, "expected 0 to 64 pixels");
+      if (!ts_parse_int(val, 0, 64, &h)) {
+        char what[200];
+        snprintf(what, sizeof what, "expected 0 to 64 pixels, not '%.64s'", val);
+        return field_error(err, d->path, line, key, what);
+      }
       ps->halo = (int)h;
     } else if (strcmp(key, "options") == 0) {
       snprintf(d->options, sizeof d->options, "%s", val);
