@@ -2,7 +2,8 @@
  * any subcommand: every *.cl of the user kernels folder, then each --kernel-file (an option
  * of every command, taken out of the arguments before the command parses them). An
  * interrupted command removes the temporary files of the outputs it was writing (they are
- * renamed into place only whole). */
+ * renamed into place only whole, a command's outputs together), and a command whose standard
+ * output could not be written fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <signal.h>

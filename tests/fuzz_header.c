@@ -5,7 +5,13 @@
  * main() is a deterministic smoke run for CTest over tests/corpus/header (see fuzz_smoke.h).
  * What parses must be in range (what the runs take without a check of their own); what does
  * not must fail with one line naming the file.
- * usage (smoke): fuzz_header CORPUS_DIR [ITERATIONS] */
+ * usage (smoke): fuzz_header CORPUS_DIR [ITERATIONS]
+ * longer, with libFuzzer (clang; a copy of the corpus, which libFuzzer adds to):
+ *   CC=clang cmake -S . -B build/fuzz -DTS_FUZZ=ON -DTS_VIEWER=OFF
+ *   cmake --build build/fuzz --target fuzz_header
+ *   cp -r tests/corpus/header corpus-header
+ *   build/fuzz/tests/fuzz_header corpus-header -dict=tests/corpus/header.dict \
+ *     -max_total_time=300 -close_fd_mask=3 */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include <stdint.h>
 #include <stdlib.h>

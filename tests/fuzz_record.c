@@ -4,7 +4,13 @@
  * fuzz_smoke.h). Every input must load into a record whose every number is within what a run
  * allows (what the viewer draws without a check of its own), or fail with one line that
  * names the file, leaving the output alone.
- * usage (smoke): fuzz_record CORPUS_DIR [ITERATIONS] */
+ * usage (smoke): fuzz_record CORPUS_DIR [ITERATIONS]
+ * longer, with libFuzzer (clang; a copy of the corpus, which libFuzzer adds to):
+ *   CC=clang cmake -S . -B build/fuzz -DTS_FUZZ=ON -DTS_VIEWER=OFF
+ *   cmake --build build/fuzz --target fuzz_record
+ *   cp -r tests/corpus/record corpus-record
+ *   build/fuzz/tests/fuzz_record corpus-record -dict=tests/corpus/record.dict \
+ *     -max_total_time=300 -close_fd_mask=3 */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include <stdint.h>
 #include <string.h>
