@@ -3,6 +3,7 @@
  * arguments as libclang reads them. Every argument ends with a role, from the description or
  * from its name; one that has none is an error naming the kernel and the argument. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +90,11 @@ static num term(parser *p)
       return a;
     p->s++;
     num b = atom(p);
+    /* integers as C divides them: only those a long long holds */
+    int whole = a.is_int && b.is_int && fabs(a.v) < 9e18 && fabs(b.v) < 9e18;
     if (op == '*') {
       a.v *= b.v;
-    } else if (b.v == 0) {
+    } else if (b.v == 0 || (a.is_int && b.is_int && !whole)) {
       p->bad = 1;
       return a;
     } else if (op == '/') {
@@ -128,7 +131,7 @@ ts_status ts_plain_eval(const char *e, int W, int H, int C, double *value, int *
   parser p = { e, W, H, C, 0 };
   num n = expr(&p);
   skip(&p);
-  if (p.bad || *p.s || !*e)
+  if (p.bad || *p.s || !*e || !isfinite(n.v))
     return ts_fail(err, TS_ERR_ARG, "'%s' is not an expression of W, H and C", e);
   *value = n.v;
   if (is_int)
