@@ -1,14 +1,17 @@
 /* Option parsing and the shared schedule options (see cli.h). */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "ts_file.h"
+#include "ts_number.h"
 
 static void print_help(const char *usage, const cli_opt *opts, int nopts)
 {
@@ -27,38 +30,34 @@ static void print_help(const char *usage, const cli_opt *opts, int nopts)
 
 static int parse_value(const char *cmd, const cli_opt *o, const char *v)
 {
-  char *end;
-  errno = 0;
+  int64_t x;
+  double d;
   switch (o->kind) {
   case OPT_STR:
     *(const char **)o->dst = v;
     return 1;
-  case OPT_INT: {
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < INT_MIN || x > INT_MAX)
+  case OPT_INT:
+  case OPT_UINT:
+    if (!ts_parse_int(v, o->kind == OPT_UINT ? 0 : INT_MIN, INT_MAX, &x))
       break;
     *(int *)o->dst = (int)x;
     return 1;
-  }
-  case OPT_I64: {
-    long long x = strtoll(v, &end, 10);
-    if (errno || end == v || *end)
+  case OPT_I64:
+    if (!ts_parse_int(v, INT64_MIN, INT64_MAX, &x))
       break;
-    *(int64_t *)o->dst = (int64_t)x;
+    *(int64_t *)o->dst = x;
     return 1;
-  }
-  case OPT_DBL: {
-    double x = strtod(v, &end);
-    if (errno || end == v || *end)
+  case OPT_DBL:
+    if (!ts_parse_real(v, -DBL_MAX, DBL_MAX, &d))
       break;
-    *(double *)o->dst = x;
+    *(double *)o->dst = d;
     return 1;
-  }
   case OPT_FLAG:
     return 1;
   }
   fprintf(stderr, "tilescope %s: %s: '%s' is not a %s\n", cmd, o->name, v,
-          o->kind == OPT_DBL ? "number" : "whole number");
+          o->kind == OPT_DBL ? "number (such as 2 or 1.5)"
+          : o->kind == OPT_UINT ? "whole number 0 or more" : "whole number");
   return 0;
 }
 
@@ -305,40 +304,19 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
     fprintf(stderr, "tilescope %s: %s: %s\n", cmd, what, err->msg);
 }
 
-/* Bytes of a UTF-8 sequence starting at s (1 to 4), or 0 when it is not valid UTF-8. */
-static int utf8_len(const unsigned char *s)
+int cli_image_name(const char *cmd, const char *opt, const char *path, int gif)
 {
-  int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-  for (int i = 1; i < n; i++)
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-  if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
-      (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
-    return 0; /* overlong, a surrogate, or past U+10FFFF */
-  return n;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  if (!dot || dot == base || strcasecmp(dot, ".png") == 0 || (gif && strcasecmp(dot, ".gif") == 0))
+    return 1;
+  fprintf(stderr, "tilescope %s: %s '%s': writes PNG%s, not %s (name the file .png%s)\n", cmd,
+          opt, path, gif ? " or GIF" : "", dot + 1, gif ? " or .gif" : "");
+  return 0;
 }
 
 void cli_json_string(const char *s)
 {
-  putchar('"');
-  for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    if (*p == '"' || *p == '\\') {
-      printf("\\%c", *p++);
-    } else if (*p < 0x20 || *p == 0x7f) {
-      printf("\\u%04x", *p++);
-    } else if (*p < 0x80) {
-      putchar(*p++);
-    } else {
-      int n = utf8_len(p);
-      if (n) {
-        fwrite(p, 1, (size_t)n, stdout);
-        p += n;
-      } else {
-        printf("\\ufffd");
-        p++;
-      }
-    }
-  }
-  putchar('"');
+  ts_json_string(stdout, s);
 }

@@ -11,13 +11,13 @@
 
 enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_USAGE = 2 };
 
-typedef enum { OPT_FLAG, OPT_STR, OPT_INT, OPT_I64, OPT_DBL } opt_kind;
+typedef enum { OPT_FLAG, OPT_STR, OPT_INT, OPT_UINT, OPT_I64, OPT_DBL } opt_kind;
 
 typedef struct cli_opt {
   const char *name;   /* "--variant" */
   char short_name;    /* 'i' or 0 */
   opt_kind kind;
-  void *dst;          /* int*, const char**, int64_t*, double* */
+  void *dst;          /* int* (INT, UINT: 0 or more), const char**, int64_t*, double* */
   const char *arg, *help;
   int *seen;          /* set to 1 when given (may be NULL) */
 } cli_opt;
@@ -38,7 +38,7 @@ typedef struct cli_sched {
   { "--slots", 0, OPT_INT, &(s)->slots, "N", "resident thread slots, 1..65536 (default 168)", NULL }, \
   { "--cost", 0, OPT_INT, &(s)->cost, "N", "ticks per thread, 1..1000 (default: the variant's)", NULL }, \
   { "--backend", 0, OPT_STR, &(s)->backend, "cl|cpu", "OpenCL or the CPU model (default cl)", &(s)->have_backend }, \
-  { "--device", 0, OPT_INT, &(s)->device, "N", "OpenCL device (see tilescope list; default: first GPU, else first)", NULL }, \
+  { "--device", 0, OPT_UINT, &(s)->device, "N", "OpenCL device (see tilescope list; default: first GPU, else first)", NULL }, \
   { "--kernels", 0, OPT_STR, &(s)->kernels, "DIR", "kernels folder (default: TILESCOPE_KERNELS, next to the executable, or the source tree)", NULL }, \
   { "--kernel-size", 0, OPT_INT, &(s)->ksize, "K", "Gaussian size, odd 3..15 (default 5)", NULL }, \
   { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", &(s)->have_sigma }, \
@@ -74,8 +74,10 @@ const char *cli_find_dir(const char *env_name, const char *folder, const char *f
 /* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
 const char *cli_kernels_dir(const char *given);
 
-/* Prints s to stdout as a JSON string: quotes, backslashes and control characters escaped,
- * bytes that are not UTF-8 replaced by U+FFFD. */
+/* Whether an image output's name says what is written: no extension, .png (or .gif when gif
+ * is set); else prints the error (naming cmd's option opt) and returns 0. */
+int cli_image_name(const char *cmd, const char *opt, const char *path, int gif);
+/* Prints s to stdout as a JSON string (ts_json_string). */
 void cli_json_string(const char *s);
 
 int cmd_run(int argc, char **argv);

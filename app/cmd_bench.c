@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "ts_chart.h"
+#include "ts_number.h"
 
 static const char usage[] =
     "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
@@ -124,7 +125,7 @@ int cmd_bench(int argc, char **argv)
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped, exit 1 (default 600)", NULL },
     { "--records", 0, OPT_FLAG, &records, NULL, "time the one-launch runs with their per-group records", NULL },
     { "--kernel-size", 0, OPT_INT, &ksize, "K", "Gaussian size (default 5)", NULL },
-    { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
+    { "--device", 0, OPT_UINT, &device, "N", "OpenCL device (see tilescope list)", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder", NULL },
   };
   const char *pos[1];
@@ -137,12 +138,13 @@ int cmd_bench(int argc, char **argv)
     fprintf(stderr, "tilescope bench: --timeout: give 1 to 86400 seconds\n");
     return EXIT_USAGE;
   }
-  int w = 0, h = 0;
-  char tail;
-  if (!in_path && (sscanf(size, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64)) {
-    fprintf(stderr, "tilescope bench: --size '%s': give WIDTHxHEIGHT, each at least 64\n", size);
+  int64_t wh[2] = { 0, 0 };
+  if (!in_path && !ts_parse_ints(size, "x", 64, TS_IMAGE_MAX_DIM, wh)) {
+    fprintf(stderr, "tilescope bench: --size '%s': give WIDTHxHEIGHT, each 64..%d\n", size,
+            TS_IMAGE_MAX_DIM);
     return EXIT_USAGE;
   }
+  int w = (int)wh[0], h = (int)wh[1];
   if (channels != 1 && channels != 3 && channels != 4) {
     fprintf(stderr, "tilescope bench: --channels %d: must be 1, 3 or 4\n", channels);
     return EXIT_USAGE;
@@ -266,18 +268,26 @@ int cmd_bench(int argc, char **argv)
     double px = (double)img->w * img->h;
     const ts_cl_device_info *d = ts_cl_device(cl);
     if (json) {
-      printf("{\"device\": \"%s\", \"platform\": \"%s\", \"width\": %d, \"height\": %d, "
-             "\"channels\": %d, \"repeats\": %d, \"records\": %s, \"copy_gbps\": %.3f, "
-             "\"variants\": [",
-             d->name, d->platform, img->w, img->h, img->c, repeats, records ? "true" : "false",
-             copy_gbps);
-      for (int i = 0; i < nres; i++)
-        printf("%s\n  {\"name\": \"%s\", \"filter\": \"%s\", \"median_ms\": %.4f, "
-               "\"ns_per_pixel\": %.4f, \"gbps\": %.3f, \"copy_share\": %.4f, "
-               "\"one_launch_ms\": %.4f, \"output_ok\": %s}",
-               i ? "," : "", res[i].v->name, ts_filter_name(res[i].v->filter), res[i].ms,
-               res[i].ms * 1e6 / px, res[i].gbps, res[i].share, res[i].dev_ms,
+      printf("{\"device\": ");
+      cli_json_string(d->name);
+      printf(", \"platform\": ");
+      cli_json_string(d->platform);
+      printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"repeats\": %d, "
+             "\"records\": %s, \"copy_gbps\": %.3f, \"variants\": [",
+             img->w, img->h, img->c, repeats, records ? "true" : "false", copy_gbps);
+      for (int i = 0; i < nres; i++) {
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        cli_json_string(res[i].v->name);
+        /* a user kernel without equals= computes no built-in filter */
+        printf(", \"filter\": %s%s%s, \"median_ms\": %.4f, \"ns_per_pixel\": %.4f, "
+               "\"gbps\": %.3f, \"copy_share\": %.4f, \"one_launch_ms\": %.4f, "
+               "\"output_ok\": %s}",
+               res[i].v->unchecked ? "" : "\"",
+               res[i].v->unchecked ? "null" : ts_filter_name(res[i].v->filter),
+               res[i].v->unchecked ? "" : "\"", res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
+               res[i].share, res[i].dev_ms,
                res[i].checked < 0 ? "null" : res[i].checked ? "true" : "false");
+      }
       printf("\n]}\n");
     } else {
       printf("%s (%s), %dx%d, %d channel%s, median of %d after 2 warm-up runs\n", d->name,

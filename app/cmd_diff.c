@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "ts_compare.h"
+#include "ts_number.h"
 
 static const char usage[] =
     "usage: tilescope diff A.png B.png [--tolerance N] [--max-diff-pixels N|P%] [-o DIFF.png] [--json]\n"
@@ -20,20 +21,17 @@ static const char usage[] =
 /* Parses "N" or "P%" into a pixel count for `total` pixels. */
 static int parse_allowance(const char *s, size_t total, size_t *out)
 {
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || v < 0 || !isfinite(v))
-    return 0;
-  if (*end == '%' && end[1] == 0) {
-    if (v > 100)
-      return 0;
+  double v;
+  size_t n = ts_scan_real(s, &v);
+  if (n && s[n] == '%' && s[n + 1] == 0 && s[0] != '-' && v <= 100) {
     *out = (size_t)floor(v / 100.0 * (double)total);
     return 1;
   }
-  if (*end || v != floor(v))
+  int64_t count;
+  if (!ts_parse_int(s, 0, INT64_MAX, &count))
     return 0;
-  /* More than every pixel allows every pixel (and keeps the conversion in range). */
-  *out = v >= (double)total ? total : (size_t)v;
+  /* More than every pixel allows every pixel. */
+  *out = (uint64_t)count >= total ? total : (size_t)count;
   return 1;
 }
 
@@ -83,6 +81,8 @@ int cmd_diff(int argc, char **argv)
     fprintf(stderr, "tilescope diff: needs two images (see tilescope diff --help)\n");
     return EXIT_USAGE;
   }
+  if (out_path && !cli_image_name("diff", "-o", out_path, 0))
+    return EXIT_USAGE;
   if (tol < 0 || tol > 255) {
     fprintf(stderr, "tilescope diff: --tolerance %d: must be 0..255\n", tol);
     return EXIT_USAGE;

@@ -54,7 +54,9 @@ static int list_memory(int device, const char *kernels)
   int rc = EXIT_OK;
   for (int i = 0; i < ts_variant_count() && rc == EXIT_OK; i++) {
     const ts_variant *v = ts_variant_at(i);
-    ts_run_params p = { .variant = v, .sched = { TS_PAT_NONE, TS_WALK_HORIZONTAL, 1 } };
+    /* a user kernel has no CPU model: its run is made on the device */
+    ts_run_params p = { .variant = v, .sched = { TS_PAT_NONE, TS_WALK_HORIZONTAL, 1 },
+                        .cl = v->file ? cl : NULL };
     ts_run *run = NULL;
     if (ts_run_create(img, &p, &run, &err) != TS_OK) {
       fprintf(stderr, "tilescope list: %s: %s\n", v->name, err.msg);
@@ -87,7 +89,7 @@ int cmd_list(int argc, char **argv)
   const char *kernels = NULL;
   const cli_opt opts[] = {
     { "--memory", 0, OPT_FLAG, &memory, NULL, "show each kernel's memory as the device reports it", NULL },
-    { "--device", 0, OPT_INT, &device, "N", "OpenCL device for --memory", NULL },
+    { "--device", 0, OPT_UINT, &device, "N", "OpenCL device for --memory", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder for --memory", NULL },
   };
   const char *pos[1];

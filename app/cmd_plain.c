@@ -16,6 +16,7 @@
 #include "ts_compare.h"
 #include "ts_isolate.h"
 #include "ts_npy.h"
+#include "ts_number.h"
 #include "ts_plain.h"
 
 static const char usage[] =
@@ -184,7 +185,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--observe-thread", 0, OPT_STR, &thread, "GX,GY:LX,LY", "with --observe: print this work-item's every access", NULL },
     { "--observe-pixel", 0, OPT_STR, &pixel, "X,Y", "with --observe: print every access of this output pixel, by any work-item", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object", NULL },
-    { "--device", 0, OPT_INT, &device, "N", "OpenCL device (see tilescope list)", NULL },
+    { "--device", 0, OPT_UINT, &device, "N", "OpenCL device (see tilescope list)", NULL },
     { "--kernels", 0, OPT_STR, &kernels, "DIR", "kernels folder (for the observation runtime)", NULL },
     { "--repeats", 0, OPT_INT, &repeats, "N", "time each pass N times, keep the fastest (default 1)", NULL },
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped (default 300)", NULL },
@@ -196,31 +197,32 @@ int cmd_run_plain(int argc, char **argv)
                     usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  if (out_path && !cli_image_name("run", "-o", out_path, 0))
+    return EXIT_USAGE;
   ts_plain_opts po = { .observe = observe, .chosen_pass = -1, .repeats = repeats, .watch_x = -1 };
   for (int i = 0; i < 3; i++)
     po.chosen_group[i] = po.chosen_item[i] = i ? 0 : -1;
   if (thread) {
-    char extra;
-    long gx, gy, lx, ly;
-    if (!observe || sscanf(thread, "%ld,%ld:%ld,%ld%c", &gx, &gy, &lx, &ly, &extra) != 4 || gx < 0 ||
-        gy < 0 || lx < 0 || ly < 0) {
+    int64_t g[4];
+    if (!observe || !ts_parse_ints(thread, ",:,", 0, INT32_MAX, g)) {
       fprintf(stderr, "tilescope run: --observe-thread '%s': %s\n", thread,
               observe ? "give the work-group and work-item as GX,GY:LX,LY (from 0)" : "needs --observe");
       return EXIT_USAGE;
     }
-    po.chosen_group[0] = gx;
-    po.chosen_group[1] = gy;
-    po.chosen_item[0] = lx;
-    po.chosen_item[1] = ly;
+    po.chosen_group[0] = g[0];
+    po.chosen_group[1] = g[1];
+    po.chosen_item[0] = g[2];
+    po.chosen_item[1] = g[3];
   }
   if (pixel) {
-    char extra;
-    if (!observe || sscanf(pixel, "%d,%d%c", &po.watch_x, &po.watch_y, &extra) != 2 ||
-        po.watch_x < 0 || po.watch_y < 0) {
+    int64_t xy[2];
+    if (!observe || !ts_parse_ints(pixel, ",", 0, INT32_MAX, xy)) {
       fprintf(stderr, "tilescope run: --observe-pixel '%s': %s\n", pixel,
               observe ? "give the pixel as X,Y (from 0)" : "needs --observe");
       return EXIT_USAGE;
     }
+    po.watch_x = (int)xy[0];
+    po.watch_y = (int)xy[1];
   }
   if (isolate_s && strcmp(isolate_s, "process") && strcmp(isolate_s, "none")) {
     fprintf(stderr, "tilescope run: --isolate '%s': process or none\n", isolate_s);

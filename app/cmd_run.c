@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "ts_export.h"
+#include "ts_number.h"
 #include "ts_observe.h"
 #include "ts_record.h"
 
@@ -27,7 +28,7 @@ static const char usage[] =
     "a built-in filter (equals=) is checked against its reference, and any run against\n"
     "--expect REF.png (exit 1 when they differ).";
 
-static ts_status save_integral_png(const char *path, const ts_run *run, ts_error *err)
+static ts_status write_integral_png(ts_outfile *of, const ts_run *run, ts_error *err)
 {
   const ts_kctx *k = ts_run_kctx(run);
   const uint32_t *s = ts_run_output_u32(run);
@@ -38,8 +39,42 @@ static ts_status save_integral_png(const char *path, const ts_run *run, ts_error
   uint64_t mx = ts_run_integral_scale(run);
   for (size_t i = 0; i < n; i++)
     px[i] = mx ? (uint16_t)(((s[i] < mx ? s[i] : mx) * 65535u + mx / 2) / mx) : 0;
-  ts_status st = ts_png_save16(path, k->W, k->H, 1, px, err);
+  ts_status st = ts_png_write16(of, k->W, k->H, 1, px, err);
   free(px);
+  return st;
+}
+
+/* Writes every output asked for (paths[i] NULL: not asked) into temporary files, then renames
+ * them all into place together: an interrupted or failed run leaves the old set or the new. */
+static ts_status write_outputs(const char *const paths[4], const ts_run *run, const char *in_path,
+                               ts_error *err)
+{
+  ts_outfile of[4];
+  int n = 0;
+  ts_status st = TS_OK;
+  for (int i = 0; i < 4 && st == TS_OK; i++) {
+    if (!paths[i])
+      continue;
+    if ((st = ts_outfile_open(&of[n], paths[i], err)) != TS_OK)
+      break;
+    ts_outfile *o = &of[n++];
+    if (i == 0 && ts_run_output_u32(run)) {
+      st = write_integral_png(o, run, err);
+    } else if (i == 0) {
+      ts_image *img = NULL;
+      if ((st = ts_run_output(run, &img, err)) == TS_OK)
+        st = ts_image_write_png(o, img, err);
+      ts_image_destroy(img);
+    } else {
+      st = i == 1 ? ts_export_npy_to(o, run, err)
+           : i == 2 ? ts_export_schedule_csv_to(o, run, err)
+                    : ts_trace_write_to(o, run, in_path, err);
+    }
+  }
+  if (st == TS_OK)
+    return ts_outfile_commit_all(of, n, err);
+  for (int i = 0; i < n; i++)
+    ts_outfile_abort(&of[i]);
   return st;
 }
 
@@ -105,8 +140,9 @@ static int device_broke(const ts_run *run)
   ts_run_races(run, &nr);
   if (!d || d->nwrong == 0 || nr > 0)
     return 0;
-  fprintf(stderr, "tilescope run: %u tiles differ from the reference although the "
-          "scoreboard orders every read\n", d->nwrong);
+  fprintf(stderr, "tilescope run: %u tile%s differ%s from the reference although the "
+          "scoreboard orders every read\n", d->nwrong, d->nwrong == 1 ? "" : "s",
+          d->nwrong == 1 ? "s" : "");
   return 1;
 }
 
@@ -118,10 +154,10 @@ static void print_text(const ts_run *run, const ts_run_params *p, const char *in
   const ts_sched *s = ts_run_sched(run);
   size_t nh;
   ts_run_hazards(run, &nh);
-  printf("%s on %s (%dx%dx%d): %d pass%s, %u threads, pattern %s, walk %s, %d slots, cost %d\n",
+  printf("%s on %s (%dx%dx%d): %d pass%s, %u thread%s, pattern %s, walk %s, %d slot%s, cost %d\n",
          p->variant->name, in_path, in->w, in->h, in->c, s->npasses, s->npasses > 1 ? "es" : "",
-         s->total, ts_pattern_name(p->sched.pattern), ts_walk_name(p->sched.walk),
-         p->sched.slots, p->cost);
+         s->total, s->total == 1 ? "" : "s", ts_pattern_name(p->sched.pattern),
+         ts_walk_name(p->sched.walk), p->sched.slots, p->sched.slots == 1 ? "" : "s", p->cost);
   print_hazards(run);
   if (p->exec_device) {
     print_device(run);
@@ -176,10 +212,12 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
   const ts_hazard *h = ts_run_hazards(run, &nh);
   printf("{\"input\": ");
   cli_json_string(in_path);
-  printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"variant\": \"%s\", "
-         "\"schedule\": {\"pattern\": \"%s\", \"walk\": \"%s\", \"slots\": %d, \"cost\": %d}, "
+  printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"variant\": ", in->w, in->h,
+         in->c);
+  cli_json_string(p->variant->name);
+  printf(", \"schedule\": {\"pattern\": \"%s\", \"walk\": \"%s\", \"slots\": %d, \"cost\": %d}, "
          "\"passes\": %d, \"threads\": %u, \"backend\": \"%s\", \"device\": ",
-         in->w, in->h, in->c, p->variant->name, ts_pattern_name(p->sched.pattern),
+         ts_pattern_name(p->sched.pattern),
          ts_walk_name(p->sched.walk), p->sched.slots, p->cost, s->npasses, s->total,
          p->cl ? "cl" : "cpu");
   if (p->cl)
@@ -400,7 +438,7 @@ int cmd_run(int argc, char **argv)
     { "--raw", 0, OPT_STR, &raw_path, "OUT.npy", "write the exact output as a NumPy array", NULL },
     { "--schedule", 0, OPT_STR, &csv_path, "OUT.csv", "write one row per thread", NULL },
     { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "with --exec device: write the record as trace-event JSON (ui.perfetto.dev, chrome://tracing)", NULL },
-    { "--test-stuck", 0, OPT_INT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
+    { "--test-stuck", 0, OPT_UINT, &stuck, "TICKET", "tests: the work-group with this ticket of the last pass never signals", NULL },
     { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
     { "--observe-thread", 0, OPT_STR, &thread_xy, "X,Y", "with --observe: print this thread's observed accesses per buffer (in every pass)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
@@ -420,6 +458,8 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "tilescope run: --timeout: give 1 to 86400 seconds\n");
     return EXIT_USAGE;
   }
+  if (out_path && !cli_image_name("run", "-o", out_path, 0))
+    return EXIT_USAGE;
   int fail_hazards = 0, fail_races = 0, fail_wrong = 0;
   if (fail_on && !parse_fail_on(fail_on, &fail_hazards, &fail_races, &fail_wrong))
     return EXIT_USAGE;
@@ -438,13 +478,14 @@ int cmd_run(int argc, char **argv)
                     : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
     return EXIT_USAGE;
   }
-  char extra;
-  if (thread_xy &&
-      (!observe || sscanf(thread_xy, "%d,%d%c", &cx, &cy, &extra) != 2 || cx < 0 || cy < 0)) {
+  int64_t xy[2] = { -1, -1 };
+  if (thread_xy && (!observe || !ts_parse_ints(thread_xy, ",", 0, INT32_MAX, xy))) {
     fprintf(stderr, "tilescope run: --observe-thread '%s': %s\n", thread_xy,
             observe ? "give the thread as X,Y (from 0)" : "needs --observe");
     return EXIT_USAGE;
   }
+  cx = (int)xy[0];
+  cy = (int)xy[1];
   if (observe && (p.exec_device || strcmp(cs.backend, "cl") != 0 || cs.have_tick)) {
     fprintf(stderr, "tilescope run: --observe: %s\n",
             p.exec_device ? "observation replays the simulated order, not --exec device"
@@ -519,32 +560,13 @@ int cmd_run(int argc, char **argv)
     output_ok = checks[1] = crc == 0;
   }
 
-  ts_status st = TS_OK;
-  if (out_path) {
-    if (ts_run_output_u32(run)) {
-      st = save_integral_png(out_path, run, &err);
-    } else {
-      ts_image *o = NULL;
-      st = ts_run_output(run, &o, &err);
-      if (st == TS_OK)
-        st = ts_image_save_png(out_path, o, &err);
-      ts_image_destroy(o);
-    }
-  }
-  if (st == TS_OK && raw_path)
-    st = ts_export_npy(raw_path, run, &err);
-  if (st == TS_OK && csv_path)
-    st = ts_export_schedule_csv(csv_path, run, &err);
-  if (st == TS_OK && trace_path)
-    st = ts_trace_write(trace_path, run, in_path, &err);
-  if (st != TS_OK) {
+  const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
+  if (write_outputs(outputs, run, in_path, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
-  if (json) {
-    const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
+  if (json)
     print_json(run, &p, in_path, in, kernel_ms, NULL, outputs, checks);
-  }
   if (out_path && !json)
     printf("wrote %s\n", out_path);
   if (trace_path && !json)

@@ -14,6 +14,7 @@
 #include "anim.h"
 #include "cli.h"
 #include "plain_view.h"
+#include "ts_number.h"
 #include "ts_record.h"
 #include "viewer.h"
 
@@ -45,13 +46,12 @@ static const char shot_usage[] =
  * code as an out-of-range int and crashed it). */
 static int parse_pair(const char *s, const char *sep, double *a, double *b)
 {
-  char *end;
-  *a = strtod(s, &end);
-  if (end == s || strncmp(end, sep, strlen(sep)) != 0)
+  size_t n = ts_scan_real(s, a), sl = strlen(sep);
+  if (n == 0 || strncmp(s + n, sep, sl) != 0)
     return 0;
-  const char *t = end + strlen(sep);
-  *b = strtod(t, &end);
-  return end != t && *end == 0 && *a >= -1e6 && *a <= 1e6 && *b >= -1e6 && *b <= 1e6;
+  const char *t = s + n + sl;
+  size_t m = ts_scan_real(t, b);
+  return m && !t[m] && *a >= -1e6 && *a <= 1e6 && *b >= -1e6 && *b <= 1e6;
 }
 
 /* The input a record's run is rebuilt on: -i, else the path the record names (as given, or
@@ -169,10 +169,11 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->dev_time = -1;
   o->dev_pct = -1;
   if (a->dev_time) {
-    char *end;
-    double t = strtod(a->dev_time, &end);
+    double t = 0;
+    size_t n = ts_scan_real(a->dev_time, &t);
+    const char *end = a->dev_time + n;
     int pct = *end == '%' && end[1] == 0;
-    if (end == a->dev_time || (*end && !pct) || !(t >= 0) || (pct && t > 100) || t > 9e15) {
+    if (n == 0 || (*end && !pct) || a->dev_time[0] == '-' || (pct && t > 100) || t > 9e15) {
       fprintf(stderr, "tilescope %s: --device-time '%s': give P%% of the run or a time in the "
               "record's unit (ns, or logical events)\n", cmd, a->dev_time);
       return 0;
@@ -189,13 +190,15 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
                     a->overlay);
     return 0;
   }
-  double w = 1600, h = 900;
-  if (a->size && (!parse_pair(a->size, "x", &w, &h) || w < 640 || h < 400 || w > 8192 || h > 8192)) {
-    fprintf(stderr, "tilescope %s: --size '%s': give WIDTHxHEIGHT, at least 640x400\n", cmd, a->size);
+  int64_t wh[2] = { 1600, 900 };
+  if (a->size && (!ts_parse_ints(a->size, "x", 0, INT32_MAX, wh) || wh[0] < 640 || wh[1] < 400 ||
+                  wh[0] > 8192 || wh[1] > 8192)) {
+    fprintf(stderr, "tilescope %s: --size '%s': give WIDTHxHEIGHT, from 640x400 to 8192x8192\n",
+            cmd, a->size);
     return 0;
   }
-  o->width = (int)w;
-  o->height = (int)h;
+  o->width = (int)wh[0];
+  o->height = (int)wh[1];
   double hx, hy;
   if (a->hover) {
     if (!parse_pair(a->hover, ",", &hx, &hy)) {
@@ -231,20 +234,19 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   }
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
-    double px, py;
+    int64_t xy[2];
     if (!cli_plain_file) {
       fprintf(stderr, "tilescope %s: --pixel goes with a plain kernel (--kernel-file K.cl); a "
               "built-in variant's thread is selected with a script's click X Y\n", cmd);
       return 0;
     }
-    if (!parse_pair(a->pixel, ",", &px, &py) || px < 0 || py < 0 || px != (int)px ||
-        py != (int)py) {
+    if (!ts_parse_ints(a->pixel, ",", 0, INT32_MAX, xy)) {
       fprintf(stderr, "tilescope %s: --pixel '%s': give X,Y, an output pixel (from 0)\n", cmd,
               a->pixel);
       return 0;
     }
-    o->watch_x = (int)px;
-    o->watch_y = (int)py;
+    o->watch_x = (int)xy[0];
+    o->watch_y = (int)xy[1];
   }
   const char *dir = cli_kernels_dir(a->cs.kernels);
   o->kernels_dir = dir;
@@ -312,6 +314,8 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     fprintf(stderr, "tilescope %s: --bench-frames %d: needs 1..100000\n", cmd, a->bench_frames);
     return EXIT_USAGE;
   }
+  if (a->out && !cli_image_name(cmd, "-o", a->out, 1))
+    return EXIT_USAGE;
   return 0;
 }
 
@@ -371,11 +375,15 @@ static int shoot(viewer *v, const view_args *a, anim *an)
     if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out))
       return EXIT_USAGE;
   } else {
-    long long f0, f1, fs;
-    char tail;
-    if (sscanf(a->frames, "%lld:%lld:%lld%c", &f0, &f1, &fs, &tail) != 3 || f0 < 0 || f1 < f0 ||
-        fs < 1 || (f1 - f0) / fs > 10000) {
+    int64_t f[3];
+    if (!ts_parse_ints(a->frames, "::", 0, INT64_MAX, f) || f[1] < f[0] || f[2] < 1) {
       fprintf(stderr, "tilescope shot: --frames '%s': give FIRST:LAST:STEP ticks\n", a->frames);
+      return EXIT_USAGE;
+    }
+    long long f0 = f[0], f1 = f[1], fs = f[2];
+    if ((f1 - f0) / fs >= 10000) {
+      fprintf(stderr, "tilescope shot: --frames '%s': %lld frames, over the limit of 10000\n",
+              a->frames, (f1 - f0) / fs + 1);
       return EXIT_USAGE;
     }
     int n = 0, fps = a->fps < 1 ? 1 : a->fps > 50 ? 50 : a->fps; /* shot refuses others */
@@ -388,9 +396,9 @@ static int shoot(viewer *v, const view_args *a, anim *an)
         path[0] = 0;
       } else if (pct) {
         /* A pattern such as shot%03d.png: the digits give the width. */
-        char *end;
-        long width = strtol(pct + 1, &end, 10);
-        if (*end != 'd' || width < 0 || width > 12) {
+        int64_t width = 0;
+        const char *end = pct + 1 + (pct[1] == '-' ? 0 : ts_scan_int(pct + 1, &width));
+        if (*end != 'd' || width > 12) {
           fprintf(stderr, "tilescope shot: -o '%s': use %%d or %%0Nd for the frame number\n", a->out);
           return EXIT_USAGE;
         }
@@ -408,7 +416,7 @@ static int shoot(viewer *v, const view_args *a, anim *an)
       n++;
     }
     if (!an) {
-      printf("wrote %d frames\n", n);
+      printf("wrote %d frame%s\n", n, n == 1 ? "" : "s");
       return shot_result(v);
     }
   }

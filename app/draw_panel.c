@@ -543,7 +543,9 @@ void draw_panel(viewer *v, const vw_rect *r)
   float x = r->x + 12, y = r->y + 10;
   const ts_variant *var = ts_variant_at(v->set.variant);
   gfx_color head = ACCENT;
-  panel_line(v, x, &y, head, "%s  (%s)   [v]", var->name, ts_filter_name(var->filter));
+  /* a user kernel without equals= is checked against no filter */
+  panel_line(v, x, &y, head, "%s  (%s)   [v]", var->name,
+             var->unchecked ? "unchecked user kernel" : ts_filter_name(var->filter));
   panel_line(v, x, &y, DIM, "%s", var->summary);
   y += 6;
   if (!v->have_snap || !v->snap.run) {

@@ -2,8 +2,10 @@
  * any subcommand: every *.cl of the user kernels folder, then each --kernel-file (an option
  * of every command, taken out of the arguments before the command parses them). An
  * interrupted command removes the temporary files of the outputs it was writing (they are
- * renamed into place only whole). */
+ * renamed into place only whole, a command's outputs together), and a command whose standard
+ * output could not be written fails. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,8 @@
 
 static void on_signal(int sig)
 {
-  ts_outfile_remove_all();
+  if (!ts_outfile_interrupted(sig))
+    return; /* outputs are being renamed into place: the signal comes again after them */
   signal(sig, SIG_DFL);
   raise(sig); /* die of the signal, as the caller expects (exit status 128 + sig) */
 }
@@ -210,7 +213,7 @@ static int ends_with(const char *s, const char *tail)
   return n > t && strcmp(s + n - t, tail) == 0;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
   if (argc == 2 && strcmp(argv[1], "__plain-worker") == 0)
     return cmd_plain_worker(); /* the viewer's worker (cmd_plain.c) */
@@ -246,7 +249,8 @@ int main(int argc, char **argv)
       return EXIT_USAGE;
     }
     if (argc + 3 > (int)(sizeof with_variant / sizeof with_variant[0])) {
-      fprintf(stderr, "tilescope: too many arguments\n");
+      fprintf(stderr, "tilescope: %d arguments, over the limit of %d\n", argc,
+              (int)(sizeof with_variant / sizeof with_variant[0]) - 3);
       return EXIT_USAGE;
     }
     /* after the command's name (or first, for the viewer's default command) */
@@ -297,5 +301,25 @@ int main(int argc, char **argv)
 #endif
   fprintf(stderr, "tilescope: unknown command '%s'\n", cmd);
   usage(stderr);
+  return EXIT_USAGE;
+}
+
+/* What the command printed must reach standard output whole: a write error there (a full
+ * disk, a file system gone) fails the command as an output file it could not write would. */
+int main(int argc, char **argv)
+{
+  int rc = run_command(argc, argv);
+  int failed = fflush(stdout) != 0 || ferror(stdout), e = errno;
+  if (fclose(stdout) != 0 && !failed) {
+    failed = 1;
+    e = errno;
+  }
+  if (!failed)
+    return rc;
+  /* argv[1] is the command, if any, after load_user_kernels took the --kernel-file options */
+  const char *cmd = argc > 1 && argv[1] && argv[1][0] != '-' && !ends_with(argv[1], ".png")
+                    ? argv[1] : NULL;
+  fprintf(stderr, "tilescope%s%s: cannot write standard output: %s\n", cmd ? " " : "",
+          cmd ? cmd : "", e ? strerror(e) : "write error");
   return EXIT_USAGE;
 }

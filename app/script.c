@@ -171,14 +171,20 @@ static int play(viewer *v, const char *path, const script_action *a)
       fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, a->line, x, y);
       return 1;
     }
+    int wide = k->buf[TS_BUF_OUT].esize == 4, channels = wide ? 1 : k->C;
+    if (a->nvalues > channels) {
+      fprintf(stderr, "tilescope: script %s:%d: expect-pixel gives %d values, the output has %d "
+              "channel%s\n", path, a->line, a->nvalues, channels, channels == 1 ? "" : "s");
+      return 1;
+    }
     for (int c = 0; c < a->nvalues; c++) {
       unsigned long want = a->values[c], got;
       uint32_t sum;
-      if (k->buf[TS_BUF_OUT].esize == 4) {
+      if (wide) {
         memcpy(&sum, px, sizeof sum);
         got = sum;
       } else {
-        got = px[c < k->C ? c : k->C - 1];
+        got = px[c];
       }
       if (got != want) {
         fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %lu, expected %lu\n",

@@ -2,12 +2,13 @@
  * (numbers whole or finite and in range, names known), so that what plays is what the
  * script says and nothing it says reaches the viewer out of range. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "script_parse.h"
+#include "ts_number.h"
 #include "ts_sched.h"
 #include "ts_variant.h"
 
@@ -43,28 +44,6 @@ static int bad(parser *p, const char *what, const char *arg)
   return 0;
 }
 
-static int whole(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    return 0;
-  *out = (int64_t)v;
-  return 1;
-}
-
-/* A finite decimal number in [lo, hi] (NaN and infinities fail the comparison). */
-static int decimal(const char *s, double lo, double hi, double *out)
-{
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || *end || !(v >= lo && v <= hi))
-    return 0;
-  *out = v;
-  return 1;
-}
-
 static int on_off(const char *s, int *on)
 {
   *on = strcmp(s, "on") == 0;
@@ -90,9 +69,9 @@ static int parse_key(parser *p, script_action *a, char **argv, int argc)
 
 static int point(parser *p, script_action *a, const char *x, const char *y)
 {
-  if (!decimal(x, -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &a->x))
+  if (!ts_parse_real(x, -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &a->x))
     return bad(p, "not a coordinate (a number within 1e6)", x);
-  if (!decimal(y, -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &a->y))
+  if (!ts_parse_real(y, -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &a->y))
     return bad(p, "not a coordinate (a number within 1e6)", y);
   return 1;
 }
@@ -143,7 +122,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
   case SCRIPT_TICK:
     if (strcmp(arg, "end") == 0)
       a->n = SCRIPT_TICK_END;
-    else if (!whole(arg, 0, INT64_MAX / 4, &a->n))
+    else if (!ts_parse_int(arg, 0, INT64_MAX / 4, &a->n))
       return bad(p, "not a tick (a whole number from 0, or end)", arg);
     return 1;
   case SCRIPT_DEVTIME: {
@@ -153,16 +132,16 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     } else if (len > 1 && arg[len - 1] == '%') {
       char num[32];
       snprintf(num, sizeof num, "%.*s", (int)(len - 1), arg);
-      if (len - 1 >= sizeof num || !decimal(num, 0, 100, &a->zoom))
+      if (len - 1 >= sizeof num || !ts_parse_real(num, 0, 100, &a->zoom))
         return bad(p, "not a device time (T, P% from 0 to 100, or end)", arg);
       a->percent = 1;
-    } else if (!whole(arg, 0, INT64_MAX / 4, &a->n)) {
+    } else if (!ts_parse_int(arg, 0, INT64_MAX / 4, &a->n)) {
       return bad(p, "not a device time (T, P% from 0 to 100, or end)", arg);
     }
     return 1;
   }
   case SCRIPT_WAIT:
-    if (!whole(arg, 0, SCRIPT_WAIT_MAX, &a->n))
+    if (!ts_parse_int(arg, 0, SCRIPT_WAIT_MAX, &a->n))
       return bad(p, "not a number of frames (0..100000)", arg);
     return 1;
   case SCRIPT_VARIANT: {
@@ -179,7 +158,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     return ts_walk_parse(arg, &a->walk) ? 1 : bad(p, "unknown walk", arg);
   case SCRIPT_SLOTS:
   case SCRIPT_COST:
-    if (!whole(arg, 1, a->op == SCRIPT_SLOTS ? TS_SLOTS_MAX : TS_COST_MAX, &a->n))
+    if (!ts_parse_int(arg, 1, a->op == SCRIPT_SLOTS ? TS_SLOTS_MAX : TS_COST_MAX, &a->n))
       return bad(p, "out of range", arg);
     return 1;
   case SCRIPT_BACKEND:
@@ -191,12 +170,19 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
   case SCRIPT_ZOOM:
     if (argc == 3)
       return bad(p, "zoom takes Z, or Z X Y, not two numbers:", argv[2]);
-    if (!decimal(arg, SCRIPT_ZOOM_MIN, SCRIPT_ZOOM_MAX, &a->zoom))
+    if (!ts_parse_real(arg, SCRIPT_ZOOM_MIN, SCRIPT_ZOOM_MAX, &a->zoom))
       return bad(p, "not a zoom (0.02..256)", arg);
     a->have_center = argc == 4;
     return argc == 4 ? point(p, a, argv[2], argv[3]) : 1;
+  case SCRIPT_SHOT: {
+    /* a screenshot is a PNG: a name that says otherwise is refused */
+    const char *base = strrchr(arg, '/'), *dot = strrchr(base ? base + 1 : arg, '.');
+    if (dot && dot != (base ? base + 1 : arg) && strcasecmp(dot, ".png") != 0)
+      return bad(p, "a screenshot is a PNG: name it .png, not", arg);
+    a->text = arg;
+    return 1;
+  }
   case SCRIPT_OVERLAY: /* the viewer knows the modes' names: script.c checks them */
-  case SCRIPT_SHOT:
   case SCRIPT_OPEN:
     a->text = arg;
     return 1;
@@ -223,7 +209,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
   case SCRIPT_EXPECT_PIXEL: {
     int64_t v[2 + SCRIPT_MAX_VALUES] = { 0 };
     for (int c = 1; c < argc; c++)
-      if (!whole(argv[c], 0, c < 3 ? SCRIPT_PIXEL_MAX : UINT32_MAX, &v[c - 1]))
+      if (!ts_parse_int(argv[c], 0, c < 3 ? SCRIPT_PIXEL_MAX : UINT32_MAX, &v[c - 1]))
         return bad(p, c < 3 ? "not a pixel position" : "not a pixel value (0..4294967295)",
                    argv[c]);
     a->x = (double)v[0];

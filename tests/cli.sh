@@ -284,7 +284,7 @@ if "$ts" list | grep -q "^  0: "; then
   expect 2 "--variants: unknown variant 'nope'" "$ts" bench --variants nope
   expect 2 "--size 'big'" "$ts" bench --size big
   # --- the schedule run by the device ---
-  expect 0 "device: 1200 groups on [0-9]+ (lanes|units).*; 0 wrong tiles" \
+  expect 0 "device: 1200 groups on [0-9]+ (lanes?|units?).*; 0 wrong tiles" \
     "$ts" run --variant integral --exec device --trace "$tmp/trace.json" -o "$tmp/dev.png"
   "$ts" run --variant integral -o "$tmp/sim.png" >/dev/null
   cmp -s "$tmp/dev.png" "$tmp/sim.png" || { echo "FAIL: --exec device differs from --exec sim"; fails=$((fails + 1)); }

@@ -366,7 +366,8 @@ static ts_status get_program(ts_cl *cl, const char *file, int device_exec, cl_pr
       return TS_OK;
     }
   if (cl->nprograms == MAX_PROGRAMS)
-    return ts_fail(err, TS_ERR_ARG, "too many kernel files");
+    return ts_fail(err, TS_ERR_ARG, "%s: more than %d kernel files, over the limit", file,
+                   MAX_PROGRAMS);
   cl_program p = NULL;
   ts_status st = build(cl, file, device_exec, &p, err);
   if (st != TS_OK)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ts_file.h"
+#include "ts_number.h"
 #include "ts_record.h"
 
 double ts_dev_mean_wait(const ts_dev_run *d)
@@ -36,27 +37,12 @@ void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size)
     snprintf(span, sizeof span, " (logical clock: %" PRIu64 " events)", d->t_end + 1);
   if (d->kernel_ms > 0)
     snprintf(kern, sizeof kern, ", kernels %.3f ms", d->kernel_ms);
-  snprintf(buf, size, "device: %u group%s on %d %s%s%s; %u wrong tile%s", groups,
-           groups == 1 ? "" : "s", d->lanes, d->clock_ns ? "units" : "lanes", span, kern,
-           d->nwrong, d->nwrong == 1 ? "" : "s");
+  snprintf(buf, size, "device: %u group%s on %d %s%s%s%s; %u wrong tile%s", groups,
+           groups == 1 ? "" : "s", d->lanes, d->clock_ns ? "unit" : "lane",
+           d->lanes == 1 ? "" : "s", span, kern, d->nwrong, d->nwrong == 1 ? "" : "s");
 }
 
 /* ---- writing ---- */
-
-static void json_string(FILE *f, const char *s)
-{
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
 
 /* Chrome's "ts" is in microseconds: device nanoseconds / 1000, one logical event = 1 us. */
 static double to_us(const ts_dev_run *d, uint64_t t)
@@ -71,7 +57,7 @@ static void write_device_events(FILE *f, const ts_run *run, const ts_dev_run *d)
   char name[256];
   snprintf(name, sizeof name, "device: %s (%s)", d->device,
            d->clock_ns ? "nanosecond timer" : "logical clock, 1 us per event");
-  json_string(f, name);
+  ts_json_string(f, name);
   fprintf(f, "}}");
   for (int l = 0; l < d->lanes; l++)
     fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"%s %d\"}}",
@@ -99,8 +85,8 @@ static void write_sim_events(FILE *f, const ts_run *run)
 {
   const ts_sched *s = ts_run_sched(run);
   fprintf(f, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":"
-             "\"simulated: %d slots, one tick = 1 us\"}}",
-          s->params.slots);
+             "\"simulated: %d slot%s, one tick = 1 us\"}}",
+          s->params.slots, s->params.slots == 1 ? "" : "s");
   for (int p = 0; p < s->npasses; p++) {
     const ts_pass_sched *ps = &s->pass[p];
     for (uint32_t d = 0; d < ps->n; d++) {
@@ -121,14 +107,14 @@ static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const 
   const ts_kctx *k = ts_run_kctx(run);
   const ts_sched *s = ts_run_sched(run);
   fprintf(f, "{\"version\":1,\"variant\":");
-  json_string(f, p->variant->name);
+  ts_json_string(f, p->variant->name);
   fprintf(f, ",\"pattern\":\"%s\",\"walk\":\"%s\",\"slots\":%d,\"cost\":%d,\"ksize\":%d,"
              "\"sigma\":%.17g,\"image\":[%d,%d,%d],\"input\":",
           ts_pattern_name(p->sched.pattern), ts_walk_name(p->sched.walk), p->sched.slots, p->cost,
           p->ksize, p->sigma, k->W, k->H, ts_run_output_u32(run) ? 1 : k->C);
-  json_string(f, input ? input : "");
+  ts_json_string(f, input ? input : "");
   fprintf(f, ",\"device\":");
-  json_string(f, d->device);
+  ts_json_string(f, d->device);
   fprintf(f, ",\"clock\":\"%s\",\"kernel_ms\":%.6f,\n\"passes\":[", d->clock_ns ? "ns" : "logical",
           d->kernel_ms);
   for (int pi = 0; pi < d->npasses; pi++) {
@@ -151,23 +137,29 @@ static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const 
   fprintf(f, "]}");
 }
 
-ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err)
+ts_status ts_trace_write_to(ts_outfile *of, const ts_run *run, const char *input, ts_error *err)
 {
   const ts_dev_run *d = ts_run_device_result(run);
   if (!d || !d->pass[0].rec)
     return ts_fail(err, TS_ERR_ARG, "%s: no device record to write (--trace needs --exec device)",
-                   path);
+                   of->path);
+  fprintf(of->f, "{\"tilescope\":");
+  write_record(of->f, run, d, input);
+  fprintf(of->f, ",\n\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
+  write_device_events(of->f, run, d);
+  write_sim_events(of->f, run);
+  fprintf(of->f, "\n]}\n");
+  return TS_OK;
+}
+
+ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err)
+{
   ts_outfile of;
   ts_status st = ts_outfile_open(&of, path, err);
-  if (st != TS_OK)
-    return st;
-  fprintf(of.f, "{\"tilescope\":");
-  write_record(of.f, run, d, input);
-  fprintf(of.f, ",\n\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
-  write_device_events(of.f, run, d);
-  write_sim_events(of.f, run);
-  fprintf(of.f, "\n]}\n");
-  return ts_outfile_commit(&of, err);
+  if (st == TS_OK && (st = ts_trace_write_to(&of, run, input, err)) == TS_OK)
+    return ts_outfile_commit(&of, err);
+  ts_outfile_abort(&of);
+  return st;
 }
 
 /* ---- reading ---- */
@@ -238,22 +230,20 @@ static ts_status str(jp *j, char *buf, size_t size)
   return TS_OK;
 }
 
+/* A JSON number (ts_scan_real's form), read from a copy: the text is not NUL-terminated. */
 static ts_status num(jp *j, double *v)
 {
   ws(j);
-  const char *p = j->s;
-  while (p < j->end && strchr("+-0123456789.eE", *p))
-    p++;
-  if (p == j->s || p - j->s > 40)
-    return bad(j, "expected a number");
   char tmp[48];
-  memcpy(tmp, j->s, (size_t)(p - j->s));
-  tmp[p - j->s] = 0;
-  char *e;
-  *v = strtod(tmp, &e);
-  if (*e || !isfinite(*v))
-    return bad(j, "malformed number");
-  j->s = p;
+  size_t n = 0;
+  while (n < sizeof tmp - 1 && j->s + n < j->end && j->s[n] && strchr("+-0123456789.eE", j->s[n]))
+    n++;
+  memcpy(tmp, j->s, n);
+  tmp[n] = 0;
+  size_t len = n ? ts_scan_real(tmp, v) : 0;
+  if (len == 0 || len != n)
+    return bad(j, n ? "malformed number" : "expected a number");
+  j->s += n;
   return TS_OK;
 }
 
@@ -303,7 +293,8 @@ static ts_status int_in(jp *j, double lo, double hi, const char *what, int64_t *
   if (st != TS_OK)
     return st;
   if (v < lo || v > hi || v != floor(v))
-    return ts_fail(j->err, TS_ERR_FORMAT, "%s: %s %g is out of range", j->path, what, v);
+    return ts_fail(j->err, TS_ERR_FORMAT, "%s: %s %g is out of range (a whole number, %.16g..%.16g)",
+                   j->path, what, v, lo, hi);
   *out = (int64_t)v;
   return TS_OK;
 }
@@ -319,10 +310,10 @@ static ts_status group_rec(jp *j, ts_grec *g)
   for (int i = 0; i < 7; i++) {
     if (i && !eat(j, ','))
       return bad(j, "a group record has 7 numbers");
-    /* a compute unit (or logical lane) past 65535 is no device's: the Gantt chart would
-     * have that many rows */
+    /* a compute unit past the logical lanes' limit is no device's (a GPU has a few hundred):
+     * the Gantt chart has a row for every one */
     ts_status st = int_in(j, i == 1 ? -1 : 0,
-                          i == 1 ? 65535.0 : i < 4 ? 2147483647.0 : 9007199254740992.0,
+                          i == 1 ? TS_DEV_MAX_LANES - 1 : i < 4 ? 2147483647.0 : 9007199254740992.0,
                           names[i], &v[i]);
     if (st != TS_OK)
       return st;
@@ -351,7 +342,7 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
       return bad(j, "expected ':'");
     int64_t v = 0;
     if (strcmp(key, "tw") == 0 || strcmp(key, "th") == 0) {
-      if ((st = int_in(j, 1, 1 << 24, key, &v)) != TS_OK)
+      if ((st = int_in(j, 1, TS_IMAGE_MAX_DIM, key, &v)) != TS_OK)
         return st;
       *(key[1] == 'w' ? tw : th) = (int)v;
     } else if (strcmp(key, "groups") == 0) {
@@ -361,7 +352,8 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
         do {
           if (dp->n == cap) {
             if (cap >= (1u << 26))
-              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: too many groups", j->path);
+              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: a pass of more than %u groups, "
+                             "over the limit", j->path, 1u << 26);
             size_t nc = cap ? cap * 2 : 1024;
             ts_grec *r = realloc(dp->rec, nc * sizeof *r);
             if (!r)
@@ -380,7 +372,17 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
       return st;
     }
   } while (eat(j, ','));
-  return eat(j, '}') ? TS_OK : bad(j, "expected '}' after a pass");
+  if (!eat(j, '}'))
+    return bad(j, "expected '}' after a pass");
+  /* one work-group per tile, numbered from 0 */
+  if ((uint64_t)*tw * (uint64_t)*th != dp->n)
+    return ts_fail(j->err, TS_ERR_FORMAT, "%s: a pass of %dx%d tiles has %u work-groups",
+                   j->path, *tw, *th, dp->n);
+  for (uint32_t t = 0; t < dp->n; t++)
+    if (dp->rec[t].group >= dp->n)
+      return ts_fail(j->err, TS_ERR_FORMAT, "%s: group %u is out of range (a pass of %u groups)",
+                     j->path, dp->rec[t].group, dp->n);
+  return TS_OK;
 }
 
 static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wrong, size_t *nw)
@@ -414,18 +416,31 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
     } else if (strcmp(key, "clock") == 0) {
       if ((st = str(j, clock, sizeof clock)) == TS_OK)
         d->clock_ns = strcmp(clock, "ns") == 0;
-    } else if (strcmp(key, "slots") == 0 || strcmp(key, "cost") == 0 ||
-               strcmp(key, "ksize") == 0) {
-      if ((st = int_in(j, key[0] == 's' ? 1 : 0, 65536, key, &v)) == TS_OK)
-        *(key[0] == 's' ? &info->slots : key[0] == 'c' ? &info->cost : &info->ksize) = (int)v;
+    } else if (strcmp(key, "slots") == 0) {
+      if ((st = int_in(j, 1, TS_SLOTS_MAX, key, &v)) == TS_OK)
+        info->slots = (int)v;
+    } else if (strcmp(key, "cost") == 0) {
+      if ((st = int_in(j, 0, TS_COST_MAX, key, &v)) == TS_OK) /* 0: the variant's */
+        info->cost = (int)v;
+    } else if (strcmp(key, "ksize") == 0) {
+      if ((st = int_in(j, 0, TS_GAUSS_MAX_K, key, &v)) == TS_OK && v != 0 && (v < 3 || v % 2 == 0))
+        st = ts_fail(j->err, TS_ERR_FORMAT, "%s: ksize %d is not a Gaussian's size (odd, 3..%d)",
+                     j->path, (int)v, TS_GAUSS_MAX_K);
+      info->ksize = (int)v;
     } else if (strcmp(key, "sigma") == 0) {
-      st = num(j, &info->sigma);
+      if ((st = num(j, &info->sigma)) == TS_OK && info->sigma != 0 &&
+          !(info->sigma >= 0.01 && info->sigma <= 100))
+        st = ts_fail(j->err, TS_ERR_FORMAT, "%s: sigma %g is out of range (0 for the default, "
+                     "or 0.01..100)", j->path, info->sigma);
     } else if (strcmp(key, "image") == 0) {
       int64_t w = 0, h = 0, c = 0;
-      if (!eat(j, '[') || (st = int_in(j, 1, 1 << 20, "width", &w)) != TS_OK || !eat(j, ',') ||
-          (st = int_in(j, 1, 1 << 20, "height", &h)) != TS_OK || !eat(j, ',') ||
-          (st = int_in(j, 1, 4, "channels", &c)) != TS_OK || !eat(j, ']'))
+      if (!eat(j, '[') || (st = int_in(j, 1, TS_IMAGE_MAX_DIM, "width", &w)) != TS_OK ||
+          !eat(j, ',') || (st = int_in(j, 1, TS_IMAGE_MAX_DIM, "height", &h)) != TS_OK ||
+          !eat(j, ',') || (st = int_in(j, 1, 4, "channels", &c)) != TS_OK || !eat(j, ']'))
         return st != TS_OK ? st : bad(j, "\"image\" is [width, height, channels]");
+      if (c == 2)
+        return ts_fail(j->err, TS_ERR_FORMAT, "%s: channels 2 is not an image's (1, 3 or 4)",
+                       j->path);
       info->w = (int)w;
       info->h = (int)h;
       info->c = (int)c;
@@ -451,7 +466,8 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
         do {
           if (*nw == cap) {
             if (cap >= (1u << 26))
-              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: too many wrong tiles", j->path);
+              return ts_fail(j->err, TS_ERR_TOO_LARGE, "%s: more than %u wrong tiles, over "
+                             "the limit", j->path, 1u << 26);
             size_t nc = cap ? cap * 2 : 256;
             uint32_t *r = realloc(*wrong, nc * sizeof *r);
             if (!r)
@@ -488,11 +504,20 @@ ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out,
   ts_status st = ts_file_read_all(path, (size_t)1 << 30, &data, &len, err);
   if (st != TS_OK)
     return st;
+  st = ts_trace_decode((const char *)data, len, path, info, out, err);
+  free(data);
+  return st;
+}
+
+ts_status ts_trace_decode(const char *data, size_t len, const char *path, ts_trace_info *info,
+                          ts_dev_run **out, ts_error *err)
+{
+  ts_status st = TS_OK;
   memset(info, 0, sizeof *info);
   ts_dev_run *d = calloc(1, sizeof *d);
   uint32_t *wrong = NULL;
   size_t nw = 0;
-  jp j = { (const char *)data, (const char *)data + len, path, (const char *)data, 0, err };
+  jp j = { data, data + len, path, data, 0, err };
   int found = 0;
   if (!d) {
     st = ts_fail(err, TS_ERR_NOMEM, "out of memory");
@@ -541,7 +566,6 @@ ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out,
     }
   }
   free(wrong);
-  free(data);
   if (st != TS_OK) {
     ts_dev_run_free(d);
     return st;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "ts_file.h"
 #include "ts_run.h"
 
 /* "device: 1200 groups on 2 lanes (logical clock), kernels 1.23 ms; 3 wrong tiles" and the
@@ -20,6 +21,8 @@ double ts_dev_mean_wait(const ts_dev_run *d);
 /* Writes the run's device record and its simulated schedule as trace-event JSON (to a
  * temporary file, then renamed). input: the input image's path as the user gave it. */
 ts_status ts_trace_write(const char *path, const ts_run *run, const char *input, ts_error *err);
+/* The same into an open output that the caller commits (ts_outfile_commit_all). */
+ts_status ts_trace_write_to(ts_outfile *of, const ts_run *run, const char *input, ts_error *err);
 
 /* What a saved trace says about its run: the parameters to rebuild it with. */
 typedef struct ts_trace_info {
@@ -32,5 +35,8 @@ typedef struct ts_trace_info {
 /* Reads a trace written by ts_trace_write: the run's parameters and its device record
  * (ts_dev_run_free it). Every error names the file and what is wrong. */
 ts_status ts_trace_read(const char *path, ts_trace_info *info, ts_dev_run **out, ts_error *err);
+/* The same from len bytes of a trace, named path in the errors (the fuzz target's entry). */
+ts_status ts_trace_decode(const char *data, size_t len, const char *path, ts_trace_info *info,
+                          ts_dev_run **out, ts_error *err);
 
 #endif

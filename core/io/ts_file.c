@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static char *dup_str(const char *s)
   return d;
 }
 
-/* The temporary files being written, for ts_outfile_remove_all. The core's one piece of
+/* The temporary files being written, for ts_outfile_interrupted. The core's one piece of
  * process-wide state: a signal handler has no other way to find them. Slots are claimed and
  * released atomically, so outputs may be written from several threads. */
 enum { MAX_LIVE = 16 };
@@ -42,13 +43,21 @@ static void live_drop(ts_outfile *o)
   o->slot = -1;
 }
 
-void ts_outfile_remove_all(void)
+/* Sets of outputs being renamed into place (ts_outfile_commit_all), and a signal that came
+ * meanwhile, raised again once they are all in place. */
+static atomic_int committing, held_signal;
+
+int ts_outfile_interrupted(int sig)
 {
+  atomic_store(&held_signal, sig);
+  if (atomic_load(&committing) > 0)
+    return 0;
   for (int i = 0; i < MAX_LIVE; i++) {
     char *p = atomic_load(&live[i]);
     if (p)
       unlink(p);
   }
+  return 1;
 }
 
 ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
@@ -106,27 +115,52 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
 
 ts_status ts_outfile_commit(ts_outfile *o, ts_error *err)
 {
-  int failed = ferror(o->f) || fflush(o->f) != 0;
-  int e = errno;
-  if (fclose(o->f) != 0 && !failed) {
-    failed = 1;
-    e = errno;
+  return ts_outfile_commit_all(o, 1, err);
+}
+
+ts_status ts_outfile_commit_all(ts_outfile *o, int n, ts_error *err)
+{
+  /* every file written whole before any is renamed */
+  int failed = -1, e = 0;
+  for (int i = 0; i < n; i++) {
+    int bad = ferror(o[i].f) || fflush(o[i].f) != 0;
+    int why = errno;
+    if (fclose(o[i].f) != 0 && !bad) {
+      bad = 1;
+      why = errno;
+    }
+    o[i].f = NULL;
+    if (bad && failed < 0) {
+      failed = i;
+      e = why;
+    }
   }
-  o->f = NULL;
-  if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
-    failed = 1;
-    e = errno;
+  atomic_fetch_add(&committing, 1);
+  for (int i = 0; failed < 0 && i < n; i++) {
+    if (o[i].tmp && rename(o[i].tmp, o[i].path) != 0) {
+      failed = i;
+      e = errno;
+    }
   }
-  if (failed) {
-    ts_status st = ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", o->path, strerror(e));
-    ts_outfile_abort(o);
-    return st;
+  ts_status st = TS_OK;
+  if (failed >= 0)
+    st = ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", o[failed].path, strerror(e));
+  for (int i = 0; i < n; i++) {
+    if (st == TS_OK) {
+      live_drop(&o[i]);
+      free(o[i].tmp);
+      free(o[i].path);
+      o[i].tmp = o[i].path = NULL;
+    } else {
+      ts_outfile_abort(&o[i]);
+    }
   }
-  live_drop(o);
-  free(o->tmp);
-  free(o->path);
-  o->tmp = o->path = NULL;
-  return TS_OK;
+  if (atomic_fetch_sub(&committing, 1) == 1) {
+    int sig = atomic_exchange(&held_signal, 0);
+    if (sig)
+      raise(sig);
+  }
+  return st;
 }
 
 void ts_outfile_abort(ts_outfile *o)
@@ -187,4 +221,42 @@ ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, s
 int64_t ts_mtime_ns(const struct stat *st)
 {
   return (int64_t)st->st_mtim.tv_sec * 1000000000 + (int64_t)st->st_mtim.tv_nsec;
+}
+
+/* Bytes of a UTF-8 sequence starting at s (1 to 4), or 0 when it is not valid UTF-8. */
+static int utf8_len(const unsigned char *s)
+{
+  int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+      (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+    return 0; /* overlong, a surrogate, or past U+10FFFF */
+  return n;
+}
+
+void ts_json_string(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    if (*p == '"' || *p == '\\') {
+      fprintf(f, "\\%c", *p++);
+    } else if (*p < 0x20 || *p == 0x7f) {
+      fprintf(f, "\\u%04x", *p++);
+    } else if (*p < 0x80) {
+      fputc(*p++, f);
+    } else {
+      int n = utf8_len(p);
+      if (n) {
+        fwrite(p, 1, (size_t)n, f);
+        p += n;
+      } else {
+        fputs("\\ufffd", f);
+        p++;
+      }
+    }
+  }
+  fputc('"', f);
 }

@@ -18,7 +18,7 @@ typedef struct ts_outfile {
   FILE *f;
   char *path;
   char *tmp;   /* NULL when the target is written in place (a device such as /dev/null) */
-  int slot;    /* where the temporary file is registered for ts_outfile_remove_all, or -1 */
+  int slot;    /* where the temporary file is registered for ts_outfile_interrupted, or -1 */
 } ts_outfile;
 
 /* Opens a temporary file beside path. A path that names a directory is refused; one that
@@ -27,11 +27,19 @@ typedef struct ts_outfile {
 ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err);
 /* Flushes, closes and renames; on any failure removes the temporary file. */
 ts_status ts_outfile_commit(ts_outfile *o, ts_error *err);
+/* The outputs of one command, committed together: every file is flushed and closed, and only
+ * when all were written whole are they renamed into place, with a signal that comes during
+ * the renames held until the last (ts_outfile_interrupted). A failure removes every
+ * temporary file: an interrupted or failed command leaves the old set of files or the new
+ * (but for a rename refused after others were done: a target made a directory meanwhile). */
+ts_status ts_outfile_commit_all(ts_outfile *o, int n, ts_error *err);
 /* Closes and removes the temporary file; safe on an unopened or committed ts_outfile. */
 void ts_outfile_abort(ts_outfile *o);
-/* Removes every temporary file still being written. Async-signal-safe: for a SIGINT or
- * SIGTERM handler, so that an interrupted command leaves no temporary file behind either. */
-void ts_outfile_remove_all(void);
+/* For a SIGINT or SIGTERM handler (async-signal-safe): removes every temporary file still
+ * being written and returns 1, so that an interrupted command leaves none behind; or, while
+ * a set of outputs is being renamed into place, returns 0 and raises sig again after the
+ * last rename. */
+int ts_outfile_interrupted(int sig);
 
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
                            ts_error *err);
@@ -39,5 +47,10 @@ ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, s
 /* A file's modification time in nanoseconds (an edit within the second counts). */
 struct stat;
 int64_t ts_mtime_ns(const struct stat *st);
+
+/* Writes s as a JSON string: quotes, backslashes and control characters escaped, bytes that
+ * are not UTF-8 (a file name is any bytes) replaced by U+FFFD, so that the JSON stays valid.
+ * Every JSON writer's strings go through it. */
+void ts_json_string(FILE *f, const char *s);
 
 #endif

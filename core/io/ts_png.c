@@ -38,6 +38,36 @@ static void read_mem(png_structp png, png_bytep out, size_t n)
   ctx->pos += n;
 }
 
+/* img->data holds w * h palette indices: checks them, then expands them in place to RGB (or
+ * RGBA with the tRNS chunk's alphas), from the last pixel back, so that no index is
+ * overwritten before it is read. */
+static ts_status expand_palette(png_structp png, png_infop info, ts_image *img,
+                                const char *name, ts_error *err)
+{
+  png_colorp pal = NULL;
+  int npal = 0, ntrans = 0;
+  png_bytep alpha = NULL;
+  png_get_PLTE(png, info, &pal, &npal);
+  if (png_get_valid(png, info, PNG_INFO_tRNS))
+    png_get_tRNS(png, info, &alpha, &ntrans, NULL);
+  size_t n = (size_t)img->w * (size_t)img->h;
+  for (size_t i = 0; i < n; i++)
+    if (img->data[i] >= npal)
+      return ts_fail(err, TS_ERR_FORMAT, "'%s' is a corrupt PNG: pixel (%zu,%zu) has palette "
+                     "index %d, past its %d colour%s", name, i % (size_t)img->w,
+                     i / (size_t)img->w, img->data[i], npal, npal == 1 ? "" : "s");
+  for (size_t i = n; i-- > 0;) {
+    int k = img->data[i];
+    uint8_t *o = img->data + i * (size_t)img->c;
+    if (img->c == 4)
+      o[3] = k < ntrans ? alpha[k] : 255;
+    o[0] = pal[k].red;
+    o[1] = pal[k].green;
+    o[2] = pal[k].blue;
+  }
+  return TS_OK;
+}
+
 ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name, ts_image **out,
                               ts_error *err)
 {
@@ -66,11 +96,14 @@ ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name,
 
   png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
   int type = png_get_color_type(png, info), depth = png_get_bit_depth(png, info);
-  if (type == PNG_COLOR_TYPE_PALETTE)
-    png_set_palette_to_rgb(png);
+  /* A palette image is read as indices, a byte each, and expanded below once every index is
+   * known to be in the palette (libpng's expansion would make one past it black). */
+  int indexed = type == PNG_COLOR_TYPE_PALETTE;
+  if (indexed)
+    png_set_packing(png);
   if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
     png_set_expand_gray_1_2_4_to_8(png);
-  if (png_get_valid(png, info, PNG_INFO_tRNS))
+  if (png_get_valid(png, info, PNG_INFO_tRNS) && !indexed)
     png_set_tRNS_to_alpha(png);
   if (depth == 16)
     png_set_scale_16(png);
@@ -79,7 +112,7 @@ ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name,
     png_set_gray_to_rgb(png);
   png_set_interlace_handling(png);
   png_read_update_info(png, info);
-  int c = png_get_channels(png, info);
+  int c = indexed ? (png_get_valid(png, info, PNG_INFO_tRNS) ? 4 : 3) : png_get_channels(png, info);
   if (c != 1 && c != 3 && c != 4) {
     st = ts_fail(err, TS_ERR_UNSUPPORTED, "'%s': %d channels after conversion", name, c);
     goto done;
@@ -104,9 +137,11 @@ ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name,
     goto done;
   }
   for (png_uint_32 y = 0; y < h; y++)
-    rows[y] = img->data + (size_t)y * w * (size_t)c;
+    rows[y] = img->data + (size_t)y * w * (size_t)(indexed ? 1 : c);
   png_read_image(png, (png_bytepp)rows);
   png_read_end(png, NULL);
+  if (indexed)
+    st = expand_palette(png, info, img, name, err);
 
 done:
   png_destroy_read_struct(&png, &info, NULL);
@@ -131,34 +166,29 @@ ts_status ts_image_load_png(const char *path, ts_image **out, ts_error *err)
   return st;
 }
 
-/* Writes rows of w * c samples of `depth` bits to an atomic output file. */
-static ts_status write_png(const char *path, int w, int h, int c, int depth, const void *pixels,
-                          ts_error *err)
+/* Writes rows of w * c samples of `depth` bits to an open output; the caller commits it. */
+static ts_status write_png(ts_outfile *of, int w, int h, int c, int depth, const void *pixels,
+                           ts_error *err)
 {
   static const int types[5] = { 0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                 PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA };
   if (w < 1 || h < 1 || c < 1 || c > 4)
-    return ts_fail(err, TS_ERR_ARG, "'%s': bad image size %dx%dx%d", path, w, h, c);
-  ts_outfile of;
-  ts_status st = ts_outfile_open(&of, path, err);
-  if (st != TS_OK)
-    return st;
+    return ts_fail(err, TS_ERR_ARG, "'%s': bad image size %dx%dx%d", of->path, w, h, c);
   png_ctx ctx = { 0 };
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   if (!info) {
     png_destroy_write_struct(&png, NULL);
-    ts_outfile_abort(&of);
-    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", path);
+    return ts_fail(err, TS_ERR_NOMEM, "'%s': out of memory", of->path);
   }
   if (setjmp(png_jmpbuf(png))) {
     /* libpng says "Write Error" for a short write; the stream's errno says why (ENOSPC). */
-    int e = errno, io = ferror(of.f);
+    int e = errno, io = ferror(of->f);
     png_destroy_write_struct(&png, &info);
-    ts_outfile_abort(&of);
-    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, io && e ? strerror(e) : ctx.msg);
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", of->path,
+                   io && e ? strerror(e) : ctx.msg);
   }
-  png_init_io(png, of.f);
+  png_init_io(png, of->f);
   png_set_compression_level(png, 6);
   png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, types[c], PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -173,16 +203,37 @@ static ts_status write_png(const char *path, int w, int h, int c, int depth, con
     png_write_row(png, (png_const_bytep)pixels + (size_t)y * row_bytes);
   png_write_end(png, NULL);
   png_destroy_write_struct(&png, &info);
-  return ts_outfile_commit(&of, err);
+  return TS_OK;
+}
+
+ts_status ts_image_write_png(ts_outfile *o, const ts_image *img, ts_error *err)
+{
+  return write_png(o, img->w, img->h, img->c, 8, img->data, err);
+}
+
+ts_status ts_png_write16(ts_outfile *o, int w, int h, int c, const uint16_t *samples,
+                         ts_error *err)
+{
+  return write_png(o, w, h, c, 16, samples, err);
 }
 
 ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err)
 {
-  return write_png(path, img->w, img->h, img->c, 8, img->data, err);
+  ts_outfile of;
+  ts_status st = ts_outfile_open(&of, path, err);
+  if (st == TS_OK && (st = ts_image_write_png(&of, img, err)) == TS_OK)
+    return ts_outfile_commit(&of, err);
+  ts_outfile_abort(&of);
+  return st;
 }
 
 ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
                         ts_error *err)
 {
-  return write_png(path, w, h, c, 16, samples, err);
+  ts_outfile of;
+  ts_status st = ts_outfile_open(&of, path, err);
+  if (st == TS_OK && (st = ts_png_write16(&of, w, h, c, samples, err)) == TS_OK)
+    return ts_outfile_commit(&of, err);
+  ts_outfile_abort(&of);
+  return st;
 }

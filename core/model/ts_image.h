@@ -53,5 +53,11 @@ ts_status ts_png_load_samples(const char *path, int *w, int *h, int *c, int *dep
                               uint16_t **samples, ts_error *err);
 ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
                         ts_error *err);
+/* The same into an open output (ts_file.h) that the caller commits, with others that must
+ * appear together (ts_outfile_commit_all) or alone. */
+struct ts_outfile;
+ts_status ts_image_write_png(struct ts_outfile *o, const ts_image *img, ts_error *err);
+ts_status ts_png_write16(struct ts_outfile *o, int w, int h, int c, const uint16_t *samples,
+                         ts_error *err);
 
 #endif

@@ -750,7 +750,7 @@ void ts_dev_run_finish(ts_dev_run *d)
   d->lanes = 0;
   /* Lanes for the logical clock: groups sorted by start, each into the lowest lane free
    * by then (interval partitioning: as many lanes as groups ever overlapped). */
-  uint64_t lane_end[1024];
+  uint64_t lane_end[TS_DEV_MAX_LANES];
   for (int p = 0; p < d->npasses; p++) {
     ts_dev_pass *dp = &d->pass[p];
     if (!dp->rec)
@@ -777,7 +777,7 @@ void ts_dev_run_finish(ts_dev_run *d)
         int l = 0;
         while (l < nl && lane_end[l] > g->start)
           l++;
-        if (l == nl && nl < 1024)
+        if (l == nl && nl < TS_DEV_MAX_LANES)
           nl++;
         l = l < nl ? l : nl - 1;
         lane_end[l] = g->end;

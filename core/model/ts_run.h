@@ -123,6 +123,10 @@ typedef struct ts_dev_pass {
   ts_grec *rec;           /* by ticket (NULL when not recorded) */
 } ts_dev_pass;
 
+/* The most lanes a device run has: compute unit ids below it (a GPU has a few hundred), and
+ * as many logical lanes at most (groups that overlap more share the last). */
+#define TS_DEV_MAX_LANES 1024
+
 /* What the device did: per pass one record per work-group (ticket t is dispatch index t of
  * the walk), times relative to the earliest start, and the tiles of the last pass whose
  * output differs from the reference. */

@@ -251,7 +251,8 @@ ts_status ts_sched_run(const ts_pass_geom *passes, int npasses, const ts_sched_p
     }
   }
   if (total > (1u << 30)) {
-    st = ts_fail(err, TS_ERR_ARG, "%llu threads is too many", (unsigned long long)total);
+    st = ts_fail(err, TS_ERR_TOO_LARGE, "%llu threads, over the limit of %u",
+                 (unsigned long long)total, 1u << 30);
     goto fail;
   }
   s->total = (uint32_t)total;

@@ -180,6 +180,10 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
 /* The declared buffer of that name, or NULL. */
 const ts_plain_bufdecl *ts_plain_buf_named(const ts_plain_desc *d, const char *name);
 void ts_plain_desc_free(ts_plain_desc *d);
+/* The description alone (ts_plain_load's first step, and the fuzz target's): the `plain`
+ * lines of d->text (d->len bytes, named d->path), then `extra`, into d's passes. */
+ts_status ts_plain_read_desc(ts_plain_desc *d, const char *const *extra, int nextra,
+                             ts_error *err);
 /* The file's __kernel of that name, or NULL. */
 const ts_plain_kernel *ts_plain_kernel_named(const ts_plain_desc *d, const char *name);
 

@@ -4,11 +4,13 @@
  * reads them. Every argument ends with a role, from the description or from its name; one
  * that has none is an error naming the kernel and the argument. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ts_file.h"
+#include "ts_number.h"
 #include "ts_plain.h"
 
 #define MAX_FILE (4u << 20)
@@ -54,14 +56,14 @@ static num atom(parser *p)
     n.v = -n.v;
     return n;
   }
-  if (isdigit((unsigned char)*p->s) || *p->s == '.') {
-    char *end;
-    n.v = strtod(p->s, &end);
-    n.is_int = 1;
-    for (const char *q = p->s; q < end; q++)
-      if (*q == '.' || *q == 'e' || *q == 'E')
-        n.is_int = 0;
-    p->s = end;
+  if (isdigit((unsigned char)*p->s)) {
+    size_t len = ts_scan_real(p->s, &n.v);
+    if (len == 0) {
+      p->bad = 1;
+      return n;
+    }
+    n.is_int = strcspn(p->s, ".eE") >= len;
+    p->s += len;
     if (*p->s == 'f')
       p->s++;
     return n;
@@ -89,9 +91,11 @@ static num term(parser *p)
       return a;
     p->s++;
     num b = atom(p);
+    /* integers as C divides them: only those a long long holds */
+    int whole = a.is_int && b.is_int && fabs(a.v) < 9e18 && fabs(b.v) < 9e18;
     if (op == '*') {
       a.v *= b.v;
-    } else if (b.v == 0) {
+    } else if (b.v == 0 || (a.is_int && b.is_int && !whole)) {
       p->bad = 1;
       return a;
     } else if (op == '/') {
@@ -128,7 +132,7 @@ ts_status ts_plain_eval(const char *e, int W, int H, int C, double *value, int *
   parser p = { e, W, H, C, 0 };
   num n = expr(&p);
   skip(&p);
-  if (p.bad || *p.s || !*e)
+  if (p.bad || *p.s || !*e || !isfinite(n.v))
     return ts_fail(err, TS_ERR_ARG, "'%s' is not an expression of W, H and C", e);
   *value = n.v;
   if (is_int)
@@ -273,18 +277,21 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       if (!(ps->ldims = split3(val, ps->local)))
         return field_error(err, lines_path(d), line, key, "expected one to three expressions, as 16,16");
     } else if (strcmp(key, "tile") == 0) {
-      int tw = 0, th = 0;
-      char x;
-      if (sscanf(val, "%d%c%d", &tw, &x, &th) != 3 || x != 'x' || tw < 1 || th < 1 ||
-          tw > 4096 || th > 4096)
-        return field_error(err, lines_path(d), line, key, "expected WxH, as 16x16");
-      ps->tile_w = tw;
-      ps->tile_h = th;
+      int64_t t[2];
+      if (!ts_parse_ints(val, "x", 1, 4096, t)) {
+        char what[200];
+        snprintf(what, sizeof what, "expected WxH, as 16x16 (each 1..4096), not '%.64s'", val);
+        return field_error(err, lines_path(d), line, key, what);
+      }
+      ps->tile_w = (int)t[0];
+      ps->tile_h = (int)t[1];
     } else if (strcmp(key, "halo") == 0) {
-      char *end;
-      long h = strtol(val, &end, 10);
-      if (*end || end == val || h < 0 || h > 64)
-        return field_error(err, lines_path(d), line, key, "expected 0 to 64 pixels");
+      int64_t h;
+      if (!ts_parse_int(val, 0, 64, &h)) {
+        char what[200];
+        snprintf(what, sizeof what, "expected 0 to 64 pixels, not '%.64s'", val);
+        return field_error(err, lines_path(d), line, key, what);
+      }
       ps->halo = (int)h;
     } else if (strcmp(key, "options") == 0) {
       snprintf(d->options, sizeof d->options, "%s", val);
@@ -606,6 +613,34 @@ static ts_status read_lines(ts_plain_desc *d, const char *text, size_t len, int 
   return st;
 }
 
+/* The command line's passes: they replace the lines' passes, with their build options. */
+static ts_status read_extra(ts_plain_desc *d, const char *const *extra, int nextra,
+                            ts_error *err)
+{
+  ts_status st = TS_OK;
+  if (nextra > 0) {
+    d->npasses = 0;
+    d->options[0] = 0;
+  }
+  for (int i = 0; i < nextra && st == TS_OK; i++) {
+    if (d->npasses == TS_PLAIN_MAX_PASSES)
+      return ts_fail(err, TS_ERR_ARG, "--pass: more than 8 passes");
+    ts_plain_pass *ps = &d->pass[d->npasses++];
+    memset(ps, 0, sizeof *ps);
+    st = parse_fields(d, ps, extra[i], 0, err);
+  }
+  if (st == TS_OK && d->npasses == 0)
+    d->npasses = 1; /* the defaults */
+  return st;
+}
+
+ts_status ts_plain_read_desc(ts_plain_desc *d, const char *const *extra, int nextra,
+                             ts_error *err)
+{
+  ts_status st = read_lines(d, d->text, d->len, 0, err);
+  return st == TS_OK ? read_extra(d, extra, nextra, err) : st;
+}
+
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err)
 {
@@ -636,24 +671,11 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
     free(ltext);
     if (st == TS_OK && d->npasses == 0)
       st = field_error(err, launch, 0, "pass", "the launch file has no pass line");
+    if (st == TS_OK)
+      st = read_extra(d, extra, nextra, err);
   } else {
-    st = read_lines(d, d->text, d->len, 0, err);
+    st = ts_plain_read_desc(d, extra, nextra, err);
   }
-  if (st == TS_OK && nextra > 0) {
-    d->npasses = 0; /* they replace the lines' passes, with their build options */
-    d->options[0] = 0;
-    for (int i = 0; i < nextra && st == TS_OK; i++) {
-      if (d->npasses == TS_PLAIN_MAX_PASSES)
-        st = ts_fail(err, TS_ERR_ARG, "--pass: more than 8 passes");
-      else {
-        ts_plain_pass *ps = &d->pass[d->npasses++];
-        memset(ps, 0, sizeof *ps);
-        st = parse_fields(d, ps, extra[i], 0, err);
-      }
-    }
-  }
-  if (st == TS_OK && d->npasses == 0)
-    d->npasses = 1; /* the defaults */
   if (st == TS_OK)
     st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &d->src, err);
   for (int i = 0; st == TS_OK && i < d->npasses; i++)

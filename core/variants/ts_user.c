@@ -4,13 +4,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ts_file.h"
+#include "ts_number.h"
 #include "ts_user.h"
 #include "variant_internal.h"
 
@@ -121,10 +121,8 @@ static ts_status bad(const parser *ps, const char *field, const char *fmt, ...)
 
 static int parse_int(const char *s, int lo, int hi, int *out)
 {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
+  int64_t v;
+  if (!ts_parse_int(s, lo, hi, &v))
     return 0;
   *out = (int)v;
   return 1;
@@ -132,13 +130,12 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 
 static int parse_wxh(const char *s, int hi, int *w, int *h)
 {
-  char a[32];
-  const char *x = strchr(s, 'x');
-  if (!x || (size_t)(x - s) >= sizeof a)
+  int64_t v[2];
+  if (!ts_parse_ints(s, "x", 1, hi, v))
     return 0;
-  memcpy(a, s, (size_t)(x - s));
-  a[x - s] = 0;
-  return parse_int(a, 1, hi, w) && parse_int(x + 1, 1, hi, h);
+  *w = (int)v[0];
+  *h = (int)v[1];
+  return 1;
 }
 
 static int valid_name(const char *s, size_t max)
@@ -309,17 +306,24 @@ ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err)
   ts_status st = ts_file_read_all(path, 1u << 20, &data, &len, err);
   if (st != TS_OK)
     return st;
+  st = ts_user_parse((const char *)data, len, path, out, err);
+  free(data);
+  return st;
+}
+
+ts_status ts_user_parse(const char *data, size_t len, const char *path, ts_variant **out,
+                        ts_error *err)
+{
+  ts_status st = TS_OK;
   user_variant *u = calloc(1, sizeof *u);
   char *text = malloc(len + 1);
   if (!u || !text) {
     free(u);
     free(text);
-    free(data);
     return ts_fail(err, TS_ERR_NOMEM, "out of memory");
   }
   memcpy(text, data, len);
   text[len] = 0;
-  free(data);
   /* A path without a slash is in the working folder: say so, as the back end reads a name
    * without one from the kernels folder. */
   snprintf(u->path, sizeof u->path, "%s%s", strchr(path, '/') ? "" : "./", path);

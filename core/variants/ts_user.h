@@ -26,6 +26,9 @@
 /* Reads the header of the kernel file at `path` and makes its variant (the file is read
  * again by the OpenCL back end when it builds it). */
 ts_status ts_user_load(const char *path, ts_variant **out, ts_error *err);
+/* The same from len bytes of the file's text, named path (the fuzz target's entry). */
+ts_status ts_user_parse(const char *text, size_t len, const char *path, ts_variant **out,
+                        ts_error *err);
 void ts_user_free(ts_variant *v);
 
 /* Loads and registers (ts_variant_add) every *.cl file of a folder, in name order; a folder

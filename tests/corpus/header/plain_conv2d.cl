@@ -1,0 +1,2 @@
+// tilescope: plain global=W,H
+
