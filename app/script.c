@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plain_view.h"
 #include "script_parse.h"
 #include "ts_file.h"
 #include "viewer.h"
@@ -164,6 +165,29 @@ static int play(viewer *v, const char *path, const script_action *a)
   case SCRIPT_EXPECT_PIXEL: {
     viewer_sync(v, 60000);
     int x = (int)a->x, y = (int)a->y;
+    if (v->plain) {
+      /* a plain kernel's output as shown (its 8-bit image) */
+      const ts_image *o = v->plain->res ? v->plain->res->out : NULL;
+      if (!o || x < 0 || y < 0 || x >= o->w || y >= o->h) {
+        fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)%s\n", path, a->line, x,
+                y, o ? "" : ": the plain kernel has no run");
+        return 1;
+      }
+      if (a->nvalues > o->c) {
+        fprintf(stderr, "tilescope: script %s:%d: expect-pixel gives %d values, the output has %d "
+                "channel%s\n", path, a->line, a->nvalues, o->c, o->c == 1 ? "" : "s");
+        return 1;
+      }
+      for (int c = 0; c < a->nvalues; c++) {
+        unsigned got = o->data[((size_t)y * (size_t)o->w + (size_t)x) * (size_t)o->c + (size_t)c];
+        if (got != a->values[c]) {
+          fprintf(stderr, "tilescope: script %s:%d: pixel (%d,%d) channel %d is %u, expected %u\n",
+                  path, a->line, x, y, c, got, (unsigned)a->values[c]);
+          failures++;
+        }
+      }
+      break;
+    }
     const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
     viewer_want_values(v, x, y, x + 1, y + 1);
     const uint8_t *px = viewer_out_px(v, x, y);

@@ -47,6 +47,21 @@ static int64_t kernels_mtime(const char *dir)
   return newest;
 }
 
+/* A plain kernel's finished attempt; a failed one says why in the status line too (the
+ * window keeps the last good run when there is one). */
+static int pick_up_plain(viewer *v)
+{
+  if (!plain_view_pick_up(v->plain))
+    return 0;
+  if (v->plain->error[0]) {
+    char line[sizeof v->plain->error + 64];
+    snprintf(line, sizeof line, "%s%s", v->plain->error,
+             v->plain->res ? "; the last good run stays" : "");
+    viewer_set_status(v, line);
+  }
+  return 1;
+}
+
 int viewer_poll_files(viewer *v)
 {
   if (v->plain) {
@@ -341,7 +356,7 @@ void viewer_frame(viewer *v, int scripted)
       changed = 1;
     }
   changed |= pick_up(v);
-  changed |= v->plain && plain_view_pick_up(v->plain);
+  changed |= v->plain && pick_up_plain(v);
   changed |= viewer_pick_up_image(v);
   const ts_dev_run *dev = viewer_dev(v);
   if (v->playing && !scripted && dev) {
@@ -394,7 +409,7 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
   for (;;) {
     if (v->plain) {
       /* A plain kernel: its attempt taken, a result or an error. */
-      plain_view_pick_up(v->plain);
+      pick_up_plain(v);
       if (v->plain->done && !plain_view_busy(v->plain))
         return 1;
       if (SDL_GetTicks() - t0 > timeout_ms)

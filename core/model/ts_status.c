@@ -55,11 +55,14 @@ int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out)
 #define TS_GUARDED 1
 #endif
 
-/* Guarded: the block ends against a page that nothing may touch, another lies before it,
- * and the mapping's base and length sit in the 16 bytes before the block. A kernel that
- * writes past its buffer on a device that uses the host's memory (pocl) faults there, in a
- * process whose supervisor reports it (core/isolate/), instead of corrupting the heap. */
+/* Guarded: the block ends against 1 GiB of address space that nothing may touch, 64 MiB lie
+ * before it, and the mapping's base and length sit in the 16 bytes before the block. A
+ * kernel that writes past its buffer (even far past it) on a device that uses the host's
+ * memory (pocl) faults there, in a process whose supervisor reports it (core/isolate/),
+ * instead of corrupting the heap or another buffer. The guards are address space only. */
 #define GUARD_MAGIC 0x7473677561726421ull /* "tsguard!" */
+#define GUARD_BEFORE ((size_t)64 << 20)
+#define GUARD_AFTER ((size_t)1 << 30)
 
 void *ts_alloc_zeroed(size_t n)
 {
@@ -69,17 +72,18 @@ void *ts_alloc_zeroed(size_t n)
 #if TS_GUARDED
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   size_t body = (whole + 16 + page - 1) / page * page; /* the block and its header */
-  if (body < whole || body > SIZE_MAX - 2 * page)
+  if (body < whole || body > SIZE_MAX - GUARD_BEFORE - GUARD_AFTER)
     return NULL;
-  size_t len = body + 2 * page;
-  uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  size_t len = GUARD_BEFORE + body + GUARD_AFTER;
+  /* address space only: the guards cost no memory */
+  uint8_t *base = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED)
     return NULL;
-  if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + page + body, page, PROT_NONE) != 0) {
+  if (mprotect(base + GUARD_BEFORE, body, PROT_READ | PROT_WRITE) != 0) {
     munmap(base, len);
     return NULL;
   }
-  uint8_t *p = base + page + body - whole; /* TS_ALIGN-aligned: page and whole are */
+  uint8_t *p = base + GUARD_BEFORE + body - whole; /* TS_ALIGN-aligned: page and whole are */
   uint64_t hdr[2] = { GUARD_MAGIC ^ (uint64_t)(uintptr_t)base, (uint64_t)len };
   memcpy(p - 16, hdr, 16);
   return p; /* zero, as a fresh mapping is */

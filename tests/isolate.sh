@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The debuggee cannot take the debugger down (SPEC section 10): hostile user kernels (a write
+# past the output, a far write, a kernel that never ends) each end run and shot in one line
+# naming the kernel, with exit 1, never a core dump or a hang; --observe names the write
+# instead of making it; and a scripted window goes on after a plain kernel that hangs, and
+# after a user kernel edited into one that does not build, to run the good one.
+# usage: isolate.sh TILESCOPE SOURCE_DIR
+set -u
+ts=$(realpath "$1") src=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset DISPLAY WAYLAND_DISPLAY
+export SDL_VIDEODRIVER=offscreen
+fails=0 passes=0
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+if [[ ${TS_SANITIZED:-} == 1 ]]; then
+  echo "skipped: the guard pages are off in a sanitizer build"; exit 77
+fi
+if ! "$ts" list 2>/dev/null | grep -q "^  0: "; then
+  [[ ${CI:-} == true ]] && { echo "no OpenCL device in CI"; exit 1; }
+  echo "skipped: no OpenCL device"; exit 77
+fi
+k=$src/tests/kernels
+cd "$tmp" || exit 1
+
+# run: one line naming the variant and what happened, exit 1, no output file
+for kind in past far; do
+  "$ts" run --kernel-file "$k/hostile_$kind.cl" --backend cl -o "$tmp/$kind.png" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "run hostile_$kind: exit 1 ($rc)" test $rc -eq 1
+  check "  one line: $(cat "$tmp/err")" bash -c "[[ \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q '^tilescope run: the variant hostile_$kind: crashed (signal 11, SIGSEGV: a memory access outside what it owns, such as a kernel writing past its buffer)$' '$tmp/err'"
+  check "  no output written" test ! -e "$tmp/$kind.png"
+  check "  no temporary left" bash -c "! ls '$tmp' | grep -q '\\.tmp'"
+done
+start=$(date +%s)
+"$ts" run --kernel-file "$k/hostile_loop.cl" --backend cl --timeout 3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+took=$(($(date +%s) - start))
+check "run hostile_loop: exit 1 ($rc)" test $rc -eq 1
+check "  the watchdog's line: $(cat "$tmp/err")" grep -qx "tilescope run: the variant hostile_loop: did not finish in 3 s; the watchdog stopped it (--timeout S)" "$tmp/err"
+check "  stopped well before the default watchdog ($took s)" test $took -lt 120
+
+# --observe: the write past the buffer is named, not made
+"$ts" run --kernel-file "$k/hostile_past.cl" --backend cl --observe >"$tmp/out" 2>&1
+rc=$?
+check "run --observe hostile_past: exit 1 ($rc)" test $rc -eq 1
+check "  names the write: $(grep -m1 "outside the buffer" "$tmp/out")" grep -Eq "^hostile_past: pass 1 thread \(0,0\) wrote out column 0 row 480, outside the buffer \(1920 columns x 480 rows\); not performed \([0-9]+ such accesses\)$" "$tmp/out"
+check "  and says the plain run was not made" grep -q "the plain run was not made: it would access memory outside its buffers" "$tmp/out"
+
+# shot: the same line, exit 1, no picture
+"$ts" shot --kernel-file "$k/hostile_far.cl" --backend cl -o "$tmp/far_shot.png" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "shot hostile_far: exit 1 ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 1 ]] && grep -q '^tilescope shot: the variant hostile_far: crashed (signal 11' '$tmp/err'"
+check "  no picture" test ! -e "$tmp/far_shot.png"
+
+# A scripted window goes on: a plain kernel that hangs costs its worker (the status line says
+# so), then saved over with a good one it runs; a user kernel edited into one that does not
+# build keeps its last good build, and the fix runs.
+cat >"$tmp/good.cl" <<'CL'
+// tilescope: plain
+__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  for (int c = 0; c < 3; c++)
+    out[(y * W + x) * 3 + c] = 255 - in[(y * W + x) * 3 + c];
+}
+CL
+sed 's/  int x = get_global_id(0), y = get_global_id(1);/  int x = get_global_id(0), y = get_global_id(1);\n  while (x >= 0) {\n  }/' "$tmp/good.cl" >"$tmp/hang.cl"
+cp "$tmp/hang.cl" "$tmp/k.cl"
+cat >"$tmp/plain.txt" <<EOF
+expect-status did not finish in 30 s
+copy $tmp/good.cl $tmp/k.cl
+expect-pixel 0 0 255 255 255
+shot $tmp/plain_after.png
+EOF
+"$ts" shot --kernel-file "$tmp/k.cl" --timeout 30 --script "$tmp/plain.txt" -o "$tmp/plain.png" >"$tmp/out" 2>&1
+rc=$?
+check "window: a plain kernel that hangs, then a good one: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+check "  its picture after the fix" test -s "$tmp/plain_after.png"
+
+sed 's/hostile_past/edit_me/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
+  "$k/hostile_past.cl" >"$tmp/edit_good.cl"
+sed 's/TS_ST8(dst, pitch/TS_ST8(dst, pitch oops/' "$tmp/edit_good.cl" >"$tmp/edit_bad.cl"
+cp "$tmp/edit_good.cl" "$tmp/edit_me.cl"
+cat >"$tmp/edit.txt" <<EOF
+variant edit_me
+expect-pixel 0 0 255 255 255
+copy $tmp/edit_bad.cl $tmp/edit_me.cl
+expect-status edit_me.cl:
+expect-status the last good build keeps running
+copy $tmp/edit_good.cl $tmp/edit_me.cl
+expect-pixel 0 0 255 255 255
+EOF
+"$ts" shot --kernel-file "$tmp/edit_me.cl" --backend cl --script "$tmp/edit.txt" -o "$tmp/edit.png" >"$tmp/out" 2>&1
+rc=$?
+check "window: a user kernel edited into an error and back: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+
+echo "isolate.sh: $passes passed, $fails failed"
+[[ $fails -eq 0 ]]
