@@ -93,8 +93,9 @@ void viewer_obs_why_not(const viewer *v, char *buf, size_t n)
     snprintf(buf, n, "observation: in the simulated view [d]");
   else if (!v->snap.on_cl)
     snprintf(buf, n, "observation needs the OpenCL back end [b]");
-  else if ((int64_t)k->W * k->H > VW_OBSERVE_MAX_PX)
-    snprintf(buf, n, "observation off: %dx%d is over 1 megapixel", k->W, k->H);
+  else if ((int64_t)k->W * k->H > vw_observe_max_px(v->snap.run))
+    snprintf(buf, n, "observation off: %dx%d is over this device's limit of %lld pixels", k->W,
+             k->H, (long long)vw_observe_max_px(v->snap.run));
   else if (v->obs && v->obs->error[0])
     snprintf(buf, n, "observation failed: %s", v->obs->error);
   else

@@ -27,6 +27,10 @@ typedef enum { OV_NONE, OV_STATE, OV_ORDER, OV_DEPTH, OV_SLOT, OV_OBSERVED, OV_C
  * replay takes about a second on a CPU device, and its per-element records (last and other
  * writer of each output element, the chosen thread's bitmaps) some 40 MB. */
 #define VW_OBSERVE_MAX_PX (1024 * 1024)
+/* On a GPU, 4K: the records take some 330 MB there (docs/performance.md has the time). */
+#define VW_OBSERVE_MAX_PX_GPU ((int64_t)3840 * 2160)
+/* The largest image the viewer observes on this run's device. */
+int64_t vw_observe_max_px(const ts_run *run);
 
 /* What the observation flags in a thread, one bit each (the overlay's colours). */
 enum { VW_OBS_FOOTPRINT = 1, /* read outside its declared footprint (or outside a buffer) */

@@ -295,13 +295,20 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   trim();
 }
 
-/* Whether the run can be observed: the OpenCL back end, and at most VW_OBSERVE_MAX_PX. */
+int64_t vw_observe_max_px(const ts_run *run)
+{
+  const ts_cl *cl = run ? ts_run_params_of(run)->cl : NULL;
+  return cl && strcmp(ts_cl_device(cl)->type, "GPU") == 0 ? VW_OBSERVE_MAX_PX_GPU
+                                                           : VW_OBSERVE_MAX_PX;
+}
+
+/* Whether the run can be observed: the OpenCL back end, and at most vw_observe_max_px. */
 static int observable(const ts_run *run)
 {
   if (!run || !ts_run_params_of(run)->cl)
     return 0;
   const ts_kctx *k = ts_run_kctx(run);
-  return (int64_t)k->W * k->H <= VW_OBSERVE_MAX_PX;
+  return (int64_t)k->W * k->H <= vw_observe_max_px(run);
 }
 
 /* Flags the threads that the checks found, per pass: reads and writes outside what they

@@ -102,6 +102,12 @@ for img in chart1080 chart4k; do
       --observe --repeats 5 2>&1 | head -6 | tee -a "$out/plain.txt"
   done
 done
+# The viewer's observation of a built-in at 4K (its limit on a GPU): the observed replay's time.
+for v in box2d integral; do
+  s0=$(date +%s.%N)
+  "$ts" run --variant "$v" -i "$work/chart4k.png" --device "$gpu" --observe 2>&1 | grep -E "^observ" | tee -a "$out/observe4k.txt"
+  log "observed $v at 4K: $(echo "$(date +%s.%N) - $s0" | bc 2>/dev/null || echo '?') s wall, run and replay"
+done
 # A dialect kernel's direct src[...] reads, observed through the instrumenter on the GPU too.
 "$ts" run --kernel-file "$root/tests/kernels/box_direct.cl" --device "$gpu" --observe >"$work/direct.txt" 2>&1
 rd=$?
