@@ -49,5 +49,9 @@ ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err
 /* A 16-bit PNG of c channels (1, 3 or 4) from native-endian samples. */
 ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
                         ts_error *err);
+/* An 8-bit PNG of c channels (1, 3 or 4) in memory, for what embeds its images (a page):
+ * *png is malloc'd, *len bytes. */
+ts_status ts_png_encode(int w, int h, int c, const uint8_t *pixels, uint8_t **png, size_t *len,
+                        ts_error *err);
 
 #endif
