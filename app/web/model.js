@@ -47,10 +47,10 @@ class TsRun {
     }
   }
 
-  /* Decodes the images; resolves when the run can be drawn. */
-  async load() {
+  /* Decodes the images (synchronously: the page is drawn as soon as it is read). */
+  load() {
     const j = this.j, n = this.W * this.H;
-    const inp = await tsData.interleaved(j.in_planes, this.W, this.H);
+    const inp = tsData.interleaved(j.in_planes, this.W, this.H);
     this.inVals = inp;
     this.inRGBA = new Uint32Array(n);
     const c = j.Cin;
@@ -58,14 +58,14 @@ class TsRun {
       const o = i * c;
       this.inRGBA[i] = c >= 3 ? tsPack(inp[o], inp[o + 1], inp[o + 2], 255) : tsPack(inp[o], inp[o], inp[o], 255);
     }
-    this.changed = await tsData.words(j.changed_planes, this.W, this.H);
-    if (j.wide) this.outSums = await tsData.words(j.out_planes, this.W, this.H);
-    else this.outVals = await tsData.interleaved(j.out_planes, this.W, this.H);
+    this.changed = tsData.words(j.changed_planes, this.W, this.H);
+    if (j.wide) this.outSums = tsData.words(j.out_planes, this.W, this.H);
+    else this.outVals = tsData.interleaved(j.out_planes, this.W, this.H);
     this.finRGBA = this.display(this.outSums, this.outVals);
     if (this.dev) {
       if (j.dev.out) {
-        if (j.wide) this.dev.outSums = await tsData.words(j.dev.out, this.W, this.H);
-        else this.dev.outVals = await tsData.interleaved(j.dev.out, this.W, this.H);
+        if (j.wide) this.dev.outSums = tsData.words(j.dev.out, this.W, this.H);
+        else this.dev.outVals = tsData.interleaved(j.dev.out, this.W, this.H);
         this.dev.rgba = this.display(this.dev.outSums, this.dev.outVals);
       } else {
         this.dev.outSums = this.outSums;

@@ -94,11 +94,10 @@
     if (S.playing) requestAnimationFrame(playFrame);
   }
 
-  async function selectRun(i) {
+  function selectRun(i) {
     i = Math.max(0, Math.min(runs.length - 1, i));
     if (!runs[i].loaded) {
-      $('loading').hidden = false;
-      await runs[i].load();
+      runs[i].load();
       runs[i].loaded = true;
       $('loading').hidden = true;
     }
@@ -138,8 +137,7 @@
     else if (k === 'h' || k === '?' || k === 'F1') S.help = !S.help;
     else if (k === 'Escape') { S.help = false; S.sel = null; }
     else if ((k === 'v' || k === 'V') && runs.length > 1) {
-      selectRun((S.run + (k === 'v' ? 1 : runs.length - 1)) % runs.length).then(render);
-      return;
+      selectRun((S.run + (k === 'v' ? 1 : runs.length - 1)) % runs.length);
     } else handled = false;
     if (handled) {
       if (e.preventDefault) e.preventDefault();
@@ -218,9 +216,9 @@
     press('grid', () => { S.grid = $('grid').checked; });
     $('speed').addEventListener('change', () => { S.speed = Number($('speed').value); render(); });
     $('overlay').addEventListener('change', () => { S.overlay = $('overlay').value; render(); });
-    $('run-select').addEventListener('change', () => selectRun(Number($('run-select').value)).then(render));
+    $('run-select').addEventListener('change', () => { selectRun(Number($('run-select').value)); render(); });
     window.addEventListener('resize', () => { if (S.fitted) fit(); render(); });
-    window.addEventListener('hashchange', () => applyHash().then(render));
+    window.addEventListener('hashchange', () => { applyHash(); render(); });
   }
 
   /* ---- drawing ---- */
@@ -273,7 +271,7 @@
     panes.draw(r, S, stageW(), stageH(), dpr);
     const tl = $('timeline');
     timeline.draw(r, S, tl.clientWidth || 800, tl.clientHeight || 100, dpr);
-    if (S.test) writeTest();
+    if (S.test && !S.frozen) writeTest();
   }
 
   /* ---- the fragment ---- */
@@ -320,22 +318,23 @@
       if (what === 'select') mouseAt('click', 1, xy[0], xy[1]);
     } else if (what === 'leave') {
       panes.canvas.dispatchEvent(new MouseEvent('mouseleave'));
+    } else if (what === 'snap') {
+      render();
+      S.snaps.push(testText());
     } else {
       throw new Error('unknown action ' + a);
     }
   }
 
-  async function applyHash() {
+  function applyHash() {
     const f = fragment();
     S.test = f.test === '1';
-    if (f.run !== undefined) await selectRun(Number(f.run) || 0);
+    S.frozen = false;
+    if (f.run !== undefined) selectRun(Number(f.run) || 0);
     const r = run();
     if (f.view !== undefined) setDevice(f.view === 'device');
     if (f.tick !== undefined) setTick(f.tick === 'end' ? r.length : Number(f.tick) || 0);
-    if (f.devtime !== undefined && r.dev) {
-      const m = /^(\d+(?:\.\d+)?)%$/.exec(f.devtime);
-      setDevTime(f.devtime === 'end' ? r.dev.t_end : m ? Number(m[1]) / 100 * r.dev.t_end : Number(f.devtime) || 0);
-    }
+    if (f.devtime !== undefined && r.dev) setDevTime(devTimeOf(r, f.devtime));
     if (OVERLAYS.includes(f.overlay)) S.overlay = f.overlay;
     if (f.grid !== undefined) S.grid = f.grid !== '0';
     const c = pair(f.center);
@@ -353,12 +352,40 @@
     if (f.select !== undefined) actions.push('select:' + f.select);
     if (f.do) actions.push(...f.do.split(';').filter(Boolean));
     render();
+    S.snaps = [];
     for (const a of actions) act(a);
+    if (!S.test) return;
+    /* The summary: one block per snap action, then the page as it ends; or with ticks=A,B,...
+     * (devtimes=T,P%,... in the device view) one a tick, each reached as the fragment's is. */
+    const blocks = S.snaps;
+    if (f.ticks || f.devtimes) {
+      for (const t of (f.ticks || f.devtimes).split(',')) {
+        if (f.ticks) setTick(t === 'end' ? r.length : Number(t) || 0);
+        else setDevTime(devTimeOf(r, t));
+        render();
+        blocks.push(testText());
+      }
+    } else {
+      render();
+      blocks.push(testText());
+    }
+    $('ts-test').textContent = blocks.join('\n\n');
+    S.frozen = true;
+  }
+
+  /* T, P% of the device's run, or end. */
+  function devTimeOf(r, s) {
+    const m = /^(\d+(?:\.\d+)?)%$/.exec(s);
+    return s === 'end' ? r.dev.t_end : m ? Number(m[1]) / 100 * r.dev.t_end : Number(s) || 0;
   }
 
   /* ---- the test summary ---- */
 
   function writeTest() {
+    $('ts-test').textContent = testText();
+  }
+
+  function testText() {
     const r = run(), p = S.shownPass, P = r.passes[p];
     let states = '';
     const count = {};
@@ -391,8 +418,9 @@
       `out=${S.device ? '' : r.outHash(S.tick)}`,
       `inspector=${$('panel-insp').innerText.replace(/\s*\n\s*/g, ' | ')}`,
       `violations=${violations.length}`,
+      `resources=${performance.getEntriesByType('resource').length}`,
     ];
-    $('ts-test').textContent = lines.join('\n');
+    return lines.join('\n');
   }
 
   /* ---- start ---- */
@@ -403,7 +431,7 @@
     $('ts-test').textContent = 'error=' + e.message;
   }
 
-  async function start() {
+  function start() {
     data = JSON.parse($('ts-data').textContent);
     document.title = data.title;
     $('title').textContent = data.title.replace(/^tilescope: /, '');
@@ -420,10 +448,14 @@
     panes = new TsPanes($('panes'));
     timeline = new TsTimeline($('timeline'));
     wire();
-    await selectRun(0);
-    await applyHash();
+    selectRun(0);
+    applyHash();
     render();
   }
 
-  start().catch(fail);
+  try {
+    start();
+  } catch (e) {
+    fail(e);
+  }
 })();
