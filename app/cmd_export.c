@@ -32,7 +32,9 @@ enum { MAX_RUNS = 16, MAX_IMAGES = 8 };
 
 typedef struct ex_args {
   cli_sched cs;
-  const char *html, *input, *size, *overlay, *hover, *record, *dev_time, *script, *title;
+  const char *html, *input, *size, *overlay, *hover, *record, *dev_time, *script, *title,
+      *center;
+  double zoom;
 } ex_args;
 
 /* What one run of the page is made of. */
@@ -196,6 +198,14 @@ static int script_confs(const char *path, const ex_conf *first, ex_conf *out, in
         cur.view.hover_x = (int)fmax(0, a->x);
         cur.view.hover_y = (int)fmax(0, a->y);
         continue;
+      case SCRIPT_ZOOM:
+        cur.view.zoom = a->zoom;
+        if (a->have_center) {
+          cur.view.cx = a->x;
+          cur.view.cy = a->y;
+        }
+        continue;
+      case SCRIPT_FIT: cur.view.zoom = 0; continue;
       case SCRIPT_OVERLAY:
         if (!overlay_ok(a->text)) {
           fprintf(stderr, "tilescope export: --script %s:%d: overlay %s is not in a page (none, "
@@ -266,6 +276,8 @@ static int parse_args(int argc, char **argv, ex_args *a)
     { "--size", 0, OPT_STR, &a->size, "WxH", "the page's view at a fixed size in CSS pixels (default: the browser's window)", NULL },
     { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "open with output pixel X,Y hovered (footprint and inspector)", NULL },
+    { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "open at Z screen pixels an image pixel (with --center; default: fit)", NULL },
+    { "--center", 0, OPT_STR, &a->center, "X,Y", "the image point at the centre of the panes", NULL },
     { "--record", 0, OPT_STR, &a->record, "IN.json", "a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "open the device view at device time T or at P% of the run", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "every run a viewer script (a demo) shows, in one page", NULL },
@@ -324,6 +336,15 @@ int cmd_export(int argc, char **argv)
     return EXIT_USAGE;
   }
   first.view.hover = a.hover != NULL;
+  int zx = 0, zy = 0;
+  if (a.zoom != 0 && (!(a.zoom >= 0.02 && a.zoom <= 256) || !a.center ||
+                      !parse_pair(a.center, ",", &zx, &zy))) {
+    fprintf(stderr, "tilescope export: --zoom needs 0.02..256 and --center X,Y\n");
+    return EXIT_USAGE;
+  }
+  first.view.zoom = a.zoom;
+  first.view.cx = a.zoom != 0 ? zx : -1; /* -1: the image's centre */
+  first.view.cy = a.zoom != 0 ? zy : -1;
   if (a.dev_time && !parse_dev_time(a.dev_time, &first.view))
     return EXIT_USAGE;
   if (a.record && (p.exec_device || a.script)) {

@@ -326,12 +326,13 @@ static ts_status write_view(FILE *f, const ex_view *v)
   pd_string(f, v->overlay ? v->overlay : "state");
   if (v->hover)
     fprintf(f, ",\"hover\":[%d,%d]", v->hover_x, v->hover_y);
-  fprintf(f, ",\"device\":%d,\"dev_time\":%lld,\"dev_pct\":%.17g}", v->device,
-          (long long)v->dev_time, v->dev_pct);
+  fprintf(f, ",\"device\":%d,\"dev_time\":%lld,\"dev_pct\":%.17g,\"zoom\":%.17g,"
+             "\"center\":[%.17g,%.17g]}", v->device, (long long)v->dev_time, v->dev_pct, v->zoom,
+          v->cx, v->cy);
   return TS_OK;
 }
 
-static ts_status write_run(FILE *f, const ex_run *r, ts_error *err)
+static ts_status write_run(FILE *f, const ex_run *r, int input_index, ts_error *err)
 {
   const ts_run *run = r->run;
   const ts_run_params *p = ts_run_params_of(run);
@@ -361,12 +362,12 @@ static ts_status write_run(FILE *f, const ex_run *r, ts_error *err)
              "\"wide\":%d,\"scale\":%u,\"length\":%lld,\"total\":%u,\"peak\":%u,"
              "\"mean_running\":%.6g,\"private\":%d,\"local\":%d,\"read_bytes\":%.17g,"
              "\"written_bytes\":%.17g,\"multi\":%zu,\"nhazards\":%zu,\"hazard_threads\":%zu,"
-             "\"view\":",
+             "\"input_index\":%d,\"view\":",
           s->params.slots, p->cost, k->W, k->H, r->input->c, k->C, out_bpp(k),
           ts_run_output_u32(run) != NULL, ts_run_integral_scale(run), (long long)s->length,
           s->total, s->peak_resident, ts_sched_mean_running(s), var->private_bytes,
           var->local_bytes ? var->local_bytes(k) : 0, rd, wr, r->multi, nh,
-          ts_run_hazardous_threads(run));
+          ts_run_hazardous_threads(run), input_index);
   write_view(f, &r->view);
   ts_status st = TS_OK;
   /* The hazards: pass, consumer and producer, in the run's order. */
@@ -397,10 +398,7 @@ static ts_status write_run(FILE *f, const ex_run *r, ts_error *err)
       fputc(',', f);
     st = write_pass(f, run, pi, &a, err);
   }
-  fputs("],\"in_planes\":", f);
-  if (st == TS_OK)
-    st = pd_planes(f, r->input->w, r->input->h, r->input->data, r->input->c, r->input->c, err);
-  fputs(",\"out_planes\":", f);
+  fputs("],\"out_planes\":", f);
   if (st == TS_OK)
     st = pd_planes(f, k->W, k->H, k->buf[TS_BUF_OUT].data, out_bpp(k), out_bpp(k), err);
   /* The tick map in as few bytes a pixel as its largest value needs. */
@@ -450,6 +448,8 @@ static int put_until(FILE *f, const char **at, const char *marker)
 ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
                         int size_w, int size_h, ts_error *err)
 {
+  if (nruns < 1 || nruns > 64)
+    return ts_fail(err, TS_ERR_ARG, "%s: a page holds 1 to 64 runs, not %d", path, nruns);
   /* A script that closed its own element would end the page's code early. */
   if (strstr(ts_web_js, "</script") || strstr(ts_web_css, "</style"))
     return ts_fail(err, TS_ERR_ARG, "the page's embedded script or style closes its element");
@@ -471,11 +471,29 @@ ts_status ex_write_page(const char *path, const char *title, const ex_run *runs,
   fputs("<script type=\"application/json\" id=\"ts-data\">{\"format\":1,", f);
   pd_key(f, "title");
   pd_string(f, title);
-  fprintf(f, ",\"size\":[%d,%d],\"runs\":[\n", size_w, size_h);
+  fprintf(f, ",\"size\":[%d,%d],\"inputs\":[\n", size_w, size_h);
+  /* Each input once, however many runs show it. */
+  int index[64], ninputs = 0;
+  for (int i = 0; i < nruns && st == TS_OK; i++) {
+    int k = 0;
+    while (k < i && runs[k].input != runs[i].input)
+      k++;
+    if (k < i) {
+      index[i] = index[k];
+      continue;
+    }
+    index[i] = ninputs++;
+    const ts_image *in = runs[i].input;
+    fprintf(f, "%s{\"w\":%d,\"h\":%d,\"c\":%d,\"planes\":", index[i] ? ",\n" : "", in->w, in->h,
+            in->c);
+    st = pd_planes(f, in->w, in->h, in->data, in->c, in->c, err);
+    fputc('}', f);
+  }
+  fputs("],\"runs\":[\n", f);
   for (int i = 0; i < nruns && st == TS_OK; i++) {
     if (i)
       fputs(",\n", f);
-    st = write_run(f, &runs[i], err);
+    st = write_run(f, &runs[i], index[i], err);
   }
   fputs("]}</script>", f);
   if (st == TS_OK && !put_until(f, &at, "<!--TS:SCRIPT-->"))

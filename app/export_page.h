@@ -20,6 +20,7 @@ typedef struct ex_view {
   int device;            /* open in the device view (the run has a device result) */
   int64_t dev_time;      /* -1: the end */
   double dev_pct;        /* a share of the device run instead, or -1 */
+  double zoom, cx, cy;   /* screen pixels an image pixel about image point (cx, cy); 0: fit */
 } ex_view;
 
 typedef struct ex_run {

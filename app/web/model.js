@@ -13,8 +13,10 @@ function tsPack(r, g, b, a) {
 }
 
 class TsRun {
-  constructor(j) {
+  /* j: the run's data; input: its input's ({w, h, c, planes}), shared between runs. */
+  constructor(j, input) {
     this.j = j;
+    this.input = input;
     this.W = j.W;
     this.H = j.H;
     this.length = j.length;
@@ -50,14 +52,18 @@ class TsRun {
   /* Decodes the images (synchronously: the page is drawn as soon as it is read). */
   load() {
     const j = this.j, n = this.W * this.H;
-    const inp = tsData.interleaved(j.in_planes, this.W, this.H);
-    this.inVals = inp;
-    this.inRGBA = new Uint32Array(n);
-    const c = j.Cin;
-    for (let i = 0; i < n; i++) {
-      const o = i * c;
-      this.inRGBA[i] = c >= 3 ? tsPack(inp[o], inp[o + 1], inp[o + 2], 255) : tsPack(inp[o], inp[o], inp[o], 255);
+    const input = this.input;
+    if (!input.vals) {
+      const inp = tsData.interleaved(input.planes, input.w, input.h), c = input.c;
+      input.vals = inp;
+      input.rgba = new Uint32Array(n);
+      for (let i = 0; i < n; i++) {
+        const o = i * c;
+        input.rgba[i] = c >= 3 ? tsPack(inp[o], inp[o + 1], inp[o + 2], 255) : tsPack(inp[o], inp[o], inp[o], 255);
+      }
     }
+    this.inVals = input.vals;
+    this.inRGBA = input.rgba;
     this.changed = tsData.words(j.changed_planes, this.W, this.H);
     if (j.wide) this.outSums = tsData.words(j.out_planes, this.W, this.H);
     else this.outVals = tsData.interleaved(j.out_planes, this.W, this.H);

@@ -114,6 +114,12 @@
     S.hover = first.hover ? { pane: 1, x: first.hover[0] + 0.5, y: first.hover[1] + 0.5 } : null;
     $('run-select').value = String(i);
     fit();
+    if (first.zoom > 0) {
+      S.zoom = first.zoom;
+      S.cx = first.center[0] >= 0 ? first.center[0] : run().W / 2;
+      S.cy = first.center[1] >= 0 ? first.center[1] : run().H / 2;
+      S.fitted = false;
+    }
   }
 
   /* ---- input ---- */
@@ -440,7 +446,7 @@
       $('app').style.width = data.size[0] + 'px';
       $('app').style.height = data.size[1] + 'px';
     }
-    runs = data.runs.map((j) => new TsRun(j));
+    runs = data.runs.map((j) => new TsRun(j, data.inputs[j.input_index]));
     $('run-select').innerHTML = data.runs.map((j, i) => `<option value="${i}">${tsPanel.esc(j.label)}</option>`).join('');
     $('run-select').hidden = runs.length < 2;
     $('speed').innerHTML = SPEEDS.map((s, i) => `<option value="${i}">${s} ticks/s</option>`).join('');
