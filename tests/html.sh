@@ -241,6 +241,23 @@ if [[ -f $page ]] && dump "$page" "view=device&devtime=40%25&hover=120,72&test=1
   same "key d: the view" "${F[1.view]}" sim
 fi
 
+# A device run made now (--exec device, OpenCL): its own output and record.
+if "$ts" list 2>/dev/null | grep -q "^  0: "; then
+  if export_page "$tmp/exec.html" --variant integral --pattern none --exec device &&
+     dump "$tmp/exec.html" "test=1&do=snap;key:end;key:d"; then
+    same "--exec device: the view it opens in" "${F[0.view]}" device
+    n=0 # done, right or wrong (a race may make a tile wrong on any run)
+    IFS=, read -r -a parts <<<"${F[0.counts]}"
+    for c in "${parts[@]}"; do [[ $c == [dx]:* ]] && n=$((n + ${c#*:})); done
+    same "--exec device: every group done at the end" "$n" 1200
+    same "--exec device, d: the simulated view" "${F[1.view]}" sim
+  fi
+elif [[ ${CI:-} == true ]]; then
+  fail "no OpenCL device in CI for export --exec device"
+else
+  echo "skipped export --exec device: no OpenCL device"
+fi
+
 # ---- nothing is fetched ----
 if [[ -f $int ]]; then
   if grep -Eaq "(https?|ftps?|wss?)://" "$int"; then

@@ -355,7 +355,11 @@
      * cannot name every image pixel of a minified image); do=hover:X,Y moves the mouse. */
     const h = pair(f.hover);
     if (h) S.hover = { pane: 1, x: h[0] + 0.5, y: h[1] + 0.5 };
-    if (f.select !== undefined) actions.push('select:' + f.select);
+    const sel = pair(f.select);
+    if (sel) {
+      const p = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick), id = r.threadAt(p, sel[0] + 0.5, sel[1] + 0.5);
+      S.sel = id >= 0 ? { pass: p, id } : null;
+    }
     if (f.do) actions.push(...f.do.split(';').filter(Boolean));
     render();
     S.snaps = [];
