@@ -92,5 +92,6 @@ int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_shot(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

@@ -55,6 +55,7 @@ static void usage(FILE *f)
           "  shot   what the viewer shows, rendered headless to a PNG\n"
           "  run    run a variant under a schedule, headless, and write the result\n"
           "  diff   compare two images (exit 0 same, 1 different, 2 bad input)\n"
+          "  export a run as one self-contained web page (--html OUT.html)\n"
           "  bench  time every variant on the OpenCL device beside its copy bandwidth\n"
           "  list   list variants, patterns, walks and OpenCL devices\n"
           "every command takes --kernel-file FILE.cl (repeatable): a user kernel, a variant\n"
@@ -240,7 +241,8 @@ static int run_command(int argc, char **argv)
     scripted |= strcmp(argv[i], "--script") == 0 || strncmp(argv[i], "--script=", 9) == 0;
   }
   int window = !cmd || cmd[0] == '-' || ends_with(cmd, ".png") || strcmp(cmd, "view") == 0;
-  int picks = !scripted && (window || strcmp(cmd, "run") == 0 || strcmp(cmd, "shot") == 0);
+  int picks = !scripted && (window || strcmp(cmd, "run") == 0 || strcmp(cmd, "shot") == 0 ||
+                            strcmp(cmd, "export") == 0);
   static char *with_variant[4096];
   if (picks && !named && nfile_variants > 0 && !(window && nfile_variants > 1)) {
     if (nfile_variants > 1) {
@@ -281,6 +283,8 @@ static int run_command(int argc, char **argv)
     return cmd_run(argc - 1, argv + 1);
   if (cmd && strcmp(cmd, "diff") == 0)
     return cmd_diff(argc - 1, argv + 1);
+  if (cmd && strcmp(cmd, "export") == 0)
+    return cmd_export(argc - 1, argv + 1);
   if (cmd && strcmp(cmd, "list") == 0)
     return cmd_list(argc - 1, argv + 1);
   if (cmd && strcmp(cmd, "bench") == 0)

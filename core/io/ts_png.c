@@ -237,3 +237,83 @@ ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *s
   ts_outfile_abort(&of);
   return st;
 }
+
+/* ---- encoding into memory (a page that embeds its images) ---- */
+
+typedef struct png_sink {
+  uint8_t *data;
+  size_t len, cap;
+  int nomem;
+} png_sink;
+
+static void write_mem(png_structp png, png_bytep in, size_t n)
+{
+  png_sink *s = png_get_io_ptr(png);
+  if (n > s->cap - s->len) {
+    size_t cap = s->cap ? s->cap : 4096;
+    while (cap - s->len < n) {
+      if (cap > SIZE_MAX / 2) {
+        s->nomem = 1;
+        png_error(png, "out of memory");
+      }
+      cap *= 2;
+    }
+    uint8_t *d = realloc(s->data, cap);
+    if (!d) {
+      s->nomem = 1;
+      png_error(png, "out of memory");
+    }
+    s->data = d;
+    s->cap = cap;
+  }
+  memcpy(s->data + s->len, in, n);
+  s->len += n;
+}
+
+static void flush_mem(png_structp png)
+{
+  (void)png;
+}
+
+ts_status ts_png_encode(int w, int h, int c, const uint8_t *pixels, uint8_t **png_out,
+                        size_t *len, ts_error *err)
+{
+  static const int types[5] = { 0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA };
+  size_t bytes;
+  ts_status st = ts_image_check_size(w, h, c, &bytes, err);
+  if (st != TS_OK)
+    return st;
+  png_ctx ctx = { 0 };
+  /* On the heap: what libpng's callbacks change must survive its longjmp. */
+  png_sink *sink = calloc(1, sizeof *sink);
+  png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error,
+                                                   on_warning) : NULL;
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (!info) {
+    png_destroy_write_struct(&png, NULL);
+    free(sink);
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    st = ts_fail(err, sink->nomem ? TS_ERR_NOMEM : TS_ERR_IO, "PNG encoding: %s", ctx.msg);
+    free(sink->data);
+    free(sink);
+    return st;
+  }
+  png_set_write_fn(png, sink, write_mem, flush_mem);
+  png_set_compression_level(png, 9);
+  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, types[c], PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  size_t row_bytes = (size_t)w * (size_t)c;
+  for (int y = 0; y < h; y++)
+    png_write_row(png, pixels + (size_t)y * row_bytes);
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  *png_out = sink->data;
+  *len = sink->len;
+  free(sink);
+  return TS_OK;
+}

@@ -46,11 +46,11 @@ ts_status ts_image_load_png(const char *path, ts_image **out, ts_error *err);
 ts_status ts_image_decode_png(const uint8_t *data, size_t len, const char *name, ts_image **out,
                               ts_error *err);
 ts_status ts_image_save_png(const char *path, const ts_image *img, ts_error *err);
-/* A 16-bit PNG of c channels (1, 3 or 4) from native-endian samples. */
 /* A PNG's samples as stored (8 or 16 bits, palettes expanded), for comparing values wider
  * than a byte (ts_png16.c); *samples is malloc'ed, C order. */
 ts_status ts_png_load_samples(const char *path, int *w, int *h, int *c, int *depth,
                               uint16_t **samples, ts_error *err);
+/* A 16-bit PNG of c channels (1, 3 or 4) from native-endian samples. */
 ts_status ts_png_save16(const char *path, int w, int h, int c, const uint16_t *samples,
                         ts_error *err);
 /* The same into an open output (ts_file.h) that the caller commits, with others that must
@@ -59,5 +59,9 @@ struct ts_outfile;
 ts_status ts_image_write_png(struct ts_outfile *o, const ts_image *img, ts_error *err);
 ts_status ts_png_write16(struct ts_outfile *o, int w, int h, int c, const uint16_t *samples,
                          ts_error *err);
+/* An 8-bit PNG of c channels (1, 3 or 4) in memory, for what embeds its images (a page):
+ * *png is malloc'd, *len bytes. */
+ts_status ts_png_encode(int w, int h, int c, const uint8_t *pixels, uint8_t **png, size_t *len,
+                        ts_error *err);
 
 #endif

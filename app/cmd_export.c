@@ -1,0 +1,472 @@
+/* `tilescope export --html OUT.html`: a run as one self-contained web page (export_page.h),
+ * with the run options of run and shot: -i, --variant, --pattern, --walk, --slots, --tick,
+ * --overlay, --hover, --exec device or --record for the device's view. With --script the page
+ * holds every run a viewer script (a demo) shows, one after the other, each opening where the
+ * script first showed it. Needs no display: the page is drawn by the browser. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "export_page.h"
+#include "script_parse.h"
+#include "ts_file.h"
+#include "ts_record.h"
+
+static const char usage[] =
+    "usage: tilescope export --html OUT.html [-i IN.png] [--tick T] [--overlay MODE]\n"
+    "                        [--hover X,Y] [--exec device | --record IN.json] [--script F]\n"
+    "                        [options]\n"
+    "Writes the run as one self-contained web page: the input, the output as the threads\n"
+    "produce it, the thread-space overlay, play, step and a timeline to scrub, hover with\n"
+    "footprint and inspector, and the device's view when the run has a record. It needs no\n"
+    "server and fetches nothing. The page opens at --tick (default: the end); its address's\n"
+    "fragment #tick=T opens it at tick T. With --script the page holds every run the script\n"
+    "shows (variant, pattern, walk, slots, cost, backend and open), each opening at the\n"
+    "tick, overlay and hover the script first shows it with.";
+
+enum { MAX_RUNS = 16, MAX_IMAGES = 8 };
+
+typedef struct ex_args {
+  cli_sched cs;
+  const char *html, *input, *size, *overlay, *hover, *record, *dev_time, *script, *title,
+      *center;
+  double zoom;
+} ex_args;
+
+/* What one run of the page is made of. */
+typedef struct ex_conf {
+  int variant;
+  ts_pattern pattern;
+  ts_walk walk;
+  int slots, cost, use_cl;
+  const char *input;   /* NULL: the default chart */
+  ex_view view;
+} ex_conf;
+
+typedef struct ex_image {
+  const char *path;
+  ts_image *img;
+} ex_image;
+
+static int parse_pair(const char *s, const char *sep, int *a, int *b)
+{
+  char *end;
+  long x = strtol(s, &end, 10);
+  if (end == s || strncmp(end, sep, strlen(sep)) != 0)
+    return 0;
+  const char *t = end + strlen(sep);
+  long y = strtol(t, &end, 10);
+  if (end == t || *end || x < 0 || y < 0 || x > 1000000 || y > 1000000)
+    return 0;
+  *a = (int)x;
+  *b = (int)y;
+  return 1;
+}
+
+static int variant_index(const ts_variant *v)
+{
+  int i = 0;
+  while (ts_variant_at(i) != v)
+    i++;
+  return i;
+}
+
+static const char *const overlays[] = { "none", "state", "order", "depth", "slot" };
+
+static int overlay_ok(const char *s)
+{
+  for (size_t i = 0; i < sizeof overlays / sizeof overlays[0]; i++)
+    if (strcmp(s, overlays[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* --device-time T or P% into the view. */
+static int parse_dev_time(const char *s, ex_view *v)
+{
+  char *end;
+  double t = strtod(s, &end);
+  int pct = *end == '%' && end[1] == 0;
+  if (end == s || (*end && !pct) || !(t >= 0) || (pct && t > 100) || t > 9e15) {
+    fprintf(stderr, "tilescope export: --device-time '%s': give P%% of the run or a time in the "
+            "record's unit (ns, or logical events)\n", s);
+    return 0;
+  }
+  if (pct)
+    v->dev_pct = t;
+  else
+    v->dev_time = (int64_t)t;
+  return 1;
+}
+
+/* The input a record's run is rebuilt on: -i, else the path the record names (as given, or
+ * beside the record when the two were moved together), else the default chart. */
+static const char *record_input(const ex_args *a, const ts_trace_info *info, char *buf, size_t n)
+{
+  if (a->input)
+    return a->input;
+  if (info->input[0]) {
+    snprintf(buf, n, "%s", info->input);
+    if (access(buf, R_OK) == 0)
+      return buf;
+    const char *base = strrchr(info->input, '/'), *dir = strrchr(a->record, '/');
+    snprintf(buf, n, "%.*s%s", dir ? (int)(dir - a->record + 1) : 0, a->record,
+             base ? base + 1 : info->input);
+    if (access(buf, R_OK) == 0)
+      return buf;
+  }
+  return NULL;
+}
+
+static const ts_image *load_image(ex_image *imgs, int *nimgs, const char *path)
+{
+  for (int i = 0; i < *nimgs; i++)
+    if (strcmp(imgs[i].path, path) == 0)
+      return imgs[i].img;
+  if (*nimgs == MAX_IMAGES) {
+    fprintf(stderr, "tilescope export: %s: at most %d images a page\n", path, MAX_IMAGES);
+    return NULL;
+  }
+  ts_error err = { 0 };
+  ts_image *img = NULL;
+  if (ts_image_load_png(path, &img, &err) != TS_OK) {
+    fprintf(stderr, "tilescope export: %s\n", err.msg);
+    return NULL;
+  }
+  imgs[*nimgs] = (ex_image){ path, img };
+  (*nimgs)++;
+  return img;
+}
+
+static int same_run(const ex_conf *a, const ex_conf *b)
+{
+  return a->variant == b->variant && a->pattern == b->pattern && a->walk == b->walk &&
+         a->slots == b->slots && a->cost == b->cost && a->use_cl == b->use_cl &&
+         (a->input == b->input || (a->input && b->input && strcmp(a->input, b->input) == 0));
+}
+
+/* The runs a script shows: its settings each time it pauses, looks or ends, once each, with
+ * the tick, overlay, hover and device time it first shows them with. */
+static int script_confs(const char *path, const ex_conf *first, ex_conf *out, int *n, script *sc)
+{
+  uint8_t *text = NULL;
+  size_t len = 0;
+  ts_error err = { 0 };
+  if (ts_file_read_all(path, SCRIPT_MAX_BYTES, &text, &len, &err) != TS_OK) {
+    fprintf(stderr, "tilescope export: --script %s\n", err.msg);
+    return 0;
+  }
+  char msg[600];
+  int ok = script_parse((const char *)text, len, path, sc, msg, sizeof msg);
+  free(text);
+  if (!ok) {
+    fprintf(stderr, "tilescope export: --script %s\n", msg);
+    return 0;
+  }
+  ex_conf cur = *first;
+  *n = 0;
+  for (int i = 0; i <= sc->n; i++) {
+    const script_action *a = i < sc->n ? &sc->act[i] : NULL;
+    if (a) {
+      switch (a->op) {
+      case SCRIPT_VARIANT:
+        cur.variant = a->variant;
+        cur.pattern = ts_variant_at(a->variant)->pattern;
+        cur.walk = ts_pattern_default_walk(cur.pattern);
+        continue;
+      case SCRIPT_PATTERN:
+        cur.pattern = a->pattern;
+        cur.walk = ts_pattern_default_walk(a->pattern);
+        continue;
+      case SCRIPT_WALK: cur.walk = a->walk; continue;
+      case SCRIPT_SLOTS: cur.slots = (int)a->n; continue;
+      case SCRIPT_COST: cur.cost = (int)a->n; continue;
+      case SCRIPT_BACKEND: cur.use_cl = a->on; continue;
+      case SCRIPT_OPEN: cur.input = a->text; continue;
+      case SCRIPT_TICK: cur.view.tick = a->n == SCRIPT_TICK_END ? -1 : a->n; continue;
+      case SCRIPT_DEVTIME:
+        cur.view.dev_time = a->percent || a->n == SCRIPT_TICK_END ? -1 : a->n;
+        cur.view.dev_pct = a->percent ? a->zoom : -1;
+        continue;
+      case SCRIPT_MOVE:
+      case SCRIPT_CLICK:
+        cur.view.hover = 1;
+        cur.view.hover_x = (int)fmax(0, a->x);
+        cur.view.hover_y = (int)fmax(0, a->y);
+        continue;
+      case SCRIPT_ZOOM:
+        cur.view.zoom = a->zoom;
+        if (a->have_center) {
+          cur.view.cx = a->x;
+          cur.view.cy = a->y;
+        }
+        continue;
+      case SCRIPT_FIT: cur.view.zoom = 0; continue;
+      case SCRIPT_OVERLAY:
+        if (!overlay_ok(a->text)) {
+          fprintf(stderr, "tilescope export: --script %s:%d: overlay %s is not in a page (none, "
+                  "state, order, depth, slot); the page shows state\n", path, a->line, a->text);
+          cur.view.overlay = "state";
+        } else {
+          cur.view.overlay = a->text;
+        }
+        continue;
+      case SCRIPT_WAIT: case SCRIPT_SHOT: case SCRIPT_REPORT: case SCRIPT_EXPECT:
+      case SCRIPT_EXPECT_PIXEL: case SCRIPT_EXPECT_STATUS: case SCRIPT_QUIT:
+        break;
+      default:
+        continue; /* keys, zoom, grid and help change nothing a page holds */
+      }
+    }
+    int k = 0;
+    while (k < *n && !same_run(&out[k], &cur))
+      k++;
+    if (k == *n) {
+      if (*n == MAX_RUNS) {
+        fprintf(stderr, "tilescope export: --script %s: more than %d runs\n", path, MAX_RUNS);
+        return 0;
+      }
+      out[(*n)++] = cur;
+    }
+    if (a && a->op == SCRIPT_QUIT)
+      break;
+  }
+  return 1;
+}
+
+/* Reads --record into the first run's settings and its device result (into *rec). */
+static int read_record(ex_args *a, ex_conf *c, ts_run_params *p, ts_dev_run **rec, char *inbuf,
+                       size_t inlen)
+{
+  ts_trace_info info;
+  ts_error err = { 0 };
+  if (ts_trace_read(a->record, &info, rec, &err) != TS_OK) {
+    fprintf(stderr, "tilescope export: --record %s\n", err.msg);
+    return 0;
+  }
+  const ts_variant *v = ts_variant_find(info.variant);
+  if (!v || !ts_pattern_parse(info.pattern, &c->pattern) || !ts_walk_parse(info.walk, &c->walk) ||
+      info.slots < 1) {
+    fprintf(stderr, "tilescope export: --record %s: unknown variant, pattern or walk (%s, %s, %s)\n",
+            a->record, info.variant, info.pattern, info.walk);
+    return 0;
+  }
+  c->variant = variant_index(v);
+  c->slots = info.slots;
+  c->cost = info.cost;
+  p->ksize = info.ksize;
+  p->sigma = info.sigma;
+  p->exec_device = 0;
+  c->input = record_input(a, &info, inbuf, inlen);
+  c->view.device = 1;
+  return 1;
+}
+
+static int parse_args(int argc, char **argv, ex_args *a)
+{
+  memset(a, 0, sizeof *a);
+  cli_sched_defaults(&a->cs);
+  const cli_opt opts[] = {
+    { "--html", 0, OPT_STR, &a->html, "OUT.html", "the page to write", NULL },
+    { "--input", 'i', OPT_STR, &a->input, "IN.png", "input image (default: the test chart)", NULL },
+    { "--size", 0, OPT_STR, &a->size, "WxH", "the page's view at a fixed size in CSS pixels (default: the browser's window)", NULL },
+    { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot or none (default state)", NULL },
+    { "--hover", 0, OPT_STR, &a->hover, "X,Y", "open with output pixel X,Y hovered (footprint and inspector)", NULL },
+    { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "open at Z screen pixels an image pixel (with --center; default: fit)", NULL },
+    { "--center", 0, OPT_STR, &a->center, "X,Y", "the image point at the centre of the panes", NULL },
+    { "--record", 0, OPT_STR, &a->record, "IN.json", "a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
+    { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "open the device view at device time T or at P% of the run", NULL },
+    { "--script", 0, OPT_STR, &a->script, "FILE", "every run a viewer script (a demo) shows, in one page", NULL },
+    { "--title", 0, OPT_STR, &a->title, "TEXT", "the page's title (default: the variant and the input)", NULL },
+    CLI_SCHED_OPTS(&a->cs),
+  };
+  const char *pos[1];
+  int npos;
+  int r = cli_parse("export", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1,
+                    &npos, usage);
+  if (r)
+    return r;
+  if (npos == 1)
+    a->input = pos[0];
+  if (!a->html) {
+    fprintf(stderr, "tilescope export: needs --html OUT.html\n");
+    return EXIT_USAGE;
+  }
+  return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+  ex_args a;
+  int r = parse_args(argc, argv, &a);
+  if (r)
+    return r < 0 ? EXIT_OK : r;
+  if (cli_plain_file) {
+    fprintf(stderr, "tilescope export: --kernel-file %s is a plain kernel: it has no schedule to "
+            "show in a page (tilescope run and shot show it)\n", cli_plain_file);
+    return EXIT_USAGE;
+  }
+  ts_run_params p;
+  if (!cli_sched_resolve("export", &a.cs, &p))
+    return EXIT_USAGE;
+  ex_conf first = { .variant = variant_index(p.variant), .pattern = p.sched.pattern,
+                    .walk = p.sched.walk, .slots = p.sched.slots, .cost = a.cs.cost,
+                    .use_cl = strcmp(a.cs.backend, "cl") == 0, .input = a.input,
+                    .view = { .tick = a.cs.have_tick ? a.cs.tick : -1, .overlay = "state",
+                              .device = p.exec_device, .dev_time = -1, .dev_pct = -1 } };
+  int sw = 0, sh = 0;
+  if (a.size && (!parse_pair(a.size, "x", &sw, &sh) || sw < 640 || sh < 400 || sw > 8192 ||
+                 sh > 8192)) {
+    fprintf(stderr, "tilescope export: --size '%s': give WIDTHxHEIGHT, at least 640x400\n", a.size);
+    return EXIT_USAGE;
+  }
+  if (a.overlay && !overlay_ok(a.overlay)) {
+    fprintf(stderr, "tilescope export: --overlay '%s': one of none, state, order, depth, slot\n",
+            a.overlay);
+    return EXIT_USAGE;
+  }
+  if (a.overlay)
+    first.view.overlay = a.overlay;
+  if (a.hover && !parse_pair(a.hover, ",", &first.view.hover_x, &first.view.hover_y)) {
+    fprintf(stderr, "tilescope export: --hover '%s': give X,Y in image pixels\n", a.hover);
+    return EXIT_USAGE;
+  }
+  first.view.hover = a.hover != NULL;
+  int zx = 0, zy = 0;
+  if (a.zoom != 0 && (!(a.zoom >= 0.02 && a.zoom <= 256) || !a.center ||
+                      !parse_pair(a.center, ",", &zx, &zy))) {
+    fprintf(stderr, "tilescope export: --zoom needs 0.02..256 and --center X,Y\n");
+    return EXIT_USAGE;
+  }
+  first.view.zoom = a.zoom;
+  first.view.cx = a.zoom != 0 ? zx : -1; /* -1: the image's centre */
+  first.view.cy = a.zoom != 0 ? zy : -1;
+  if (a.dev_time && !parse_dev_time(a.dev_time, &first.view))
+    return EXIT_USAGE;
+  if (a.record && (p.exec_device || a.script)) {
+    fprintf(stderr, "tilescope export: --record opens a saved run: %s\n",
+            p.exec_device ? "--exec device makes a new one, give one of them"
+                          : "a page of a record holds that run alone, without --script");
+    return EXIT_USAGE;
+  }
+
+  ts_dev_run *rec = NULL;
+  char rec_input[1100];
+  if (a.record && !read_record(&a, &first, &p, &rec, rec_input, sizeof rec_input))
+    return EXIT_USAGE;
+  ex_conf confs[MAX_RUNS];
+  int nconfs = 1;
+  script sc = { 0 };
+  confs[0] = first;
+  if (a.script && !script_confs(a.script, &first, confs, &nconfs, &sc)) {
+    script_free(&sc);
+    ts_dev_run_free(rec);
+    return EXIT_USAGE;
+  }
+
+  /* The OpenCL back end once, for the runs that ask for it (a missing platform falls back to
+   * the CPU model unless cl was named, as run does). */
+  int rc = EXIT_USAGE, want_cl = 0, nimgs = 0, nruns = 0;
+  for (int i = 0; i < nconfs; i++)
+    want_cl |= confs[i].use_cl;
+  cli_sched cs = a.cs;
+  cs.backend = want_cl ? "cl" : "cpu";
+  ex_image imgs[MAX_IMAGES];
+  ex_run runs[MAX_RUNS];
+  memset(runs, 0, sizeof runs);
+  const char *note = NULL;
+  if (!cli_open_backend("export", &cs, &p))
+    goto out;
+  if (want_cl && !p.cl)
+    note = "no OpenCL platform: the CPU model ran it";
+  const char *chart = NULL;
+  for (int i = 0; i < nconfs; i++) {
+    ex_conf *c = &confs[i];
+    ex_run *er = &runs[nruns];
+    const char *path = c->input;
+    if (!path && !chart && !(chart = cli_default_asset()))
+      goto out;
+    path = path ? path : chart;
+    const ts_image *in = load_image(imgs, &nimgs, path);
+    if (!in)
+      goto out;
+    ts_run_params rp = p;
+    rp.variant = ts_variant_at(c->variant);
+    rp.sched = (ts_sched_params){ c->pattern, c->walk, c->slots };
+    rp.cost = c->cost;
+    rp.cl = c->use_cl ? p.cl : NULL;
+    rp.exec_device = p.exec_device && rp.cl;
+    if (p.exec_device && !rp.cl) {
+      fprintf(stderr, "tilescope export: --exec device needs the OpenCL back end\n");
+      goto out;
+    }
+    ts_run_params_resolve(&rp);
+    ts_error err = { 0 };
+    if (ts_run_create(in, &rp, &er->run, &err) != TS_OK) {
+      cli_report_run_error("export", path, &err, &rp);
+      goto out;
+    }
+    nruns++;
+    er->input = in;
+    er->view = c->view;
+    er->note = c->use_cl && !p.cl ? note : NULL;
+    const char *base = strrchr(path, '/');
+    snprintf(er->input_name, sizeof er->input_name, "%s", base ? base + 1 : path);
+    snprintf(er->label, sizeof er->label, "%s, pattern %s, walk %s, %d slots", rp.variant->name,
+             ts_pattern_name(rp.sched.pattern), ts_walk_name(rp.sched.walk), rp.sched.slots);
+    if (rec) {
+      const char *slash = strrchr(a.record, '/');
+      snprintf(er->record, sizeof er->record, "%s", slash ? slash + 1 : a.record);
+      ts_dev_run *d = rec;
+      rec = NULL;
+      if (ts_run_attach_device(er->run, d, &err) != TS_OK) {
+        ts_dev_run_free(d);
+        fprintf(stderr, "tilescope export: --record %s does not fit %s on %s: %s\n", a.record,
+                rp.variant->name, path, err.msg);
+        goto out;
+      }
+    }
+    if (ex_replay(er, &err) != TS_OK) {
+      cli_report_run_error("export", path, &err, &rp);
+      rc = err.code == TS_ERR_STALLED ? EXIT_DIFF : EXIT_USAGE;
+      goto out;
+    }
+  }
+  char title[400];
+  if (a.title)
+    snprintf(title, sizeof title, "%s", a.title);
+  else if (nruns > 1)
+    snprintf(title, sizeof title, "tilescope: %d runs on %s", nruns, runs[0].input_name);
+  else
+    snprintf(title, sizeof title, "tilescope: %s on %s", ts_run_params_of(runs[0].run)->variant->name,
+             runs[0].input_name);
+  ts_error err = { 0 };
+  if (ex_write_page(a.html, title, runs, nruns, sw, sh, &err) != TS_OK) {
+    fprintf(stderr, "tilescope export: %s\n", err.msg);
+    goto out;
+  }
+  FILE *f = fopen(a.html, "rb");
+  long size = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0)
+    size = ftell(f);
+  if (f)
+    fclose(f);
+  printf("wrote %s (%d run%s, %.2f MB)\n", a.html, nruns, nruns == 1 ? "" : "s",
+         size >= 0 ? (double)size / 1e6 : 0.0);
+  rc = EXIT_OK;
+out:
+  for (int i = 0; i < nruns; i++) {
+    ex_run_free(&runs[i]);
+    ts_run_destroy(runs[i].run);
+  }
+  for (int i = 0; i < nimgs; i++)
+    ts_image_destroy(imgs[i].img);
+  ts_dev_run_free(rec);
+  ts_cl_destroy(p.cl);
+  script_free(&sc);
+  return rc;
+}

@@ -1,0 +1,50 @@
+/* A run as one web page (tilescope export --html): what the page holds of each run and how
+ * the page is put together. The page is app/web/page.html with its style and scripts (embedded
+ * into the executable at build time, web_assets.c) and one JSON element of data: per run the
+ * schedule (per thread its dispatch, slot, ticks, depth, hazards, footprint and wait set),
+ * the hazards, the occupancy, the input, the output at the end with the tick at which each
+ * output pixel took its value, and the device's record when the run has one. The page draws
+ * every tick from that: it holds no frames. */
+#ifndef TS_APP_EXPORT_PAGE_H
+#define TS_APP_EXPORT_PAGE_H
+
+#include <stdint.h>
+
+#include "ts_run.h"
+
+/* Where the page opens (the URL fragment overrides each of these). */
+typedef struct ex_view {
+  int64_t tick;          /* -1: the end */
+  const char *overlay;   /* none, state, order, depth, slot */
+  int hover, hover_x, hover_y; /* a hovered output pixel */
+  int device;            /* open in the device view (the run has a device result) */
+  int64_t dev_time;      /* -1: the end */
+  double dev_pct;        /* a share of the device run instead, or -1 */
+  double zoom, cx, cy;   /* screen pixels an image pixel about image point (cx, cy); 0: fit */
+} ex_view;
+
+typedef struct ex_run {
+  ts_run *run;           /* replayed to its end (ex_replay) */
+  const ts_image *input; /* as loaded: the input pane shows it */
+  char label[200];       /* what the run selector says */
+  char input_name[256];
+  char record[256];      /* the device record's file name, or "" */
+  const char *note;      /* a line the panel shows (e.g. the CPU model's fall back), or NULL */
+  uint32_t *changed;     /* per output pixel: 1 + the tick its value last changed, 0: never */
+  size_t multi;          /* output pixels that changed at more than one tick */
+  uint8_t *dev_out;      /* the device's own output, or NULL (a record: the simulated end) */
+  ex_view view;
+} ex_run;
+
+/* Runs the device's schedule first when the run asks for it (keeping its output), then
+ * replays the simulated schedule to its end, one commit tick at a time, noting when each
+ * output pixel changed. */
+ts_status ex_replay(ex_run *r, ts_error *err);
+void ex_run_free(ex_run *r);
+
+/* Writes the page (to a temporary file, then renamed). size_w, size_h: a fixed size for the
+ * page's view in CSS pixels, or 0 to fill the browser's window. */
+ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
+                        int size_w, int size_h, ts_error *err);
+
+#endif

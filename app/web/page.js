@@ -1,0 +1,471 @@
+/* The page's state and input, as the window's viewer*.c hold them: the run shown, the tick
+ * (or the device time in the device view), play, the overlay, zoom and pan, the hovered point
+ * and the selected thread; keys, the mouse, the controls; the address's fragment
+ * (#tick=T&hover=X,Y&...: where the page opens, and actions for tests); and, with test=1, a
+ * summary of what the page shows in #ts-test for the tests to read. Drawing is in
+ * draw_panes.js, draw_timeline.js and panel.js, which read this state and change none of it. */
+'use strict';
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+  const OVERLAYS = ['none', 'state', 'order', 'depth', 'slot'];
+  const violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+
+  let data, runs, panes, timeline;
+  const S = {
+    run: 0, tick: 0, devTime: 0, device: false, playing: false, speed: 3, overlay: 'state',
+    grid: true, zoom: 1, cx: 0, cy: 0, fitted: true, hover: null, sel: null, focus: null,
+    shownPass: 0, help: false, test: false,
+  };
+  const run = () => (runs ? runs[S.run] : null);
+
+  /* ---- what changes the state ---- */
+
+  function clampTick(t) {
+    return Math.max(0, Math.min(run().length, Math.round(t)));
+  }
+
+  function setTick(t) {
+    S.tick = clampTick(t);
+  }
+
+  function setDevTime(t) {
+    S.devTime = Math.max(0, Math.min(run().dev.t_end, Math.round(t)));
+  }
+
+  /* One step of the shown clock: a tick, or in the device view one event of a logical clock
+   * or 1/200 of the device's run. */
+  function step(n) {
+    if (S.device) {
+      const d = run().dev, unit = d.clock_ns ? Math.max(1, Math.round(d.t_end / 200)) : 1;
+      setDevTime(S.devTime + n * unit);
+    } else {
+      setTick(S.tick + n);
+    }
+  }
+
+  function toStart() { if (S.device) setDevTime(0); else setTick(0); }
+  function toEnd() { if (S.device) setDevTime(run().dev.t_end); else setTick(run().length); }
+  function atEnd() { return S.device ? S.devTime >= run().dev.t_end : S.tick >= run().length; }
+
+  function setDevice(on) {
+    S.device = !!(on && run().dev);
+  }
+
+  function fit() {
+    const r = panes.layout(stageW(), stageH())[0];
+    S.zoom = Math.min(r.w / run().W, r.h / run().H) * 0.98;
+    S.cx = run().W / 2;
+    S.cy = run().H / 2;
+    S.fitted = true;
+  }
+
+  function zoomAt(f, ix, iy, sx, sy) {
+    const r = panes.layout(stageW(), stageH())[sx === undefined ? 1 : panes.toImage(S, sx, sy).pane];
+    const z = Math.max(0.02, Math.min(256, S.zoom * f));
+    if (sx === undefined) { sx = r.x + r.w / 2; sy = r.y + r.h / 2; ix = S.cx; iy = S.cy; }
+    S.cx = ix - (sx - r.x - r.w / 2) / z;
+    S.cy = iy - (sy - r.y - r.h / 2) / z;
+    S.zoom = z;
+    S.fitted = false;
+  }
+
+  function togglePlay() {
+    if (!S.playing && atEnd()) toStart();
+    S.playing = !S.playing;
+    S.accum = 0;
+    S.last = undefined;
+    if (S.playing) requestAnimationFrame(playFrame);
+  }
+
+  function playFrame(ts) {
+    if (!S.playing) return;
+    if (S.last !== undefined) {
+      S.accum += (ts - S.last) / 1000 * SPEEDS[S.speed];
+      const n = Math.floor(S.accum);
+      S.accum -= n;
+      if (n > 0) step(n);
+      if (atEnd()) S.playing = false;
+    }
+    S.last = ts;
+    render();
+    if (S.playing) requestAnimationFrame(playFrame);
+  }
+
+  function selectRun(i) {
+    i = Math.max(0, Math.min(runs.length - 1, i));
+    if (!runs[i].loaded) {
+      runs[i].load();
+      runs[i].loaded = true;
+      $('loading').hidden = true;
+    }
+    const first = runs[i].j.view;
+    S.run = i;
+    S.sel = null;
+    S.overlay = OVERLAYS.includes(first.overlay) ? first.overlay : 'state';
+    setDevice(first.device);
+    S.tick = first.tick < 0 ? run().length : clampTick(first.tick);
+    if (run().dev) {
+      const d = run().dev;
+      setDevTime(first.dev_pct >= 0 ? first.dev_pct / 100 * d.t_end : first.dev_time < 0 ? d.t_end : first.dev_time);
+    }
+    S.hover = first.hover ? { pane: 1, x: first.hover[0] + 0.5, y: first.hover[1] + 0.5 } : null;
+    $('run-select').value = String(i);
+    fit();
+    if (first.zoom > 0) {
+      S.zoom = first.zoom;
+      S.cx = first.center[0] >= 0 ? first.center[0] : run().W / 2;
+      S.cy = first.center[1] >= 0 ? first.center[1] : run().H / 2;
+      S.fitted = false;
+    }
+  }
+
+  /* ---- input ---- */
+
+  function onKey(e) {
+    if (e.target && (e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') && e.key !== ' ') return;
+    const k = e.key;
+    let handled = true;
+    if (k === ' ') togglePlay();
+    else if (k === 'ArrowRight') step(e.shiftKey ? 10 : 1);
+    else if (k === 'ArrowLeft') step(e.shiftKey ? -10 : -1);
+    else if (k === 'Home') toStart();
+    else if (k === 'End') toEnd();
+    else if (k === '+' || k === '=') S.speed = Math.min(SPEEDS.length - 1, S.speed + 1);
+    else if (k === '-') S.speed = Math.max(0, S.speed - 1);
+    else if (k === 'o' || k === 'O') S.overlay = OVERLAYS[(OVERLAYS.indexOf(S.overlay) + (k === 'o' ? 1 : OVERLAYS.length - 1)) % OVERLAYS.length];
+    else if (k === 'g') S.grid = !S.grid;
+    else if (k === 'd') setDevice(!S.device);
+    else if (k === 'f') fit();
+    else if (k === '1') zoomAt(1 / S.zoom);
+    else if (k === 'h' || k === '?' || k === 'F1') S.help = !S.help;
+    else if (k === 'Escape') { S.help = false; S.sel = null; }
+    else if ((k === 'v' || k === 'V') && runs.length > 1) {
+      selectRun((S.run + (k === 'v' ? 1 : runs.length - 1)) % runs.length);
+    } else handled = false;
+    if (handled) {
+      if (e.preventDefault) e.preventDefault();
+      if (!S.playing) render();
+    }
+  }
+
+  function canvasPoint(canvas, e) {
+    const r = canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  function onPanesMove(e) {
+    const [sx, sy] = canvasPoint(panes.canvas, e);
+    if (S.drag && (e.buttons & 1)) {
+      const dx = sx - S.drag.x, dy = sy - S.drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) S.drag.moved = true;
+      if (S.drag.moved) {
+        S.cx -= dx / S.zoom;
+        S.cy -= dy / S.zoom;
+        S.fitted = false;
+        S.drag.x = sx;
+        S.drag.y = sy;
+      }
+    }
+    const p = panes.toImage(S, sx, sy);
+    S.hover = p && p.x >= 0 && p.y >= 0 && p.x < run().W && p.y < run().H ? p : null;
+    if (!S.playing) render();
+  }
+
+  function onPanesClick(e) {
+    if (S.drag && S.drag.moved) return;
+    const [sx, sy] = canvasPoint(panes.canvas, e);
+    const p = panes.toImage(S, sx, sy), pass = S.shownPass;
+    const id = p ? run().threadAt(pass, p.x, p.y) : -1;
+    S.sel = id >= 0 ? { pass, id } : null;
+    if (!S.playing) render();
+  }
+
+  function onTimeline(e) {
+    const [sx] = canvasPoint(timeline.canvas, e);
+    const v = timeline.valueAt(run(), S, sx);
+    if (S.device) setDevTime(v); else setTick(v);
+    if (!S.playing) render();
+  }
+
+  function wire() {
+    document.addEventListener('keydown', onKey);
+    const pc = panes.canvas;
+    pc.addEventListener('mousemove', onPanesMove);
+    pc.addEventListener('mouseleave', () => { S.hover = null; if (!S.playing) render(); });
+    pc.addEventListener('mousedown', (e) => { const [x, y] = canvasPoint(pc, e); S.drag = { x, y, moved: false }; });
+    pc.addEventListener('mouseup', () => setTimeout(() => { S.drag = null; }, 0));
+    pc.addEventListener('click', onPanesClick);
+    pc.addEventListener('dblclick', () => { fit(); render(); });
+    pc.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const [sx, sy] = canvasPoint(pc, e), p = panes.toImage(S, sx, sy);
+      if (!p) return;
+      zoomAt(Math.pow(1.0015, -e.deltaY), p.x, p.y, sx, sy);
+      if (!S.playing) render();
+    }, { passive: false });
+    const tc = timeline.canvas;
+    tc.addEventListener('mousedown', (e) => { S.scrub = true; onTimeline(e); });
+    window.addEventListener('mousemove', (e) => { if (S.scrub && (e.buttons & 1)) onTimeline(e); });
+    window.addEventListener('mouseup', () => { S.scrub = false; });
+    const press = (id, fn) => $(id).addEventListener('click', () => { fn(); if (!S.playing) render(); });
+    press('first', toStart);
+    press('step-back', () => step(-1));
+    press('play', togglePlay);
+    press('step-fwd', () => step(1));
+    press('last', toEnd);
+    press('view-sim', () => setDevice(false));
+    press('view-dev', () => setDevice(true));
+    press('help-btn', () => { S.help = !S.help; });
+    press('grid', () => { S.grid = $('grid').checked; });
+    $('speed').addEventListener('change', () => { S.speed = Number($('speed').value); render(); });
+    $('overlay').addEventListener('change', () => { S.overlay = $('overlay').value; render(); });
+    $('run-select').addEventListener('change', () => { selectRun(Number($('run-select').value)); render(); });
+    window.addEventListener('resize', () => { if (S.fitted) fit(); render(); });
+    window.addEventListener('hashchange', () => { applyHash(); render(); });
+  }
+
+  /* ---- drawing ---- */
+
+  const stageW = () => $('panes').clientWidth || 800;
+  const stageH = () => $('panes').clientHeight || 500;
+
+  function status(r) {
+    const play = `${S.playing ? 'playing' : 'paused'} ${SPEEDS[S.speed]} ticks/s`;
+    if (S.device) {
+      const d = r.dev, c = [0, 0, 0, 0], p = S.shownPass;
+      for (let id = 0; id < r.passes[p].n; id++) c[r.devState(p, id, S.devTime)]++;
+      return `device time ${r.devTimeText(S.devTime)} of ${r.devTimeText(d.t_end)}   in flight ${c[1] + c[2]} (${c[1]} waiting), ${c[3]} done   ${play}`;
+    }
+    const o = r.occupancy(S.tick);
+    return `tick ${S.tick} of ${r.length}   running ${o.running}, resident ${o.resident} of ${r.j.slots} slots   ${play}`;
+  }
+
+  function setHTML(el, html) {
+    if (el.innerHTML !== html) el.innerHTML = html;
+  }
+
+  function render() {
+    const r = run();
+    if (!r || !r.loaded) return;
+    S.shownPass = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick);
+    const hov = S.hover ? r.threadAt(S.shownPass, S.hover.x, S.hover.y) : -1;
+    S.focus = hov >= 0 ? { pass: S.shownPass, id: hov } : S.sel && S.sel.pass === S.shownPass ? S.sel : null;
+    document.body.classList.toggle('device', S.device);
+    const j = r.j, np = r.passes.length;
+    const pass = np > 1 ? `   pass ${S.shownPass + 1} of ${np}` : '';
+    $('title-in').textContent = `input  ${j.input}  ${r.W}x${r.H}, ${j.Cin} channel${j.Cin > 1 ? 's' : ''}   zoom ${Math.round(S.zoom * 100)}%`;
+    $('title-out').textContent = S.device ? `device at ${r.devTimeText(S.devTime)} / ${r.devTimeText(r.dev.t_end)}${pass}`
+                                          : `output at tick ${S.tick} / ${r.length}${pass}`;
+    $('title-out').style.left = (Math.floor(stageW() / 2) + 1) + 'px';
+    $('status').textContent = status(r);
+    $('play').classList.toggle('on', S.playing);
+    $('view-sim').classList.toggle('on', !S.device);
+    $('view-dev').classList.toggle('on', S.device);
+    $('view-seg').hidden = !r.dev;
+    $('overlay').value = S.overlay;
+    $('speed').value = String(S.speed);
+    $('grid').checked = S.grid;
+    $('help').hidden = !S.help;
+    const [top, insp, legend] = tsPanel.html(r, S);
+    setHTML($('panel-top'), top);
+    setHTML($('panel-insp'), insp);
+    setHTML($('panel-legend'), legend);
+    const dpr = window.devicePixelRatio || 1;
+    panes.draw(r, S, stageW(), stageH(), dpr);
+    const tl = $('timeline');
+    timeline.draw(r, S, tl.clientWidth || 800, tl.clientHeight || 100, dpr);
+    if (S.test && !S.frozen) writeTest();
+  }
+
+  /* ---- the fragment ---- */
+
+  function fragment() {
+    const out = {};
+    for (const part of location.hash.replace(/^#/, '').split('&')) {
+      if (!part) continue;
+      const eq = part.indexOf('=');
+      const k = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+      out[k] = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
+    }
+    return out;
+  }
+
+  function pair(s) {
+    const m = /^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(s || '');
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  }
+
+  /* A mouse event at image point (x, y) of a pane, through the page's own handlers. */
+  function mouseAt(type, pane, x, y) {
+    const [sx, sy] = panes.toScreen(S, pane, x + 0.5, y + 0.5), rc = panes.canvas.getBoundingClientRect();
+    panes.canvas.dispatchEvent(new MouseEvent(type, { clientX: rc.left + sx, clientY: rc.top + sy, bubbles: true }));
+  }
+
+  /* Test actions, played through the same handlers as a user's: key:NAME (shift+NAME),
+   * click:ELEMENT-ID, hover:X,Y (hoverin: on the input), leave, select:X,Y. */
+  function act(a) {
+    const c = a.indexOf(':'), what = c < 0 ? a : a.slice(0, c), arg = c < 0 ? '' : a.slice(c + 1);
+    if (what === 'key') {
+      const shift = arg.startsWith('shift+');
+      const key = { space: ' ', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End' }[arg.replace('shift+', '')] || arg.replace('shift+', '');
+      document.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey: shift, bubbles: true }));
+    } else if (what === 'click') {
+      const el = $(arg);
+      if (!el) throw new Error('no element ' + arg);
+      el.click();
+    } else if (what === 'hover' || what === 'hoverin' || what === 'select') {
+      const xy = pair(arg);
+      if (!xy) throw new Error('not X,Y: ' + arg);
+      render();
+      mouseAt('mousemove', what === 'hoverin' ? 0 : 1, xy[0], xy[1]);
+      if (what === 'select') mouseAt('click', 1, xy[0], xy[1]);
+    } else if (what === 'leave') {
+      panes.canvas.dispatchEvent(new MouseEvent('mouseleave'));
+    } else if (what === 'snap') {
+      render();
+      S.snaps.push(testText());
+    } else {
+      throw new Error('unknown action ' + a);
+    }
+  }
+
+  function applyHash() {
+    const f = fragment();
+    S.test = f.test === '1';
+    S.frozen = false;
+    if (f.run !== undefined) selectRun(Number(f.run) || 0);
+    const r = run();
+    if (f.view !== undefined) setDevice(f.view === 'device');
+    if (f.tick !== undefined) setTick(f.tick === 'end' ? r.length : Number(f.tick) || 0);
+    if (f.devtime !== undefined && r.dev) setDevTime(devTimeOf(r, f.devtime));
+    if (OVERLAYS.includes(f.overlay)) S.overlay = f.overlay;
+    if (f.grid !== undefined) S.grid = f.grid !== '0';
+    const c = pair(f.center);
+    if (f.zoom !== undefined && Number(f.zoom) > 0) {
+      S.zoom = Math.max(0.02, Math.min(256, Number(f.zoom)));
+      S.cx = c ? c[0] : r.W / 2;
+      S.cy = c ? c[1] : r.H / 2;
+      S.fitted = false;
+    }
+    const actions = [];
+    /* hover=X,Y is the pixel itself, as shot --hover (a mouse event's whole screen pixels
+     * cannot name every image pixel of a minified image); do=hover:X,Y moves the mouse. */
+    const h = pair(f.hover);
+    if (h) S.hover = { pane: 1, x: h[0] + 0.5, y: h[1] + 0.5 };
+    const sel = pair(f.select);
+    if (sel) {
+      const p = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick), id = r.threadAt(p, sel[0] + 0.5, sel[1] + 0.5);
+      S.sel = id >= 0 ? { pass: p, id } : null;
+    }
+    if (f.do) actions.push(...f.do.split(';').filter(Boolean));
+    render();
+    S.snaps = [];
+    for (const a of actions) act(a);
+    if (!S.test) return;
+    /* The summary: one block per snap action, then the page as it ends; or with ticks=A,B,...
+     * (devtimes=T,P%,... in the device view) one a tick, each reached as the fragment's is. */
+    const blocks = S.snaps;
+    if (f.ticks || f.devtimes) {
+      for (const t of (f.ticks || f.devtimes).split(',')) {
+        if (f.ticks) setTick(t === 'end' ? r.length : Number(t) || 0);
+        else setDevTime(devTimeOf(r, t));
+        render();
+        blocks.push(testText());
+      }
+    } else {
+      render();
+      blocks.push(testText());
+    }
+    $('ts-test').textContent = blocks.join('\n\n');
+    S.frozen = true;
+  }
+
+  /* T, P% of the device's run, or end. */
+  function devTimeOf(r, s) {
+    const m = /^(\d+(?:\.\d+)?)%$/.exec(s);
+    return s === 'end' ? r.dev.t_end : m ? Number(m[1]) / 100 * r.dev.t_end : Number(s) || 0;
+  }
+
+  /* ---- the test summary ---- */
+
+  function writeTest() {
+    $('ts-test').textContent = testText();
+  }
+
+  function testText() {
+    const r = run(), p = S.shownPass, P = r.passes[p];
+    let states = '';
+    const count = {};
+    for (let id = 0; id < P.n; id++) {
+      let ch;
+      if (S.device) {
+        const st = r.devState(p, id, S.devTime);
+        ch = st === 3 && r.devWrong(p, id) ? 'x' : 'pwrd'[st];
+      } else {
+        const st = r.state(p, id, S.tick);
+        ch = st >= 2 && P.hz[id] > 0 ? 'h' : 'pwrd'[st];
+      }
+      states += ch;
+      count[ch] = (count[ch] || 0) + 1;
+    }
+    const f = S.focus;
+    const lines = [
+      'ready',
+      `run=${S.run}`,
+      `view=${S.device ? 'device' : 'sim'}`,
+      `tick=${S.tick}`,
+      `length=${r.length}`,
+      `devtime=${S.device ? S.devTime : ''}`,
+      `pass=${p + 1}`,
+      `overlay=${S.overlay}`,
+      `playing=${S.playing ? 1 : 0}`,
+      `focus=${f ? r.xy(f.pass, f.id).join(',') : 'none'}`,
+      `counts=${Object.keys(count).sort().map((k) => k + ':' + count[k]).join(',')}`,
+      `states=${states}`,
+      `out=${S.device ? '' : r.outHash(S.tick)}`,
+      `inspector=${$('panel-insp').innerText.replace(/\s*\n\s*/g, ' | ')}`,
+      `violations=${violations.length}`,
+      `resources=${performance.getEntriesByType('resource').length}`,
+    ];
+    return lines.join('\n');
+  }
+
+  /* ---- start ---- */
+
+  function fail(e) {
+    $('loading').hidden = false;
+    $('loading').textContent = 'the page could not show its run: ' + e.message;
+    $('ts-test').textContent = 'error=' + e.message;
+  }
+
+  function start() {
+    data = JSON.parse($('ts-data').textContent);
+    document.title = data.title;
+    $('title').textContent = data.title.replace(/^tilescope: /, '');
+    if (data.size[0] > 0) {
+      document.body.classList.add('fixed');
+      $('app').style.width = data.size[0] + 'px';
+      $('app').style.height = data.size[1] + 'px';
+    }
+    runs = data.runs.map((j) => new TsRun(j, data.inputs[j.input_index]));
+    $('run-select').innerHTML = data.runs.map((j, i) => `<option value="${i}">${tsPanel.esc(j.label)}</option>`).join('');
+    $('run-select').hidden = runs.length < 2;
+    $('speed').innerHTML = SPEEDS.map((s, i) => `<option value="${i}">${s} ticks/s</option>`).join('');
+    $('overlay').innerHTML = OVERLAYS.map((o) => `<option>${o}</option>`).join('');
+    panes = new TsPanes($('panes'));
+    timeline = new TsTimeline($('timeline'));
+    wire();
+    selectRun(0);
+    applyHash();
+    render();
+  }
+
+  try {
+    start();
+  } catch (e) {
+    fail(e);
+  }
+})();
