@@ -1,11 +1,14 @@
 /* The schedule run by the device (label `opencl`, SPEC section 8): every variant in one
  * launch per pass equals the reference on grey, RGB and RGBA images of awkward sizes under
  * every pattern and random hazard-free schedules; the record's properties hold (tickets a
- * permutation, ticket t's tile the walk's t-th, no end of wait before a producer's end);
- * every walk x pattern finishes on a 40x30 thread space; a group that never signals gives
- * TS_ERR_STALLED naming variant, pattern and walk; integral without its wavefront races;
- * a trace written and read back holds the same record. Without OpenCL it is skipped (77),
- * except in CI, where that fails. */
+ * permutation, ticket t's tile the walk's t-th, no end of wait before a producer's
+ * publication: its end, or a look-back kernel's aggregate); every walk x pattern finishes on
+ * a 40x30 thread space; integral_lookback, whose tiles look back past their neighbours, on
+ * images of many tiles a row and a column under random walks, and its aggregates out before
+ * its ends; a group that never signals gives TS_ERR_STALLED naming variant, pattern and walk
+ * (integral_lookback's too); integral without its wavefront races; the critical path of a
+ * record; a trace written and read back holds the same record. Without OpenCL it is skipped
+ * (77), except in CI, where that fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -65,14 +68,38 @@ static void check_record(const ts_run *run, const char *what)
         CHECK(0, "%s: pass %d ticket %u: times out of order", what, p + 1, t);
         bad = 1;
       }
+      /* A look-back kernel publishes its aggregate between its start and the end of its
+       * wait; the others publish at their end. */
+      if (d->pass[p].lookback ? !(g->start <= g->published && g->published <= g->waited)
+                              : g->published != g->end) {
+        CHECK(0, "%s: pass %d ticket %u published at %llu (start %llu, wait %llu, end %llu)",
+              what, p + 1, t, (unsigned long long)g->published, (unsigned long long)g->start,
+              (unsigned long long)g->waited, (unsigned long long)g->end);
+        bad = 1;
+      }
+      if (g->bound >= (int32_t)t || (!d->pass[p].lookback && g->bound != -1)) {
+        CHECK(0, "%s: pass %d ticket %u: its wait bound by ticket %d", what, p + 1, t, g->bound);
+        bad = 1;
+      }
       uint32_t tg[TS_PATTERN_MAX_VECTORS];
       int nw = ts_sched_waits(s, p, id, tg);
       for (int i = 0; i < nw && !bad; i++) {
         const ts_grec *prod = &rec[ps->t[tg[i]].dispatch];
-        if (g->waited < prod->end) {
+        if (g->waited < prod->published) {
           CHECK(0, "%s: pass %d ticket %u ended its wait at %llu, before producer ticket %u "
-                "ended at %llu", what, p + 1, t, (unsigned long long)g->waited,
-                ps->t[tg[i]].dispatch, (unsigned long long)prod->end);
+                "published at %llu", what, p + 1, t, (unsigned long long)g->waited,
+                ps->t[tg[i]].dispatch, (unsigned long long)prod->published);
+          bad = 1;
+        }
+      }
+      /* What bound a look-back's wait was out before the wait ended. */
+      if (!bad && g->bound >= 0) {
+        const ts_grec *b = &rec[g->bound];
+        uint64_t when = g->bound_agg ? b->published : b->end;
+        if (when > g->waited) {
+          CHECK(0, "%s: pass %d ticket %u's wait ended at %llu, before what bound it (ticket %d, "
+                "at %llu)", what, p + 1, t, (unsigned long long)g->waited, g->bound,
+                (unsigned long long)when);
           bad = 1;
         }
       }
@@ -194,11 +221,69 @@ static void every_walk_and_pattern(ts_cl *cl)
   ts_image_destroy(img);
 }
 
-/* A group that never signals: its waiters give up, and the run says who waited for whom. */
-static void stuck_group_is_an_error(ts_cl *cl)
+/* integral_lookback on images of many tiles each way (128x32 tiles: look-back windows of 16
+ * slide along rows and up columns), grey, RGB and RGBA, under its pattern with random walks
+ * and random patterns: exact wherever no read is a race, and every run ends (a tile looks
+ * back only at tiles dispatched before it). Its records say that the aggregates came out
+ * before the ends, and at least one tile's wait was bound by an aggregate. */
+static void lookback_walks(ts_cl *cl)
 {
-  ts_image *img = random_image(160, 160, 1);
-  const ts_variant *v = ts_variant_find("integral");
+  static const int sizes[][3] = { { 2600, 1100, 1 }, { 129, 33, 3 }, { 4100, 70, 4 },
+                                  { 300, 1500, 1 }, { 1000, 333, 3 }, { 2048, 512, 4 } };
+  const ts_variant *v = ts_variant_find("integral_lookback");
+  int by_aggregate = 0;
+  for (int si = 0; si < 6; si++) {
+    ts_image *img = random_image(sizes[si][0], sizes[si][1], sizes[si][2]);
+    for (int trial = 0; trial < 4; trial++) {
+      ts_pattern pat = trial < 2 ? TS_PAT_WAVEFRONT : (ts_pattern)check_rand(TS_PAT_COUNT);
+      ts_walk walk = trial == 0 ? TS_WALK_WAVEFRONT : (ts_walk)check_rand(TS_WALK_COUNT);
+      char what[160];
+      snprintf(what, sizeof what, "device integral_lookback %dx%dx%d %s/%s", img->w, img->h,
+               img->c, ts_pattern_name(pat), ts_walk_name(walk));
+      ts_run *run = device_run(img, v, pat, walk, cl, what);
+      if (!run)
+        continue;
+      size_t nr;
+      ts_run_races(run, &nr);
+      if (nr == 0) {
+        CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
+        CHECK(ts_run_device_result(run)->nwrong == 0, "%s: wrong tiles", what);
+      }
+      check_record(run, what);
+      const ts_dev_run *d = ts_run_device_result(run);
+      CHECK(d->pass[0].lookback, "%s: the record does not say it looks back", what);
+      for (uint32_t t = 0; t < d->pass[0].n; t++)
+        by_aggregate += d->pass[0].rec[t].bound >= 0 && d->pass[0].rec[t].bound_agg;
+      ts_run_destroy(run);
+    }
+    ts_image_destroy(img);
+  }
+  printf("test_device: integral_lookback: %d waits bound by an aggregate\n", by_aggregate);
+  /* Every walk with every pattern ends, exact where the schedule has no race: 20 x 24 tiles. */
+  ts_image *img = random_image(2560, 768, 1);
+  for (int pat = 0; pat < TS_PAT_COUNT; pat++)
+    for (int walk = 0; walk < TS_WALK_COUNT; walk++) {
+      char what[128];
+      snprintf(what, sizeof what, "integral_lookback 20x24 %s/%s",
+               ts_pattern_name((ts_pattern)pat), ts_walk_name((ts_walk)walk));
+      ts_run *run = device_run(img, v, (ts_pattern)pat, (ts_walk)walk, cl, what);
+      if (run) {
+        check_record(run, what);
+        size_t nr;
+        ts_run_races(run, &nr);
+        if (nr == 0)
+          CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
+      }
+      ts_run_destroy(run);
+    }
+  ts_image_destroy(img);
+}
+
+/* A group that never signals: its waiters give up, and the run says who waited for whom. */
+static void stuck_group_is_an_error(ts_cl *cl, const char *name, int tile_w, int tile_h)
+{
+  ts_image *img = random_image(10 * tile_w, 10 * tile_h, 1); /* 10 x 10 tiles */
+  const ts_variant *v = ts_variant_find(name);
   ts_run_params p = { .variant = v, .sched = { TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168 },
                       .cl = cl, .exec_device = 1 };
   ts_run *run = NULL;
@@ -208,9 +293,11 @@ static void stuck_group_is_an_error(ts_cl *cl)
   clock_gettime(CLOCK_MONOTONIC, &t0);
   if (ts_run_create(img, &p, &run, &err) == TS_OK) {
     ts_status st = ts_run_device(run, &o, &err);
-    CHECK(st == TS_ERR_STALLED, "a stuck group gave %s: %s", ts_status_name(st), err.msg);
-    CHECK(strstr(err.msg, "integral, pattern wavefront, walk wavefront") &&
-              strstr(err.msg, "ticket 12 (tile 2,2) never signalled"),
+    CHECK(st == TS_ERR_STALLED, "%s: a stuck group gave %s: %s", name, ts_status_name(st),
+          err.msg);
+    char want[96];
+    snprintf(want, sizeof want, "%s, pattern wavefront, walk wavefront", name);
+    CHECK(strstr(err.msg, want) && strstr(err.msg, "ticket 12 (tile 2,2) never signalled"),
           "message: %s", err.msg);
     /* The same run goes on working once nothing is stuck. */
     o.stuck = -1;
@@ -320,7 +407,9 @@ int main(void)
   integral_band_shapes(cl);
   exact_random_schedules(cl);
   every_walk_and_pattern(cl);
-  stuck_group_is_an_error(cl);
+  lookback_walks(cl);
+  stuck_group_is_an_error(cl, "integral", 16, 16);
+  stuck_group_is_an_error(cl, "integral_lookback", 128, 32);
   races_without_wavefront(cl);
   trace_round_trip(cl);
   ts_cl_destroy(cl);

@@ -133,12 +133,15 @@ static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const 
           d->kernel_ms);
   for (int pi = 0; pi < d->npasses; pi++) {
     const ts_dev_pass *dp = &d->pass[pi];
-    fprintf(f, "%s{\"tw\":%d,\"th\":%d,\"groups\":[", pi ? ",\n" : "", s->pass[pi].tw,
-            s->pass[pi].th);
+    fprintf(f, "%s{\"tw\":%d,\"th\":%d,%s\"groups\":[", pi ? ",\n" : "", s->pass[pi].tw,
+            s->pass[pi].th, dp->lookback ? "\"lookback\":1," : "");
     for (uint32_t t = 0; dp->rec && t < dp->n; t++) {
       const ts_grec *g = &dp->rec[t];
-      fprintf(f, "%s[%u,%d,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", t ? (t % 8 ? "," : ",\n")
+      fprintf(f, "%s[%u,%d,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64, t ? (t % 8 ? "," : ",\n")
               : "", g->group, g->unit, g->tx, g->ty, g->start, g->waited, g->end);
+      if (dp->lookback)
+        fprintf(f, ",%" PRIu64 ",%d,%d", g->published, g->bound, g->bound_agg);
+      fputc(']', f);
     }
     fprintf(f, "]}");
   }
@@ -308,32 +311,38 @@ static ts_status int_in(jp *j, double lo, double hi, const char *what, int64_t *
   return TS_OK;
 }
 
-/* [group, unit, tx, ty, start, waited, end] */
-static ts_status group_rec(jp *j, ts_grec *g)
+/* [group, unit, tx, ty, start, waited, end], and for a pass that looks back (n = 10)
+ * [..., published, bound, bound_agg]. */
+static ts_status group_rec(jp *j, ts_grec *g, int n)
 {
-  int64_t v[7];
+  int64_t v[10];
   static const char *const names[] = { "group", "unit", "tile x", "tile y", "start", "wait",
-                                       "end" };
+                                       "end", "publication", "bound", "bound's state" };
+  static const double lo[] = { 0, -1, 0, 0, 0, 0, 0, 0, -1, 0 };
+  static const double hi[] = { 2147483647.0, 65535.0, 2147483647.0, 2147483647.0,
+                               9007199254740992.0, 9007199254740992.0, 9007199254740992.0,
+                               9007199254740992.0, 2147483647.0, 1 };
   if (!eat(j, '['))
     return bad(j, "expected a group record");
-  for (int i = 0; i < 7; i++) {
+  for (int i = 0; i < n; i++) {
     if (i && !eat(j, ','))
-      return bad(j, "a group record has 7 numbers");
+      return bad(j, n == 7 ? "a group record has 7 numbers"
+                           : "a group record of a look-back pass has 10 numbers");
     /* a compute unit (or logical lane) past 65535 is no device's: the Gantt chart would
      * have that many rows */
-    ts_status st = int_in(j, i == 1 ? -1 : 0,
-                          i == 1 ? 65535.0 : i < 4 ? 2147483647.0 : 9007199254740992.0,
-                          names[i], &v[i]);
+    ts_status st = int_in(j, lo[i], hi[i], names[i], &v[i]);
     if (st != TS_OK)
       return st;
   }
   if (!eat(j, ']'))
-    return bad(j, "a group record has 7 numbers");
-  if (v[5] < v[4] || v[6] < v[5])
+    return bad(j, n == 7 ? "a group record has 7 numbers"
+                         : "a group record of a look-back pass has 10 numbers");
+  if (v[5] < v[4] || v[6] < v[5] || (n == 10 && (v[7] < v[4] || v[7] > v[6])))
     return ts_fail(j->err, TS_ERR_FORMAT, "%s: a group's times are out of order", j->path);
   *g = (ts_grec){ .group = (uint32_t)v[0], .unit = (int32_t)v[1], .tx = (int32_t)v[2],
                   .ty = (int32_t)v[3], .start = (uint64_t)v[4], .waited = (uint64_t)v[5],
-                  .end = (uint64_t)v[6] };
+                  .end = (uint64_t)v[6], .published = (uint64_t)(n == 10 ? v[7] : v[6]),
+                  .bound = n == 10 ? (int32_t)v[8] : -1, .bound_agg = n == 10 && v[9] };
   return TS_OK;
 }
 
@@ -354,6 +363,12 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
       if ((st = int_in(j, 1, 1 << 24, key, &v)) != TS_OK)
         return st;
       *(key[1] == 'w' ? tw : th) = (int)v;
+    } else if (strcmp(key, "lookback") == 0) {
+      if (dp->n > 0)
+        return bad(j, "\"lookback\" comes after the groups");
+      if ((st = int_in(j, 0, 1, key, &v)) != TS_OK)
+        return st;
+      dp->lookback = (int)v;
     } else if (strcmp(key, "groups") == 0) {
       if (!eat(j, '['))
         return bad(j, "expected the groups array");
@@ -369,7 +384,7 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
             dp->rec = r;
             cap = nc;
           }
-          if ((st = group_rec(j, &dp->rec[dp->n])) != TS_OK)
+          if ((st = group_rec(j, &dp->rec[dp->n], dp->lookback ? 10 : 7)) != TS_OK)
             return st;
           dp->n++;
         } while (eat(j, ','));
@@ -380,6 +395,11 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
       return st;
     }
   } while (eat(j, ','));
+  /* What bound a wait is an earlier ticket: the critical path follows it back. */
+  for (uint32_t t = 0; t < dp->n; t++)
+    if (dp->rec[t].bound >= (int32_t)t)
+      return ts_fail(j->err, TS_ERR_FORMAT, "%s: ticket %u's wait is bound by a later ticket, %d",
+                     j->path, t, dp->rec[t].bound);
   return eat(j, '}') ? TS_OK : bad(j, "expected '}' after a pass");
 }
 
