@@ -69,6 +69,8 @@ static void print_device(const ts_run *run)
   char line[400];
   ts_dev_summary(d, line, sizeof line);
   printf("%s\n", line);
+  ts_dev_path_line(d, s, line, sizeof line);
+  printf("%s\n", line);
   size_t nh, nr;
   ts_run_hazards(run, &nh);
   const ts_hazard *r = ts_run_races(run, &nr);
@@ -208,6 +210,12 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
         groups += d->pass[i].n;
       printf(", \"groups\": %u, \"lanes\": %d, \"clock\": \"%s\", \"device_time\": %" PRIu64
              ", \"races\": %zu", groups, d->lanes, d->clock_ns ? "ns" : "logical", d->t_end, nr);
+      ts_dev_path cp;
+      if (ts_dev_critical_path(d, s, &cp, NULL, 0))
+        printf(", \"critical_path\": {\"pass\": %d, \"groups\": %u, \"first_ticket\": %u, "
+               "\"last_ticket\": %u, \"start\": %" PRIu64 ", \"end\": %" PRIu64
+               ", \"from_aggregate\": %s}", cp.pass + 1, cp.groups, cp.head, cp.tail, cp.t0, cp.t1,
+               cp.through_aggregate ? "true" : "false");
       json_hazards("race_list", s, r, nr, 0);
       const ts_pass_sched *ps = &s->pass[s->npasses - 1];
       printf(", \"wrong_tiles\": %u, \"wrong_tile_list\": [", d->nwrong);

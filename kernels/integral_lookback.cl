@@ -163,22 +163,39 @@ inline void lb_note(__global const ulong *rec, int record, int p, int state, ulo
 
 /* The sum of row of tiles y's pixels left of tile column x, for a tile above that has only
  * its aggregate out: along that row, each tile's total until one that has finished, whose
- * inclusive row sums hold the rest. */
+ * inclusive row sums hold the rest. One work-item walks it, LB_NB tiles a step: their flags
+ * read at once, one fence, then their sums, so that a long walk (the first tiles of a launch,
+ * when nothing has finished yet) costs a round trip to memory every LB_NB tiles, not every
+ * tile. It waits only where a tile before the first finished one has published nothing. */
+#define LB_NB 8
 inline uint lb_row_left(__global int *board, __global const int *ticket_of,
                         __global const uint *sums, __global const ulong *rec, int record, int tw,
                         int x, int y, int tk, uint spin_limit, ulong *t, ulong *b)
 {
   uint s = 0;
-  for (int xx = x - 1; xx >= 0; xx--) {
-    int p = lb_before(ticket_of, tw, xx, y, tk);
-    if (p < 0)
-      break;
-    int st = ts_lb_poll(board, p, tk, spin_limit);
-    lb_note(rec, record, p, st, t, b);
-    __global volatile const uint *sp = lb_sums_of(sums, tw, xx, y);
-    if (st == TS_FLAG_DONE)
-      return s + sp[LB_INCL + LB_H - 1];
-    s += sp[LB_RIGHT + LB_H - 1];
+  int xx = x - 1;
+  while (xx >= 0) {
+    int ps[LB_NB], st[LB_NB], n = 0, m;
+    for (; n < LB_NB && xx - n >= 0; n++)
+      if ((ps[n] = lb_before(ticket_of, tw, xx - n, y, tk)) < 0)
+        break;
+    if (n == 0)
+      return s; /* the walk's order ends the row here */
+    for (int i = 0; i < n; i++)
+      st[i] = ((__global volatile const int *)board)[TS_BOARD_FLAGS + ps[i]];
+    for (m = 0; m < n && st[m] == TS_FLAG_AGGREGATE; m++)
+      ;
+    if (m < n && st[m] == 0) /* the first that matters has published nothing yet */
+      st[m] = ts_lb_poll(board, ps[m], tk, spin_limit);
+    ts_cm_fence(); /* the sums read below were written before the flags read above */
+    for (int i = 0; i < m + (m < n); i++) {
+      __global volatile const uint *sp = lb_sums_of(sums, tw, xx - i, y);
+      lb_note(rec, record, ps[i], st[i], t, b);
+      if (st[i] == TS_FLAG_DONE)
+        return s + sp[LB_INCL + LB_H - 1];
+      s += sp[LB_RIGHT + LB_H - 1];
+    }
+    xx -= m + (m < n);
   }
   return s;
 }

@@ -23,6 +23,132 @@ double ts_dev_mean_wait(const ts_dev_run *d)
   return n ? sum / (double)n : 0.0;
 }
 
+double ts_dev_wait_share(const ts_dev_run *d)
+{
+  double wait = 0, all = 0;
+  for (int p = 0; p < d->npasses; p++)
+    for (uint32_t i = 0; d->pass[p].rec && i < d->pass[p].n; i++) {
+      const ts_grec *g = &d->pass[p].rec[i];
+      uint64_t from = d->pass[p].lookback ? g->published : g->start;
+      wait += (double)(g->waited - (from < g->waited ? from : g->waited));
+      all += (double)(g->end - g->start);
+    }
+  return all > 0 ? wait / all : 0.0;
+}
+
+/* Whether ticket t of pass p waited for another group: the producer whose publication it
+ * read last (*b), when that came out after t's wait began; *agg where it was that producer's
+ * aggregate (a look-back's), which no wait of the producer's delayed. */
+static int waited_for(const ts_dev_run *d, const ts_sched *s, int p, uint32_t t, uint32_t *b,
+                      int *agg)
+{
+  const ts_dev_pass *dp = &d->pass[p];
+  const ts_grec *g = &dp->rec[t];
+  int32_t k = -1;
+  *agg = 0;
+  if (dp->lookback) {
+    k = g->bound >= 0 && (uint32_t)g->bound < t ? g->bound : -1;
+    *agg = k >= 0 && g->bound_agg;
+  } else {
+    const ts_pass_sched *ps = &s->pass[p];
+    uint32_t tg[TS_PATTERN_MAX_VECTORS];
+    int nw = ts_sched_waits(s, p, ps->order[t], tg);
+    for (int i = 0; i < nw; i++) {
+      uint32_t pt = ps->t[tg[i]].dispatch;
+      if (pt < t && (k < 0 || dp->rec[pt].end > dp->rec[k].end))
+        k = (int32_t)pt;
+    }
+  }
+  if (k < 0)
+    return 0;
+  const ts_grec *pb = &dp->rec[k];
+  *b = (uint32_t)k;
+  return (*agg ? pb->published : pb->end) > (dp->lookback ? g->published : g->start);
+}
+
+int ts_dev_critical_path(const ts_dev_run *d, const ts_sched *s, ts_dev_path *out,
+                         uint32_t *chain, uint32_t chain_cap)
+{
+  memset(out, 0, sizeof *out);
+  if (!d || !s || d->npasses != s->npasses)
+    return 0;
+  int found = 0;
+  for (int p = 0; p < d->npasses; p++) {
+    const ts_dev_pass *dp = &d->pass[p];
+    if (!dp->rec || dp->n == 0 || dp->n != s->pass[p].n)
+      continue;
+    /* depth[t]: groups on the longest chain ending with t's wait; head[t]: where it begins.
+     * What bound a wait is an earlier ticket, so one pass in ticket order does. */
+    uint32_t *depth = malloc((size_t)dp->n * 2 * sizeof *depth);
+    if (!depth)
+      return found;
+    uint32_t *head = depth + dp->n;
+    for (uint32_t t = 0; t < dp->n; t++) {
+      uint32_t b;
+      int agg;
+      if (!waited_for(d, s, p, t, &b, &agg)) {
+        depth[t] = 1;
+        head[t] = t;
+      } else {
+        depth[t] = agg ? 2 : depth[b] + 1;
+        head[t] = agg ? b : head[b];
+      }
+      const ts_grec *g = &dp->rec[t];
+      uint64_t t0 = dp->rec[head[t]].start;
+      if (!found || depth[t] > out->groups ||
+          (depth[t] == out->groups && g->end - t0 > out->t1 - out->t0)) {
+        found = 1;
+        *out = (ts_dev_path){ .pass = p, .groups = depth[t], .head = head[t], .tail = t,
+                              .t0 = t0, .t1 = g->end };
+      }
+    }
+    free(depth);
+  }
+  if (!found)
+    return 0;
+  /* Back from the tail through what bound each wait, then head first. */
+  uint32_t n = 0, t = out->tail;
+  for (uint32_t i = 0; i < out->groups; i++) {
+    if (chain && n < chain_cap)
+      chain[n++] = t;
+    uint32_t b;
+    int agg;
+    if (i + 1 < out->groups && waited_for(d, s, out->pass, t, &b, &agg)) {
+      out->through_aggregate = agg;
+      t = b;
+    }
+  }
+  for (uint32_t i = 0; i < n / 2; i++) {
+    uint32_t x = chain[i];
+    chain[i] = chain[n - 1 - i];
+    chain[n - 1 - i] = x;
+  }
+  out->span = d->t_end;
+  return 1;
+}
+
+void ts_dev_path_line(const ts_dev_run *d, const ts_sched *s, char *buf, size_t size)
+{
+  ts_dev_path p;
+  if (!ts_dev_critical_path(d, s, &p, NULL, 0)) {
+    snprintf(buf, size, "critical path: no record");
+    return;
+  }
+  char pass[32] = "", how[64] = "";
+  if (d->npasses > 1)
+    snprintf(pass, sizeof pass, " in pass %d", p.pass + 1);
+  if (p.through_aggregate)
+    snprintf(how, sizeof how, ", from an aggregate");
+  if (d->clock_ns)
+    snprintf(buf, size, "critical path: %u group%s in a chain of waits%s%s, %.3f of %.3f ms",
+             p.groups, p.groups == 1 ? "" : "s", pass, how, (double)(p.t1 - p.t0) * 1e-6,
+             (double)p.span * 1e-6);
+  else
+    snprintf(buf, size, "critical path: %u group%s in a chain of waits%s%s, events %" PRIu64
+             " to %" PRIu64 " of %" PRIu64, p.groups, p.groups == 1 ? "" : "s", pass, how, p.t0,
+             p.t1, p.span + 1);
+}
+
 void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size)
 {
   uint32_t groups = 0;
