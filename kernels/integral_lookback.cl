@@ -52,16 +52,64 @@ enum { LB_L = 0, LB_OFF = LB_L + LB_H * LB_P, LB_U = LB_OFF + LB_H * LB_SEGS,
 #error "integral_lookback: the tile's shape does not fit its work-items"
 #endif
 
-/* The tile's own 2-D prefix sums: column sums down the tile (a work-item a column), then
- * along each row in LB_SEGS segments (a work-item a segment); L holds them and
- * off[j * LB_SEGS + q] what row j's segments before q add. Outside the image a column or a
- * row adds nothing, so the last row and column hold the tile's bottom row and right column
- * whatever its size. */
+/* The tile's own 2-D prefix sums: column sums down the tile, then along each row; L holds
+ * them and off[j * LB_SEGS + q] what row j's segments before q add. Outside the image a
+ * column or a row adds nothing, so the last row and column hold the tile's bottom row and
+ * right column whatever its size.
+ * On NVIDIA a work-item a column, then a work-item a row segment of LB_SEG columns: every
+ * access of a warp goes to consecutive words. Elsewhere (a CPU: pocl runs a group's
+ * work-items one after another, and runs an inner loop scalar) 16 columns a work-item as one
+ * vector, then a row a work-item, 16 prefix sums at a time: LB_W / 16 and LB_H work-items
+ * busy, the others idle, and off all zero. */
+#ifndef TS_NVIDIA
+#define LB_VEC 1
+/* Inclusive prefix sums along a vector's 16 lanes. */
+inline uint16 lb_scan16(uint16 v)
+{
+  v += (uint16)((uint)0, v.s0123, v.s456789ab, v.scde);
+  v += (uint16)((uint2)0, v.s0123, v.s456789ab, v.scd);
+  v += (uint16)((uint4)0, v.s01234567, v.s89ab);
+  v += (uint16)((uint8)0, v.s01234567);
+  return v;
+}
+#endif
+
 inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, int x0, int y0,
                         __local uint *L, __local uint *off)
 {
   int k = (int)get_local_id(0);
   int bw = min(LB_W, W - x0), bh = min(LB_H, H - y0);
+#ifdef LB_VEC
+  if (k < LB_W / 16) {
+    int c = 16 * k, n = clamp(bw - c, 0, 16);
+    uint16 s = 0;
+    for (int j = 0; j < bh; j++) {
+      if (n == 16) {
+        s += convert_uint16(TS_LD8x16(src, W, x0 + c, y0 + j));
+      } else {
+        uint e[16];
+        for (int i = 0; i < 16; i++)
+          e[i] = i < n ? TS_LD8(src, W, x0 + c + i, y0 + j) : 0u;
+        s += vload16(0, e);
+      }
+      vstore16(s, 0, L + j * LB_P + c);
+    }
+    for (int j = bh; j < LB_H; j++)
+      vstore16(s, 0, L + j * LB_P + c);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (k < LB_H) {
+    uint carry = 0;
+    for (int c = 0; c < LB_W; c += 16) {
+      uint16 v = lb_scan16(vload16(0, L + k * LB_P + c)) + carry;
+      carry = v.sf;
+      vstore16(v, 0, L + k * LB_P + c);
+    }
+    for (int q = 0; q < LB_SEGS; q++)
+      off[k * LB_SEGS + q] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
   uint s = 0;
   for (int j = 0; j < LB_H; j++) {
     if (k < bw && j < bh)
@@ -87,6 +135,7 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 }
 
 /* Element (i, j) of the tile's own prefix sums. */
@@ -104,11 +153,29 @@ inline void lb_store(TS_OBS_PARAM __global uchar *dst, int W, int H, int x0, int
 {
   int k = (int)get_local_id(0);
   int bw = min(LB_W, W - x0), bh = min(LB_H, H - y0);
+#ifdef LB_VEC
+  int c = 16 * k;
+  if (k >= LB_W / 16 || c >= bw)
+    return;
+  uint16 u = vload16(0, U + c);
+  for (int j = 0; j < bh; j++) {
+    uint16 v = vload16(0, L + j * LB_P + c) + u + cumH[j];
+    if (c + 16 <= bw) {
+      TS_ST32x16(dst, W, x0 + c, y0 + j, v);
+    } else {
+      uint e[16];
+      vstore16(v, 0, e);
+      for (int i = 0; i < bw - c; i++)
+        TS_ST32(dst, W, x0 + c + i, y0 + j, e[i]);
+    }
+  }
+#else
   if (k >= bw)
     return;
   uint u = U[k];
   for (int j = 0; j < bh; j++)
     TS_ST32(dst, W, x0 + k, y0 + j, lb_own(L, off, k, j) + u + cumH[j]);
+#endif
 }
 
 /* Simulated order: the carries from the committed output (the row above, the column to the

@@ -134,6 +134,10 @@ void ts_dev_path_line(const ts_dev_run *d, const ts_sched *s, char *buf, size_t 
     snprintf(buf, size, "critical path: no record");
     return;
   }
+  if (p.groups == 1) {
+    snprintf(buf, size, "critical path: no group waited for another's publication");
+    return;
+  }
   char pass[32] = "", how[64] = "";
   if (d->npasses > 1)
     snprintf(pass, sizeof pass, " in pass %d", p.pass + 1);

@@ -40,7 +40,8 @@ typedef struct ts_dev_path {
  * for p->groups tickets (at most the pass's groups), head first. 0 when d holds no record. */
 int ts_dev_critical_path(const ts_dev_run *d, const ts_sched *s, ts_dev_path *p,
                          uint32_t *chain, uint32_t chain_cap);
-/* "critical path: 374 groups in a chain of waits, 0.690 of 0.730 ms" and the like. */
+/* "critical path: 374 groups in a chain of waits, 0.690 of 0.730 ms" and the like (the
+ * chain from its head's start to its tail's end, of the whole record). */
 void ts_dev_path_line(const ts_dev_run *d, const ts_sched *s, char *buf, size_t size);
 
 /* Writes the run's device record and its simulated schedule as trace-event JSON (to a
