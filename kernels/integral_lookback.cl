@@ -1,7 +1,8 @@
-/* integral_lookback: the integral image in one launch whose tiles do not wait in line (not in
- * the seed). A tile is LB_W x LB_H pixels and a work-group of LB_W work-items shares it: the
- * tile's own 2-D prefix sums first, in local memory; then what lies above it and to its
- * left; then its output.
+/* integral_lookback (128 x 32 tiles) and integral_lookback_wide (256 x 32): the integral image
+ * in one launch whose tiles do not wait in line (not in the seed). A tile is lw x LB_H
+ * pixels and a work-group of lw work-items shares it: the tile's own 2-D prefix sums first,
+ * in local memory; then what lies above it and to its left; then its output. Every helper
+ * takes the width lw, a constant where each kernel calls it.
  *
  * Simulated order (the host's launches): every tile above and to the left has finished, and
  * its neighbours' sums are read from the output as the seed's integral reads them (the left
@@ -28,38 +29,46 @@
  * and to the left comes first. It also waits, as every scoreboard kernel, until each
  * producer of its effective wait set has published. Every poll is bounded (ts_lb_poll). */
 
-#define LB_W 128 /* tile columns; also the work-items of a group */
-#define LB_H 32  /* tile rows */
-#define LB_SEGS (LB_W / LB_H) /* each row's prefix is taken in this many segments... */
-#define LB_SEG (LB_W / LB_SEGS) /* ...of this many columns, a work-item each */
-#define LB_P (LB_W + 1) /* row pitch of the sums in local memory (no bank conflicts) */
+#define LB_H 32   /* tile rows; also the columns of a row segment (below) */
 #define LB_WIN 16 /* tiles a look-back window */
-/* A tile's published sums, in words: the bottom row of its prefix sums, their right column
- * (with the aggregate) and its inclusive row sums (with DONE, below). The host sizes the
- * board for it (core/variants/variants_lookback.c: LB_SUMS). */
-#define LB_SUMS (LB_W + 2 * LB_H)
-#define LB_RIGHT LB_W            /* right column: sum of row j's pixels of the tile, rows <= j */
-#define LB_INCL (LB_W + LB_H)    /* the same over every pixel left of the tile's right edge */
 
-/* lmem, in words (the variant declares LB_LOCAL_WORDS = the same total). */
-enum { LB_L = 0, LB_OFF = LB_L + LB_H * LB_P, LB_U = LB_OFF + LB_H * LB_SEGS,
-       LB_CUMH = LB_U + LB_W, LB_HST = LB_CUMH + LB_H, LB_VST = LB_HST + LB_WIN,
-       LB_HTK = LB_VST + LB_WIN, LB_VTK = LB_HTK + LB_WIN, LB_VHT = LB_VTK + LB_WIN,
-       LB_CAND = LB_VHT + LB_WIN, LB_NCAND = 2 * LB_WIN + 8,
-       LB_LOCAL_WORDS = LB_CAND + 3 * LB_NCAND };
+/* A tile's published sums, in words: the bottom row of its prefix sums (lw words), their
+ * right column (with the aggregate), its inclusive row sums (with DONE, below). The host
+ * sizes the board for them (core/variants/variants_lookback.c). */
+#define LB_SUMS(lw) ((lw) + 2 * LB_H)
+#define LB_RIGHT(lw) (lw)          /* right column: sum of row j's pixels of the tile, rows <= j */
+#define LB_INCL(lw) ((lw) + LB_H)  /* the same over every pixel left of the tile's right edge */
+#define LB_P(lw) ((lw) + 1)        /* row pitch of the sums in local memory (no bank conflicts) */
+#define LB_SEGS(lw) ((lw) / LB_H)  /* each row's prefix is taken in segments of LB_H columns */
 
-#if LB_W % LB_H != 0 || LB_W % LB_SEGS != 0 || LB_W < 2 * LB_WIN + 8
-#error "integral_lookback: the tile's shape does not fit its work-items"
-#endif
+/* lmem, in words: the own sums L (LB_H rows of LB_P), the segments' offsets, the carries U
+ * and cumH, the windows' states and row sums, the bound candidates (3 words each). The
+ * variant declares the same total (variants_lookback.c). */
+#define LB_OFF(lw) (LB_H * LB_P(lw))
+#define LB_U(lw) (LB_OFF(lw) + LB_H * LB_SEGS(lw))
+#define LB_CUMH(lw) (LB_U(lw) + (lw))
+#define LB_HST(lw) (LB_CUMH(lw) + LB_H)
+#define LB_VST(lw) (LB_HST(lw) + LB_WIN)
+#define LB_VHT(lw) (LB_VST(lw) + LB_WIN)
+#define LB_CAND(lw) (LB_VHT(lw) + LB_WIN)
+#define LB_NCAND (2 * LB_WIN + 8)
+
+/* The look-back's pollers: work-items LB_HK + w for the window to the left, LB_VK + w for the
+ * window above, LB_WK + i for the effective wait set, each set in a warp (32 work-items) of
+ * its own on a GPU, so that their polls go out at once instead of one path after the other.
+ * A group has at least 128 work-items. */
+#define LB_HK 0
+#define LB_VK 32
+#define LB_WK 64
 
 /* The tile's own 2-D prefix sums: column sums down the tile, then along each row; L holds
  * them and off[j * LB_SEGS + q] what row j's segments before q add. Outside the image a
  * column or a row adds nothing, so the last row and column hold the tile's bottom row and
  * right column whatever its size.
- * On NVIDIA a work-item a column, then a work-item a row segment of LB_SEG columns: every
+ * On NVIDIA a work-item a column, then a work-item a row segment of LB_H columns: every
  * access of a warp goes to consecutive words. Elsewhere (a CPU: pocl runs a group's
  * work-items one after another, and runs an inner loop scalar) 16 columns a work-item as one
- * vector, then a row a work-item, 16 prefix sums at a time: LB_W / 16 and LB_H work-items
+ * vector, then a row a work-item, 16 prefix sums at a time: lw / 16 and LB_H work-items
  * busy, the others idle, and off all zero. */
 #ifndef TS_NVIDIA
 #define LB_VEC 1
@@ -75,12 +84,12 @@ inline uint16 lb_scan16(uint16 v)
 #endif
 
 inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, int x0, int y0,
-                        __local uint *L, __local uint *off)
+                        __local uint *L, __local uint *off, int lw)
 {
   int k = (int)get_local_id(0);
-  int bw = min(LB_W, W - x0), bh = min(LB_H, H - y0);
+  int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
 #ifdef LB_VEC
-  if (k < LB_W / 16) {
+  if (k < lw / 16) {
     int c = 16 * k, n = clamp(bw - c, 0, 16);
     uint16 s = 0;
     for (int j = 0; j < bh; j++) {
@@ -92,21 +101,21 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
           e[i] = i < n ? TS_LD8(src, W, x0 + c + i, y0 + j) : 0u;
         s += vload16(0, e);
       }
-      vstore16(s, 0, L + j * LB_P + c);
+      vstore16(s, 0, L + j * LB_P(lw) + c);
     }
     for (int j = bh; j < LB_H; j++)
-      vstore16(s, 0, L + j * LB_P + c);
+      vstore16(s, 0, L + j * LB_P(lw) + c);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (k < LB_H) {
     uint carry = 0;
-    for (int c = 0; c < LB_W; c += 16) {
-      uint16 v = lb_scan16(vload16(0, L + k * LB_P + c)) + carry;
+    for (int c = 0; c < lw; c += 16) {
+      uint16 v = lb_scan16(vload16(0, L + k * LB_P(lw) + c)) + carry;
       carry = v.sf;
-      vstore16(v, 0, L + k * LB_P + c);
+      vstore16(v, 0, L + k * LB_P(lw) + c);
     }
-    for (int q = 0; q < LB_SEGS; q++)
-      off[k * LB_SEGS + q] = 0;
+    for (int q = 0; q < LB_SEGS(lw); q++)
+      off[k * LB_SEGS(lw) + q] = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #else
@@ -114,23 +123,24 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
   for (int j = 0; j < LB_H; j++) {
     if (k < bw && j < bh)
       s += TS_LD8(src, W, x0 + k, y0 + j);
-    L[j * LB_P + k] = s;
+    L[j * LB_P(lw) + k] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  /* work-item k: row k % LB_H (a warp's rows LB_P apart: no bank conflicts), segment k / LB_H */
   int r = k % LB_H, q = k / LB_H;
-  __local uint *p = L + r * LB_P + q * LB_SEG;
+  __local uint *p = L + r * LB_P(lw) + q * LB_H;
   uint a = 0;
-  for (int i = 0; i < LB_SEG; i++) {
+  for (int i = 0; i < LB_H; i++) {
     a += p[i];
     p[i] = a;
   }
-  off[r * LB_SEGS + q] = a;
+  off[r * LB_SEGS(lw) + q] = a;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (k < LB_H) {
     uint c = 0;
-    for (int i = 0; i < LB_SEGS; i++) {
-      uint t = off[k * LB_SEGS + i];
-      off[k * LB_SEGS + i] = c;
+    for (int i = 0; i < LB_SEGS(lw); i++) {
+      uint t = off[k * LB_SEGS(lw) + i];
+      off[k * LB_SEGS(lw) + i] = c;
       c += t;
     }
   }
@@ -139,27 +149,28 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
 }
 
 /* Element (i, j) of the tile's own prefix sums. */
-inline uint lb_own(__local const uint *L, __local const uint *off, int i, int j)
+inline uint lb_own(__local const uint *L, __local const uint *off, int i, int j, int lw)
 {
-  return L[j * LB_P + i] + off[j * LB_SEGS + i / LB_SEG];
+  return L[j * LB_P(lw) + i] + off[j * LB_SEGS(lw) + i / LB_H];
 }
 
 /* S(x0 + i, y0 + j) = own(i, j) + U[i] + cumH[j]: U[i] the sum of everything above the tile
  * in columns up to x0 + i (the output's row above it), cumH[j] the sum of everything left
- * of it in its rows up to y0 + j. A work-item a column, writing row after row. */
+ * of it in its rows up to y0 + j. On NVIDIA a work-item a column, writing row after row;
+ * elsewhere 16 columns a work-item. */
 inline void lb_store(TS_OBS_PARAM __global uchar *dst, int W, int H, int x0, int y0,
                      __local const uint *L, __local const uint *off, __local const uint *U,
-                     __local const uint *cumH)
+                     __local const uint *cumH, int lw)
 {
   int k = (int)get_local_id(0);
-  int bw = min(LB_W, W - x0), bh = min(LB_H, H - y0);
+  int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
 #ifdef LB_VEC
   int c = 16 * k;
-  if (k >= LB_W / 16 || c >= bw)
+  if (k >= lw / 16 || c >= bw)
     return;
   uint16 u = vload16(0, U + c);
   for (int j = 0; j < bh; j++) {
-    uint16 v = vload16(0, L + j * LB_P + c) + u + cumH[j];
+    uint16 v = vload16(0, L + j * LB_P(lw) + c) + u + cumH[j];
     if (c + 16 <= bw) {
       TS_ST32x16(dst, W, x0 + c, y0 + j, v);
     } else {
@@ -174,28 +185,38 @@ inline void lb_store(TS_OBS_PARAM __global uchar *dst, int W, int H, int x0, int
     return;
   uint u = U[k];
   for (int j = 0; j < bh; j++)
-    TS_ST32(dst, W, x0 + k, y0 + j, lb_own(L, off, k, j) + u + cumH[j]);
+    TS_ST32(dst, W, x0 + k, y0 + j, lb_own(L, off, k, j, lw) + u + cumH[j]);
 #endif
 }
 
 /* Simulated order: the carries from the committed output (the row above, the column to the
  * left less their corner), as the seed's integral reads them. */
-inline void integral_lookback_tile(TS_BODY_ARGS, int2 t)
+inline void lb_tile_committed(TS_BODY_ARGS, int2 t, int lw)
 {
-  int k = (int)get_local_id(0), x0 = t.x * LB_W, y0 = t.y * LB_H;
-  int bw = min(LB_W, W - x0), bh = min(LB_H, H - y0);
-  __local uint *L = lmem + LB_L, *off = lmem + LB_OFF, *U = lmem + LB_U, *cumH = lmem + LB_CUMH;
-  lb_own_sums(TS_OBS_ARG src, W, H, x0, y0, L, off);
+  int k = (int)get_local_id(0), x0 = t.x * lw, y0 = t.y * LB_H;
+  int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
+  __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
+  __local uint *cumH = lmem + LB_CUMH(lw);
+  lb_own_sums(TS_OBS_ARG src, W, H, x0, y0, L, off, lw);
   uint corner = x0 > 0 && y0 > 0 ? TS_LD32(committed, W, x0 - 1, y0 - 1) : 0u;
   U[k] = y0 > 0 && k < bw ? TS_LD32(committed, W, x0 + k, y0 - 1) : 0u;
   if (k < LB_H)
     cumH[k] = x0 > 0 && k < bh ? TS_LD32(committed, W, x0 - 1, y0 + k) - corner : 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  lb_store(TS_OBS_ARG dst, W, H, x0, y0, L, off, U, cumH);
+  lb_store(TS_OBS_ARG dst, W, H, x0, y0, L, off, U, cumH, lw);
 }
 
 #ifndef TS_DEVICE
-TS_GROUP_ENTRY(integral_lookback, LB_W, 1)
+inline void integral_lookback_tile(TS_BODY_ARGS, int2 t)
+{
+  lb_tile_committed(TS_BODY_PASS, t, 128);
+}
+inline void integral_lookback_wide_tile(TS_BODY_ARGS, int2 t)
+{
+  lb_tile_committed(TS_BODY_PASS, t, 256);
+}
+TS_GROUP_ENTRY(integral_lookback, 128, 1)
+TS_GROUP_ENTRY(integral_lookback_wide, 256, 1)
 #else
 /* The ticket of tile (x, y) where the walk dispatched it before ticket tk, else -1 (the
  * image's edge, or a tile later in the walk: the look-back stops there). */
@@ -209,9 +230,10 @@ inline int lb_before(__global const int *ticket_of, int tw, int x, int y, int tk
 
 /* A tile's published sums, read volatile: they come from other work-groups (NVIDIA's L1 is
  * not coherent between multiprocessors). */
-inline __global volatile const uint *lb_sums_of(__global const uint *sums, int tw, int x, int y)
+inline __global volatile const uint *lb_sums_of(__global const uint *sums, int tw, int x, int y,
+                                                int lw)
 {
-  return (__global volatile const uint *)(sums + (size_t)(y * tw + x) * LB_SUMS);
+  return (__global volatile const uint *)(sums + (size_t)(y * tw + x) * LB_SUMS(lw));
 }
 
 /* When the publication a look-back read came out (ticket p's aggregate, or its end): what
@@ -237,7 +259,7 @@ inline void lb_note(__global const ulong *rec, int record, int p, int state, ulo
 #define LB_NB 8
 inline uint lb_row_left(__global int *board, __global const int *ticket_of,
                         __global const uint *sums, __global const ulong *rec, int record, int tw,
-                        int x, int y, int tk, uint spin_limit, ulong *t, ulong *b)
+                        int x, int y, int tk, uint spin_limit, ulong *t, ulong *b, int lw)
 {
   uint s = 0;
   int xx = x - 1;
@@ -256,18 +278,18 @@ inline uint lb_row_left(__global int *board, __global const int *ticket_of,
       st[m] = ts_lb_poll(board, ps[m], tk, spin_limit);
     ts_cm_fence(); /* the sums read below were written before the flags read above */
     for (int i = 0; i < m + (m < n); i++) {
-      __global volatile const uint *sp = lb_sums_of(sums, tw, xx - i, y);
+      __global volatile const uint *sp = lb_sums_of(sums, tw, xx - i, y, lw);
       lb_note(rec, record, ps[i], st[i], t, b);
       if (st[i] == TS_FLAG_DONE)
-        return s + sp[LB_INCL + LB_H - 1];
-      s += sp[LB_RIGHT + LB_H - 1];
+        return s + sp[LB_INCL(lw) + LB_H - 1];
+      s += sp[LB_RIGHT(lw) + LB_H - 1];
     }
     xx -= m + (m < n);
   }
   return s;
 }
 
-/* Keeps the later of two (time, bound) pairs in local memory, as three words. */
+/* Keeps a (time, bound) pair in local memory, as three words. */
 inline void lb_cand_put(__local uint *c, int i, ulong t, ulong b)
 {
   c[3 * i] = (uint)(t >> 32);
@@ -275,6 +297,7 @@ inline void lb_cand_put(__local uint *c, int i, ulong t, ulong b)
   c[3 * i + 2] = b == 0 ? 0u : (uint)b | (uint)(b >> 32) << 31;
 }
 
+/* The later of *t and candidate i. */
 inline void lb_cand_take(__local const uint *c, int i, ulong *t, ulong *b)
 {
   uint w = c[3 * i + 2];
@@ -285,65 +308,74 @@ inline void lb_cand_take(__local const uint *c, int i, ulong *t, ulong *b)
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(LB_W, 1, 1))) void integral_lookback(TS_ARGS)
+/* One tile in one launch: its own sums and its aggregate out, the look-back, the output and
+ * DONE. ts_tk_, ts_t_ and ts_lead_ come from TS_TICKET in the kernel. */
+#define LB_DEVICE_BODY(lw) lb_device(src, dst, committed, tiles, ntiles, W, H, lmem, board, \
+                                     waits, rec, record, stuck, spin_limit, ts_tk_[0], ts_t_, \
+                                     ts_lead_, lw)
+inline void lb_device(__global const uchar *src, __global uchar *dst,
+                      __global const uchar *committed, __global const int2 *tiles, int ntiles,
+                      int W, int H, __local uint *lmem, __global int *board,
+                      __global const int *waits, __global ulong *rec, int record, int stuck,
+                      uint spin_limit, int tk, int2 t, int lead, int lw)
 {
-  TS_TICKET(get_group_id(0))
-  int tk = ts_tk_[0], k = (int)get_local_id(0);
-  int tx = ts_t_.x, ty = ts_t_.y, x0 = tx * LB_W, y0 = ty * LB_H;
-  int tw = (W + LB_W - 1) / LB_W, bw = min(LB_W, W - x0);
-  __local uint *L = lmem + LB_L, *off = lmem + LB_OFF, *U = lmem + LB_U, *cumH = lmem + LB_CUMH;
-  __local int *hst = (__local int *)lmem + LB_HST, *vst = (__local int *)lmem + LB_VST;
-  __local int *htk = (__local int *)lmem + LB_HTK, *vtk = (__local int *)lmem + LB_VTK;
-  __local uint *vht = lmem + LB_VHT, *cand = lmem + LB_CAND;
+  int k = (int)get_local_id(0);
+  int tx = t.x, ty = t.y, x0 = tx * lw, y0 = ty * LB_H;
+  int tw = (W + lw - 1) / lw, bw = min(lw, W - x0);
+  __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
+  __local uint *cumH = lmem + LB_CUMH(lw), *vht = lmem + LB_VHT(lw), *cand = lmem + LB_CAND(lw);
+  __local int *hst = (__local int *)lmem + LB_HST(lw), *vst = (__local int *)lmem + LB_VST(lw);
   __global const int *ticket_of = board + TS_BOARD_FLAGS + ntiles;
   __global uint *sums = (__global uint *)(board + TS_BOARD_FLAGS + 2 * ntiles);
-  __global uint *mine = sums + (size_t)(ty * tw + tx) * LB_SUMS;
+  __global uint *mine = sums + (size_t)(ty * tw + tx) * LB_SUMS(lw);
 
   /* 1. The tile's own sums, and its aggregate out before any wait. */
-  lb_own_sums(src, W, H, x0, y0, L, off);
-  mine[k] = lb_own(L, off, k, LB_H - 1);
-  uint right = k < LB_H ? lb_own(L, off, LB_W - 1, k) : 0u;
+  lb_own_sums(src, W, H, x0, y0, L, off, lw);
+  mine[k] = lb_own(L, off, k, LB_H - 1, lw);
+  uint right = k < LB_H ? lb_own(L, off, lw - 1, k, lw) : 0u;
   if (k < LB_H)
-    mine[LB_RIGHT + k] = right;
+    mine[LB_RIGHT(lw) + k] = right;
   ts_cm_fence();
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (ts_lead_)
+  if (lead)
     ts_group_published(board, rec, record, stuck, tk);
 
-  /* 2. The look-back, left along the row (work-items 0 .. LB_WIN - 1) and up the column
-   *    (LB_WIN .. 2 LB_WIN - 1) at once, a window of tiles a round; in the first round the
-   *    effective wait set's producers too (the next 7). */
+  /* 2. The look-back, left along the row and up the column at once, a window of tiles a
+   *    round; in the first round the effective wait set's producers too. */
   uint ah = 0, av = 0;
   ulong bt = 0, bb = 0; /* the latest publication read (work-item 0 keeps the group's) */
   int hbase = 0, vbase = 0, hdone = tx == 0, vdone = ty == 0, round0 = 1;
   do {
     ulong ct = 0, cb = 0;
-    if (k < LB_WIN && !hdone) {
-      int p = lb_before(ticket_of, tw, tx - (hbase + k + 1), ty, tk);
+    if (k >= LB_HK && k < LB_HK + LB_WIN && !hdone) {
+      int w = k - LB_HK;
+      int p = lb_before(ticket_of, tw, tx - (hbase + w + 1), ty, tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
       lb_note(rec, record, p, st, &ct, &cb);
-      hst[k] = st;
-      htk[k] = p;
-    } else if (k >= LB_WIN && k < 2 * LB_WIN && !vdone) {
-      int w = k - LB_WIN, y = ty - (vbase + w + 1);
+      hst[w] = st;
+      if (record)
+        lb_cand_put(cand, w, ct, cb);
+    } else if (k >= LB_VK && k < LB_VK + LB_WIN && !vdone) {
+      int w = k - LB_VK, y = ty - (vbase + w + 1);
       int p = lb_before(ticket_of, tw, tx, y, tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
       lb_note(rec, record, p, st, &ct, &cb);
       vht[w] = st == TS_FLAG_AGGREGATE ? lb_row_left(board, ticket_of, sums, rec, record, tw, tx,
-                                                     y, tk, spin_limit, &ct, &cb)
+                                                     y, tk, spin_limit, &ct, &cb, lw)
                                        : 0u;
       vst[w] = st;
-      vtk[w] = p;
-    } else if (round0 && k >= 2 * LB_WIN && k < 2 * LB_WIN + 7) {
+      if (record)
+        lb_cand_put(cand, LB_WIN + w, ct, cb);
+    } else if (round0 && k >= LB_WK && k < LB_WK + 7) {
       __global const int *wt = waits + 8 * tk;
-      int i = k - 2 * LB_WIN;
+      int i = k - LB_WK;
       if (i < wt[0]) {
         int st = ts_lb_poll(board, wt[1 + i], tk, spin_limit);
         lb_note(rec, record, wt[1 + i], st, &ct, &cb);
       }
+      if (record)
+        lb_cand_put(cand, 2 * LB_WIN + i, ct, cb);
     }
-    if (record && k < 2 * LB_WIN + 7)
-      lb_cand_put(cand, k, ct, cb);
 #ifndef TS_NVIDIA
     ts_cm_fence(); /* nothing read after the polls may come from before them */
 #endif
@@ -356,17 +388,17 @@ __kernel __attribute__((reqd_work_group_size(LB_W, 1, 1))) void integral_lookbac
     }
     if (!hdone && k < LB_H) {
       for (int w = 0; w < hn; w++)
-        ah += lb_sums_of(sums, tw, tx - (hbase + w + 1), ty)[LB_RIGHT + k];
+        ah += lb_sums_of(sums, tw, tx - (hbase + w + 1), ty, lw)[LB_RIGHT(lw) + k];
       if (hn < LB_WIN && hst[hn] == TS_FLAG_DONE)
-        ah += lb_sums_of(sums, tw, tx - (hbase + hn + 1), ty)[LB_INCL + k];
+        ah += lb_sums_of(sums, tw, tx - (hbase + hn + 1), ty, lw)[LB_INCL(lw) + k];
     }
     if (!vdone && k < bw) {
       for (int w = 0; w < vn; w++)
-        av += lb_sums_of(sums, tw, tx, ty - (vbase + w + 1))[k] + vht[w];
+        av += lb_sums_of(sums, tw, tx, ty - (vbase + w + 1), lw)[k] + vht[w];
       if (vn < LB_WIN && vst[vn] == TS_FLAG_DONE)
         av += TS_LD32(committed, W, x0 + k, (ty - (vbase + vn + 1)) * LB_H + LB_H - 1);
     }
-    if (record && ts_lead_) {
+    if (record && lead) {
       for (int w = 0; w < LB_WIN; w++) {
         if (!hdone && (w < hn || (w == hn && hst[w] == TS_FLAG_DONE)))
           lb_cand_take(cand, w, &bt, &bb);
@@ -387,16 +419,28 @@ __kernel __attribute__((reqd_work_group_size(LB_W, 1, 1))) void integral_lookbac
   if (k < LB_H)
     cumH[k] = ah;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (ts_lead_)
+  if (lead)
     ts_group_waited(board, rec, record, tk);
 
   /* 3. The output, then the inclusive row sums, and DONE. */
-  lb_store(dst, W, H, x0, y0, L, off, U, cumH);
+  lb_store(dst, W, H, x0, y0, L, off, U, cumH, lw);
   if (k < LB_H)
-    mine[LB_INCL + k] = ah + right;
+    mine[LB_INCL(lw) + k] = ah + right;
   ts_cm_fence();
   barrier(CLK_GLOBAL_MEM_FENCE);
-  if (ts_lead_)
+  if (lead)
     ts_group_end_as(board, tiles, rec, record, stuck, tk, 1, bb);
+}
+
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void integral_lookback(TS_ARGS)
+{
+  TS_TICKET(get_group_id(0))
+  LB_DEVICE_BODY(128);
+}
+
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void integral_lookback_wide(TS_ARGS)
+{
+  TS_TICKET(get_group_id(0))
+  LB_DEVICE_BODY(256);
 }
 #endif

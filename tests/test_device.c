@@ -221,16 +221,16 @@ static void every_walk_and_pattern(ts_cl *cl)
   ts_image_destroy(img);
 }
 
-/* integral_lookback on images of many tiles each way (128x32 tiles: look-back windows of 16
- * slide along rows and up columns), grey, RGB and RGBA, under its pattern with random walks
- * and random patterns: exact wherever no read is a race, and every run ends (a tile looks
- * back only at tiles dispatched before it). Its records say that the aggregates came out
- * before the ends, and at least one tile's wait was bound by an aggregate. */
-static void lookback_walks(ts_cl *cl)
+/* integral_lookback and integral_lookback_wide on images of many tiles each way (128x32 and
+ * 256x32 tiles: look-back windows of 16 slide along rows and up columns), grey, RGB and RGBA,
+ * under their pattern with random walks and random patterns: exact wherever no read is a
+ * race, and every run ends (a tile looks back only at tiles dispatched before it). Their
+ * records say that the aggregates came out before the ends. */
+static void lookback_walks(ts_cl *cl, const char *name)
 {
   static const int sizes[][3] = { { 2600, 1100, 1 }, { 129, 33, 3 }, { 4100, 70, 4 },
                                   { 300, 1500, 1 }, { 1000, 333, 3 }, { 2048, 512, 4 } };
-  const ts_variant *v = ts_variant_find("integral_lookback");
+  const ts_variant *v = ts_variant_find(name);
   int by_aggregate = 0;
   for (int si = 0; si < 6; si++) {
     ts_image *img = random_image(sizes[si][0], sizes[si][1], sizes[si][2]);
@@ -238,8 +238,8 @@ static void lookback_walks(ts_cl *cl)
       ts_pattern pat = trial < 2 ? TS_PAT_WAVEFRONT : (ts_pattern)check_rand(TS_PAT_COUNT);
       ts_walk walk = trial == 0 ? TS_WALK_WAVEFRONT : (ts_walk)check_rand(TS_WALK_COUNT);
       char what[160];
-      snprintf(what, sizeof what, "device integral_lookback %dx%dx%d %s/%s", img->w, img->h,
-               img->c, ts_pattern_name(pat), ts_walk_name(walk));
+      snprintf(what, sizeof what, "device %s %dx%dx%d %s/%s", name, img->w, img->h, img->c,
+               ts_pattern_name(pat), ts_walk_name(walk));
       ts_run *run = device_run(img, v, pat, walk, cl, what);
       if (!run)
         continue;
@@ -258,14 +258,15 @@ static void lookback_walks(ts_cl *cl)
     }
     ts_image_destroy(img);
   }
-  printf("test_device: integral_lookback: %d waits bound by an aggregate\n", by_aggregate);
-  /* Every walk with every pattern ends, exact where the schedule has no race: 20 x 24 tiles. */
+  printf("test_device: %s: %d waits bound by an aggregate\n", name, by_aggregate);
+  /* Every walk with every pattern ends, exact where the schedule has no race: 20 x 24 tiles
+   * of integral_lookback (10 x 24 of the wide one). */
   ts_image *img = random_image(2560, 768, 1);
   for (int pat = 0; pat < TS_PAT_COUNT; pat++)
     for (int walk = 0; walk < TS_WALK_COUNT; walk++) {
       char what[128];
-      snprintf(what, sizeof what, "integral_lookback 20x24 %s/%s",
-               ts_pattern_name((ts_pattern)pat), ts_walk_name((ts_walk)walk));
+      snprintf(what, sizeof what, "%s 2560x768 %s/%s", name, ts_pattern_name((ts_pattern)pat),
+               ts_walk_name((ts_walk)walk));
       ts_run *run = device_run(img, v, (ts_pattern)pat, (ts_walk)walk, cl, what);
       if (run) {
         check_record(run, what);
@@ -507,7 +508,8 @@ int main(void)
   integral_band_shapes(cl);
   exact_random_schedules(cl);
   every_walk_and_pattern(cl);
-  lookback_walks(cl);
+  lookback_walks(cl, "integral_lookback");
+  lookback_walks(cl, "integral_lookback_wide");
   stuck_group_is_an_error(cl, "integral", 16, 16);
   stuck_group_is_an_error(cl, "integral_lookback", 128, 32);
   races_without_wavefront(cl);

@@ -13,6 +13,7 @@ static const ts_variant *const registry[] = {
   &ts_variant_gaussquad,     &ts_variant_gauss_stream,
   &ts_variant_integral,      &ts_variant_integral_scan, &ts_variant_integral_colrow,
   &ts_variant_integral_band, &ts_variant_integral_lookback,
+  &ts_variant_integral_lookback_wide,
 };
 
 enum { NBUILTIN = (int)(sizeof registry / sizeof registry[0]) };

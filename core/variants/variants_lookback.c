@@ -1,42 +1,56 @@
-/* integral_lookback: the integral image in tiles of 128 x 32 pixels, a work-group of 128
- * work-items a tile (kernels/integral_lookback.cl). In the simulated order, the CPU model
- * below and the kernel's host-ordered launches, a tile is the seed's: its own prefix sums
- * plus the column to its left and the row above, less their corner, read from the output
- * as committed; hence the wavefront pattern. In one launch (--exec device) the tiles do not
- * wait for each other to finish: each publishes its own sums first and then looks back
- * over what its predecessors published (decoupled look-back), which the board carries, so
- * the pass declares how many words a tile publishes. */
+/* integral_lookback and integral_lookback_wide: the integral image in tiles of 128 x 32 and
+ * 256 x 32 pixels, a work-group of 128 or 256 work-items a tile
+ * (kernels/integral_lookback.cl). In the simulated order, the CPU model below and the
+ * kernels' host-ordered launches, a tile is the seed's: its own prefix sums plus the column
+ * to its left and the row above, less their corner, read from the output as committed;
+ * hence the wavefront pattern. In one launch (--exec device) the tiles do not wait for each
+ * other to finish: each publishes its own sums first and then looks back over what its
+ * predecessors published (decoupled look-back), which the board carries, so the pass
+ * declares how many words a tile publishes. The two differ only in the tile's width: a
+ * wider tile pays the look-back's fixed costs (a ticket, two publications, the polls) once
+ * for twice the pixels. */
 #include "variant_internal.h"
 
-/* The tile, the words each tile publishes (bottom row, right column, inclusive row sums),
- * and the local memory of a group: the kernel's LB_W, LB_H, LB_SUMS and LB_LOCAL_WORDS. */
-enum { LB_W = 128, LB_H = 32, LB_WIN = 16, LB_SUMS = LB_W + 2 * LB_H,
-       LB_LOCAL_WORDS = LB_H * (LB_W + 1) + LB_H * (LB_W / LB_H) + LB_W + LB_H + 5 * LB_WIN +
-                        3 * (2 * LB_WIN + 8) };
+/* The tile's rows and a look-back window's tiles: the kernel's LB_H and LB_WIN. */
+enum { LB_H = 32, LB_WIN = 16 };
+
+/* A group's local memory in words, for tiles lw wide: the kernel's lmem layout. (Each tile
+ * publishes lw + 2 LB_H words: its bottom row, right column and inclusive row sums, the
+ * kernel's LB_SUMS; the passes below declare them.) */
+static int lb_local_words(int lw)
+{
+  return LB_H * (lw + 1) + LB_H * (lw / LB_H) + lw + LB_H + 3 * LB_WIN + 3 * (2 * LB_WIN + 8);
+}
+
+static int lb_width(const ts_kctx *k)
+{
+  return k->variant->passes[0].wtile_w;
+}
 
 static void lb_space(const ts_kctx *k, int *tw, int *th)
 {
-  *tw = ts_ceil_div(k->W, LB_W);
+  *tw = ts_ceil_div(k->W, lb_width(k));
   *th = ts_ceil_div(k->H, LB_H);
 }
 
 static ts_rect lb_write(const ts_kctx *k, int tx, int ty)
 {
-  return ts_clip(&k->buf[TS_BUF_OUT], tx * LB_W, ty * LB_H, LB_W, LB_H);
+  int lw = lb_width(k);
+  return ts_clip(&k->buf[TS_BUF_OUT], tx * lw, ty * LB_H, lw, LB_H);
 }
 
 static ts_rect lb_tile(const ts_kctx *k, int tx, int ty)
 {
-  (void)k;
-  return (ts_rect){ tx * LB_W, ty * LB_H, LB_W, LB_H };
+  int lw = lb_width(k);
+  return (ts_rect){ tx * lw, ty * LB_H, lw, LB_H };
 }
 
 /* The output it reads in the simulated order: the column to its left, the row above, and
  * their corner. */
 static int lb_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
 {
-  int x0 = tx * LB_W, y0 = ty * LB_H, n = 0;
-  int bw = ts_mini(LB_W, k->W - x0), bh = ts_mini(LB_H, k->H - y0);
+  int lw = lb_width(k), x0 = tx * lw, y0 = ty * LB_H, n = 0;
+  int bw = ts_mini(lw, k->W - x0), bh = ts_mini(LB_H, k->H - y0);
   if (x0 > 0)
     out[n++] = (ts_rect){ x0 - 1, y0, 1, bh };
   if (y0 > 0)
@@ -50,9 +64,9 @@ static int lb_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
 static void lookback_run(ts_kctx *k, int tx, int ty)
 {
   const ts_buf *in = &k->buf[TS_BUF_IN], *sums = &k->buf[TS_BUF_OUT];
-  const int x0 = tx * LB_W, y0 = ty * LB_H;
-  const int bw = ts_mini(LB_W, k->W - x0), bh = ts_mini(LB_H, k->H - y0);
-  uint32_t col[LB_W] = { 0 }; /* column sums of the rows so far */
+  const int lw = lb_width(k), x0 = tx * lw, y0 = ty * LB_H;
+  const int bw = ts_mini(lw, k->W - x0), bh = ts_mini(LB_H, k->H - y0);
+  uint32_t col[256] = { 0 }; /* column sums of the rows so far */
   uint32_t corner = x0 > 0 && y0 > 0 ? ts_ld32(sums, x0 - 1, y0 - 1) : 0;
   for (int j = 0; j < bh; j++) {
     uint32_t own = 0, left = x0 > 0 ? ts_ld32(sums, x0 - 1, y0 + j) - corner : 0;
@@ -72,17 +86,20 @@ static void lb_setup(ts_kctx *k)
 
 static int lb_local_bytes(const ts_kctx *k)
 {
-  (void)k;
-  return LB_LOCAL_WORDS * 4;
+  return lb_local_words(lb_width(k)) * 4;
 }
 
-static const ts_pass_desc lookback_pass[] = { {
-    .name = "128x32 tiles, a work-group each", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
-    .tile = "128x32 pixels", .space = lb_space, .run = lookback_run, .write_rect = lb_write,
-    .tile_px = lb_tile, .read_px = lb_tile, .self_reads = lb_self_reads, .wtile_w = LB_W,
-    .wtile_h = LB_H, .cl_file = "integral_lookback.cl", .cl_kernel = "integral_lookback",
-    .cl_group_w = LB_W, .cl_group_h = 1, .cl_dev_sums = LB_SUMS,
-} };
+#define LB_PASS(lw, title, kernel)                                                        \
+  { .name = title, .src = TS_BUF_IN, .dst = TS_BUF_OUT, .tile = #lw "x32 pixels",         \
+    .space = lb_space, .run = lookback_run, .write_rect = lb_write, .tile_px = lb_tile,   \
+    .read_px = lb_tile, .self_reads = lb_self_reads, .wtile_w = lw, .wtile_h = LB_H,       \
+    .cl_file = "integral_lookback.cl", .cl_kernel = kernel, .cl_group_w = lw,             \
+    .cl_group_h = 1, .cl_dev_sums = lw + 2 * LB_H }
+
+static const ts_pass_desc lookback_pass[] = { LB_PASS(128, "128x32 tiles, a work-group each",
+                                                      "integral_lookback") };
+static const ts_pass_desc lookback_wide_pass[] = { LB_PASS(256, "256x32 tiles, a work-group each",
+                                                           "integral_lookback_wide") };
 
 /* Per work-item: a column's running sum, a row segment's, and its carries. */
 const ts_variant ts_variant_integral_lookback = {
@@ -91,4 +108,12 @@ const ts_variant ts_variant_integral_lookback = {
              "then looks back over its predecessors' (decoupled look-back)",
   .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 4 * 8, .npasses = 1,
   .passes = lookback_pass, .setup = lb_setup, .local_bytes = lb_local_bytes,
+};
+
+const ts_variant ts_variant_integral_lookback_wide = {
+  .name = "integral_lookback_wide", .filter = TS_FILTER_INTEGRAL,
+  .summary = "integral_lookback in 256x32 tiles: half the tiles, each look-back's fixed "
+             "costs paid once for twice the pixels",
+  .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 4 * 8, .npasses = 1,
+  .passes = lookback_wide_pass, .setup = lb_setup, .local_bytes = lb_local_bytes,
 };
