@@ -105,7 +105,12 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
          "clEnqueueWriteBuffer");
   cl_kernel kern = r->dkernel[pass];
   int first = 0, ntiles = (int)n, record = rec != NULL, stuck = l->stuck;
-  cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 27;
+  /* The default bound: 2^24 polls on a GPU (each with a 100 ns back-off); 2^30 on a CPU,
+   * where a poll takes a few ns and a loaded machine can leave the producer's thread
+   * unscheduled for longer than 2^27 of them (pocl on 2 shared cores, load 8 to 10: three
+   * give-ups whose producers had all signalled by the end). A real stall then reports in
+   * seconds. */
+  cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 30;
   cl_mem dst = r->buf[pd->dst];
   if ((st = tscl_set_args(r, kern, r->buf[pd->src], dst, dst, r->dtiles, first, ntiles, err)) != TS_OK)
     return st;
