@@ -55,8 +55,8 @@ static void limit_of(result *x, double copy_gbps)
   if (share >= 0.5)
     snprintf(x->limit, sizeof x->limit, "bytes: %.0f%% of copy", 100 * share);
   else if (x->recorded && x->clock_ns && x->path_groups > 1 && x->path_share >= 0.5)
-    snprintf(x->limit, sizeof x->limit, "its chain: %u waits, %.0f%% of the run",
-             x->path_groups - 1, 100 * x->path_share);
+    snprintf(x->limit, sizeof x->limit, "its chain: %u wait%s, %.0f%% of the run",
+             x->path_groups - 1, x->path_groups == 2 ? "" : "s", 100 * x->path_share);
   else if (x->recorded && x->clock_ns && x->wait_share >= 0.25)
     snprintf(x->limit, sizeof x->limit, "waiting: %.0f%% of its groups' time",
              100 * x->wait_share);
@@ -64,8 +64,8 @@ static void limit_of(result *x, double copy_gbps)
     snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy), nor waits (%.0f%%)",
              100 * share, 100 * x->wait_share);
   else if (x->recorded && x->path_groups > 1)
-    snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy); chain of %u waits",
-             100 * share, x->path_groups - 1);
+    snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy); chain of %u wait%s",
+             100 * share, x->path_groups - 1, x->path_groups == 2 ? "" : "s");
   else
     snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy)", 100 * share);
 }

@@ -109,21 +109,25 @@ if [[ ${TS_GPU_ONLY:-} == lookback ]]; then
   log "test_device exit $r"
   [[ $r -eq 0 ]] || rc=1
   for img in chart4k chart8k; do
-    "$ts" run -i "$work/$img.png" --variant integral_lookback --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
-    for how in "--exec device" "--exec sim"; do
-      # shellcheck disable=SC2086
-      "$ts" run -i "$work/$img.png" --variant integral_lookback --device "$gpu" $how --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
-      if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
-      log "integral_lookback $img $how: $r; $(grep -E '^device:|kernels' "$work/run.txt" | head -1)"
+    "$ts" run -i "$work/$img.png" --variant integral --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+    for v in integral_lookback integral_lookback_wide; do
+      for how in "--exec device" "--exec sim"; do
+        # shellcheck disable=SC2086
+        "$ts" run -i "$work/$img.png" --variant "$v" --device "$gpu" $how --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
+        if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+        log "$v $img $how: $r; $(grep -E '^device:|kernels' "$work/run.txt" | head -1)"
+      done
     done
   done
   log "records at 7680x4320 (each line: its device summary and its critical path)"
-  for w in wavefront horizontal vertical; do
-    "$ts" run -i "$work/chart8k.png" --variant integral_lookback --walk "$w" --exec device --device "$gpu" \
-      --trace "$work/lookback8k-$w.json" >"$work/run.txt" 2>&1 || rc=1
-    log "integral_lookback, walk $w: $(grep -E '^(device|critical path):' "$work/run.txt" | tr '\n' ' ')"
+  for v in integral_lookback integral_lookback_wide; do
+    for w in wavefront horizontal vertical; do
+      "$ts" run -i "$work/chart8k.png" --variant "$v" --walk "$w" --exec device --device "$gpu" \
+        --trace "$work/$v-$w.json" >"$work/run.txt" 2>&1 || rc=1
+      log "$v, walk $w: $(grep -E '^(device|critical path):' "$work/run.txt" | tr '\n' ' ')"
+    done
   done
-  gzip -c "$work/lookback8k-wavefront.json" >"$out/lookback8k.json.gz"
+  gzip -c "$work/integral_lookback-wavefront.json" >"$out/lookback8k.json.gz"
   "$ts" run -i "$work/chart8k.png" --variant integral --exec device --device "$gpu" \
     >"$work/run.txt" 2>&1 || rc=1
   log "integral, walk wavefront: $(grep -E '^(device|critical path):' "$work/run.txt" | tr '\n' ' ')"
@@ -138,12 +142,13 @@ if [[ ${TS_GPU_ONLY:-} == lookback ]]; then
       [[ $size == 3840x2160 && $c == 3 ]] && continue
       log "bench $size, $c channel(s)"
       "$ts" bench --device "$gpu" --size "$size" --channels "$c" --repeats "${TS_GPU_REPEATS:-11}" \
-        --variants integral,integral_lookback,integral_colrow 2>&1 | tee -a "$out/bench.txt"
+        --variants integral,integral_lookback,integral_lookback_wide,integral_colrow 2>&1 |
+        tee -a "$out/bench.txt"
     done
   done
   log "bench 7680x4320 grey, one launch recording every group"
   "$ts" bench --device "$gpu" --size 7680x4320 --repeats "${TS_GPU_REPEATS:-11}" --records \
-    --variants integral,integral_lookback 2>&1 | tee -a "$out/bench.txt"
+    --variants integral,integral_lookback,integral_lookback_wide 2>&1 | tee -a "$out/bench.txt"
   rm -rf "$work"
   log "done (look-back only), exit $rc"
   exit "$rc"
