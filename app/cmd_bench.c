@@ -341,11 +341,14 @@ int cmd_bench(int argc, char **argv)
              d->platform, img->w, img->h, img->c, img->c > 1 ? "s" : "", repeats);
       printf("copy bandwidth: %.2f GB/s (%.4f ns per pixel for the same bytes in and out)\n",
              copy_gbps, copy_gbps > 0 ? 2.0 * img->c / copy_gbps : 0);
-      printf("%-17s %-14s %10s %10s %10s %8s %13s %8s  %s\n", "variant", "pattern",
+      int nw = 16; /* the names' column: the longest name */
+      for (int i = 0; i < nres; i++)
+        nw = (int)strlen(res[i].v->name) > nw ? (int)strlen(res[i].v->name) : nw;
+      printf("%-*s %-14s %10s %10s %10s %8s %13s %8s  %s\n", nw, "variant", "pattern",
              "launches ms", "ns/pixel", "GB/s", "of copy", "one launch ms", "of copy", "limit");
       for (int i = 0; i < nres; i++) {
         const result *x = &res[i];
-        printf("%-17s %-14s %11.3f %10.4f %10.2f %7.1f%% %13.3f %7.1f%%  %s\n", x->v->name,
+        printf("%-*s %-14s %11.3f %10.4f %10.2f %7.1f%% %13.3f %7.1f%%  %s\n", nw, x->v->name,
                ts_pattern_name(x->v->pattern), x->ms, x->ms * 1e6 / px, x->gbps, 100.0 * x->share,
                x->dev_ms,
                x->dev_ms > 0 && copy_gbps > 0 ? 100.0 * x->bytes / (x->dev_ms * 1e6) / copy_gbps : 0,

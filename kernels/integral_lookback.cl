@@ -335,10 +335,12 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   uint right = k < LB_H ? lb_own(L, off, lw - 1, k, lw) : 0u;
   if (k < LB_H)
     mine[LB_RIGHT(lw) + k] = right;
-  ts_cm_fence();
+  ts_items_fence();
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (lead)
+  if (lead) {
+    ts_lead_fence();
     ts_group_published(board, rec, record, stuck, tk);
+  }
 
   /* 2. The look-back, left along the row and up the column at once, a window of tiles a
    *    round; in the first round the effective wait set's producers too. */
@@ -376,8 +378,15 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       if (record)
         lb_cand_put(cand, 2 * LB_WIN + i, ct, cb);
     }
-#ifndef TS_NVIDIA
-    ts_cm_fence(); /* nothing read after the polls may come from before them */
+    /* Nothing read after the polls may come from before them: on NVIDIA each poll is an
+     * acquire; on a CPU the pollers' fences order all (one thread runs the group); else
+     * every work-item fences. */
+#ifdef TS_CPU
+    if ((k >= LB_HK && k < LB_HK + LB_WIN) || (k >= LB_VK && k < LB_VK + LB_WIN) ||
+        (k >= LB_WK && k < LB_WK + 7))
+      ts_cm_fence();
+#elif !defined(TS_NVIDIA)
+    ts_cm_fence();
 #endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     /* The nearest tile each way whose sums hold everything before it (or the chain's end). */
@@ -426,10 +435,12 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   lb_store(dst, W, H, x0, y0, L, off, U, cumH, lw);
   if (k < LB_H)
     mine[LB_INCL(lw) + k] = ah + right;
-  ts_cm_fence();
+  ts_items_fence();
   barrier(CLK_GLOBAL_MEM_FENCE);
-  if (lead)
+  if (lead) {
+    ts_lead_fence();
     ts_group_end_as(board, tiles, rec, record, stuck, tk, 1, bb);
+  }
 }
 
 __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void integral_lookback(TS_ARGS)
