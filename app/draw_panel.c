@@ -532,15 +532,12 @@ static void draw_legend(viewer *v, const vw_rect *r, float x)
   if (v->mode == OV_STATE) {
     float lx = x;
     /* A look-back's groups never wait before their aggregate is out: "published" (its
-     * aggregate out, not finished) in place of "waiting". */
+     * aggregate out, not finished) in place of "waiting". The last entry is "wrong". */
+    static const int lookback_states[4] = { TS_STATE_PENDING, TS_STATE_RUNNING,
+                                            VW_DEV_PUBLISHED, TS_STATE_DONE };
     int lookback = dev && dev->pass[viewer_shown_pass(v)].lookback;
     for (int i = 0; i < 5; i++) {
-      int order[5] = { 0, 1, 2, 3, 4 };
-      if (lookback) {
-        order[1] = TS_STATE_RUNNING;
-        order[2] = VW_DEV_PUBLISHED;
-      }
-      int st = order[i];
+      int st = lookback && i < 4 ? lookback_states[i] : i;
       gfx_color c = !dev || i == 4 ? STATE_COLORS[i] : dev_state_color(st);
       const char *name = !dev ? STATE_NAMES[i] : i == 4 ? DEV_STATE_NAMES[4] : dev_state_name(st);
       gfx_rect(&v->g, lx, ly + 2, 12, 12, c);

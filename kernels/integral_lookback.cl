@@ -14,14 +14,14 @@
  * of its own prefix sums (flag AGGREGATE). Then it looks back, to the left along its row of
  * tiles and up its column, over a window of LB_WIN tiles at a time, one work-item polling
  * each: an aggregate is added and the look-back goes on past it, until a tile that has
- * finished (flag DONE), whose sums include everything before it (its right column of row
- * sums, kept with its aggregate; its bottom row of the output). A tile above that has only
- * its aggregate out needs one more number, the sum of its rows left of this column: its
- * work-item finds it by a look-back of its own along that row, over the tiles' totals. With
- * its carries known the tile writes its output, and with the output its inclusive sums, and
- * sets DONE. So a successor waits for a predecessor's aggregate, which no wait delays,
- * rather than for its end: the chain of waits that makes the seed's wavefront slow is cut at
- * every tile.
+ * finished (flag DONE), whose sums include everything before it (along the row its
+ * inclusive row sums, published with DONE; up the column its bottom row of the output). A
+ * tile above that has only its aggregate out needs one more number, the sum of its rows
+ * left of this column: its work-item finds it by a look-back of its own along that row, over
+ * the tiles' totals. With its carries known the tile writes its output, and with the output
+ * its inclusive sums, and sets DONE. So a successor waits for a predecessor's aggregate,
+ * which no wait delays, rather than for its end: the chain of waits that makes the seed's
+ * wavefront slow is cut at every tile.
  *
  * Forward progress: a tile looks back only at tiles with smaller tickets (the walk
  * dispatched them first, so their groups run or are done), stopping at the image's edge or
