@@ -103,7 +103,7 @@ if [[ ${TS_GPU_ONLY:-} == lookback ]]; then
   "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
   "$build/assets/ts_mkchart" "$work/chart8k.png" 7680x4320 >/dev/null
   log "test_device"
-  timeout 900 "$build/tests/test_device" >"$out/test_device.txt" 2>&1
+  timeout 300 "$build/tests/test_device" >"$out/test_device.txt" 2>&1
   r=$?
   tail -4 "$out/test_device.txt" | tee -a "$out/summary.txt"
   log "test_device exit $r"
