@@ -3,7 +3,9 @@
  * other's output) and the device's own schedule (one launch per pass, a scoreboard; without
  * records unless --records). Kernel time from profiling events, the median of repeats after
  * a warm-up; beside it the device's copy bandwidth measured in the same run, and each
- * variant's share of it. A table, or --json. */
+ * variant's share of it; then what limits each where the run can tell (limit_of): the
+ * bytes it moves against the copy's, or, from one more one-launch run with records, the
+ * time its groups waited and its critical path. A table, or --json. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "cli.h"
 #include "ts_chart.h"
 #include "ts_number.h"
+#include "ts_record.h"
 
 static const char usage[] =
     "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
@@ -22,7 +25,10 @@ static const char usage[] =
     "the repeats after two warm-up runs) beside the device's copy bandwidth, two ways:\n"
     "'launches': the host orders the work (one launch per pass, or per wave of a pass that\n"
     "reads its own output); 'one launch': the device keeps the walk order with a scoreboard\n"
-    "(--exec device), without per-group records unless --records.";
+    "(--exec device), without per-group records unless --records. 'limit': what limits\n"
+    "each where the run can tell: its bytes against the copy's, or (one more one-launch\n"
+    "run, recorded) the share of its groups' time spent waiting and its critical path,\n"
+    "the longest chain of waits (in time only where the device has a clock).";
 
 typedef struct result {
   const ts_variant *v;
@@ -30,7 +36,40 @@ typedef struct result {
   double bytes;
   int checked; /* the output of both ways against the filter's reference: 1 equal, 0 not,
                 * -1 not checked (a user kernel that names no filter) */
+  /* From a recorded one-launch run: the share of the groups' time spent waiting, the
+   * critical path in groups and as a share of the record's span (clock_ns only). */
+  int recorded, clock_ns;
+  double wait_share, path_share;
+  uint32_t path_groups;
+  char limit[96];
 } result;
+
+/* What limits a variant, where the run can tell: its bytes, when it moves at least half of
+ * what the copy does (the better of its two ways); else, in one launch, a critical path
+ * that spans most of the run (the chain of waits) or groups that spend a large share of
+ * their time waiting; else "not bytes" and what the record says. A logical clock has no
+ * durations: there only the chain's length in groups. */
+static void limit_of(result *x, double copy_gbps)
+{
+  double best = x->ms > 0 && (x->dev_ms <= 0 || x->ms <= x->dev_ms) ? x->ms : x->dev_ms;
+  double share = best > 0 && copy_gbps > 0 ? x->bytes / (best * 1e6) / copy_gbps : 0;
+  if (share >= 0.5)
+    snprintf(x->limit, sizeof x->limit, "bytes: %.0f%% of copy", 100 * share);
+  else if (x->recorded && x->clock_ns && x->path_groups > 1 && x->path_share >= 0.5)
+    snprintf(x->limit, sizeof x->limit, "its chain: %u wait%s, %.0f%% of the run",
+             x->path_groups - 1, x->path_groups == 2 ? "" : "s", 100 * x->path_share);
+  else if (x->recorded && x->clock_ns && x->wait_share >= 0.25)
+    snprintf(x->limit, sizeof x->limit, "waiting: %.0f%% of its groups' time",
+             100 * x->wait_share);
+  else if (x->recorded && x->clock_ns)
+    snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy), nor waits (%.0f%%)",
+             100 * share, 100 * x->wait_share);
+  else if (x->recorded && x->path_groups > 1)
+    snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy); chain of %u wait%s",
+             100 * share, x->path_groups - 1, x->path_groups == 2 ? "" : "s");
+  else
+    snprintf(x->limit, sizeof x->limit, "not bytes (%.0f%% of copy)", 100 * share);
+}
 
 /* Whether the run's output (as its last launches left it) equals its filter's reference:
  * a kernel is timed only for what it computes right. 1, 0, or -1 when it names none. */
@@ -243,6 +282,19 @@ int cmd_bench(int argc, char **argv)
     result *x = &res[nres++];
     x->v = v;
     int dev_checked = output_matches(run);
+    /* One more one-launch run, recorded, untimed: its waiting and its critical path. */
+    ts_dev_opts ropts = { .record = 1, .stuck = -1 };
+    if (records || ts_run_device(run, &ropts, &err) == TS_OK) {
+      const ts_dev_run *d = ts_run_device_result(run);
+      ts_dev_path cp;
+      x->recorded = 1;
+      x->clock_ns = d->clock_ns;
+      x->wait_share = ts_dev_wait_share(d);
+      if (ts_dev_critical_path(d, ts_run_sched(run), &cp, NULL, 0)) {
+        x->path_groups = cp.groups;
+        x->path_share = cp.span > 0 ? (double)(cp.t1 - cp.t0) / (double)cp.span : 0;
+      }
+    }
     x->checked = checked == 0 || dev_checked == 0 ? 0 : checked;
     if (x->checked == 0) {
       fprintf(stderr, "tilescope bench: %s: its output differs from the %s reference (%s): "
@@ -255,6 +307,7 @@ int cmd_bench(int argc, char **argv)
     x->bytes = compulsory_bytes(run);
     x->gbps = x->ms > 0 ? x->bytes / (x->ms * 1e6) : 0;
     x->share = copy_gbps > 0 ? x->gbps / copy_gbps : 0;
+    limit_of(x, copy_gbps);
     ts_run_destroy(run);
   }
   free(t);
@@ -276,17 +329,24 @@ int cmd_bench(int argc, char **argv)
              "\"records\": %s, \"copy_gbps\": %.3f, \"variants\": [",
              img->w, img->h, img->c, repeats, records ? "true" : "false", copy_gbps);
       for (int i = 0; i < nres; i++) {
+        const result *x = &res[i];
         printf("%s\n  {\"name\": ", i ? "," : "");
-        cli_json_string(res[i].v->name);
+        cli_json_string(x->v->name);
         /* a user kernel without equals= computes no built-in filter */
         printf(", \"filter\": %s%s%s, \"median_ms\": %.4f, \"ns_per_pixel\": %.4f, "
                "\"gbps\": %.3f, \"copy_share\": %.4f, \"one_launch_ms\": %.4f, "
-               "\"output_ok\": %s}",
-               res[i].v->unchecked ? "" : "\"",
-               res[i].v->unchecked ? "null" : ts_filter_name(res[i].v->filter),
-               res[i].v->unchecked ? "" : "\"", res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
-               res[i].share, res[i].dev_ms,
-               res[i].checked < 0 ? "null" : res[i].checked ? "true" : "false");
+               "\"one_launch_copy_share\": %.4f, \"output_ok\": %s",
+               x->v->unchecked ? "" : "\"", x->v->unchecked ? "null" : ts_filter_name(x->v->filter),
+               x->v->unchecked ? "" : "\"", x->ms, x->ms * 1e6 / px, x->gbps, x->share, x->dev_ms,
+               x->dev_ms > 0 && copy_gbps > 0 ? x->bytes / (x->dev_ms * 1e6) / copy_gbps : 0,
+               x->checked < 0 ? "null" : x->checked ? "true" : "false");
+        if (x->recorded)
+          printf(", \"wait_share\": %.4f, \"critical_path_groups\": %u, "
+                 "\"critical_path_share\": %.4f", x->clock_ns ? x->wait_share : 0,
+                 x->path_groups, x->clock_ns ? x->path_share : 0);
+        printf(", \"limit\": ");
+        cli_json_string(x->limit);
+        printf("}");
       }
       printf("\n]}\n");
     } else {
@@ -294,12 +354,19 @@ int cmd_bench(int argc, char **argv)
              d->platform, img->w, img->h, img->c, img->c > 1 ? "s" : "", repeats);
       printf("copy bandwidth: %.2f GB/s (%.4f ns per pixel for the same bytes in and out)\n",
              copy_gbps, copy_gbps > 0 ? 2.0 * img->c / copy_gbps : 0);
-      printf("%-16s %-14s %10s %10s %10s %8s %13s\n", "variant", "pattern", "launches ms",
-             "ns/pixel", "GB/s", "of copy", "one launch ms");
+      int nw = 16; /* the names' column: the longest name */
       for (int i = 0; i < nres; i++)
-        printf("%-16s %-14s %11.3f %10.4f %10.2f %7.1f%% %13.3f\n", res[i].v->name,
-               ts_pattern_name(res[i].v->pattern), res[i].ms, res[i].ms * 1e6 / px, res[i].gbps,
-               100.0 * res[i].share, res[i].dev_ms);
+        nw = (int)strlen(res[i].v->name) > nw ? (int)strlen(res[i].v->name) : nw;
+      printf("%-*s %-14s %10s %10s %10s %8s %13s %8s  %s\n", nw, "variant", "pattern",
+             "launches ms", "ns/pixel", "GB/s", "of copy", "one launch ms", "of copy", "limit");
+      for (int i = 0; i < nres; i++) {
+        const result *x = &res[i];
+        printf("%-*s %-14s %11.3f %10.4f %10.2f %7.1f%% %13.3f %7.1f%%  %s\n", nw, x->v->name,
+               ts_pattern_name(x->v->pattern), x->ms, x->ms * 1e6 / px, x->gbps, 100.0 * x->share,
+               x->dev_ms,
+               x->dev_ms > 0 && copy_gbps > 0 ? 100.0 * x->bytes / (x->dev_ms * 1e6) / copy_gbps : 0,
+               x->limit);
+      }
       printf("one launch: the device keeps the walk order with a scoreboard%s\n",
              records ? ", recording every work-group" : " (no records)");
       print_fastest(res, nres);

@@ -104,6 +104,8 @@ static void print_device(const ts_run *run)
   char line[400];
   ts_dev_summary(d, line, sizeof line);
   printf("%s\n", line);
+  ts_dev_path_line(d, s, line, sizeof line);
+  printf("%s\n", line);
   size_t nh, nr;
   ts_run_hazards(run, &nh);
   const ts_hazard *r = ts_run_races(run, &nr);
@@ -246,6 +248,12 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
         groups += d->pass[i].n;
       printf(", \"groups\": %u, \"lanes\": %d, \"clock\": \"%s\", \"device_time\": %" PRIu64
              ", \"races\": %zu", groups, d->lanes, d->clock_ns ? "ns" : "logical", d->t_end, nr);
+      ts_dev_path cp;
+      if (ts_dev_critical_path(d, s, &cp, NULL, 0))
+        printf(", \"critical_path\": {\"pass\": %d, \"groups\": %u, \"first_ticket\": %u, "
+               "\"last_ticket\": %u, \"start\": %" PRIu64 ", \"end\": %" PRIu64
+               ", \"from_aggregate\": %s}", cp.pass + 1, cp.groups, cp.head, cp.tail, cp.t0, cp.t1,
+               cp.through_aggregate ? "true" : "false");
       json_hazards("race_list", s, r, nr, 0);
       const ts_pass_sched *ps = &s->pass[s->npasses - 1];
       printf(", \"wrong_tiles\": %u, \"wrong_tile_list\": [", d->nwrong);
@@ -442,7 +450,7 @@ int cmd_run(int argc, char **argv)
     { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
     { "--observe-thread", 0, OPT_STR, &thread_xy, "X,Y", "with --observe: print this thread's observed accesses per buffer (in every pass)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
-    { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^27 else)", NULL },
+    { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^30 else)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object (README: run --json)", NULL },
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped, exit 1 (default 600)", NULL },
     { "--fail-on", 0, OPT_STR, &fail_on, "LIST", "exit 1 on these findings too: hazards, races, wrong (device tiles), any (README: exit codes)", NULL },

@@ -28,6 +28,8 @@ static const gfx_color STATE_COLORS[5] = { { 0.25f, 0.25f, 0.25f, 1 }, { 1.0f, 0
                                            { 0.15f, 0.95f, 0.25f, 1 }, { 0.25f, 0.45f, 0.95f, 1 },
                                            { 0.95f, 0.1f, 0.1f, 1 } };
 static const char *const STATE_NAMES[5] = { "pending", "waiting", "running", "done", "hazard" };
+/* A look-back group with its aggregate out (VW_DEV_PUBLISHED): the shader's colour too. */
+static const gfx_color PUBLISHED_COLOR = { 0.10f, 0.80f, 0.78f, 1 };
 
 /* draw_frame.c: one frame of the window (or of a shot) into v->fbo, shown in the window
  * unless offscreen. */

@@ -63,6 +63,18 @@ static void draw_bar(viewer *v, float x, float y, float w, double frac, gfx_colo
 
 static const char *const DEV_STATE_NAMES[5] = { "to start", "waiting", "running", "done",
                                                 "wrong" };
+#define PUBLISHED_NAME "published"
+
+/* A device state's name and colour (viewer_dev_state's, VW_DEV_PUBLISHED included). */
+static const char *dev_state_name(int st)
+{
+  return st == VW_DEV_PUBLISHED ? PUBLISHED_NAME : DEV_STATE_NAMES[st];
+}
+
+static gfx_color dev_state_color(int st)
+{
+  return st == VW_DEV_PUBLISHED ? PUBLISHED_COLOR : STATE_COLORS[st];
+}
 
 /* Three device times of one group on a panel line: units on each, or the clock named once. */
 static void fmt_dev_times(const ts_dev_run *d, const ts_grec *g, char *out, size_t n)
@@ -93,13 +105,22 @@ static void inspect_device(viewer *v, float x, float *y, const ts_dev_run *d, in
                g->group);
   fmt_dev_times(d, g, times, sizeof times);
   panel_line(v, x, y, WHITE, "  %s", times);
+  if (d->pass[pass].lookback) {
+    draw_fmt_dev_time(d, g->published, now, sizeof now);
+    panel_line(v, x, y, WHITE, "  its aggregate published at %s", now);
+  }
   uint64_t tn = viewer_dev_time(v);
-  ts_thread_state st = viewer_dev_state(g, tn);
+  int st = viewer_dev_state(d, pass, g, tn);
   int wrong = pass == d->npasses - 1 && d->wrong && d->wrong[id];
   draw_fmt_dev_time(d, tn, now, sizeof now);
-  panel_line(v, x, y, STATE_COLORS[wrong && st == TS_STATE_DONE ? 4 : st], "  at %s: %s%s", now,
-             DEV_STATE_NAMES[st], !wrong ? "" : st == TS_STATE_DONE ? ", WRONG (not the reference)"
-                                                                 : ", wrong when done");
+  panel_line(v, x, y, wrong && st == TS_STATE_DONE ? STATE_COLORS[4] : dev_state_color(st),
+             "  at %s: %s%s", now, dev_state_name(st),
+             !wrong ? "" : st == TS_STATE_DONE ? ", WRONG (not the reference)" : ", wrong when done");
+  if (d->pass[pass].lookback && g->bound >= 0) {
+    const ts_grec *b = &d->pass[pass].rec[g->bound];
+    panel_line(v, x, y, DIM, "  its wait read ticket #%d's %s last (tile %d,%d)", g->bound,
+               g->bound_agg ? "aggregate" : "end", b->tx, b->ty);
+  }
   panel_line(v, x, y, DIM, "simulated: dispatch #%u, depth %d, slot %d", t->dispatch, t->depth,
              t->slot);
   panel_line(v, x, y, t->hazards ? WARN : DIM,
@@ -107,21 +128,23 @@ static void inspect_device(viewer *v, float x, float *y, const ts_dev_run *d, in
              t->dispatch_tick, t->start_tick, t->end_tick, t->hazards ? ", hazard" : "");
 }
 
-/* Whether the device kept the scoreboard: every producer ended before this group's wait did. */
+/* Whether the device kept the scoreboard: every producer published (ended, or a look-back's
+ * aggregate) before this group's wait ended. */
 static void inspect_device_waits(viewer *v, float x, float *y, const ts_dev_run *d, int pass,
                                  uint32_t id, const uint32_t *tg, int n)
 {
   const ts_pass_sched *ps = &viewer_sched(v)->pass[pass];
   const ts_grec *g = viewer_dev_rec(v, d, pass, id);
+  const char *what = d->pass[pass].lookback ? "published" : "ended";
   char late[160] = "";
   for (int i = 0; i < n; i++)
-    if (viewer_dev_rec(v, d, pass, tg[i])->end > g->waited)
+    if (viewer_dev_rec(v, d, pass, tg[i])->published > g->waited)
       snprintf(late + strlen(late), sizeof late - strlen(late), " (%u,%u)",
                tg[i] % (uint32_t)ps->tw, tg[i] / (uint32_t)ps->tw);
   if (late[0])
-    panel_line(v, x, y, WARN, "  ended after its wait:%s", late);
+    panel_line(v, x, y, WARN, "  %s after its wait:%s", what, late);
   else
-    panel_line(v, x, y, WHITE, "  all ended before its wait did");
+    panel_line(v, x, y, WHITE, "  all %s before its wait did", what);
 }
 
 /* The kernels' memory against the budget, and the traffic of the whole run. */
@@ -175,10 +198,20 @@ static void draw_device_block(viewer *v, float x, float *y, const ts_dev_run *d)
   }
   else
     panel_line(v, x, y, DIM, "run on %s", d->device);
+  /* The critical path, worked out once per run (a pass over the whole record). */
+  if (v->dev_path_run != v->snap.run) {
+    ts_dev_path_line(d, s, v->dev_path, sizeof v->dev_path);
+    v->dev_path_run = v->snap.run;
+  }
+  panel_wrap(v, x, y, WHITE, v->dev_path);
   char t[48];
   draw_fmt_dev_time(d, viewer_dev_time(v), t, sizeof t);
   const uint32_t *c = v->dev_counts;
-  panel_line(v, x, y, WHITE, "at %s: %u done, %u running, %u waiting", t, c[3], c[2], c[1]);
+  if (d->pass[viewer_shown_pass(v)].lookback)
+    panel_line(v, x, y, WHITE, "at %s: %u done, %u " PUBLISHED_NAME ", %u running", t, c[3],
+               c[VW_DEV_PUBLISHED], c[2]);
+  else
+    panel_line(v, x, y, WHITE, "at %s: %u done, %u running, %u waiting", t, c[3], c[2], c[1]);
 }
 
 /* The focused thread's observed accesses, per buffer: the rectangle (in the buffer's
@@ -498,9 +531,17 @@ static void draw_legend(viewer *v, const vw_rect *r, float x)
   ly += 20;
   if (v->mode == OV_STATE) {
     float lx = x;
+    /* A look-back's groups never wait before their aggregate is out: "published" (its
+     * aggregate out, not finished) in place of "waiting". The last entry is "wrong". */
+    static const int lookback_states[4] = { TS_STATE_PENDING, TS_STATE_RUNNING,
+                                            VW_DEV_PUBLISHED, TS_STATE_DONE };
+    int lookback = dev && dev->pass[viewer_shown_pass(v)].lookback;
     for (int i = 0; i < 5; i++) {
-      gfx_rect(&v->g, lx, ly + 2, 12, 12, STATE_COLORS[i]);
-      lx += 16 + gfx_text(&v->g, FONT_UI, lx + 16, ly, WHITE, (dev ? DEV_STATE_NAMES : STATE_NAMES)[i]) + 10;
+      int st = lookback && i < 4 ? lookback_states[i] : i;
+      gfx_color c = !dev || i == 4 ? STATE_COLORS[i] : dev_state_color(st);
+      const char *name = !dev ? STATE_NAMES[i] : i == 4 ? DEV_STATE_NAMES[4] : dev_state_name(st);
+      gfx_rect(&v->g, lx, ly + 2, 12, 12, c);
+      lx += 16 + gfx_text(&v->g, FONT_UI, lx + 16, ly, WHITE, name) + 10;
     }
     if (dev)
       gfx_text(&v->g, FONT_SMALL, x, ly + 17, DIM,

@@ -77,7 +77,11 @@ static void build_gantt(viewer *v, const ts_dev_run *d, int W, int H)
     for (uint32_t t = 0; t < d->pass[p].n; t++) {
       const ts_grec *g = &d->pass[p].rec[t];
       int l = g->lane < 0 ? 0 : g->lane >= L ? L - 1 : g->lane;
-      cover(cell + (size_t)l * W * 2, W, col, g->start, g->waited, 1);
+      /* A look-back group runs first (its own sums, up to its aggregate), then waits. */
+      uint64_t w0 = d->pass[p].lookback ? g->published : g->start;
+      if (w0 > g->start)
+        cover(cell + (size_t)l * W * 2, W, col, g->start, w0, 0);
+      cover(cell + (size_t)l * W * 2, W, col, w0, g->waited, 1);
       cover(cell + (size_t)l * W * 2, W, col, g->waited, g->end, 0);
     }
   float peak = 0;
@@ -206,8 +210,13 @@ static void draw_dev_timeline(viewer *v, const vw_rect *r, const ts_dev_run *d, 
   draw_fmt_dev_time(d, d->t_end, tend, sizeof tend);
   const uint32_t *c = v->dev_counts;
   char hdr[256];
-  snprintf(hdr, sizeof hdr, "device time %s of %s   in flight %u (%u waiting), %u done   %s", tn,
-           tend, c[1] + c[2], c[1], c[3], v->playing ? "playing" : "paused");
+  if (d->pass[viewer_shown_pass(v)].lookback) /* published: in flight, its aggregate out */
+    snprintf(hdr, sizeof hdr, "device time %s of %s   in flight %u (%u published), %u done   %s",
+             tn, tend, c[1] + c[2] + c[VW_DEV_PUBLISHED], c[VW_DEV_PUBLISHED], c[3],
+             v->playing ? "playing" : "paused");
+  else
+    snprintf(hdr, sizeof hdr, "device time %s of %s   in flight %u (%u waiting), %u done   %s",
+             tn, tend, c[1] + c[2], c[1], c[3], v->playing ? "playing" : "paused");
   gfx_text(&v->g, FONT_UI, r->x + 10, r->y + 8, WHITE, hdr);
   gfx_textf(&v->g, FONT_SMALL, gx, ly + lh + 5, DIM,
             "groups in flight: green past their wait, brown waiting; below, one lane per %s (%d)%s; "

@@ -419,9 +419,10 @@ static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *
     return;
   memset(v->dev_counts, 0, sizeof v->dev_counts);
   for (uint32_t id = 0; id < ps->n; id++) {
-    ts_thread_state st = viewer_dev_state(&dp->rec[ps->t[id].dispatch], now);
+    int st = viewer_dev_state(d, p, &dp->rec[ps->t[id].dispatch], now);
     v->dev_counts[st]++;
-    v->thr_state[id] = (uint8_t)st;
+    /* the shader's state byte: 0..3, and an aggregate out as running + 8 */
+    v->thr_state[id] = (uint8_t)(st == VW_DEV_PUBLISHED ? 8 + TS_STATE_RUNNING : st);
   }
   upload_states(v, ps);
   v->thr_dev_time = (int64_t)now;

@@ -187,9 +187,11 @@ int viewer_shown_pass(const viewer *v)
   return viewer_pass_at_tick(s, v->snap.tick);
 }
 
-/* A work-group's state at device time t: the same four states as a simulated thread. */
-ts_thread_state viewer_dev_state(const ts_grec *g, uint64_t t)
+int viewer_dev_state(const ts_dev_run *d, int p, const ts_grec *g, uint64_t t)
 {
+  if (d->pass[p].lookback)
+    return t < g->start ? TS_STATE_PENDING : t < g->published ? TS_STATE_RUNNING
+                        : t < g->end ? VW_DEV_PUBLISHED : TS_STATE_DONE;
   return t < g->start ? TS_STATE_PENDING : t < g->waited ? TS_STATE_WAITING
                       : t < g->end ? TS_STATE_RUNNING : TS_STATE_DONE;
 }

@@ -251,7 +251,11 @@ typedef struct viewer {
   uint32_t dev_scale;
   int dev_uploaded;
   uint64_t dev_pass_end[TS_MAX_PASSES];
-  uint32_t dev_counts[4]; /* groups not started, waiting, running, done at dev_time */
+  /* groups not started, waiting, running, done at dev_time, and look-back groups with their
+   * aggregate out (VW_DEV_PUBLISHED) */
+  uint32_t dev_counts[5];
+  ts_run *dev_path_run; /* the run dev_path is for: its critical path, as the panel says it */
+  char dev_path[160];
   int thr_dev;
   int64_t thr_dev_time;
   uint32_t *dev_rank;   /* observed start order of the shown pass, by thread id */
@@ -376,8 +380,12 @@ void viewer_report(const viewer *v, char *buf, size_t n);
 const ts_dev_run *viewer_dev(const viewer *v);
 /* The device time shown, clamped to the run. */
 uint64_t viewer_dev_time(const viewer *v);
-/* A work-group's state at device time t: the same four states as a simulated thread. */
-ts_thread_state viewer_dev_state(const ts_grec *g, uint64_t t);
+/* A work-group's state at device time t: the same four states as a simulated thread, and for
+ * a pass that looks back (d->pass[p].lookback) VW_DEV_PUBLISHED between the publication of
+ * its aggregate and its end: its successors read its sums, it has not finished. Before
+ * that it runs (it waits for nothing before its aggregate). */
+enum { VW_DEV_PUBLISHED = 4 };
+int viewer_dev_state(const ts_dev_run *d, int p, const ts_grec *g, uint64_t t);
 /* The record of thread `id` of pass p: tickets are dispatch indices. */
 const ts_grec *viewer_dev_rec(const viewer *v, const ts_dev_run *d, int p, uint32_t id);
 /* Whether the device named its compute units (else the lanes are logical). */

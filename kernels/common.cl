@@ -60,10 +60,13 @@ typedef struct ts_obs_t {
       __constant uint *weights, int r, __local uint *lmem TS_OBS_KARG
 #else
 /* board: [0] ticket counter, [1] error (1 + the ticket that gave up), [2] logical clock,
- *        [3] the ticket it waited for, then one done flag per ticket.
+ *        [3] the ticket it waited for, then one flag per ticket (TS_FLAG_*); for a pass that
+ *        looks back, then the ticket of each tile (by thread id: ty * tw + tx) and the
+ *        tiles' published sums (integral_lookback.cl says how many words a tile).
  * waits: per ticket, 8 ints: the size of its effective wait set, then the producers' tickets.
- * rec:   per ticket, 6 ulongs (record != 0): work-group, compute unit, tile (x | y << 32),
- *        start (the ticket), end of wait, end.
+ * rec:   per ticket, 8 ulongs (record != 0): work-group, compute unit, tile (x | y << 32),
+ *        start (the ticket), end of wait, end, publication (the end, or a look-back
+ *        kernel's aggregate) and what bound its wait (scoreboard.cl: TS_REC_*).
  * stuck: a ticket that never signals (tests of the bounded wait), or -1. */
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \

@@ -7,6 +7,17 @@
 #ifdef TS_DEVICE
 enum { TS_BOARD_TICKET, TS_BOARD_ERROR, TS_BOARD_CLOCK, TS_BOARD_WAITED, TS_BOARD_FLAGS };
 
+/* What a ticket's flag says. Every kernel sets DONE once its writes are out (cm_signal); a
+ * look-back kernel (integral_lookback.cl) first sets AGGREGATE, once the sums of its own
+ * tile are out and before it has waited for anything, so that a successor may read them
+ * instead of waiting for it to finish. A flag only ever goes 0, then perhaps AGGREGATE, then
+ * DONE: any nonzero value means "published". */
+enum { TS_FLAG_DONE = 1, TS_FLAG_AGGREGATE = 2 };
+
+/* A ticket's record: rec + TS_REC_WORDS * ticket (the host reads the same layout). */
+enum { TS_REC_GROUP, TS_REC_UNIT, TS_REC_TILE, TS_REC_START, TS_REC_WAITED, TS_REC_END,
+       TS_REC_PUBLISHED, TS_REC_BOUND, TS_REC_WORDS };
+
 /* Device time and compute unit: NVIDIA's global nanosecond timer and multiprocessor id
  * through inline PTX; elsewhere a logical clock, bumped at every event, which orders the
  * events exactly but does not measure their length. The host picks by the platform. */
@@ -44,6 +55,27 @@ inline void ts_cm_fence(void)
   asm volatile("fence.acq_rel.gpu;" ::: "memory");
 #else
   mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+
+/* The fence of a group's publication, in two halves around the barrier that hands the
+ * work-items' writes to work-item 0, which then sets the flag: on a GPU every work-item
+ * fences its own writes before the barrier (ts_items_fence) and work-item 0 nothing more;
+ * a CPU (-DTS_CPU) runs a group's work-items one after another in one thread, where one
+ * fence orders everything that thread did before it, so only work-item 0 fences, after the
+ * barrier (ts_lead_fence). pocl: 128 fences a group cost a third of a look-back's one-launch
+ * time. A poll's fence likewise: on a CPU only the work-items that polled fence. */
+inline void ts_items_fence(void)
+{
+#ifndef TS_CPU
+  ts_cm_fence();
+#endif
+}
+
+inline void ts_lead_fence(void)
+{
+#ifdef TS_CPU
+  ts_cm_fence();
 #endif
 }
 
@@ -98,7 +130,10 @@ inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, ui
       }
     }
   }
-#ifndef TS_NVIDIA
+#ifdef TS_CPU
+  if (lane < w[0]) /* on a CPU, the fence of the last work-item that polled orders all */
+    ts_cm_fence();
+#elif !defined(TS_NVIDIA)
   ts_cm_fence(); /* nothing read after the wait may come from before it */
 #endif
   return 1;
@@ -107,7 +142,44 @@ inline int ts_cm_wait(__global int *board, __global const int *waits, int tk, ui
 /* cm_signal: sets the ticket's done flag, after the group's writes and their fence. */
 inline void ts_cm_signal(__global int *board, int tk)
 {
-  atomic_xchg(&board[TS_BOARD_FLAGS + tk], 1);
+  atomic_xchg(&board[TS_BOARD_FLAGS + tk], TS_FLAG_DONE);
+}
+
+/* A poll of ticket p's flag until it is published (nonzero), for a look-back: returns
+ * TS_FLAG_AGGREGATE or TS_FLAG_DONE. p is always an earlier ticket than the caller's (tk),
+ * so it belongs to a group that is running or done: an aggregate comes without waiting for
+ * anything, a done flag once that group's own look-back ended, which by the same argument
+ * ends. Bounded as cm_wait: a give-up records the error and answers DONE, so that the caller
+ * stops looking back (its sums are garbage, the run reports the stall). No fence: the
+ * caller fences once after its polls (cm_wait's last step). */
+inline int ts_lb_poll(__global int *board, int p, int tk, uint spin_limit)
+{
+  __global volatile const int *flag = &board[TS_BOARD_FLAGS + p];
+  __global volatile const int *error = &board[TS_BOARD_ERROR];
+  uint spins = 0;
+  int s;
+  while (!(s = ts_ld_acquire(flag))) {
+#ifdef TS_NVIDIA
+    asm volatile("nanosleep.u32 %0;" ::"r"(100u));
+#endif
+    if (++spins >= spin_limit || *error != 0) {
+      if (atomic_cmpxchg(&board[TS_BOARD_ERROR], 0, tk + 1) == 0)
+        atomic_xchg(&board[TS_BOARD_WAITED], p);
+      return TS_FLAG_DONE;
+    }
+  }
+  return s;
+}
+
+/* The work-group's aggregate is out (its work-items wrote it, fenced and met at a barrier):
+ * work-item 0 stamps the time and sets the flag to AGGREGATE. */
+inline void ts_group_published(__global int *board, __global ulong *rec, int record, int stuck,
+                               int tk)
+{
+  if (record)
+    rec[TS_REC_WORDS * tk + TS_REC_PUBLISHED] = ts_now(board);
+  if (tk != stuck)
+    atomic_xchg(&board[TS_BOARD_FLAGS + tk], TS_FLAG_AGGREGATE);
 }
 
 /* Work-item 0 of the group takes the ticket and stamps the start; the ticket reaches the
@@ -116,10 +188,10 @@ inline int ts_group_ticket(__global int *board, __global ulong *rec, int record)
 {
   int tk = ts_cm_ticket(board);
   if (record) {
-    __global ulong *e = rec + 6 * tk;
-    e[0] = get_group_id(0);
-    e[1] = ts_unit();
-    e[3] = ts_now(board);
+    __global ulong *e = rec + TS_REC_WORDS * tk;
+    e[TS_REC_GROUP] = get_group_id(0);
+    e[TS_REC_UNIT] = ts_unit();
+    e[TS_REC_START] = ts_now(board);
   }
   return tk;
 }
@@ -127,20 +199,34 @@ inline int ts_group_ticket(__global int *board, __global ulong *rec, int record)
 inline void ts_group_waited(__global int *board, __global ulong *rec, int record, int tk)
 {
   if (record)
-    rec[6 * tk + 4] = ts_now(board);
+    rec[TS_REC_WORDS * tk + TS_REC_WAITED] = ts_now(board);
+}
+
+/* The end, then the done flag. A kernel that published an aggregate earlier passes
+ * `published` 1 and the producer its wait depended on last (bound: 1 + its ticket, + 2^32
+ * where it read that producer's aggregate; 0 none); for the others the end is their only
+ * publication, and the host finds what bound their waits from their wait sets. */
+inline void ts_group_end_as(__global int *board, __global const int2 *tiles, __global ulong *rec,
+                            int record, int stuck, int tk, int published, ulong bound)
+{
+  if (record) {
+    __global ulong *e = rec + TS_REC_WORDS * tk;
+    int2 t = tiles[tk];
+    e[TS_REC_TILE] = (ulong)(uint)t.x | (ulong)(uint)t.y << 32;
+    ulong now = ts_now(board);
+    e[TS_REC_END] = now;
+    if (!published)
+      e[TS_REC_PUBLISHED] = now;
+    e[TS_REC_BOUND] = bound;
+  }
+  if (tk != stuck)
+    ts_cm_signal(board, tk);
 }
 
 inline void ts_group_end(__global int *board, __global const int2 *tiles, __global ulong *rec,
                          int record, int stuck, int tk)
 {
-  if (record) {
-    __global ulong *e = rec + 6 * tk;
-    int2 t = tiles[tk];
-    e[2] = (ulong)(uint)t.x | (ulong)(uint)t.y << 32;
-    e[5] = ts_now(board);
-  }
-  if (tk != stuck)
-    ts_cm_signal(board, tk);
+  ts_group_end_as(board, tiles, rec, record, stuck, tk, 0, 0);
 }
 
 /* TS_TICKET then TS_WAIT; a kernel may do work that reads only its input in between, off
@@ -164,10 +250,12 @@ inline void ts_group_end(__global int *board, __global const int2 *tiles, __glob
   TS_WAIT()
 
 #define TS_END()                                                                      \
-  ts_cm_fence();                                                                      \
+  ts_items_fence();                                                                    \
   barrier(CLK_GLOBAL_MEM_FENCE);                                                      \
-  if (ts_lead_)                                                                       \
-    ts_group_end(board, tiles, rec, record, stuck, ts_tk_[0]);
+  if (ts_lead_) {                                                                     \
+    ts_lead_fence();                                                                  \
+    ts_group_end(board, tiles, rec, record, stuck, ts_tk_[0]);                        \
+  }
 
 /* A neighbour's committed result, read after the wait: volatile, so that it comes from
  * memory every group sees (NVIDIA's L1 is not coherent between multiprocessors). */

@@ -7,8 +7,9 @@
 //   observed hazard) + 128 when the run was observed at all.
 // In the device view the same texels hold the device's record at the device time:
 //   r = observed start order, g = time spent waiting, b = compute unit or lane, a = state
-//   + 4 for a wrong tile (its output differs from the reference); the output is masked where
-//   tiles had not finished, and finished wrong tiles are hatched in red.
+//   + 4 for a wrong tile (its output differs from the reference) + 8 for a look-back group
+//   whose aggregate is out and that has not finished (its state is then running); the output
+//   is masked where tiles had not finished, and finished wrong tiles are hatched in red.
 #version 330 core
 in vec2 v_screen;
 out vec4 o_color;
@@ -81,6 +82,7 @@ void main()
       vec4 th = texelFetch(u_threads, ivec2(t), 0);
       th.a += float(texelFetch(u_states, ivec2(t), 0).r);
       float state = mod(th.a, 4.0);
+      bool published = u_device != 0 && mod(floor(th.a / 8.0), 2.0) == 1.0;
       // A device tile is known wrong only once it has finished.
       bool hazard = mod(th.a, 8.0) >= 4.0 && state >= (u_device != 0 ? 3.0 : 2.0);
       if (u_mask == 1 && state < 3.0)
@@ -92,6 +94,7 @@ void main()
         if (hazard && u_device == 0) oc = vec3(0.95, 0.10, 0.10);
         else if (state == 0.0) { oc = vec3(0.0); a = u_alpha * 0.6; }
         else if (state == 1.0) oc = vec3(1.00, 0.62, 0.05);
+        else if (state == 2.0 && published) oc = vec3(0.10, 0.80, 0.78);
         else if (state == 2.0) oc = vec3(0.15, 0.95, 0.25);
         else { oc = vec3(0.25, 0.45, 0.95); a = u_alpha * 0.5; }
       } else if (u_overlay == 2) {

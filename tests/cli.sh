@@ -311,6 +311,11 @@ PY
   (($(date +%s) - start < 30)) || { echo "FAIL: the stuck run took too long"; fails=$((fails + 1)); }
   [[ ! -e $tmp/stuck.png ]] || { echo "FAIL: a stalled run wrote its output"; fails=$((fails + 1)); }
   one_line_error "$ts" run --variant integral --exec device --test-stuck 30 --spin-limit 1000
+  # The look-back's groups wait for aggregates, and a ticket that publishes none stalls them
+  # the same way: one line, exit 1. Its run prints the record's critical path.
+  expect 1 "integral_lookback, pattern wavefront, walk wavefront: the device schedule did not finish: .*; ticket 3 \\(tile [0-9]+,[0-9]+\\) never signalled" \
+    "$ts" run --variant integral_lookback --exec device --test-stuck 3 --spin-limit 100000
+  expect 0 "^critical path: " "$ts" run --variant integral_lookback --exec device
   expect 0 "wrong tile: pass 1 thread|0 wrong tiles" "$ts" run --variant integral --exec device --pattern none
   # wavefront26x orders a left neighbour through the tile below it: a last row of tiles has
   # none, so its left reads are races although the simulator's ticks find no hazard.

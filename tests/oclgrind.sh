@@ -53,6 +53,13 @@ check --variant integral_band -i "$tmp/w64t.png" --slots 2 --tick 4
 "$mkchart" "$tmp/wide.png" 200x64
 check --variant gauss_stream -i "$tmp/wide.png" --kernel-size 15
 check --variant gauss_stream -i "$tmp/wide.png" --slots 2 --tick 1
+# integral_lookback over 3 x 3 of its 128x32 tiles (the last column 44 pixels, the last row
+# 6), whole and stepped. Not in one launch: there, as every scoreboard kernel, it orders
+# its groups through flags polled with plain volatile loads, which Oclgrind reports as
+# races between work-groups.
+"$mkchart" "$tmp/lb.png" 300x70
+check --variant integral_lookback -i "$tmp/lb.png"
+check --variant integral_lookback -i "$tmp/lb.png" --slots 3 --tick 5
 # 1100 x 64 RGB: rows of four of boxband's 1024-byte bands, the last 228 bytes wide.
 "$mkchart" "$tmp/wide1100.png" 1100x64
 check --variant boxband -i "$tmp/wide1100.png"

@@ -1,11 +1,14 @@
 /* The schedule run by the device (label `opencl`, SPEC section 8): every variant in one
  * launch per pass equals the reference on grey, RGB and RGBA images of awkward sizes under
  * every pattern and random hazard-free schedules; the record's properties hold (tickets a
- * permutation, ticket t's tile the walk's t-th, no end of wait before a producer's end);
- * every walk x pattern finishes on a 40x30 thread space; a group that never signals gives
- * TS_ERR_STALLED naming variant, pattern and walk; integral without its wavefront races;
- * a trace written and read back holds the same record. Without OpenCL it is skipped (77),
- * except in CI, where that fails. */
+ * permutation, ticket t's tile the walk's t-th, no end of wait before a producer's
+ * publication: its end, or a look-back kernel's aggregate); every walk x pattern finishes on
+ * a 40x30 thread space; integral_lookback, whose tiles look back past their neighbours, on
+ * images of many tiles a row and a column under random walks, and its aggregates out before
+ * its ends; a group that never signals gives TS_ERR_STALLED naming variant, pattern and walk
+ * (integral_lookback's too); integral without its wavefront races; the critical path of a
+ * record; a trace written and read back holds the same record. Without OpenCL it is skipped
+ * (77), except in CI, where that fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -65,14 +68,38 @@ static void check_record(const ts_run *run, const char *what)
         CHECK(0, "%s: pass %d ticket %u: times out of order", what, p + 1, t);
         bad = 1;
       }
+      /* A look-back kernel publishes its aggregate between its start and the end of its
+       * wait; the others publish at their end. */
+      if (d->pass[p].lookback ? !(g->start <= g->published && g->published <= g->waited)
+                              : g->published != g->end) {
+        CHECK(0, "%s: pass %d ticket %u published at %llu (start %llu, wait %llu, end %llu)",
+              what, p + 1, t, (unsigned long long)g->published, (unsigned long long)g->start,
+              (unsigned long long)g->waited, (unsigned long long)g->end);
+        bad = 1;
+      }
+      if (g->bound >= (int32_t)t || (!d->pass[p].lookback && g->bound != -1)) {
+        CHECK(0, "%s: pass %d ticket %u: its wait bound by ticket %d", what, p + 1, t, g->bound);
+        bad = 1;
+      }
       uint32_t tg[TS_PATTERN_MAX_VECTORS];
       int nw = ts_sched_waits(s, p, id, tg);
       for (int i = 0; i < nw && !bad; i++) {
         const ts_grec *prod = &rec[ps->t[tg[i]].dispatch];
-        if (g->waited < prod->end) {
+        if (g->waited < prod->published) {
           CHECK(0, "%s: pass %d ticket %u ended its wait at %llu, before producer ticket %u "
-                "ended at %llu", what, p + 1, t, (unsigned long long)g->waited,
-                ps->t[tg[i]].dispatch, (unsigned long long)prod->end);
+                "published at %llu", what, p + 1, t, (unsigned long long)g->waited,
+                ps->t[tg[i]].dispatch, (unsigned long long)prod->published);
+          bad = 1;
+        }
+      }
+      /* What bound a look-back's wait was out before the wait ended. */
+      if (!bad && g->bound >= 0) {
+        const ts_grec *b = &rec[g->bound];
+        uint64_t when = g->bound_agg ? b->published : b->end;
+        if (when > g->waited) {
+          CHECK(0, "%s: pass %d ticket %u's wait ended at %llu, before what bound it (ticket %d, "
+                "at %llu)", what, p + 1, t, (unsigned long long)g->waited, g->bound,
+                (unsigned long long)when);
           bad = 1;
         }
       }
@@ -194,11 +221,70 @@ static void every_walk_and_pattern(ts_cl *cl)
   ts_image_destroy(img);
 }
 
-/* A group that never signals: its waiters give up, and the run says who waited for whom. */
-static void stuck_group_is_an_error(ts_cl *cl)
+/* integral_lookback and integral_lookback_wide on images of many tiles each way (128x32 and
+ * 256x32 tiles: look-back windows of 16 slide along rows and up columns), grey, RGB and RGBA,
+ * under their pattern with random walks and random patterns: exact wherever no read is a
+ * race, and every run ends (a tile looks back only at tiles dispatched before it). Their
+ * records say that the aggregates came out before the ends. */
+static void lookback_walks(ts_cl *cl, const char *name)
 {
-  ts_image *img = random_image(160, 160, 1);
-  const ts_variant *v = ts_variant_find("integral");
+  static const int sizes[][3] = { { 2600, 1100, 1 }, { 129, 33, 3 }, { 4100, 70, 4 },
+                                  { 300, 1500, 1 }, { 1000, 333, 3 }, { 2048, 512, 4 } };
+  const ts_variant *v = ts_variant_find(name);
+  int by_aggregate = 0;
+  for (int si = 0; si < 6; si++) {
+    ts_image *img = random_image(sizes[si][0], sizes[si][1], sizes[si][2]);
+    for (int trial = 0; trial < 4; trial++) {
+      ts_pattern pat = trial < 2 ? TS_PAT_WAVEFRONT : (ts_pattern)check_rand(TS_PAT_COUNT);
+      ts_walk walk = trial == 0 ? TS_WALK_WAVEFRONT : (ts_walk)check_rand(TS_WALK_COUNT);
+      char what[160];
+      snprintf(what, sizeof what, "device %s %dx%dx%d %s/%s", name, img->w, img->h, img->c,
+               ts_pattern_name(pat), ts_walk_name(walk));
+      ts_run *run = device_run(img, v, pat, walk, cl, what);
+      if (!run)
+        continue;
+      size_t nr;
+      ts_run_races(run, &nr);
+      if (nr == 0) {
+        CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
+        CHECK(ts_run_device_result(run)->nwrong == 0, "%s: wrong tiles", what);
+      }
+      check_record(run, what);
+      const ts_dev_run *d = ts_run_device_result(run);
+      CHECK(d->pass[0].lookback, "%s: the record does not say it looks back", what);
+      for (uint32_t t = 0; t < d->pass[0].n; t++)
+        by_aggregate += d->pass[0].rec[t].bound >= 0 && d->pass[0].rec[t].bound_agg;
+      ts_run_destroy(run);
+    }
+    ts_image_destroy(img);
+  }
+  printf("test_device: %s: %d waits bound by an aggregate\n", name, by_aggregate);
+  /* Every walk with every pattern ends, exact where the schedule has no race: 20 x 24 tiles
+   * of integral_lookback (10 x 24 of the wide one). */
+  ts_image *img = random_image(2560, 768, 1);
+  for (int pat = 0; pat < TS_PAT_COUNT; pat++)
+    for (int walk = 0; walk < TS_WALK_COUNT; walk++) {
+      char what[128];
+      snprintf(what, sizeof what, "%s 2560x768 %s/%s", name, ts_pattern_name((ts_pattern)pat),
+               ts_walk_name((ts_walk)walk));
+      ts_run *run = device_run(img, v, (ts_pattern)pat, (ts_walk)walk, cl, what);
+      if (run) {
+        check_record(run, what);
+        size_t nr;
+        ts_run_races(run, &nr);
+        if (nr == 0)
+          CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
+      }
+      ts_run_destroy(run);
+    }
+  ts_image_destroy(img);
+}
+
+/* A group that never signals: its waiters give up, and the run says who waited for whom. */
+static void stuck_group_is_an_error(ts_cl *cl, const char *name, int tile_w, int tile_h)
+{
+  ts_image *img = random_image(10 * tile_w, 10 * tile_h, 1); /* 10 x 10 tiles */
+  const ts_variant *v = ts_variant_find(name);
   ts_run_params p = { .variant = v, .sched = { TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168 },
                       .cl = cl, .exec_device = 1 };
   ts_run *run = NULL;
@@ -208,9 +294,11 @@ static void stuck_group_is_an_error(ts_cl *cl)
   clock_gettime(CLOCK_MONOTONIC, &t0);
   if (ts_run_create(img, &p, &run, &err) == TS_OK) {
     ts_status st = ts_run_device(run, &o, &err);
-    CHECK(st == TS_ERR_STALLED, "a stuck group gave %s: %s", ts_status_name(st), err.msg);
-    CHECK(strstr(err.msg, "integral, pattern wavefront, walk wavefront") &&
-              strstr(err.msg, "ticket 12 (tile 2,2) never signalled"),
+    CHECK(st == TS_ERR_STALLED, "%s: a stuck group gave %s: %s", name, ts_status_name(st),
+          err.msg);
+    char want[96];
+    snprintf(want, sizeof want, "%s, pattern wavefront, walk wavefront", name);
+    CHECK(strstr(err.msg, want) && strstr(err.msg, "ticket 12 (tile 2,2) never signalled"),
           "message: %s", err.msg);
     /* The same run goes on working once nothing is stuck. */
     o.stuck = -1;
@@ -247,11 +335,101 @@ static void races_without_wavefront(ts_cl *cl)
   ts_image_destroy(img);
 }
 
-/* A trace written and read back holds the same record; the reader refuses damaged files. */
-static void trace_round_trip(ts_cl *cl)
+/* The critical path of records made up with known chains, on the schedule of a CPU run:
+ * integral's 6 x 4 tiles under the wavefront, each group starting at once and waiting for
+ * its producers, is the diagonal chain of 6 + 4 - 1 groups from the first tile to the last;
+ * with every group but ticket 0 starting after its producers ended, no group waited; a
+ * look-back record whose last group read its predecessor's aggregate, after that one
+ * waited for ticket 0's end, is a chain of 2 groups from the aggregate. */
+static void critical_paths(void)
 {
-  ts_image *img = random_image(100, 70, 3);
-  const ts_variant *v = ts_variant_find("transpose2pass");
+  ts_image *img = random_image(96, 64, 1);
+  ts_run_params p = { .variant = ts_variant_find("integral"),
+                      .sched = { TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168 } };
+  ts_run *run = NULL;
+  ts_error err = { 0 };
+  CHECK(ts_run_create(img, &p, &run, &err) == TS_OK, "%s", err.msg);
+  if (!run) {
+    ts_image_destroy(img);
+    return;
+  }
+  const ts_sched *s = ts_run_sched(run);
+  const ts_pass_sched *ps = &s->pass[0];
+  ts_dev_run *d = calloc(1, sizeof *d);
+  d->npasses = 1;
+  d->clock_ns = 1;
+  d->pass[0].n = ps->n;
+  d->pass[0].rec = calloc(ps->n, sizeof(ts_grec));
+  for (int serial = 0; serial < 2; serial++) {
+    for (uint32_t t = 0; t < ps->n; t++) {
+      ts_grec *g = &d->pass[0].rec[t];
+      uint32_t id = ps->order[t], tg[TS_PATTERN_MAX_VECTORS];
+      uint64_t ready = 0;
+      int nw = ts_sched_waits(s, 0, id, tg);
+      for (int i = 0; i < nw; i++) {
+        uint64_t e = d->pass[0].rec[ps->t[tg[i]].dispatch].end;
+        ready = e > ready ? e : ready;
+      }
+      *g = (ts_grec){ .group = t, .unit = 0, .tx = (int32_t)(id % 6), .ty = (int32_t)(id / 6),
+                      .start = serial ? ready + 1 : 1000 + t, .bound = -1 };
+      g->waited = ready > g->start ? ready : g->start;
+      g->end = g->published = g->waited + 100;
+    }
+    ts_dev_run_finish(d);
+    ts_dev_path cp;
+    uint32_t chain[16];
+    CHECK(ts_dev_critical_path(d, s, &cp, chain, 16), "no critical path");
+    if (!serial) {
+      CHECK(cp.groups == 9 && cp.head == 0 && cp.tail == ps->n - 1 && !cp.through_aggregate,
+            "wavefront: %u groups, tickets %u to %u", cp.groups, cp.head, cp.tail);
+      for (uint32_t i = 1; i < 9 && cp.groups == 9; i++) {
+        const ts_grec *a = &d->pass[0].rec[chain[i - 1]], *b = &d->pass[0].rec[chain[i]];
+        CHECK(b->tx + b->ty == a->tx + a->ty + 1, "link %u is not a diagonal's hand-off", i);
+      }
+      char line[200];
+      ts_dev_path_line(d, s, line, sizeof line);
+      CHECK(strstr(line, "critical path: 9 groups in a chain of waits") != NULL, "%s", line);
+    } else {
+      CHECK(cp.groups == 1, "groups that started after their producers: %u", cp.groups);
+    }
+  }
+  /* A look-back: ticket 2 read ticket 1's aggregate, out after ticket 2 began to look
+   * back; ticket 3 read ticket 2's end. Ticket 1's own wait does not count: its aggregate
+   * came before it. */
+  d->pass[0].lookback = 1;
+  ts_grec *r = d->pass[0].rec;
+  for (uint32_t t = 0; t < ps->n; t++)
+    r[t] = (ts_grec){ .group = t, .tx = r[t].tx, .ty = r[t].ty, .start = 10 * t,
+                      .published = 10 * t + 1, .waited = 10 * t + 2, .end = 10 * t + 3,
+                      .bound = -1 };
+  r[1].bound = 0;
+  r[1].published = 15;
+  r[1].waited = 16;
+  r[1].end = 17;
+  r[2].published = 13;
+  r[2].waited = 16;
+  r[2].end = 30;
+  r[2].bound = 1;
+  r[2].bound_agg = 1;
+  r[3].bound = 2;
+  r[3].published = 21;
+  r[3].waited = 31;
+  r[3].end = 35;
+  ts_dev_path cp;
+  CHECK(ts_dev_critical_path(d, s, &cp, NULL, 0), "no critical path");
+  CHECK(cp.groups == 3 && cp.head == 1 && cp.tail == 3 && cp.through_aggregate,
+        "look-back: %u groups, tickets %u to %u, from an aggregate %d", cp.groups, cp.head,
+        cp.tail, cp.through_aggregate);
+  ts_dev_run_free(d);
+  ts_run_destroy(run);
+  ts_image_destroy(img);
+}
+
+/* A trace written and read back holds the same record; the reader refuses damaged files. */
+static void trace_round_trip(ts_cl *cl, const char *name, int w, int h)
+{
+  ts_image *img = random_image(w, h, 3);
+  const ts_variant *v = ts_variant_find(name);
   ts_run *run = device_run(img, v, TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, cl, "trace");
   char path[] = "/tmp/tilescope-trace-XXXXXX";
   int fd = mkstemp(path);
@@ -265,20 +443,30 @@ static void trace_round_trip(ts_cl *cl)
     CHECK(ts_trace_read(path, &info, &d, &err) == TS_OK, "%s", err.msg);
     const ts_dev_run *a = ts_run_device_result(run);
     if (d) {
-      CHECK(strcmp(info.variant, "transpose2pass") == 0 && strcmp(info.pattern, "wavefront") == 0 &&
-                info.w == 100 && info.h == 70 && info.c == 3 && strcmp(info.input, "in.png") == 0,
+      int c = ts_run_output_u32(run) ? 1 : 3;
+      CHECK(strcmp(info.variant, name) == 0 && strcmp(info.pattern, "wavefront") == 0 &&
+                info.w == w && info.h == h && info.c == c && strcmp(info.input, "in.png") == 0,
             "trace info %s %s %dx%dx%d", info.variant, info.pattern, info.w, info.h, info.c);
-      CHECK(d->npasses == 2 && d->clock_ns == a->clock_ns && d->lanes == a->lanes,
+      CHECK(d->npasses == v->npasses && d->clock_ns == a->clock_ns && d->lanes == a->lanes,
             "passes %d lanes %d vs %d", d->npasses, d->lanes, a->lanes);
-      for (int p = 0; p < 2 && d->npasses == 2; p++)
+      for (int p = 0; p < v->npasses && d->npasses == v->npasses; p++) {
+        CHECK(d->pass[p].lookback == a->pass[p].lookback, "%s: pass %d's look-back", name, p + 1);
         for (uint32_t t = 0; t < a->pass[p].n; t++) {
           const ts_grec *x = &a->pass[p].rec[t], *y = &d->pass[p].rec[t];
           if (x->group != y->group || x->tx != y->tx || x->ty != y->ty || x->start != y->start ||
-              x->waited != y->waited || x->end != y->end || x->lane != y->lane) {
-            CHECK(0, "pass %d ticket %u differs after the round trip", p + 1, t);
+              x->waited != y->waited || x->end != y->end || x->lane != y->lane ||
+              x->published != y->published || x->bound != y->bound ||
+              x->bound_agg != y->bound_agg) {
+            CHECK(0, "%s: pass %d ticket %u differs after the round trip", name, p + 1, t);
             break;
           }
         }
+      }
+      ts_dev_path pa, pb;
+      CHECK(ts_dev_critical_path(a, ts_run_sched(run), &pa, NULL, 0) &&
+                ts_dev_critical_path(d, ts_run_sched(run), &pb, NULL, 0) &&
+                memcmp(&pa, &pb, sizeof pa) == 0,
+            "%s: the critical path differs after the round trip", name);
       CHECK(ts_run_attach_device(run, d, &err) == TS_OK, "attach: %s", err.msg);
     }
     /* Damaged files: truncated, and a group's tile changed. */
@@ -320,9 +508,14 @@ int main(void)
   integral_band_shapes(cl);
   exact_random_schedules(cl);
   every_walk_and_pattern(cl);
-  stuck_group_is_an_error(cl);
+  lookback_walks(cl, "integral_lookback");
+  lookback_walks(cl, "integral_lookback_wide");
+  stuck_group_is_an_error(cl, "integral", 16, 16);
+  stuck_group_is_an_error(cl, "integral_lookback", 128, 32);
   races_without_wavefront(cl);
-  trace_round_trip(cl);
+  trace_round_trip(cl, "transpose2pass", 100, 70);
+  trace_round_trip(cl, "integral_lookback", 700, 200);
+  critical_paths();
   ts_cl_destroy(cl);
   return check_exit("test_device");
 }

@@ -1,7 +1,7 @@
 /* Every variant's CPU model against its filter's scalar reference, bit for bit, on grey,
  * RGB and RGBA images of awkward sizes, under default and random schedules; the integral
- * image's hazards; the output at intermediate ticks; the integral image's grey as the viewer
- * draws it. A mismatch prints its coordinates. */
+ * image's hazards; the look-back variants over many tiles; the output at intermediate ticks;
+ * the integral image's grey as the viewer draws it. A mismatch prints its coordinates. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +86,41 @@ static void integral_shapes(void)
       CHECK(nh == 0, "%s: %zu hazards", what, nh);
       if (run)
         compare_to_ref(run, img, what, 1);
+      ts_run_destroy(run);
+    }
+    ts_image_destroy(img);
+  }
+}
+
+/* The look-back variants' CPU model over several of their tiles each way (128x32 and
+ * 256x32, the last column and row of tiles cut short), grey, RGB and RGBA, under the
+ * default schedule and random ones: exact wherever the schedule leaves no hazard. */
+static void lookback_shapes(void)
+{
+  static const int sizes[][2] = { { 300, 70 }, { 129, 33 }, { 257, 97 }, { 1000, 200 },
+                                  { 513, 31 } };
+  const char *const names[] = { "integral_lookback", "integral_lookback_wide" };
+  for (int si = 0; si < (int)(sizeof sizes / sizeof sizes[0]); si++) {
+    ts_image *img = random_image(sizes[si][0], sizes[si][1], (int[]){ 1, 3, 4 }[si % 3]);
+    for (int vi = 0; vi < 2; vi++) {
+      const ts_variant *v = ts_variant_find(names[vi]);
+      char what[128];
+      snprintf(what, sizeof what, "%s %dx%dx%d", v->name, img->w, img->h, img->c);
+      ts_run *run = run_variant(img, v, v->pattern, ts_pattern_default_walk(v->pattern), 168,
+                                0, 0, 0, INT64_MAX);
+      if (run)
+        CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
+      ts_run_destroy(run);
+      ts_pattern pat = (ts_pattern)check_rand(TS_PAT_COUNT);
+      ts_walk walk = (ts_walk)check_rand(TS_WALK_COUNT);
+      snprintf(what, sizeof what, "%s %dx%dx%d %s/%s", v->name, img->w, img->h, img->c,
+               ts_pattern_name(pat), ts_walk_name(walk));
+      run = run_variant(img, v, pat, walk, 1 + (int)check_rand(20), 0, 0, 0, INT64_MAX);
+      size_t nh = 1;
+      if (run)
+        ts_run_hazards(run, &nh);
+      if (run && nh == 0)
+        CHECK(compare_to_ref(run, img, what, 1) == 0, "%s", what);
       ts_run_destroy(run);
     }
     ts_image_destroy(img);
@@ -360,6 +395,7 @@ int main(void)
   all_variants_exact();
   gaussian_sizes();
   integral_shapes();
+  lookback_shapes();
   integral_hazards();
   integral_races();
   stepping();

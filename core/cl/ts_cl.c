@@ -318,10 +318,13 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
     free(src[i]);
   if ((st = tscl_cl_check(e, "clCreateProgramWithSource", err)) != TS_OK)
     return st;
-  const char *opts = !device_exec      ? "-cl-std=CL1.2"
-                     : device_exec == 2 ? "-cl-std=CL1.2 -DTS_OBSERVE=1"
-                     : cl->nvidia       ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_NVIDIA=1"
-                                        : "-cl-std=CL1.2 -DTS_DEVICE=1";
+  /* TS_CPU: a CPU device runs a work-group's work-items in one thread, in program order
+   * (kernels/scoreboard.cl fences once a group there instead of once a work-item). */
+  const char *opts = !device_exec                ? "-cl-std=CL1.2"
+                     : device_exec == 2           ? "-cl-std=CL1.2 -DTS_OBSERVE=1"
+                     : cl->nvidia                 ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_NVIDIA=1"
+                     : cl->info.type[0] == 'C'    ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_CPU=1"
+                                                  : "-cl-std=CL1.2 -DTS_DEVICE=1";
   e = clBuildProgram(p, 1, &cl->device, opts, NULL, NULL);
   if (e != CL_SUCCESS) {
     size_t n = 0;

@@ -102,12 +102,20 @@ typedef struct ts_grec {
   int32_t unit;           /* compute unit, or -1 where the device cannot say */
   int32_t tx, ty;         /* the tile it worked on */
   uint64_t start, waited, end;
+  /* When its successors could first read from it: a look-back kernel's aggregate (between
+   * start and the end of its wait), else its end. */
+  uint64_t published;
+  /* Recorded by look-back kernels: the ticket whose publication the wait read last (-1:
+   * none), and whether that was its aggregate (1) or its end (0). Elsewhere -1, and the
+   * critical path finds it from the wait set (ts_dev_critical_path). */
+  int32_t bound, bound_agg;
   int32_t lane;           /* for drawing: the unit, or a logical lane (filled by ts_run) */
 } ts_grec;
 
 typedef struct ts_cl_dev_launch {
   const int32_t *tiles;   /* n tiles (x, y) in walk order: ticket t works on tiles[t] */
   const int32_t *waits;   /* n x 8: the size of ticket t's wait set, then its producers' tickets */
+  const int32_t *ticket_of; /* n: each tile's ticket by thread id, for a pass that looks back */
   uint32_t n;
   int stuck;              /* a ticket that never signals (tests), or -1 */
   uint32_t spin_limit;    /* spins before a wait gives up; 0: the default for the device */

@@ -13,8 +13,25 @@ int ts_cl_clock_is_time(const ts_cl *cl)
   return cl->nvidia;
 }
 
-/* Kernels and buffers for launches of up to n work-groups. */
-static ts_status device_state(ts_cl_run *r, uint32_t n, ts_error *err)
+/* A record's words per ticket (kernels/scoreboard.cl: TS_REC_*). */
+enum { REC_WORDS = 8 };
+
+/* The board's words for n tickets: the header and a flag each; for a pass that looks back,
+ * each tile's ticket and the sums it publishes (sums words a tile). */
+static int board_words(size_t n, int sums, size_t *words)
+{
+  size_t w = 4 + n;
+  if (sums > 0) {
+    if (n > (SIZE_MAX / 8 - w) / ((size_t)sums + 1))
+      return 0;
+    w += n + n * (size_t)sums;
+  }
+  *words = w;
+  return w <= SIZE_MAX / 8;
+}
+
+/* Kernels and buffers for launches of up to n work-groups and a board of `words`. */
+static ts_status device_state(ts_cl_run *r, uint32_t n, size_t words, ts_error *err)
 {
   ts_cl *cl = r->cl;
   ts_status st = TS_OK;
@@ -22,18 +39,29 @@ static ts_status device_state(ts_cl_run *r, uint32_t n, ts_error *err)
     if (!r->dkernel[p])
       st = tscl_make_kernel_in(cl, r->v->passes[p].cl_file, 1, r->v->passes[p].cl_kernel,
                           &r->dkernel[p], err);
-  if (st != TS_OK || n <= r->dcap)
+  if (st != TS_OK)
     return st;
-  cl_mem *bufs[] = { &r->board, &r->dtiles, &r->dwaits, &r->drec };
-  size_t sizes[] = { ((size_t)n + 4) * sizeof(cl_int), (size_t)n * 2 * sizeof(cl_int),
-                     (size_t)n * 8 * sizeof(cl_int), (size_t)n * 6 * sizeof(cl_ulong) };
-  for (int i = 0; i < 4; i++) {
+  if (words > r->dboard_words) {
+    if (r->board)
+      clReleaseMemObject(r->board);
+    r->board = NULL;
+    r->dboard_words = 0;
+    if ((st = tscl_new_buffer(cl, words * sizeof(cl_int), &r->board, err)) != TS_OK)
+      return st;
+    r->dboard_words = words;
+  }
+  if (n <= r->dcap)
+    return st;
+  cl_mem *bufs[] = { &r->dtiles, &r->dwaits, &r->drec };
+  size_t sizes[] = { (size_t)n * 2 * sizeof(cl_int), (size_t)n * 8 * sizeof(cl_int),
+                     (size_t)n * REC_WORDS * sizeof(cl_ulong) };
+  for (int i = 0; i < 3; i++) {
     if (*bufs[i])
       clReleaseMemObject(*bufs[i]);
     *bufs[i] = NULL;
   }
   r->dcap = 0;
-  for (int i = 0; i < 4 && st == TS_OK; i++)
+  for (int i = 0; i < 3 && st == TS_OK; i++)
     st = tscl_new_buffer(cl, sizes[i], bufs[i], err);
   if (st == TS_OK)
     r->dcap = n;
@@ -46,18 +74,29 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   memset(res, 0, sizeof *res);
   if (l->n == 0)
     return TS_OK;
-  ts_status st = device_state(r, l->n, err);
+  const ts_pass_desc *pd = &r->v->passes[pass];
+  size_t n = l->n, words;
+  if (!board_words(n, pd->cl_dev_sums, &words))
+    return ts_fail(err, TS_ERR_TOO_LARGE, "%u work-groups: too many for the board", l->n);
+  if (pd->cl_dev_sums > 0 && !l->ticket_of)
+    return ts_fail(err, TS_ERR_ARG, "kernel %s looks back: its launch needs the tiles' tickets",
+                   pd->cl_kernel);
+  ts_status st = device_state(r, l->n, words, err);
   if (st == TS_OK)
     st = tscl_unmap_all(r, err);
   if (st != TS_OK)
     return st;
   ts_cl *cl = r->cl;
-  const ts_pass_desc *pd = &r->v->passes[pass];
   const cl_int zero = 0;
-  size_t n = l->n;
+  /* The flags start at zero; a look-back's sums need not, as no tile reads a tile's sums
+   * before its flag says they are out. */
   CL_TRY(clEnqueueFillBuffer(cl->queue, r->board, &zero, sizeof zero, 0, (n + 4) * sizeof zero, 0,
                              NULL, NULL),
          "clEnqueueFillBuffer");
+  if (pd->cl_dev_sums > 0)
+    CL_TRY(clEnqueueWriteBuffer(cl->queue, r->board, CL_FALSE, (n + 4) * sizeof(cl_int),
+                                n * sizeof(cl_int), l->ticket_of, 0, NULL, NULL),
+           "clEnqueueWriteBuffer");
   CL_TRY(clEnqueueWriteBuffer(cl->queue, r->dtiles, CL_FALSE, 0, n * 2 * sizeof(cl_int), l->tiles,
                               0, NULL, NULL),
          "clEnqueueWriteBuffer");
@@ -66,7 +105,12 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
          "clEnqueueWriteBuffer");
   cl_kernel kern = r->dkernel[pass];
   int first = 0, ntiles = (int)n, record = rec != NULL, stuck = l->stuck;
-  cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 27;
+  /* The default bound: 2^24 polls on a GPU (each with a 100 ns back-off); 2^30 on a CPU,
+   * where a poll takes a few ns and a loaded machine can leave the producer's thread
+   * unscheduled for longer than 2^27 of them (pocl on 2 shared cores, load 8 to 10: three
+   * give-ups whose producers had all signalled by the end). A real stall then reports in
+   * seconds. */
+  cl_uint spin = l->spin_limit ? l->spin_limit : cl->info.type[0] == 'G' ? 1u << 24 : 1u << 30;
   cl_mem dst = r->buf[pd->dst];
   if ((st = tscl_set_args(r, kern, r->buf[pd->src], dst, dst, r->dtiles, first, ntiles, err)) != TS_OK)
     return st;
@@ -132,18 +176,23 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
     free(flags);
   }
   if (rec) {
-    cl_ulong *raw = malloc(n * 6 * sizeof *raw);
+    cl_ulong *raw = malloc(n * REC_WORDS * sizeof *raw);
     if (!raw)
       return ts_fail(err, TS_ERR_NOMEM, "out of memory for %zu records", n);
-    e = clEnqueueReadBuffer(cl->queue, r->drec, CL_TRUE, 0, n * 6 * sizeof *raw, raw, 0, NULL,
-                            NULL);
+    e = clEnqueueReadBuffer(cl->queue, r->drec, CL_TRUE, 0, n * REC_WORDS * sizeof *raw, raw, 0,
+                            NULL, NULL);
     if (e == CL_SUCCESS)
       for (size_t t = 0; t < n; t++) {
-        const cl_ulong *q = raw + 6 * t;
+        const cl_ulong *q = raw + REC_WORDS * t;
+        /* bound: 1 + a ticket, + 2^32 where it read that ticket's aggregate; 0 none */
+        uint32_t b = (uint32_t)q[7];
+        int lookback = pd->cl_dev_sums > 0 && b >= 1 && b <= n;
         rec[t] = (ts_grec){ .group = (uint32_t)q[0],
                             .unit = q[1] == 0xffffffffu ? -1 : (int32_t)q[1],
                             .tx = (int32_t)(uint32_t)q[2], .ty = (int32_t)(uint32_t)(q[2] >> 32),
-                            .start = q[3], .waited = q[4], .end = q[5] };
+                            .start = q[3], .waited = q[4], .end = q[5], .published = q[6],
+                            .bound = lookback ? (int32_t)(b - 1) : -1,
+                            .bound_agg = lookback && (q[7] >> 32) != 0 };
       }
     free(raw);
     CL_TRY(e, "clEnqueueReadBuffer");

@@ -57,6 +57,7 @@ struct ts_cl_run {
   size_t obs_words[MAX_KERNELS_PER_RUN];
   cl_mem board, dtiles, dwaits, drec;
   uint32_t dcap;
+  size_t dboard_words; /* the board's size: flags, and for a look-back the tiles' tickets and sums */
   size_t lmem;
   int W, H, C, r;
   cl_event *events;

@@ -24,6 +24,136 @@ double ts_dev_mean_wait(const ts_dev_run *d)
   return n ? sum / (double)n : 0.0;
 }
 
+double ts_dev_wait_share(const ts_dev_run *d)
+{
+  double wait = 0, all = 0;
+  for (int p = 0; p < d->npasses; p++)
+    for (uint32_t i = 0; d->pass[p].rec && i < d->pass[p].n; i++) {
+      const ts_grec *g = &d->pass[p].rec[i];
+      uint64_t from = d->pass[p].lookback ? g->published : g->start;
+      wait += (double)(g->waited - (from < g->waited ? from : g->waited));
+      all += (double)(g->end - g->start);
+    }
+  return all > 0 ? wait / all : 0.0;
+}
+
+/* Whether ticket t of pass p waited for another group: the producer whose publication it
+ * read last (*b), when that came out after t's wait began; *agg where it was that producer's
+ * aggregate (a look-back's), which no wait of the producer's delayed. */
+static int waited_for(const ts_dev_run *d, const ts_sched *s, int p, uint32_t t, uint32_t *b,
+                      int *agg)
+{
+  const ts_dev_pass *dp = &d->pass[p];
+  const ts_grec *g = &dp->rec[t];
+  int32_t k = -1;
+  *agg = 0;
+  if (dp->lookback) {
+    k = g->bound >= 0 && (uint32_t)g->bound < t ? g->bound : -1;
+    *agg = k >= 0 && g->bound_agg;
+  } else {
+    const ts_pass_sched *ps = &s->pass[p];
+    uint32_t tg[TS_PATTERN_MAX_VECTORS];
+    int nw = ts_sched_waits(s, p, ps->order[t], tg);
+    for (int i = 0; i < nw; i++) {
+      uint32_t pt = ps->t[tg[i]].dispatch;
+      if (pt < t && (k < 0 || dp->rec[pt].end > dp->rec[k].end))
+        k = (int32_t)pt;
+    }
+  }
+  if (k < 0)
+    return 0;
+  const ts_grec *pb = &dp->rec[k];
+  *b = (uint32_t)k;
+  return (*agg ? pb->published : pb->end) > (dp->lookback ? g->published : g->start);
+}
+
+int ts_dev_critical_path(const ts_dev_run *d, const ts_sched *s, ts_dev_path *out,
+                         uint32_t *chain, uint32_t chain_cap)
+{
+  memset(out, 0, sizeof *out);
+  if (!d || !s || d->npasses != s->npasses)
+    return 0;
+  int found = 0;
+  for (int p = 0; p < d->npasses; p++) {
+    const ts_dev_pass *dp = &d->pass[p];
+    if (!dp->rec || dp->n == 0 || dp->n != s->pass[p].n)
+      continue;
+    /* depth[t]: groups on the longest chain ending with t's wait; head[t]: where it begins.
+     * What bound a wait is an earlier ticket, so one pass in ticket order does. */
+    uint32_t *depth = malloc((size_t)dp->n * 2 * sizeof *depth);
+    if (!depth)
+      return found;
+    uint32_t *head = depth + dp->n;
+    for (uint32_t t = 0; t < dp->n; t++) {
+      uint32_t b;
+      int agg;
+      if (!waited_for(d, s, p, t, &b, &agg)) {
+        depth[t] = 1;
+        head[t] = t;
+      } else {
+        depth[t] = agg ? 2 : depth[b] + 1;
+        head[t] = agg ? b : head[b];
+      }
+      const ts_grec *g = &dp->rec[t];
+      uint64_t t0 = dp->rec[head[t]].start;
+      if (!found || depth[t] > out->groups ||
+          (depth[t] == out->groups && g->end - t0 > out->t1 - out->t0)) {
+        found = 1;
+        *out = (ts_dev_path){ .pass = p, .groups = depth[t], .head = head[t], .tail = t,
+                              .t0 = t0, .t1 = g->end };
+      }
+    }
+    free(depth);
+  }
+  if (!found)
+    return 0;
+  /* Back from the tail through what bound each wait, then head first. */
+  uint32_t n = 0, t = out->tail;
+  for (uint32_t i = 0; i < out->groups; i++) {
+    if (chain && n < chain_cap)
+      chain[n++] = t;
+    uint32_t b;
+    int agg;
+    if (i + 1 < out->groups && waited_for(d, s, out->pass, t, &b, &agg)) {
+      out->through_aggregate = agg;
+      t = b;
+    }
+  }
+  for (uint32_t i = 0; i < n / 2; i++) {
+    uint32_t x = chain[i];
+    chain[i] = chain[n - 1 - i];
+    chain[n - 1 - i] = x;
+  }
+  out->span = d->t_end;
+  return 1;
+}
+
+void ts_dev_path_line(const ts_dev_run *d, const ts_sched *s, char *buf, size_t size)
+{
+  ts_dev_path p;
+  if (!ts_dev_critical_path(d, s, &p, NULL, 0)) {
+    snprintf(buf, size, "critical path: no record");
+    return;
+  }
+  if (p.groups == 1) {
+    snprintf(buf, size, "critical path: no group waited for another's publication");
+    return;
+  }
+  char pass[32] = "", how[64] = "";
+  if (d->npasses > 1)
+    snprintf(pass, sizeof pass, " in pass %d", p.pass + 1);
+  if (p.through_aggregate)
+    snprintf(how, sizeof how, ", from an aggregate");
+  if (d->clock_ns)
+    snprintf(buf, size, "critical path: %u group%s in a chain of waits%s%s, %.3f of %.3f ms",
+             p.groups, p.groups == 1 ? "" : "s", pass, how, (double)(p.t1 - p.t0) * 1e-6,
+             (double)p.span * 1e-6);
+  else
+    snprintf(buf, size, "critical path: %u group%s in a chain of waits%s%s, events %" PRIu64
+             " to %" PRIu64 " of %" PRIu64, p.groups, p.groups == 1 ? "" : "s", pass, how, p.t0,
+             p.t1, p.span + 1);
+}
+
 void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size)
 {
   uint32_t groups = 0;
@@ -119,12 +249,15 @@ static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const 
           d->kernel_ms);
   for (int pi = 0; pi < d->npasses; pi++) {
     const ts_dev_pass *dp = &d->pass[pi];
-    fprintf(f, "%s{\"tw\":%d,\"th\":%d,\"groups\":[", pi ? ",\n" : "", s->pass[pi].tw,
-            s->pass[pi].th);
+    fprintf(f, "%s{\"tw\":%d,\"th\":%d,%s\"groups\":[", pi ? ",\n" : "", s->pass[pi].tw,
+            s->pass[pi].th, dp->lookback ? "\"lookback\":1," : "");
     for (uint32_t t = 0; dp->rec && t < dp->n; t++) {
       const ts_grec *g = &dp->rec[t];
-      fprintf(f, "%s[%u,%d,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", t ? (t % 8 ? "," : ",\n")
+      fprintf(f, "%s[%u,%d,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64, t ? (t % 8 ? "," : ",\n")
               : "", g->group, g->unit, g->tx, g->ty, g->start, g->waited, g->end);
+      if (dp->lookback)
+        fprintf(f, ",%" PRIu64 ",%d,%d", g->published, g->bound, g->bound_agg);
+      fputc(']', f);
     }
     fprintf(f, "]}");
   }
@@ -299,32 +432,38 @@ static ts_status int_in(jp *j, double lo, double hi, const char *what, int64_t *
   return TS_OK;
 }
 
-/* [group, unit, tx, ty, start, waited, end] */
-static ts_status group_rec(jp *j, ts_grec *g)
+/* [group, unit, tx, ty, start, waited, end], and for a pass that looks back (n = 10)
+ * [..., published, bound, bound_agg]. */
+static ts_status group_rec(jp *j, ts_grec *g, int n)
 {
-  int64_t v[7];
+  int64_t v[10];
   static const char *const names[] = { "group", "unit", "tile x", "tile y", "start", "wait",
-                                       "end" };
+                                       "end", "publication", "bound", "bound's state" };
+  static const double lo[] = { 0, -1, 0, 0, 0, 0, 0, 0, -1, 0 };
+  static const double hi[] = { 2147483647.0, 65535.0, 2147483647.0, 2147483647.0,
+                               9007199254740992.0, 9007199254740992.0, 9007199254740992.0,
+                               9007199254740992.0, 2147483647.0, 1 };
   if (!eat(j, '['))
     return bad(j, "expected a group record");
-  for (int i = 0; i < 7; i++) {
+  for (int i = 0; i < n; i++) {
     if (i && !eat(j, ','))
-      return bad(j, "a group record has 7 numbers");
+      return bad(j, n == 7 ? "a group record has 7 numbers"
+                           : "a group record of a look-back pass has 10 numbers");
     /* a compute unit past the logical lanes' limit is no device's (a GPU has a few hundred):
      * the Gantt chart has a row for every one */
-    ts_status st = int_in(j, i == 1 ? -1 : 0,
-                          i == 1 ? TS_DEV_MAX_LANES - 1 : i < 4 ? 2147483647.0 : 9007199254740992.0,
-                          names[i], &v[i]);
+    ts_status st = int_in(j, lo[i], i == 1 ? TS_DEV_MAX_LANES - 1 : hi[i], names[i], &v[i]);
     if (st != TS_OK)
       return st;
   }
   if (!eat(j, ']'))
-    return bad(j, "a group record has 7 numbers");
-  if (v[5] < v[4] || v[6] < v[5])
+    return bad(j, n == 7 ? "a group record has 7 numbers"
+                         : "a group record of a look-back pass has 10 numbers");
+  if (v[5] < v[4] || v[6] < v[5] || (n == 10 && (v[7] < v[4] || v[7] > v[6])))
     return ts_fail(j->err, TS_ERR_FORMAT, "%s: a group's times are out of order", j->path);
   *g = (ts_grec){ .group = (uint32_t)v[0], .unit = (int32_t)v[1], .tx = (int32_t)v[2],
                   .ty = (int32_t)v[3], .start = (uint64_t)v[4], .waited = (uint64_t)v[5],
-                  .end = (uint64_t)v[6] };
+                  .end = (uint64_t)v[6], .published = (uint64_t)(n == 10 ? v[7] : v[6]),
+                  .bound = n == 10 ? (int32_t)v[8] : -1, .bound_agg = n == 10 && v[9] };
   return TS_OK;
 }
 
@@ -345,6 +484,12 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
       if ((st = int_in(j, 1, TS_IMAGE_MAX_DIM, key, &v)) != TS_OK)
         return st;
       *(key[1] == 'w' ? tw : th) = (int)v;
+    } else if (strcmp(key, "lookback") == 0) {
+      if (dp->n > 0)
+        return bad(j, "\"lookback\" comes after the groups");
+      if ((st = int_in(j, 0, 1, key, &v)) != TS_OK)
+        return st;
+      dp->lookback = (int)v;
     } else if (strcmp(key, "groups") == 0) {
       if (!eat(j, '['))
         return bad(j, "expected the groups array");
@@ -361,7 +506,7 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
             dp->rec = r;
             cap = nc;
           }
-          if ((st = group_rec(j, &dp->rec[dp->n])) != TS_OK)
+          if ((st = group_rec(j, &dp->rec[dp->n], dp->lookback ? 10 : 7)) != TS_OK)
             return st;
           dp->n++;
         } while (eat(j, ','));
@@ -382,6 +527,11 @@ static ts_status pass_rec(jp *j, ts_dev_pass *dp, int *tw, int *th)
     if (dp->rec[t].group >= dp->n)
       return ts_fail(j->err, TS_ERR_FORMAT, "%s: group %u is out of range (a pass of %u groups)",
                      j->path, dp->rec[t].group, dp->n);
+  /* What bound a wait is an earlier ticket: the critical path follows it back. */
+  for (uint32_t t = 0; t < dp->n; t++)
+    if (dp->rec[t].bound >= (int32_t)t)
+      return ts_fail(j->err, TS_ERR_FORMAT, "%s: ticket %u's wait is bound by a later ticket, %d",
+                     j->path, t, dp->rec[t].bound);
   return TS_OK;
 }
 

@@ -17,6 +17,33 @@
 void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size);
 /* Mean time from start to end of wait over every group, in the record's unit. */
 double ts_dev_mean_wait(const ts_dev_run *d);
+/* The share of its groups' time that the record spent waiting: from the start (a look-back
+ * kernel's aggregate: it waits for nothing before it) to the end of the wait, over start to
+ * end, summed over every group; 0 for an empty record. */
+double ts_dev_wait_share(const ts_dev_run *d);
+
+/* The critical path of a recorded run: its longest chain of waits. A group waited for the
+ * producer whose publication it read last (what a look-back kernel recorded, else the
+ * producer of its effective wait set that ended last) when that came out after its wait
+ * began; the chain goes on through that producer's own wait where what it read was the
+ * producer's end, and stops there where it was a look-back's aggregate, which no wait
+ * delays. */
+typedef struct ts_dev_path {
+  int pass;              /* the pass it lies in (the longest of them) */
+  uint32_t groups;       /* groups on it: 1 when no group waited for another */
+  uint32_t head, tail;   /* its first and last tickets */
+  uint64_t t0, t1;       /* the head's start and the tail's end, in the record's unit */
+  uint64_t span;         /* the run's length in the record: 0 to its last end */
+  int through_aggregate; /* its first link read the head's aggregate */
+} ts_dev_path;
+
+/* Fills *p for the record d of a run with schedule s (the wait sets); chain: NULL, or room
+ * for p->groups tickets (at most the pass's groups), head first. 0 when d holds no record. */
+int ts_dev_critical_path(const ts_dev_run *d, const ts_sched *s, ts_dev_path *p,
+                         uint32_t *chain, uint32_t chain_cap);
+/* "critical path: 374 groups in a chain of waits, 0.690 of 0.730 ms" and the like (the
+ * chain from its head's start to its tail's end, of the whole record). */
+void ts_dev_path_line(const ts_dev_run *d, const ts_sched *s, char *buf, size_t size);
 
 /* Writes the run's device record and its simulated schedule as trace-event JSON (to a
  * temporary file, then renamed). input: the input image's path as the user gave it. */

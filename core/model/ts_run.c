@@ -761,6 +761,7 @@ void ts_dev_run_finish(ts_dev_run *d)
       g->start -= t0;
       g->waited -= t0;
       g->end -= t0;
+      g->published -= t0;
       d->t_end = g->end > d->t_end ? g->end : d->t_end;
       if (have_units) {
         g->lane = g->unit;

@@ -121,6 +121,9 @@ typedef struct ts_dev_opts {
 typedef struct ts_dev_pass {
   uint32_t n;
   ts_grec *rec;           /* by ticket (NULL when not recorded) */
+  /* 1: its kernel looks back (kernels/integral_lookback.cl): each group published an
+   * aggregate before its end and recorded what bound its wait (ts_grec). */
+  int lookback;
 } ts_dev_pass;
 
 /* The most lanes a device run has: compute unit ids below it (a GPU has a few hundred), and

@@ -45,15 +45,19 @@ static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
   return st;
 }
 
-/* The walk's tiles and each ticket's wait set as tickets, for pass pi. */
+/* The walk's tiles, each ticket's wait set as tickets, and each tile's ticket (by thread
+ * id, for a pass that looks back), for pass pi. */
 static ts_status walk_tables(const ts_run *run, int pi, int32_t **tiles, int32_t **waits,
-                             ts_error *err)
+                             int32_t **ticket_of, ts_error *err)
 {
   const ts_pass_sched *ps = &run->sched->pass[pi];
   *tiles = malloc((size_t)ps->n * 2 * sizeof **tiles);
   *waits = malloc((size_t)ps->n * 8 * sizeof **waits);
-  if (!*tiles || !*waits)
+  *ticket_of = malloc(((size_t)ps->n + 1) * sizeof **ticket_of);
+  if (!*tiles || !*waits || !*ticket_of)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for %u tiles", ps->n);
+  for (uint32_t id = 0; id < ps->n; id++)
+    (*ticket_of)[id] = (int32_t)ps->t[id].dispatch;
   for (uint32_t d = 0; d < ps->n; d++) {
     uint32_t id = ps->order[d], tg[TS_PATTERN_MAX_VECTORS];
     int tx, ty;
@@ -92,12 +96,13 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
   double t0 = tsrun_now_ms();
   for (int pi = 0; st == TS_OK && pi < v->npasses; pi++) {
     const ts_pass_sched *ps = &run->sched->pass[pi];
-    int32_t *tiles = NULL, *waits = NULL;
-    st = walk_tables(run, pi, &tiles, &waits, err);
+    int32_t *tiles = NULL, *waits = NULL, *ticket_of = NULL;
+    st = walk_tables(run, pi, &tiles, &waits, &ticket_of, err);
     d->pass[pi].n = ps->n;
+    d->pass[pi].lookback = v->passes[pi].cl_dev_sums > 0;
     if (st == TS_OK && o->record && !(d->pass[pi].rec = calloc(ps->n ? ps->n : 1, sizeof(ts_grec))))
       st = ts_fail(err, TS_ERR_NOMEM, "out of memory for %u records", ps->n);
-    ts_cl_dev_launch l = { tiles, waits, ps->n, pi == v->npasses - 1 ? o->stuck : -1,
+    ts_cl_dev_launch l = { tiles, waits, ticket_of, ps->n, pi == v->npasses - 1 ? o->stuck : -1,
                            o->spin_limit };
     ts_cl_dev_result res;
     if (st == TS_OK)
@@ -111,6 +116,7 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
         d->pass[pi].rec[t].start += after;
         d->pass[pi].rec[t].waited += after;
         d->pass[pi].rec[t].end += after;
+        d->pass[pi].rec[t].published += after;
       }
     }
     if (st == TS_OK && res.gave_up) {
@@ -132,6 +138,7 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
     }
     free(tiles);
     free(waits);
+    free(ticket_of);
   }
   d->kernel_ms = ts_cl_run_take_kernel_ms(run->cl);
   tsrun_mark_all(run);

@@ -12,7 +12,8 @@ static const ts_variant *const registry[] = {
   &ts_variant_gauss_local,  &ts_variant_gauss_local_sep, &ts_variant_gauss_slide, &ts_variant_gaussword,
   &ts_variant_gaussquad,     &ts_variant_gauss_stream,
   &ts_variant_integral,      &ts_variant_integral_scan, &ts_variant_integral_colrow,
-  &ts_variant_integral_band,
+  &ts_variant_integral_band, &ts_variant_integral_lookback,
+  &ts_variant_integral_lookback_wide,
 };
 
 enum { NBUILTIN = (int)(sizeof registry / sizeof registry[0]) };

@@ -70,6 +70,10 @@ typedef struct ts_pass_desc {
   /* For a one-work-item kernel, the work-items that share a tile in device mode (the kernel
    * says how), or 0: a group of one. */
   int cl_dev_group_w;
+  /* For a kernel that looks back in device mode (kernels/integral_lookback.cl): the words
+   * of sums each tile publishes there. The board then also carries each tile's ticket and
+   * these sums; 0: a kernel that only waits on its effective wait set. */
+  int cl_dev_sums;
 } ts_pass_desc;
 
 typedef struct ts_variant {

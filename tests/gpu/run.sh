@@ -17,6 +17,9 @@
 # TS_GPU_QUICK=1 skips test_cl and the host-ordered 4K/8K comparison, and benches 4K grey only.
 # TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, test_launch, launch.sh,
 # OpenCV's kernels, and their timings).
+# TS_GPU_ONLY=lookback runs only the scoreboard integrals' part (4a below): test_device, the
+# look-back integral against the CPU model, records and critical paths, and their bench; it
+# leaves at most 8 files in OUT_DIR.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 debs=$(cd "${1:?DEBS_DIR}" && pwd)
@@ -85,6 +88,72 @@ if [[ -z $gpu ]]; then
   log "no OpenCL GPU device"; exit 1
 fi
 "$ts" list --memory --device "$gpu" 2>&1 | tee -a "$out/device.txt"
+
+# 4a. The scoreboard integrals (TS_GPU_ONLY=lookback): the seed's one-launch wavefront
+#     (integral) beside the decoupled look-back (integral_lookback, docs/device.md).
+#     test_device (every variant in one launch, the look-back under random walks, the stuck
+#     ticket); the look-back's whole 4K and 8K runs, one launch and host-ordered, byte for byte
+#     against the CPU model; one recorded run of each at 8K grey (and at 4K for the plain one)
+#     with its critical path, under three walks for the look-back; the bench at 8K and 4K.
+#     Files: summary.txt, device.txt, build.log, test_device.txt, bench.txt, the traces
+#     lookback8k.json.gz and integral4k.json.gz, and lookback320.json (the golden's record,
+#     tests/records/integral_lookback.json, made here).
+if [[ ${TS_GPU_ONLY:-} == lookback ]]; then
+  rc=0
+  outa=$(cd "$out" && pwd)
+  "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
+  "$build/assets/ts_mkchart" "$work/chart8k.png" 7680x4320 >/dev/null
+  log "test_device"
+  timeout 300 "$build/tests/test_device" >"$out/test_device.txt" 2>&1
+  r=$?
+  tail -4 "$out/test_device.txt" | tee -a "$out/summary.txt"
+  log "test_device exit $r"
+  [[ $r -eq 0 ]] || rc=1
+  for img in chart4k chart8k; do
+    "$ts" run -i "$work/$img.png" --variant integral --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+    for v in integral_lookback integral_lookback_wide; do
+      for how in "--exec device" "--exec sim"; do
+        # shellcheck disable=SC2086
+        "$ts" run -i "$work/$img.png" --variant "$v" --device "$gpu" $how --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
+        if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+        log "$v $img $how: $r; $(grep -E '^device:|kernels' "$work/run.txt" | head -1)"
+      done
+    done
+  done
+  log "records at 7680x4320 (each line: its device summary and its critical path)"
+  for v in integral_lookback integral_lookback_wide; do
+    for w in wavefront horizontal vertical; do
+      "$ts" run -i "$work/chart8k.png" --variant "$v" --walk "$w" --exec device --device "$gpu" \
+        --trace "$work/$v-$w.json" >"$work/run.txt" 2>&1 || rc=1
+      log "$v, walk $w: $(grep -E '^(device|critical path):' "$work/run.txt" | tr '\n' ' ')"
+    done
+  done
+  gzip -c "$work/integral_lookback-wavefront.json" >"$out/lookback8k.json.gz"
+  "$ts" run -i "$work/chart8k.png" --variant integral --exec device --device "$gpu" \
+    >"$work/run.txt" 2>&1 || rc=1
+  log "integral, walk wavefront: $(grep -E '^(device|critical path):' "$work/run.txt" | tr '\n' ' ')"
+  "$ts" run -i "$work/chart4k.png" --variant integral --exec device --device "$gpu" \
+    --trace "$work/integral4k.json" >"$work/run.txt" 2>&1 || rc=1
+  log "integral at 3840x2160: $(grep -E '^(device|critical path):' "$work/run.txt" | tr '\n' ' ')"
+  gzip -c "$work/integral4k.json" >"$out/integral4k.json.gz"
+  (cd "$root" && "$ts" run -i tests/records/chart320.png --variant integral_lookback --exec device \
+     --device "$gpu" --trace "$outa/lookback320.json" 2>&1 | sed -n 2,3p) | tee -a "$out/summary.txt"
+  for size in 7680x4320 3840x2160; do
+    for c in 1 3; do
+      [[ $size == 3840x2160 && $c == 3 ]] && continue
+      log "bench $size, $c channel(s)"
+      "$ts" bench --device "$gpu" --size "$size" --channels "$c" --repeats "${TS_GPU_REPEATS:-11}" \
+        --variants integral,integral_lookback,integral_lookback_wide,integral_colrow 2>&1 |
+        tee -a "$out/bench.txt"
+    done
+  done
+  log "bench 7680x4320 grey, one launch recording every group"
+  "$ts" bench --device "$gpu" --size 7680x4320 --repeats "${TS_GPU_REPEATS:-11}" --records \
+    --variants integral,integral_lookback,integral_lookback_wide 2>&1 | tee -a "$out/bench.txt"
+  rm -rf "$work"
+  log "done (look-back only), exit $rc"
+  exit "$rc"
+fi
 
 # 4b. Plain kernels (SPEC section 10): test_plain on the GPU (the examples equal their
 #     references plain and observed, the broken copies are caught at their lines, every

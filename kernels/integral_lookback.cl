@@ -1,0 +1,457 @@
+/* integral_lookback (128 x 32 tiles) and integral_lookback_wide (256 x 32): the integral image
+ * in one launch whose tiles do not wait in line (not in the seed). A tile is lw x LB_H
+ * pixels and a work-group of lw work-items shares it: the tile's own 2-D prefix sums first,
+ * in local memory; then what lies above it and to its left; then its output. Every helper
+ * takes the width lw, a constant where each kernel calls it.
+ *
+ * Simulated order (the host's launches): every tile above and to the left has finished, and
+ * its neighbours' sums are read from the output as the seed's integral reads them (the left
+ * column, the row above and their corner).
+ *
+ * Device order (-DTS_DEVICE, one launch): the decoupled look-back of Merrill and Garland's
+ * single-pass prefix scan, in two dimensions. As soon as a tile has its own sums, before it
+ * has waited for anything, it publishes its aggregate: the bottom row and the right column
+ * of its own prefix sums (flag AGGREGATE). Then it looks back, to the left along its row of
+ * tiles and up its column, over a window of LB_WIN tiles at a time, one work-item polling
+ * each: an aggregate is added and the look-back goes on past it, until a tile that has
+ * finished (flag DONE), whose sums include everything before it (along the row its
+ * inclusive row sums, published with DONE; up the column its bottom row of the output). A
+ * tile above that has only its aggregate out needs one more number, the sum of its rows
+ * left of this column: its work-item finds it by a look-back of its own along that row, over
+ * the tiles' totals. With its carries known the tile writes its output, and with the output
+ * its inclusive sums, and sets DONE. So a successor waits for a predecessor's aggregate,
+ * which no wait delays, rather than for its end: the chain of waits that makes the seed's
+ * wavefront slow is cut at every tile.
+ *
+ * Forward progress: a tile looks back only at tiles with smaller tickets (the walk
+ * dispatched them first, so their groups run or are done), stopping at the image's edge or
+ * at the first tile dispatched after it: under a walk that leaves no hazard every tile above
+ * and to the left comes first. It also waits, as every scoreboard kernel, until each
+ * producer of its effective wait set has published. Every poll is bounded (ts_lb_poll). */
+
+#define LB_H 32   /* tile rows; also the columns of a row segment (below) */
+#define LB_WIN 16 /* tiles a look-back window */
+
+/* A tile's published sums, in words: the bottom row of its prefix sums (lw words), their
+ * right column (with the aggregate), its inclusive row sums (with DONE, below). The host
+ * sizes the board for them (core/variants/variants_lookback.c). */
+#define LB_SUMS(lw) ((lw) + 2 * LB_H)
+#define LB_RIGHT(lw) (lw)          /* right column: sum of row j's pixels of the tile, rows <= j */
+#define LB_INCL(lw) ((lw) + LB_H)  /* the same over every pixel left of the tile's right edge */
+#define LB_P(lw) ((lw) + 1)        /* row pitch of the sums in local memory (no bank conflicts) */
+#define LB_SEGS(lw) ((lw) / LB_H)  /* each row's prefix is taken in segments of LB_H columns */
+
+/* lmem, in words: the own sums L (LB_H rows of LB_P), the segments' offsets, the carries U
+ * and cumH, the windows' states and row sums, the bound candidates (3 words each). The
+ * variant declares the same total (variants_lookback.c). */
+#define LB_OFF(lw) (LB_H * LB_P(lw))
+#define LB_U(lw) (LB_OFF(lw) + LB_H * LB_SEGS(lw))
+#define LB_CUMH(lw) (LB_U(lw) + (lw))
+#define LB_HST(lw) (LB_CUMH(lw) + LB_H)
+#define LB_VST(lw) (LB_HST(lw) + LB_WIN)
+#define LB_VHT(lw) (LB_VST(lw) + LB_WIN)
+#define LB_CAND(lw) (LB_VHT(lw) + LB_WIN)
+#define LB_NCAND (2 * LB_WIN + 8)
+
+/* The look-back's pollers: work-items LB_HK + w for the window to the left, LB_VK + w for the
+ * window above, LB_WK + i for the effective wait set, each set in a warp (32 work-items) of
+ * its own on a GPU, so that their polls go out at once instead of one path after the other.
+ * A group has at least 128 work-items. */
+#define LB_HK 0
+#define LB_VK 32
+#define LB_WK 64
+
+/* The tile's own 2-D prefix sums: column sums down the tile, then along each row; L holds
+ * them and off[j * LB_SEGS + q] what row j's segments before q add. Outside the image a
+ * column or a row adds nothing, so the last row and column hold the tile's bottom row and
+ * right column whatever its size.
+ * On NVIDIA a work-item a column, then a work-item a row segment of LB_H columns: every
+ * access of a warp goes to consecutive words. Elsewhere (a CPU: pocl runs a group's
+ * work-items one after another, and runs an inner loop scalar) 16 columns a work-item as one
+ * vector, then a row a work-item, 16 prefix sums at a time: lw / 16 and LB_H work-items
+ * busy, the others idle, and off all zero. */
+#ifndef TS_NVIDIA
+#define LB_VEC 1
+/* Inclusive prefix sums along a vector's 16 lanes. */
+inline uint16 lb_scan16(uint16 v)
+{
+  v += (uint16)((uint)0, v.s0123, v.s456789ab, v.scde);
+  v += (uint16)((uint2)0, v.s0123, v.s456789ab, v.scd);
+  v += (uint16)((uint4)0, v.s01234567, v.s89ab);
+  v += (uint16)((uint8)0, v.s01234567);
+  return v;
+}
+#endif
+
+inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, int x0, int y0,
+                        __local uint *L, __local uint *off, int lw)
+{
+  int k = (int)get_local_id(0);
+  int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
+#ifdef LB_VEC
+  if (k < lw / 16) {
+    int c = 16 * k, n = clamp(bw - c, 0, 16);
+    uint16 s = 0;
+    for (int j = 0; j < bh; j++) {
+      if (n == 16) {
+        s += convert_uint16(TS_LD8x16(src, W, x0 + c, y0 + j));
+      } else {
+        uint e[16];
+        for (int i = 0; i < 16; i++)
+          e[i] = i < n ? TS_LD8(src, W, x0 + c + i, y0 + j) : 0u;
+        s += vload16(0, e);
+      }
+      vstore16(s, 0, L + j * LB_P(lw) + c);
+    }
+    for (int j = bh; j < LB_H; j++)
+      vstore16(s, 0, L + j * LB_P(lw) + c);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (k < LB_H) {
+    uint carry = 0;
+    for (int c = 0; c < lw; c += 16) {
+      uint16 v = lb_scan16(vload16(0, L + k * LB_P(lw) + c)) + carry;
+      carry = v.sf;
+      vstore16(v, 0, L + k * LB_P(lw) + c);
+    }
+    for (int q = 0; q < LB_SEGS(lw); q++)
+      off[k * LB_SEGS(lw) + q] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  uint s = 0;
+  for (int j = 0; j < LB_H; j++) {
+    if (k < bw && j < bh)
+      s += TS_LD8(src, W, x0 + k, y0 + j);
+    L[j * LB_P(lw) + k] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* work-item k: row k % LB_H (a warp's rows LB_P apart: no bank conflicts), segment k / LB_H */
+  int r = k % LB_H, q = k / LB_H;
+  __local uint *p = L + r * LB_P(lw) + q * LB_H;
+  uint a = 0;
+  for (int i = 0; i < LB_H; i++) {
+    a += p[i];
+    p[i] = a;
+  }
+  off[r * LB_SEGS(lw) + q] = a;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (k < LB_H) {
+    uint c = 0;
+    for (int i = 0; i < LB_SEGS(lw); i++) {
+      uint t = off[k * LB_SEGS(lw) + i];
+      off[k * LB_SEGS(lw) + i] = c;
+      c += t;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+
+/* Element (i, j) of the tile's own prefix sums. */
+inline uint lb_own(__local const uint *L, __local const uint *off, int i, int j, int lw)
+{
+  return L[j * LB_P(lw) + i] + off[j * LB_SEGS(lw) + i / LB_H];
+}
+
+/* S(x0 + i, y0 + j) = own(i, j) + U[i] + cumH[j]: U[i] the sum of everything above the tile
+ * in columns up to x0 + i (the output's row above it), cumH[j] the sum of everything left
+ * of it in its rows up to y0 + j. On NVIDIA a work-item a column, writing row after row;
+ * elsewhere 16 columns a work-item. */
+inline void lb_store(TS_OBS_PARAM __global uchar *dst, int W, int H, int x0, int y0,
+                     __local const uint *L, __local const uint *off, __local const uint *U,
+                     __local const uint *cumH, int lw)
+{
+  int k = (int)get_local_id(0);
+  int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
+#ifdef LB_VEC
+  int c = 16 * k;
+  if (k >= lw / 16 || c >= bw)
+    return;
+  uint16 u = vload16(0, U + c);
+  for (int j = 0; j < bh; j++) {
+    uint16 v = vload16(0, L + j * LB_P(lw) + c) + u + cumH[j];
+    if (c + 16 <= bw) {
+      TS_ST32x16(dst, W, x0 + c, y0 + j, v);
+    } else {
+      uint e[16];
+      vstore16(v, 0, e);
+      for (int i = 0; i < bw - c; i++)
+        TS_ST32(dst, W, x0 + c + i, y0 + j, e[i]);
+    }
+  }
+#else
+  if (k >= bw)
+    return;
+  uint u = U[k];
+  for (int j = 0; j < bh; j++)
+    TS_ST32(dst, W, x0 + k, y0 + j, lb_own(L, off, k, j, lw) + u + cumH[j]);
+#endif
+}
+
+/* Simulated order: the carries from the committed output (the row above, the column to the
+ * left less their corner), as the seed's integral reads them. */
+inline void lb_tile_committed(TS_BODY_ARGS, int2 t, int lw)
+{
+  int k = (int)get_local_id(0), x0 = t.x * lw, y0 = t.y * LB_H;
+  int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
+  __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
+  __local uint *cumH = lmem + LB_CUMH(lw);
+  lb_own_sums(TS_OBS_ARG src, W, H, x0, y0, L, off, lw);
+  uint corner = x0 > 0 && y0 > 0 ? TS_LD32(committed, W, x0 - 1, y0 - 1) : 0u;
+  U[k] = y0 > 0 && k < bw ? TS_LD32(committed, W, x0 + k, y0 - 1) : 0u;
+  if (k < LB_H)
+    cumH[k] = x0 > 0 && k < bh ? TS_LD32(committed, W, x0 - 1, y0 + k) - corner : 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  lb_store(TS_OBS_ARG dst, W, H, x0, y0, L, off, U, cumH, lw);
+}
+
+#ifndef TS_DEVICE
+inline void integral_lookback_tile(TS_BODY_ARGS, int2 t)
+{
+  lb_tile_committed(TS_BODY_PASS, t, 128);
+}
+inline void integral_lookback_wide_tile(TS_BODY_ARGS, int2 t)
+{
+  lb_tile_committed(TS_BODY_PASS, t, 256);
+}
+TS_GROUP_ENTRY(integral_lookback, 128, 1)
+TS_GROUP_ENTRY(integral_lookback_wide, 256, 1)
+#else
+/* The ticket of tile (x, y) where the walk dispatched it before ticket tk, else -1 (the
+ * image's edge, or a tile later in the walk: the look-back stops there). */
+inline int lb_before(__global const int *ticket_of, int tw, int x, int y, int tk)
+{
+  if (x < 0 || y < 0)
+    return -1;
+  int p = ticket_of[y * tw + x];
+  return p < tk ? p : -1;
+}
+
+/* A tile's published sums, read volatile: they come from other work-groups (NVIDIA's L1 is
+ * not coherent between multiprocessors). */
+inline __global volatile const uint *lb_sums_of(__global const uint *sums, int tw, int x, int y,
+                                                int lw)
+{
+  return (__global volatile const uint *)(sums + (size_t)(y * tw + x) * LB_SUMS(lw));
+}
+
+/* When the publication a look-back read came out (ticket p's aggregate, or its end): what
+ * the record's critical path follows (scoreboard.cl: TS_REC_BOUND). */
+inline void lb_note(__global const ulong *rec, int record, int p, int state, ulong *t, ulong *b)
+{
+  if (!record || p < 0)
+    return;
+  __global volatile const ulong *e = (__global volatile const ulong *)(rec + TS_REC_WORDS * p);
+  ulong when = state == TS_FLAG_AGGREGATE ? e[TS_REC_PUBLISHED] : e[TS_REC_END];
+  if (*b == 0 || when > *t) {
+    *t = when;
+    *b = (ulong)(uint)(p + 1) | (state == TS_FLAG_AGGREGATE ? (ulong)1 << 32 : 0);
+  }
+}
+
+/* The sum of row of tiles y's pixels left of tile column x, for a tile above that has only
+ * its aggregate out: along that row, each tile's total until one that has finished, whose
+ * inclusive row sums hold the rest. One work-item walks it, LB_NB tiles a step: their flags
+ * read at once, one fence, then their sums, so that a long walk (the first tiles of a launch,
+ * when nothing has finished yet) costs a round trip to memory every LB_NB tiles, not every
+ * tile. It waits only where a tile before the first finished one has published nothing. */
+#define LB_NB 8
+inline uint lb_row_left(__global int *board, __global const int *ticket_of,
+                        __global const uint *sums, __global const ulong *rec, int record, int tw,
+                        int x, int y, int tk, uint spin_limit, ulong *t, ulong *b, int lw)
+{
+  uint s = 0;
+  int xx = x - 1;
+  while (xx >= 0) {
+    int ps[LB_NB], st[LB_NB], n = 0, m;
+    for (; n < LB_NB && xx - n >= 0; n++)
+      if ((ps[n] = lb_before(ticket_of, tw, xx - n, y, tk)) < 0)
+        break;
+    if (n == 0)
+      return s; /* the walk's order ends the row here */
+    for (int i = 0; i < n; i++)
+      st[i] = ((__global volatile const int *)board)[TS_BOARD_FLAGS + ps[i]];
+    for (m = 0; m < n && st[m] == TS_FLAG_AGGREGATE; m++)
+      ;
+    if (m < n && st[m] == 0) /* the first that matters has published nothing yet */
+      st[m] = ts_lb_poll(board, ps[m], tk, spin_limit);
+    ts_cm_fence(); /* the sums read below were written before the flags read above */
+    for (int i = 0; i < m + (m < n); i++) {
+      __global volatile const uint *sp = lb_sums_of(sums, tw, xx - i, y, lw);
+      lb_note(rec, record, ps[i], st[i], t, b);
+      if (st[i] == TS_FLAG_DONE)
+        return s + sp[LB_INCL(lw) + LB_H - 1];
+      s += sp[LB_RIGHT(lw) + LB_H - 1];
+    }
+    xx -= m + (m < n);
+  }
+  return s;
+}
+
+/* Keeps a (time, bound) pair in local memory, as three words. */
+inline void lb_cand_put(__local uint *c, int i, ulong t, ulong b)
+{
+  c[3 * i] = (uint)(t >> 32);
+  c[3 * i + 1] = (uint)t;
+  c[3 * i + 2] = b == 0 ? 0u : (uint)b | (uint)(b >> 32) << 31;
+}
+
+/* The later of *t and candidate i. */
+inline void lb_cand_take(__local const uint *c, int i, ulong *t, ulong *b)
+{
+  uint w = c[3 * i + 2];
+  ulong when = (ulong)c[3 * i] << 32 | c[3 * i + 1];
+  if (w != 0 && (*b == 0 || when > *t)) {
+    *t = when;
+    *b = (ulong)(w & 0x7fffffffu) | (ulong)(w >> 31) << 32;
+  }
+}
+
+/* One tile in one launch: its own sums and its aggregate out, the look-back, the output and
+ * DONE. ts_tk_, ts_t_ and ts_lead_ come from TS_TICKET in the kernel. */
+#define LB_DEVICE_BODY(lw) lb_device(src, dst, committed, tiles, ntiles, W, H, lmem, board, \
+                                     waits, rec, record, stuck, spin_limit, ts_tk_[0], ts_t_, \
+                                     ts_lead_, lw)
+inline void lb_device(__global const uchar *src, __global uchar *dst,
+                      __global const uchar *committed, __global const int2 *tiles, int ntiles,
+                      int W, int H, __local uint *lmem, __global int *board,
+                      __global const int *waits, __global ulong *rec, int record, int stuck,
+                      uint spin_limit, int tk, int2 t, int lead, int lw)
+{
+  int k = (int)get_local_id(0);
+  int tx = t.x, ty = t.y, x0 = tx * lw, y0 = ty * LB_H;
+  int tw = (W + lw - 1) / lw, bw = min(lw, W - x0);
+  __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
+  __local uint *cumH = lmem + LB_CUMH(lw), *vht = lmem + LB_VHT(lw), *cand = lmem + LB_CAND(lw);
+  __local int *hst = (__local int *)lmem + LB_HST(lw), *vst = (__local int *)lmem + LB_VST(lw);
+  __global const int *ticket_of = board + TS_BOARD_FLAGS + ntiles;
+  __global uint *sums = (__global uint *)(board + TS_BOARD_FLAGS + 2 * ntiles);
+  __global uint *mine = sums + (size_t)(ty * tw + tx) * LB_SUMS(lw);
+
+  /* 1. The tile's own sums, and its aggregate out before any wait. */
+  lb_own_sums(src, W, H, x0, y0, L, off, lw);
+  mine[k] = lb_own(L, off, k, LB_H - 1, lw);
+  uint right = k < LB_H ? lb_own(L, off, lw - 1, k, lw) : 0u;
+  if (k < LB_H)
+    mine[LB_RIGHT(lw) + k] = right;
+  ts_items_fence();
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (lead) {
+    ts_lead_fence();
+    ts_group_published(board, rec, record, stuck, tk);
+  }
+
+  /* 2. The look-back, left along the row and up the column at once, a window of tiles a
+   *    round; in the first round the effective wait set's producers too. */
+  uint ah = 0, av = 0;
+  ulong bt = 0, bb = 0; /* the latest publication read (work-item 0 keeps the group's) */
+  int hbase = 0, vbase = 0, hdone = tx == 0, vdone = ty == 0, round0 = 1;
+  do {
+    ulong ct = 0, cb = 0;
+    if (k >= LB_HK && k < LB_HK + LB_WIN && !hdone) {
+      int w = k - LB_HK;
+      int p = lb_before(ticket_of, tw, tx - (hbase + w + 1), ty, tk);
+      int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
+      lb_note(rec, record, p, st, &ct, &cb);
+      hst[w] = st;
+      if (record)
+        lb_cand_put(cand, w, ct, cb);
+    } else if (k >= LB_VK && k < LB_VK + LB_WIN && !vdone) {
+      int w = k - LB_VK, y = ty - (vbase + w + 1);
+      int p = lb_before(ticket_of, tw, tx, y, tk);
+      int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
+      lb_note(rec, record, p, st, &ct, &cb);
+      vht[w] = st == TS_FLAG_AGGREGATE ? lb_row_left(board, ticket_of, sums, rec, record, tw, tx,
+                                                     y, tk, spin_limit, &ct, &cb, lw)
+                                       : 0u;
+      vst[w] = st;
+      if (record)
+        lb_cand_put(cand, LB_WIN + w, ct, cb);
+    } else if (round0 && k >= LB_WK && k < LB_WK + 7) {
+      __global const int *wt = waits + 8 * tk;
+      int i = k - LB_WK;
+      if (i < wt[0]) {
+        int st = ts_lb_poll(board, wt[1 + i], tk, spin_limit);
+        lb_note(rec, record, wt[1 + i], st, &ct, &cb);
+      }
+      if (record)
+        lb_cand_put(cand, 2 * LB_WIN + i, ct, cb);
+    }
+    /* Nothing read after the polls may come from before them: on NVIDIA each poll is an
+     * acquire; on a CPU the pollers' fences order all (one thread runs the group); else
+     * every work-item fences. */
+#ifdef TS_CPU
+    if ((k >= LB_HK && k < LB_HK + LB_WIN) || (k >= LB_VK && k < LB_VK + LB_WIN) ||
+        (k >= LB_WK && k < LB_WK + 7))
+      ts_cm_fence();
+#elif !defined(TS_NVIDIA)
+    ts_cm_fence();
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    /* The nearest tile each way whose sums hold everything before it (or the chain's end). */
+    int hn = LB_WIN, vn = LB_WIN;
+    for (int w = LB_WIN - 1; w >= 0; w--) {
+      hn = hdone || hst[w] != TS_FLAG_AGGREGATE ? w : hn;
+      vn = vdone || vst[w] != TS_FLAG_AGGREGATE ? w : vn;
+    }
+    if (!hdone && k < LB_H) {
+      for (int w = 0; w < hn; w++)
+        ah += lb_sums_of(sums, tw, tx - (hbase + w + 1), ty, lw)[LB_RIGHT(lw) + k];
+      if (hn < LB_WIN && hst[hn] == TS_FLAG_DONE)
+        ah += lb_sums_of(sums, tw, tx - (hbase + hn + 1), ty, lw)[LB_INCL(lw) + k];
+    }
+    if (!vdone && k < bw) {
+      for (int w = 0; w < vn; w++)
+        av += lb_sums_of(sums, tw, tx, ty - (vbase + w + 1), lw)[k] + vht[w];
+      if (vn < LB_WIN && vst[vn] == TS_FLAG_DONE)
+        av += TS_LD32(committed, W, x0 + k, (ty - (vbase + vn + 1)) * LB_H + LB_H - 1);
+    }
+    if (record && lead) {
+      for (int w = 0; w < LB_WIN; w++) {
+        if (!hdone && (w < hn || (w == hn && hst[w] == TS_FLAG_DONE)))
+          lb_cand_take(cand, w, &bt, &bb);
+        if (!vdone && (w < vn || (w == vn && vst[w] == TS_FLAG_DONE)))
+          lb_cand_take(cand, LB_WIN + w, &bt, &bb);
+      }
+      for (int i = 0; round0 && i < 7; i++)
+        lb_cand_take(cand, 2 * LB_WIN + i, &bt, &bb);
+    }
+    hdone |= hn < LB_WIN;
+    vdone |= vn < LB_WIN;
+    hbase += LB_WIN;
+    vbase += LB_WIN;
+    round0 = 0;
+    barrier(CLK_LOCAL_MEM_FENCE); /* every window read before the next round writes it */
+  } while (!(hdone && vdone));
+  U[k] = av;
+  if (k < LB_H)
+    cumH[k] = ah;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lead)
+    ts_group_waited(board, rec, record, tk);
+
+  /* 3. The output, then the inclusive row sums, and DONE. */
+  lb_store(dst, W, H, x0, y0, L, off, U, cumH, lw);
+  if (k < LB_H)
+    mine[LB_INCL(lw) + k] = ah + right;
+  ts_items_fence();
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (lead) {
+    ts_lead_fence();
+    ts_group_end_as(board, tiles, rec, record, stuck, tk, 1, bb);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void integral_lookback(TS_ARGS)
+{
+  TS_TICKET(get_group_id(0))
+  LB_DEVICE_BODY(128);
+}
+
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void integral_lookback_wide(TS_ARGS)
+{
+  TS_TICKET(get_group_id(0))
+  LB_DEVICE_BODY(256);
+}
+#endif
