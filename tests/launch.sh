@@ -20,6 +20,17 @@ if ! "$ts" list 2>/dev/null | grep -q "^  0: "; then
   echo "skipped: no OpenCL device"; exit 77
 fi
 k=$src/tests/kernels
+# grey_png W H A B FILE: a grey PNG whose pixel (x, y) is (A x + B y) mod 256
+grey_png() {
+  python3 - "$@" <<'PY'
+import struct, sys, zlib
+w, h, a, b = (int(v) for v in sys.argv[1:5])
+raw = b''.join(b'\0' + bytes((x * a + y * b) & 255 for x in range(w)) for y in range(h))
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open(sys.argv[5], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
+                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+}
 
 # The integral (its own lines): typed sums out, the same sums back in as the reference.
 "$ts" run --kernel-file "$k/lib_integral.cl" --raw "$tmp/sum.npy" -o "$tmp/sum.png" >"$tmp/out" 2>&1
@@ -47,14 +58,7 @@ check "  names the first difference ($(tail -1 "$tmp/out"))" \
   grep -q "^output differs from .*bad.npy: first at pixel (640,480) channel 0$" "$tmp/out"
 
 # A 16-bit PNG holds values: the sums of a 15x16 image (at most 61200) against one.
-python3 - "$tmp/small.png" <<'PY'
-import struct, sys, zlib
-w, h = 15, 16
-raw = b''.join(b'\0' + bytes((x * 37 + y * 11) & 255 for x in range(w)) for y in range(h))
-chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
-open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
-                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-PY
+grey_png 15 16 37 11 "$tmp/small.png"
 "$ts" run --kernel-file "$k/lib_integral.cl" -i "$tmp/small.png" --raw "$tmp/small.npy" >/dev/null 2>&1
 python3 - "$tmp/small.npy" "$tmp/sum16.png" "$tmp/sum16bad.png" <<'PY'
 import struct, sys, zlib
@@ -84,14 +88,7 @@ check "  one value off: exit 1 and where ($rc: $(tail -1 "$tmp/out"))" \
 rc=$?
 check "box from a launch file: exit 0, no finding ($rc: $(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 0 ]] && grep -q '^observed: no finding' '$tmp/out'"
-python3 - "$tmp/g40x31.png" <<'PY'
-import struct, sys, zlib  # a 40x31 grey PNG: a width no multiple of 16, an odd height
-w, h = 40, 31
-raw = b''.join(b'\0' + bytes((x * 7 + y * 13) & 255 for x in range(w)) for y in range(h))
-chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
-open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
-                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-PY
+grey_png 40 31 7 13 "$tmp/g40x31.png" # a width no multiple of 16, an odd height
 "$ts" run --kernel-file "$k/lib_box16.cl" --launch "$k/lib_box16.launch" --observe -i "$tmp/g40x31.png" \
   --pass 'entry=box16x2 options="-D REPLICATE -D SCALE" global=(W+15)/16,(H+1)/2 src_step=W dst_step=W rows=H cols=W alpha=1/9.0' \
   >"$tmp/out" 2>&1

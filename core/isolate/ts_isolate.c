@@ -167,23 +167,34 @@ static ts_status collect(const char *what, pid_t pid, int fd, double timeout_s, 
 }
 
 
+/* A child with a pipe back to this process: *pid is 0 in the child (fds[1] its end), the
+ * child's pid in the parent (fds[0] its end). */
+static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error *err)
+{
+  if (pipe(fds) != 0)
+    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
+  fflush(stdout);
+  fflush(stderr);
+  *pid = fork();
+  if (*pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
+  }
+  close(fds[*pid == 0 ? 0 : 1]);
+  return TS_OK;
+}
+
 ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
                      ts_blob *result, ts_error *err)
 {
   memset(result, 0, sizeof *result);
   int fds[2];
-  if (pipe(fds) != 0)
-    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
-  }
+  pid_t pid;
+  ts_status st0 = start_child(what, fds, &pid, err);
+  if (st0 != TS_OK)
+    return st0;
   if (pid == 0) {
-    close(fds[0]);
     ts_blob out = { 0 };
     ts_error e = { 0 };
     ts_status st = fn(arg, &out, &e);
@@ -192,7 +203,6 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
     fflush(stderr);
     _exit(ok ? 0 : 3);
   }
-  close(fds[1]);
   return collect(what, pid, fds[0], timeout_s, result, err);
 }
 
@@ -201,14 +211,10 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
 {
   memset(result, 0, sizeof *result);
   int fds[2];
-  if (pipe(fds) != 0)
-    return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return ts_fail(err, TS_ERR_IO, "%s: cannot start a process: %s", what, strerror(errno));
-  }
+  pid_t pid;
+  ts_status st0 = start_child(what, fds, &pid, err);
+  if (st0 != TS_OK)
+    return st0;
   if (pid == 0) {
     /* only async-signal-safe calls between fork and exec: the parent may have threads */
     if (dup2(fds[1], 1) < 0 || (request_fd != 3 && dup2(request_fd, 3) < 0))
@@ -216,7 +222,6 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
     execv(argv[0], argv);
     _exit(127);
   }
-  close(fds[1]);
   return collect(what, pid, fds[0], timeout_s, result, err);
 }
 
