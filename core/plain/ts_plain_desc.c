@@ -319,7 +319,9 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
         a->role = TS_ARG_LOCAL;
         snprintf(a->expr, sizeof a->expr, "%.*s", (int)(v - 7), val + 6);
       } else if (a->role == TS_ARG_VALUE) {
-        snprintf(a->expr, sizeof a->expr, "%s", val);
+        if (v >= sizeof a->expr)
+          return field_error(err, lines_path(d), line, key, "the value is longer than 127 bytes");
+        memcpy(a->expr, val, v + 1);
         double x;
         ts_error e2 = { 0 };
         if (is_name(val)) {
@@ -399,7 +401,7 @@ static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_erro
         t++;
       if (t == sizeof types / sizeof types[0])
         return field_error(err, path, line, key, "expected uchar, char, ushort, short, uint, int or float");
-      snprintf(b->type, sizeof b->type, "%s", val);
+      snprintf(b->type, sizeof b->type, "%s", types[t].name);
       b->lane = types[t].lane;
       b->is_float = types[t].is_float;
       b->is_signed = types[t].is_signed;
@@ -415,8 +417,8 @@ static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_erro
                strcmp(key, "offset") == 0) {
       if (!expr_ok(val) || strlen(val) >= sizeof b->step)
         return field_error(err, path, line, key, "expected an expression of W, H and C");
-      snprintf(key[0] == 'c' ? b->channels : key[0] == 's' ? b->step : b->offset,
-               sizeof b->step, "%s", val);
+      memcpy(key[0] == 'c' ? b->channels : key[0] == 's' ? b->step : b->offset, val,
+             strlen(val) + 1);
     } else if (strcmp(key, "role") == 0) {
       b->role = strcmp(val, "input") == 0    ? TS_BUF_INPUT
                 : strcmp(val, "output") == 0 ? TS_BUF_OUTPUT
