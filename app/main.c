@@ -218,10 +218,10 @@ static int run_command(int argc, char **argv)
 {
   if (argc == 2 && strcmp(argv[1], "__plain-worker") == 0)
     return cmd_plain_worker(); /* the viewer's worker (cmd_plain.c) */
+  catch_signals(); /* first: a SIGINT while the user kernels load ends the command too */
   if (!load_user_kernels(&argc, argv))
     return EXIT_USAGE;
   const char *cmd = argc > 1 ? argv[1] : NULL;
-  catch_signals();
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;

@@ -116,8 +116,9 @@ else
   echo "note: run finished before its temporary file was seen; the SIGINT check did not run"
 fi
 no_temps "$tmp" "run after SIGINT"
-"$ts" run --backend cpu -i "$tmp/big.png" -o "$tmp/early.png" >/dev/null &
-sleep 0.3
+"$mkchart" "$tmp/bigger.png" 4096x4096 || bad "ts_mkchart 4096x4096"
+"$ts" run --backend cpu -i "$tmp/bigger.png" -o "$tmp/early.png" >/dev/null &
+sleep 1 # past the process's start (on a loaded machine its libraries take a while to load)
 kill -INT $!
 wait $!
 rc=$?
