@@ -5,6 +5,7 @@
 
 #include "ts_export.h"
 #include "ts_file.h"
+#include "ts_npy.h"
 
 ts_status ts_export_npy_to(ts_outfile *of, const ts_run *run, ts_error *err)
 {
@@ -12,24 +13,9 @@ ts_status ts_export_npy_to(ts_outfile *of, const ts_run *run, ts_error *err)
   const ts_kctx *k = ts_run_kctx(run);
   const ts_buf *b = &k->buf[TS_BUF_OUT];
   int wide = ts_run_output_u32(run) != NULL;
-  char dict[160];
-  if (wide)
-    snprintf(dict, sizeof dict, "{'descr': '<u4', 'fortran_order': False, 'shape': (%d, %d), }",
-             k->H, k->W);
-  else
-    snprintf(dict, sizeof dict,
-             "{'descr': '|u1', 'fortran_order': False, 'shape': (%d, %d, %d), }", k->H, k->W,
-             k->C);
-  /* magic (6) + version (2) + header length (2) + dict + padding + '\n', a multiple of 64 */
-  size_t dl = strlen(dict), total = (10 + dl + 1 + 63) / 64 * 64;
-  size_t hl = total - 10;
-  fwrite("\x93NUMPY\x01\x00", 1, 8, of->f);
-  fputc((int)(hl & 0xff), of->f);
-  fputc((int)(hl >> 8), of->f);
-  fputs(dict, of->f);
-  for (size_t i = 10 + dl; i + 1 < total; i++)
-    fputc(' ', of->f);
-  fputc('\n', of->f);
+  ts_npy a = { .ndim = wide ? 2 : 3, .shape = { k->H, k->W, k->C } };
+  snprintf(a.descr, sizeof a.descr, "%s", wide ? "<u4" : "|u1");
+  ts_npy_write_header(of->f, &a);
   size_t n = (size_t)b->cols * (size_t)b->rows;
   if (wide) {
     const uint32_t *s = ts_run_output_u32(run);

@@ -19,7 +19,7 @@ const char *ts_npy_descr(int lane, int is_float, int is_signed)
   }
 }
 
-ts_status ts_npy_write(const char *path, const ts_npy *a, ts_error *err)
+void ts_npy_write_header(FILE *f, const ts_npy *a)
 {
   char shape[128] = "";
   for (int i = 0; i < a->ndim; i++)
@@ -31,18 +31,24 @@ ts_status ts_npy_write(const char *path, const ts_npy *a, ts_error *err)
   char dict[256];
   snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", a->descr,
            shape);
+  /* magic (6) + version (2) + header length (2) + dict + padding + '\n', a multiple of 64 */
   size_t dl = strlen(dict), total = (10 + dl + 1 + 63) / 64 * 64, hl = total - 10;
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc((int)(hl & 0xff), f);
+  fputc((int)(hl >> 8), f);
+  fputs(dict, f);
+  for (size_t i = 10 + dl; i + 1 < total; i++)
+    fputc(' ', f);
+  fputc('\n', f);
+}
+
+ts_status ts_npy_write(const char *path, const ts_npy *a, ts_error *err)
+{
   ts_outfile of;
   ts_status st = ts_outfile_open(&of, path, err);
   if (st != TS_OK)
     return st;
-  fwrite("\x93NUMPY\x01\x00", 1, 8, of.f);
-  fputc((int)(hl & 0xff), of.f);
-  fputc((int)(hl >> 8), of.f);
-  fputs(dict, of.f);
-  for (size_t i = 10 + dl; i + 1 < total; i++)
-    fputc(' ', of.f);
-  fputc('\n', of.f);
+  ts_npy_write_header(of.f, a);
   fwrite(a->data, 1, a->bytes, of.f);
   return ts_outfile_commit(&of, err);
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ts_status.h"
 
@@ -22,6 +23,8 @@ typedef struct ts_npy {
 /* The descr of an element of lane bytes: float, signed or not. */
 const char *ts_npy_descr(int lane, int is_float, int is_signed);
 ts_status ts_npy_write(const char *path, const ts_npy *a, ts_error *err);
+/* The header alone (descr, ndim and shape of a), for a writer that streams its data. */
+void ts_npy_write_header(FILE *f, const ts_npy *a);
 /* Reads a C-order array; one that is not (or a file that is not .npy 1.0 or 2.0) is an error
  * naming the file. */
 ts_status ts_npy_read(const char *path, ts_npy *a, ts_error *err);

@@ -19,6 +19,22 @@ static inline int ts_mini(int a, int b)
   return a < b ? a : b;
 }
 
+/* The output an integral-image block at (x0, y0), tw x th before clipping, reads of its
+ * finished neighbours: the column to its left, the row above, their corner. Returns the
+ * rectangles written to out (at most 3). */
+static inline int ts_integral_neighbours(const ts_kctx *k, int x0, int y0, int tw, int th,
+                                         ts_rect *out)
+{
+  int n = 0, bw = ts_mini(tw, k->W - x0), bh = ts_mini(th, k->H - y0);
+  if (x0 > 0)
+    out[n++] = (ts_rect){ x0 - 1, y0, 1, bh };
+  if (y0 > 0)
+    out[n++] = (ts_rect){ x0, y0 - 1, bw, 1 };
+  if (x0 > 0 && y0 > 0)
+    out[n++] = (ts_rect){ x0 - 1, y0 - 1, 1, 1 };
+  return n;
+}
+
 static inline int ts_ceil_div(int a, int b)
 {
   return (a + b - 1) / b;

@@ -28,15 +28,7 @@ static ts_rect ii_tile(const ts_kctx *k, int tx, int ty)
 
 static int ii_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
 {
-  int x0 = tx * IB, y0 = ty * IB, n = 0;
-  int bw = ts_mini(IB, k->W - x0), bh = ts_mini(IB, k->H - y0);
-  if (x0 > 0)
-    out[n++] = (ts_rect){ x0 - 1, y0, 1, bh };
-  if (y0 > 0)
-    out[n++] = (ts_rect){ x0, y0 - 1, bw, 1 };
-  if (x0 > 0 && y0 > 0)
-    out[n++] = (ts_rect){ x0 - 1, y0 - 1, 1, 1 };
-  return n;
+  return ts_integral_neighbours(k, tx * IB, ty * IB, IB, IB, out);
 }
 
 static void integral_run(ts_kctx *k, int tx, int ty)

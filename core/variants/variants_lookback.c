@@ -49,15 +49,8 @@ static ts_rect lb_tile(const ts_kctx *k, int tx, int ty)
  * their corner. */
 static int lb_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
 {
-  int lw = lb_width(k), x0 = tx * lw, y0 = ty * LB_H, n = 0;
-  int bw = ts_mini(lw, k->W - x0), bh = ts_mini(LB_H, k->H - y0);
-  if (x0 > 0)
-    out[n++] = (ts_rect){ x0 - 1, y0, 1, bh };
-  if (y0 > 0)
-    out[n++] = (ts_rect){ x0, y0 - 1, bw, 1 };
-  if (x0 > 0 && y0 > 0)
-    out[n++] = (ts_rect){ x0 - 1, y0 - 1, 1, 1 };
-  return n;
+  int lw = lb_width(k);
+  return ts_integral_neighbours(k, tx * lw, ty * LB_H, lw, LB_H, out);
 }
 
 /* S(x0 + i, y0 + j) = own(i, j) + above[i] + left[j] - corner, own the tile's prefix sums. */
