@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -131,6 +132,14 @@ void cli_sched_defaults(cli_sched *s)
   s->ksize = 5;
 }
 
+/* A seed of its own each time (never 0, which is off): an adversary that always drew the
+ * same delays would test one interleaving. */
+uint32_t cli_adversary_seed(void)
+{
+  static uint32_t calls;
+  return ((uint32_t)time(NULL) * 2654435761u ^ (uint32_t)getpid() ^ ++calls * 40503u) | 1u;
+}
+
 int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
 {
   memset(p, 0, sizeof *p);
@@ -180,6 +189,11 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
             "back end, not with --backend %s\n", cmd, s->backend);
     return 0;
   }
+  if (s->adversary && !p->exec_device && strcmp(cmd, "run") == 0) {
+    fprintf(stderr, "tilescope %s: --adversary: needs --exec device\n", cmd);
+    return 0;
+  }
+  p->adversary = s->adversary ? cli_adversary_seed() : 0;
   if (s->have_tick && s->tick < 0) {
     fprintf(stderr, "tilescope %s: --tick %" PRId64 ": must be 0 or more\n", cmd, s->tick);
     return 0;
@@ -282,6 +296,15 @@ int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)
   const char *dir = cli_kernels_dir(s->kernels);
   if (!dir)
     return 0;
+  /* The adversary asks pocl for more threads than cores (unless the user chose a count), so
+   * that groups overlap on any machine: the operating system interleaves them even on one
+   * core. Read by pocl when the platform starts, so before ts_cl_create. */
+  if (s->adversary) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char n[24];
+    snprintf(n, sizeof n, "%d", cores > 4 && cores < 512 ? 2 * (int)cores : 8);
+    setenv("POCL_MAX_PTHREAD_COUNT", n, 0);
+  }
   ts_error err = { 0 };
   ts_status st = ts_cl_create(s->device, dir, &p->cl, &err);
   if (st == TS_OK)

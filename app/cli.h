@@ -28,7 +28,7 @@ typedef struct cli_sched {
   int slots, cost, ksize, device;
   double sigma;
   int64_t tick;
-  int have_tick, have_walk, have_sigma, have_backend;
+  int have_tick, have_walk, have_sigma, have_backend, adversary;
 } cli_sched;
 
 #define CLI_SCHED_OPTS(s)                                                                      \
@@ -43,9 +43,12 @@ typedef struct cli_sched {
   { "--kernel-size", 0, OPT_INT, &(s)->ksize, "K", "Gaussian size, odd 3..15 (default 5)", NULL }, \
   { "--sigma", 0, OPT_DBL, &(s)->sigma, "S", "Gaussian sigma (default 0.3((K-1)/2-1)+0.8)", &(s)->have_sigma }, \
   { "--tick", 0, OPT_I64, &(s)->tick, "T", "stop at tick T (default: the end)", &(s)->have_tick }, \
-  { "--exec", 0, OPT_STR, &(s)->exec, "sim|device", "sim: replay the simulated schedule tick by tick; device: one launch per pass, the device keeps the walk order with a scoreboard (default sim)", NULL }
+  { "--exec", 0, OPT_STR, &(s)->exec, "sim|device", "sim: replay the simulated schedule tick by tick; device: one launch per pass, the device keeps the walk order with a scoreboard (default sim)", NULL }, \
+  { "--adversary", 0, OPT_FLAG, &(s)->adversary, NULL, "device runs: delay groups at random and use every lane the runtime allows, so that a missing dependency shows on a CPU device too", NULL }
 
 void cli_sched_defaults(cli_sched *s);
+/* A new seed for the adversary of device runs (ts_run_params.adversary): never 0. */
+uint32_t cli_adversary_seed(void);
 /* Turns the names into run parameters; prints the error and returns 0 on a bad value,
  * prints a warning when the walk is not the pattern's own. */
 int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p);

@@ -249,7 +249,7 @@ int cmd_bench(int argc, char **argv)
     if (tty)
       fprintf(stderr, "\r\033[Kbench: [%d/%d] %s...", nres + 1, total, v->name);
     ts_run_params p = { .variant = v, .ksize = ksize, .cl = cl,
-                        .sched = { v->pattern, ts_pattern_default_walk(v->pattern), TS_SLOTS_MAX } };
+                        .sched = { .pattern = v->pattern, .walk = ts_pattern_default_walk(v->pattern), .slots = TS_SLOTS_MAX } };
     ts_run *run = NULL;
     st = ts_run_create(img, &p, &run, &err);
     for (int k = -2; st == TS_OK && k < repeats; k++) {

@@ -396,7 +396,7 @@ int cmd_export(int argc, char **argv)
       goto out;
     ts_run_params rp = p;
     rp.variant = ts_variant_at(c->variant);
-    rp.sched = (ts_sched_params){ c->pattern, c->walk, c->slots };
+    rp.sched = (ts_sched_params){ .pattern = c->pattern, .walk = c->walk, .slots = c->slots };
     rp.cost = c->cost;
     rp.cl = c->use_cl ? p.cl : NULL;
     rp.exec_device = p.exec_device && rp.cl;

@@ -55,7 +55,7 @@ static int list_memory(int device, const char *kernels)
   for (int i = 0; i < ts_variant_count() && rc == EXIT_OK; i++) {
     const ts_variant *v = ts_variant_at(i);
     /* a user kernel has no CPU model: its run is made on the device */
-    ts_run_params p = { .variant = v, .sched = { TS_PAT_NONE, TS_WALK_HORIZONTAL, 1 },
+    ts_run_params p = { .variant = v, .sched = { .pattern = TS_PAT_NONE, .walk = TS_WALK_HORIZONTAL, .slots = 1 },
                         .cl = v->file ? cl : NULL };
     ts_run *run = NULL;
     if (ts_run_create(img, &p, &run, &err) != TS_OK) {

@@ -148,6 +148,81 @@ static int device_broke(const ts_run *run)
   return 1;
 }
 
+/* "(-1,0) (0,-1)", or "none" */
+static void vec_list(const ts_vec *v, int n, char *buf, size_t size)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(buf + k, size - k, "%s(%d,%d)", i ? " " : "", v[i].dx, v[i].dy);
+  if (n == 0)
+    snprintf(buf, size, "none");
+}
+
+/* The pattern advice as text: each vector the pattern misses, with the reads that need it,
+ * each it does not need, with what it costs in ticks, and what would do (README: pattern
+ * advice). */
+static void print_advice(const ts_run *run, const ts_run_params *p)
+{
+  ts_advice a;
+  ts_error err = { 0 };
+  if (ts_run_advice(run, &a, &err) != TS_OK) {
+    printf("advice: %s\n", err.msg);
+    return;
+  }
+  const char *pat = ts_pattern_name(p->sched.pattern);
+  char words[64], list[160];
+  int npasses = ts_run_sched(run)->npasses;
+  for (int i = 0; i < a.nmissing; i++) {
+    const ts_advice_vec *m = &a.missing[i];
+    ts_vec_words(m->v, words, sizeof words);
+    char pass[24] = "";
+    if (npasses > 1)
+      snprintf(pass, sizeof pass, " in pass %d", m->pass + 1);
+    printf("advice: (%d,%d) missing%s: %u thread%s read%s %s, which no chain of waits orders "
+           "first\n", m->v.dx, m->v.dy, pass, m->threads, m->threads == 1 ? "" : "s",
+           m->threads == 1 ? "s" : "", words);
+  }
+  for (int i = 0; i < a.nunneeded; i++) {
+    const ts_advice_vec *u = &a.unneeded[i];
+    int read = 0;
+    for (int k = 0; k < a.nread; k++)
+      read |= a.read[k].v.dx == u->v.dx && a.read[k].v.dy == u->v.dy;
+    ts_vec_words(u->v, words, sizeof words);
+    printf("advice: (%d,%d) unneeded: %s %s; it costs %" PRId64 " tick%s (%" PRId64
+           " with it, %" PRId64 " without)\n", u->v.dx, u->v.dy,
+           read ? "the reads of" : "no thread reads", words,
+           u->ticks_with - u->ticks_without, u->ticks_with - u->ticks_without == 1 ? "" : "s",
+           u->ticks_with, u->ticks_without);
+    if (read)
+      printf("        (they stay ordered through the other waits)\n");
+  }
+  if (a.nmissing == 0 && a.nunneeded == 0) {
+    if (a.nread == 0)
+      printf("advice: no thread reads another's output in its pass: %s is all it needs (from "
+             "the declared footprints)\n", pat);
+    else
+      printf("advice: %s orders every read, and each of its %d vector%s is needed (from the "
+             "declared footprints)\n", pat, a.nneeded, a.nneeded == 1 ? "" : "s");
+    return;
+  }
+  if (a.nmissing && !a.suggest_ok) {
+    printf("advice: no pattern orders every read under the walk %s, which dispatches a tile "
+           "before one it reads (from the declared footprints)\n", ts_walk_name(p->sched.walk));
+    return;
+  }
+  const ts_vec *v = a.nmissing ? a.suggest : NULL;
+  int n = a.nmissing ? a.nsuggest : a.nneeded;
+  ts_vec kept[TS_PATTERN_MAX_VECTORS];
+  for (int i = 0; !a.nmissing && i < n; i++)
+    kept[i] = a.needed[i].v;
+  vec_list(v ? v : kept, n, list, sizeof list);
+  printf("advice: %s %s every read: %" PRId64 " ticks under the walk %s, against %" PRId64
+         " with %s (from the declared footprints)\n", list, a.nmissing ? "would order" : "orders",
+         a.nmissing ? a.suggest_ticks : a.unneeded[a.nunneeded - 1].ticks_without,
+         ts_walk_name(p->sched.walk), a.ticks, pat);
+}
+
 /* The run's summary as text: what ran, the first hazards, and the ticks and times (or the
  * device's run beside the simulator's). */
 static void print_text(const ts_run *run, const ts_run_params *p, const char *in_path,
@@ -161,6 +236,7 @@ static void print_text(const ts_run *run, const ts_run_params *p, const char *in
          s->total, s->total == 1 ? "" : "s", ts_pattern_name(p->sched.pattern),
          ts_walk_name(p->sched.walk), p->sched.slots, p->sched.slots == 1 ? "" : "s", p->cost);
   print_hazards(run);
+  print_advice(run, p);
   if (p->exec_device) {
     print_device(run);
     return;
@@ -205,6 +281,39 @@ static void json_hazards(const char *key, const ts_sched *s, const ts_hazard *h,
 /* The run's summary as one JSON object (README: "run --json"). stall: the device's error
  * line when its schedule gave up waiting, else NULL; checks: the verdicts of --observe and
  * of the output check (1 passed, 0 failed, -1 not run). */
+/* The pattern advice as a JSON value (README: run --json). */
+static void json_advice(const ts_run *run)
+{
+  ts_advice a;
+  ts_error err = { 0 };
+  if (ts_run_advice(run, &a, &err) != TS_OK) {
+    printf("null");
+    return;
+  }
+  printf("{\"source\": \"declared footprints\", \"ticks\": %" PRId64 ", \"missing\": [", a.ticks);
+  for (int i = 0; i < a.nmissing; i++)
+    printf("%s{\"pass\": %d, \"vector\": [%d, %d], \"threads\": %u}", i ? ", " : "",
+           a.missing[i].pass + 1, a.missing[i].v.dx, a.missing[i].v.dy, a.missing[i].threads);
+  printf("], \"unneeded\": [");
+  for (int i = 0; i < a.nunneeded; i++)
+    printf("%s{\"vector\": [%d, %d], \"ticks_with\": %" PRId64 ", \"ticks_without\": %" PRId64
+           "}", i ? ", " : "", a.unneeded[i].v.dx, a.unneeded[i].v.dy, a.unneeded[i].ticks_with,
+           a.unneeded[i].ticks_without);
+  printf("], \"needed\": [");
+  for (int i = 0; i < a.nneeded; i++)
+    printf("%s[%d, %d]", i ? ", " : "", a.needed[i].v.dx, a.needed[i].v.dy);
+  printf("], \"suggest\": ");
+  if (a.nmissing && a.suggest_ok) {
+    printf("{\"vectors\": [");
+    for (int i = 0; i < a.nsuggest; i++)
+      printf("%s[%d, %d]", i ? ", " : "", a.suggest[i].dx, a.suggest[i].dy);
+    printf("], \"ticks\": %" PRId64 "}", a.suggest_ticks);
+  } else {
+    printf("null");
+  }
+  printf("}");
+}
+
 static void print_json(const ts_run *run, const ts_run_params *p, const char *in_path,
                        const ts_image *in, double kernel_ms, const char *stall,
                        const char *const outputs[4], const int checks[2])
@@ -231,6 +340,8 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
          p->exec_device ? "device" : "sim", ts_run_tick(run), s->length,
          ts_sched_mean_running(s), nh, ts_run_hazardous_threads(run));
   json_hazards("hazard_list", s, h, nh, 1);
+  printf(", \"advice\": ");
+  json_advice(run);
   const ts_dev_run *d = ts_run_device_result(run);
   printf(", \"times\": {\"exec_ms\": %.3f, \"kernel_ms\": %.3f}", ts_run_exec_ms(run),
          p->exec_device && d ? d->kernel_ms : kernel_ms);
@@ -247,7 +358,8 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
       for (int i = 0; i < d->npasses; i++)
         groups += d->pass[i].n;
       printf(", \"groups\": %u, \"lanes\": %d, \"clock\": \"%s\", \"device_time\": %" PRIu64
-             ", \"races\": %zu", groups, d->lanes, d->clock_ns ? "ns" : "logical", d->t_end, nr);
+             ", \"races\": %zu, \"adversary\": %" PRIu32, groups, d->lanes,
+             d->clock_ns ? "ns" : "logical", d->t_end, nr, d->adversary);
       ts_dev_path cp;
       if (ts_dev_critical_path(d, s, &cp, NULL, 0))
         printf(", \"critical_path\": {\"pass\": %d, \"groups\": %u, \"first_ticket\": %u, "

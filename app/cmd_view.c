@@ -163,7 +163,8 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->set = (vw_settings){ .variant = vi, .pattern = p.sched.pattern, .walk = p.sched.walk,
                           .slots = p.sched.slots, .cost = p.cost, .ksize = p.ksize,
                           .sigma = p.sigma, .use_cl = strcmp(a->cs.backend, "cl") == 0,
-                          .device = a->cs.device, .exec_device = p.exec_device };
+                          .device = a->cs.device, .exec_device = p.exec_device,
+                          .adversary = p.adversary };
   o->input = a->input;
   o->devview = p.exec_device;
   o->dev_time = -1;

@@ -473,7 +473,8 @@ static void inspect_thread(viewer *v, const vw_rect *r, float x, float *yp, int 
 }
 
 /* The legend of the order and depth overlays: a ramp from 0 to its largest value. */
-static void legend_ramp(viewer *v, const vw_rect *r, float x, float ly, const ts_dev_run *dev)
+static void legend_ramp(viewer *v, const vw_rect *r, float x, float ly, const ts_dev_run *dev,
+                        int mode)
 {
   static const float stops[5][3] = { { 0.18f, 0.05f, 0.45f }, { 0.12f, 0.35f, 0.75f },
                                      { 0.10f, 0.65f, 0.62f }, { 0.45f, 0.82f, 0.30f },
@@ -492,14 +493,14 @@ static void legend_ramp(viewer *v, const vw_rect *r, float x, float ly, const ts
   uint32_t mx = 0;
   if (s) {
     const ts_pass_sched *ps = &s->pass[viewer_shown_pass(v)];
-    if (v->mode == OV_ORDER)
+    if (mode == OV_ORDER)
       mx = ps->n - 1;
     else
       for (uint32_t i = 0; i < ps->n; i++)
         mx = (uint32_t)ps->t[i].depth > mx ? (uint32_t)ps->t[i].depth : mx;
   }
   gfx_text(&v->g, FONT_UI, x, ly, WHITE, "0");
-  if (dev && v->mode == OV_DEPTH) {
+  if (dev && mode == OV_DEPTH) {
     const ts_dev_pass *dp = &dev->pass[viewer_shown_pass(v)];
     uint64_t mw = 0;
     for (uint32_t i = 0; i < dp->n; i++)
@@ -514,9 +515,10 @@ static void legend_ramp(viewer *v, const vw_rect *r, float x, float ly, const ts
     gfx_textf(&v->g, FONT_UI, x + 36 + bw, ly, WHITE, "%u", mx);
   }
   gfx_text(&v->g, FONT_SMALL, x + 30, ly + 17, DIM,
-           dev ? (v->mode == OV_ORDER ? "observed order: rank of each group's start on the device"
-                                      : "time waiting: from its start to the end of its wait")
-               : v->mode == OV_ORDER ? "dispatch index (first to last)" : "depth: dependency wave");
+           dev ? (mode != OV_ORDER ? "time waiting: from its start to the end of its wait"
+                  : v->mode == OV_SLOT ? "one lane: groups ran one at a time; hues: their order"
+                                       : "observed order: rank of each group's start on the device")
+               : mode == OV_ORDER ? "dispatch index (first to last)" : "depth: dependency wave");
 }
 
 /* The legend of the overlay, at the bottom of the panel. */
@@ -547,7 +549,9 @@ static void draw_legend(viewer *v, const vw_rect *r, float x)
       gfx_text(&v->g, FONT_SMALL, x, ly + 17, DIM,
                "wrong: a finished tile that differs from the reference (hatched)");
   } else if (v->mode == OV_ORDER || v->mode == OV_DEPTH) {
-    legend_ramp(v, r, x, ly, dev);
+    legend_ramp(v, r, x, ly, dev, (int)v->mode);
+  } else if (v->mode == OV_SLOT && dev && dev->lanes <= 1) {
+    legend_ramp(v, r, x, ly, dev, OV_ORDER); /* one lane: the order instead (draw_panes.c) */
   } else if (v->mode == OV_SLOT && dev) {
     gfx_textf(&v->g, FONT_UI, x, ly, WHITE, "one hue per %s (%d)",
               viewer_dev_has_units(dev) ? "compute unit" : "logical lane", dev->lanes);

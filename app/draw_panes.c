@@ -35,6 +35,10 @@ void draw_pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_
    * while an earlier pass runs), finished wrong tiles hatched. */
   const ts_dev_run *dev = pane == 1 ? viewer_dev(v) : NULL;
   k->device = dev != NULL;
+  /* One lane is one hue: the lane overlay of a run the runtime gave one lane shows the
+   * order the groups ran in instead (the legend says so). */
+  if (k->overlay == OV_SLOT && dev && dev->lanes <= 1)
+    k->overlay = OV_ORDER;
   k->mask = dev ? (viewer_shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0;
   if (v->have_snap && v->snap.run) {
     const ts_sched *s = viewer_sched(v);

@@ -61,6 +61,7 @@ typedef struct vw_settings {
   int use_cl;
   int device;
   int exec_device;    /* each new run is also run by the device, with records */
+  uint32_t adversary; /* the device runs' adversary seed (ts_run_params), 0 off */
 } vw_settings;
 
 /* What the worker publishes after each request. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "gl_res.h"
 #include "plain_view.h"
 
@@ -140,7 +141,23 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     v->set.use_cl = !v->set.use_cl;
     viewer_apply(v);
     break;
-  case SDLK_d: toggle_device(v); break;
+  case SDLK_d:
+    if (!shift) {
+      toggle_device(v);
+      break;
+    }
+    /* Shift+D: the adversary of device runs, on or off (a new seed each time it goes on) */
+    v->set.adversary = v->set.adversary ? 0 : cli_adversary_seed();
+    if (v->set.use_cl) {
+      v->set.exec_device = 1;
+      v->devview = 1;
+      viewer_apply(v);
+    }
+    viewer_set_status(v, v->set.adversary ? "the adversary delays the device's groups at random"
+                                          : "the adversary is off");
+    v->playing = 0;
+    viewer_relayout(v);
+    break;
   case SDLK_r:
     v->generation++;
     viewer_request(v, 1);

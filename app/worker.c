@@ -249,9 +249,9 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
     }
   }
   ts_run_params p = { .variant = ts_variant_at(set->variant),
-                      .sched = { set->pattern, set->walk, set->slots },
+                      .sched = { .pattern = set->pattern, .walk = set->walk, .slots = set->slots },
                       .cost = set->cost, .ksize = set->ksize, .sigma = set->sigma,
-                      .cl = set->use_cl ? w->cl : NULL };
+                      .cl = set->use_cl ? w->cl : NULL, .adversary = set->adversary };
   ts_error err = { 0 };
   ts_run *run = NULL;
   if (ts_run_create(w->input, &p, &run, &err) != TS_OK) {

@@ -5,7 +5,11 @@
  * launch's tile. Built after common.cl (the arguments) and before access.cl. */
 
 #ifdef TS_DEVICE
-enum { TS_BOARD_TICKET, TS_BOARD_ERROR, TS_BOARD_CLOCK, TS_BOARD_WAITED, TS_BOARD_FLAGS };
+/* The board's head (the host writes it before the launch, see ts_cl_device.c): the ticket
+ * counter, the error, the logical clock, the ticket a give-up waited for, the adversary's
+ * bound and seed; then the flags. */
+enum { TS_BOARD_TICKET, TS_BOARD_ERROR, TS_BOARD_CLOCK, TS_BOARD_WAITED, TS_BOARD_DELAY,
+       TS_BOARD_SEED, TS_BOARD_FLAGS };
 
 /* What a ticket's flag says. Every kernel sets DONE once its writes are out (cm_signal); a
  * look-back kernel (integral_lookback.cl) first sets AGGREGATE, once the sums of its own
@@ -92,6 +96,30 @@ inline int ts_ld_acquire(__global volatile const int *flag)
 #else
   return *flag;
 #endif
+}
+
+/* The adversary (ts_dev_opts.adversary; off when the bound is 0): a delay of up to `bound`
+ * polls of the error word, drawn from the ticket, the seed and the place (`salt`), so that
+ * on a CPU device, whose groups seldom overlap, a producer still writes late while its
+ * successor on another lane reads. Half the groups are not delayed at all: a delayed group
+ * beside an undelayed one is what makes a missing dependency show. A real GPU needs none;
+ * it only slows. Polls of a volatile word, so that the compiler keeps the loop. */
+inline void ts_adversary(__global int *board, int tk, uint salt)
+{
+  uint bound = (uint)board[TS_BOARD_DELAY];
+  if (bound == 0)
+    return;
+  uint h = (uint)tk * 0x9e3779b1u ^ (uint)board[TS_BOARD_SEED] ^ salt * 0x85ebca77u;
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
+  if (h & 1u)
+    return;
+  __global volatile const int *error = &board[TS_BOARD_ERROR];
+  for (uint i = (h >> 1) % bound; i > 0 && *error == 0; i--)
+    ;
 }
 
 /* The hardware dispatcher's in-order issue: the ticket is the group's place in the walk. */
@@ -187,6 +215,7 @@ inline void ts_group_published(__global int *board, __global ulong *rec, int rec
 inline int ts_group_ticket(__global int *board, __global ulong *rec, int record)
 {
   int tk = ts_cm_ticket(board);
+  ts_adversary(board, tk, 1u); /* before the start: a delay is not a wait */
   if (record) {
     __global ulong *e = rec + TS_REC_WORDS * tk;
     e[TS_REC_GROUP] = get_group_id(0);
@@ -221,6 +250,7 @@ inline void ts_group_end_as(__global int *board, __global const int2 *tiles, __g
   }
   if (tk != stuck)
     ts_cm_signal(board, tk);
+  ts_adversary(board, tk, 2u);
 }
 
 inline void ts_group_end(__global int *board, __global const int2 *tiles, __global ulong *rec,

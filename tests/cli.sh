@@ -317,6 +317,18 @@ PY
     "$ts" run --variant integral_lookback --exec device --test-stuck 3 --spin-limit 100000
   expect 0 "^critical path: " "$ts" run --variant integral_lookback --exec device
   expect 0 "wrong tile: pass 1 thread|0 wrong tiles" "$ts" run --variant integral --exec device --pattern none
+  # The adversary: a dropped dependency shows on a CPU device too (20 runs of 20 on 2 cores,
+  # so one of three here), and the right patterns stay right under it.
+  shown=0
+  for _ in 1 2 3; do
+    "$ts" run --variant integral --exec device --pattern none --adversary >"$tmp/adv" 2>&1
+    grep -Eq "^device: 1200 groups on .*; [1-9][0-9]* wrong tiles?; under the adversary \(random delays, seed [0-9]+\)$" "$tmp/adv" && { shown=1; break; }
+  done
+  ((shown)) || { echo "FAIL: the adversary showed no wrong tile in three runs: $(grep ^device "$tmp/adv")"; fails=$((fails + 1)); }
+  for v in integral integral_lookback_wide; do
+    expect 0 "; 0 wrong tiles; under the adversary" "$ts" run --variant $v --exec device --adversary
+  done
+  expect 2 "^tilescope run: --adversary: needs --exec device$" "$ts" run --variant integral --adversary
   # wavefront26x orders a left neighbour through the tile below it: a last row of tiles has
   # none, so its left reads are races although the simulator's ticks find no hazard.
   python3 - "$tmp/odd.png" <<'PY'

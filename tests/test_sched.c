@@ -9,7 +9,7 @@
 static ts_sched *simulate(int tw, int th, int cost, ts_pattern pat, ts_walk walk, int slots)
 {
   ts_pass_geom g = { tw, th, cost };
-  ts_sched_params p = { pat, walk, slots };
+  ts_sched_params p = { .pattern = pat, .walk = walk, .slots = slots };
   ts_sched *s = NULL;
   ts_error err = { 0 };
   CHECK(ts_sched_run(&g, 1, &p, &s, &err) == TS_OK, "%s", err.msg);
@@ -147,7 +147,7 @@ static void all_combinations(void)
 static void two_passes(void)
 {
   ts_pass_geom g[2] = { { 4, 3, 2 }, { 3, 4, 1 } };
-  ts_sched_params p = { TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168 };
+  ts_sched_params p = { .pattern = TS_PAT_WAVEFRONT, .walk = TS_WALK_WAVEFRONT, .slots = 168 };
   ts_sched *s = NULL;
   CHECK(ts_sched_run(g, 2, &p, &s, NULL) == TS_OK, "two passes");
   if (!s)
@@ -164,7 +164,7 @@ static void two_passes(void)
 static void bad_params(void)
 {
   ts_pass_geom g = { 4, 4, 1 };
-  ts_sched_params p = { TS_PAT_NONE, TS_WALK_HORIZONTAL, 0 };
+  ts_sched_params p = { .pattern = TS_PAT_NONE, .walk = TS_WALK_HORIZONTAL, .slots = 0 };
   ts_sched *s = NULL;
   ts_error err = { 0 };
   CHECK(ts_sched_run(&g, 1, &p, &s, &err) == TS_ERR_ARG && !s, "slots 0 accepted");

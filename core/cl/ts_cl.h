@@ -119,6 +119,8 @@ typedef struct ts_cl_dev_launch {
   uint32_t n;
   int stuck;              /* a ticket that never signals (tests), or -1 */
   uint32_t spin_limit;    /* spins before a wait gives up; 0: the default for the device */
+  uint32_t delay, seed;   /* the adversary: delays of up to `delay` polls (0: none), drawn
+                           * from the seed and the ticket (kernels/scoreboard.cl) */
 } ts_cl_dev_launch;
 
 typedef struct ts_cl_dev_result {

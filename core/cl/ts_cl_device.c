@@ -13,14 +13,15 @@ int ts_cl_clock_is_time(const ts_cl *cl)
   return cl->nvidia;
 }
 
-/* A record's words per ticket (kernels/scoreboard.cl: TS_REC_*). */
-enum { REC_WORDS = 8 };
+/* A record's words per ticket (kernels/scoreboard.cl: TS_REC_*); the board's head words
+ * before the flags (TS_BOARD_*), of which the adversary's bound and seed are words 4, 5. */
+enum { REC_WORDS = 8, BOARD_HEAD = 6 };
 
 /* The board's words for n tickets: the header and a flag each; for a pass that looks back,
  * each tile's ticket and the sums it publishes (sums words a tile). */
 static int board_words(size_t n, int sums, size_t *words)
 {
-  size_t w = 4 + n;
+  size_t w = BOARD_HEAD + n;
   if (sums > 0) {
     if (n > (SIZE_MAX / 8 - w) / ((size_t)sums + 1))
       return 0;
@@ -88,13 +89,16 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
     return st;
   ts_cl *cl = r->cl;
   const cl_int zero = 0;
-  /* The flags start at zero; a look-back's sums need not, as no tile reads a tile's sums
-   * before its flag says they are out. */
-  CL_TRY(clEnqueueFillBuffer(cl->queue, r->board, &zero, sizeof zero, 0, (n + 4) * sizeof zero, 0,
-                             NULL, NULL),
+  /* The head, then the flags at zero; a look-back's sums need not start at zero, as no tile
+   * reads a tile's sums before its flag says they are out. */
+  cl_int head[BOARD_HEAD] = { 0, 0, 0, 0, (cl_int)l->delay, (cl_int)l->seed };
+  CL_TRY(clEnqueueWriteBuffer(cl->queue, r->board, CL_FALSE, 0, sizeof head, head, 0, NULL, NULL),
+         "clEnqueueWriteBuffer");
+  CL_TRY(clEnqueueFillBuffer(cl->queue, r->board, &zero, sizeof zero, sizeof head, n * sizeof zero,
+                             0, NULL, NULL),
          "clEnqueueFillBuffer");
   if (pd->cl_dev_sums > 0)
-    CL_TRY(clEnqueueWriteBuffer(cl->queue, r->board, CL_FALSE, (n + 4) * sizeof(cl_int),
+    CL_TRY(clEnqueueWriteBuffer(cl->queue, r->board, CL_FALSE, (n + BOARD_HEAD) * sizeof(cl_int),
                                 n * sizeof(cl_int), l->ticket_of, 0, NULL, NULL),
            "clEnqueueWriteBuffer");
   CL_TRY(clEnqueueWriteBuffer(cl->queue, r->dtiles, CL_FALSE, 0, n * 2 * sizeof(cl_int), l->tiles,
@@ -163,7 +167,7 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   res->root = -1;
   if (res->gave_up) {
     int *flags = malloc(n * sizeof *flags);
-    if (flags && clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, 4 * sizeof(cl_int),
+    if (flags && clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, BOARD_HEAD * sizeof(cl_int),
                                      n * sizeof *flags, flags, 0, NULL, NULL) == CL_SUCCESS)
       for (size_t t = 0; t < n && res->root < 0; t++) {
         const int32_t *w = l->waits + 8 * t;

@@ -167,9 +167,13 @@ void ts_dev_summary(const ts_dev_run *d, char *buf, size_t size)
     snprintf(span, sizeof span, " (logical clock: %" PRIu64 " events)", d->t_end + 1);
   if (d->kernel_ms > 0)
     snprintf(kern, sizeof kern, ", kernels %.3f ms", d->kernel_ms);
-  snprintf(buf, size, "device: %u group%s on %d %s%s%s%s; %u wrong tile%s", groups,
+  char adv[64] = "";
+  if (d->adversary)
+    snprintf(adv, sizeof adv, "; under the adversary (random delays, seed %" PRIu32 ")",
+             d->adversary);
+  snprintf(buf, size, "device: %u group%s on %d %s%s%s%s; %u wrong tile%s%s", groups,
            groups == 1 ? "" : "s", d->lanes, d->clock_ns ? "unit" : "lane",
-           d->lanes == 1 ? "" : "s", span, kern, d->nwrong, d->nwrong == 1 ? "" : "s");
+           d->lanes == 1 ? "" : "s", span, kern, d->nwrong, d->nwrong == 1 ? "" : "s", adv);
 }
 
 /* ---- writing ---- */
@@ -245,8 +249,11 @@ static void write_record(FILE *f, const ts_run *run, const ts_dev_run *d, const 
   ts_json_string(f, input ? input : "");
   fprintf(f, ",\"device\":");
   ts_json_string(f, d->device);
-  fprintf(f, ",\"clock\":\"%s\",\"kernel_ms\":%.6f,\n\"passes\":[", d->clock_ns ? "ns" : "logical",
+  fprintf(f, ",\"clock\":\"%s\",\"kernel_ms\":%.6f,", d->clock_ns ? "ns" : "logical",
           d->kernel_ms);
+  if (d->adversary)
+    fprintf(f, "\"adversary\":%" PRIu32 ",", d->adversary);
+  fputs("\n\"passes\":[", f);
   for (int pi = 0; pi < d->npasses; pi++) {
     const ts_dev_pass *dp = &d->pass[pi];
     fprintf(f, "%s{\"tw\":%d,\"th\":%d,%s\"groups\":[", pi ? ",\n" : "", s->pass[pi].tw,
@@ -566,6 +573,9 @@ static ts_status record(jp *j, ts_trace_info *info, ts_dev_run *d, uint32_t **wr
     } else if (strcmp(key, "clock") == 0) {
       if ((st = str(j, clock, sizeof clock)) == TS_OK)
         d->clock_ns = strcmp(clock, "ns") == 0;
+    } else if (strcmp(key, "adversary") == 0) {
+      if ((st = int_in(j, 1, UINT32_MAX, key, &v)) == TS_OK)
+        d->adversary = (uint32_t)v;
     } else if (strcmp(key, "slots") == 0) {
       if ((st = int_in(j, 1, TS_SLOTS_MAX, key, &v)) == TS_OK)
         info->slots = (int)v;

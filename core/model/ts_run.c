@@ -163,25 +163,59 @@ static ts_status push_pair(ts_hazard **list, size_t *n, size_t *cap, ts_hazard h
  * can still be ordered through others (wavefront26x orders a tile's left neighbour through
  * the one below it), and a tile whose waits fall outside the space is ordered by nothing:
  * the simulator's ticks may still have finished the producer first, the device need not. */
-static int ordered_by_waits(ts_run *run, int pi, uint32_t prod, uint32_t cons)
+int tsrun_ordered(const ts_sched *s, int pi, uint32_t prod, uint32_t cons, uint32_t *stamps,
+                  uint32_t *queue, uint32_t *stamp_now)
 {
-  const ts_pass_sched *ps = &run->sched->pass[pi];
-  uint32_t floor = ps->t[prod].dispatch, stamp = ++run->stamp_now, head = 0, tail = 0;
+  const ts_pass_sched *ps = &s->pass[pi];
+  uint32_t floor = ps->t[prod].dispatch, stamp = ++*stamp_now, head = 0, tail = 0;
   uint32_t tg[TS_PATTERN_MAX_VECTORS];
-  run->queue[tail++] = cons;
-  run->stamp[cons] = stamp;
+  queue[tail++] = cons;
+  stamps[cons] = stamp;
   while (head < tail) {
-    int nw = ts_sched_waits(run->sched, pi, run->queue[head++], tg);
+    int nw = ts_sched_waits(s, pi, queue[head++], tg);
     for (int i = 0; i < nw; i++) {
       if (tg[i] == prod)
         return 1;
-      if (ps->t[tg[i]].dispatch > floor && run->stamp[tg[i]] != stamp) {
-        run->stamp[tg[i]] = stamp;
-        run->queue[tail++] = tg[i];
+      if (ps->t[tg[i]].dispatch > floor && stamps[tg[i]] != stamp) {
+        stamps[tg[i]] = stamp;
+        queue[tail++] = tg[i];
       }
     }
   }
   return 0;
+}
+
+static int ordered_by_waits(ts_run *run, int pi, uint32_t prod, uint32_t cons)
+{
+  return tsrun_ordered(run->sched, pi, prod, cons, run->stamp, run->queue, &run->stamp_now);
+}
+
+/* The threads of pass `pi` whose output thread `id` reads from its own pass's output
+ * (its declared footprint, self_reads), itself left out, each once: at most 32. */
+int tsrun_producers(const ts_run *run, int pi, uint32_t id, uint32_t *out)
+{
+  const ts_pass_desc *pd = &run->params.variant->passes[pi];
+  const ts_pass_sched *ps = &run->sched->pass[pi];
+  if (!pd->self_reads)
+    return 0;
+  ts_rect rects[8];
+  int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
+  int nr = pd->self_reads(&run->k, tx, ty, rects), n = 0;
+  for (int i = 0; i < nr; i++) {
+    const ts_rect *r = &rects[i];
+    if (r->w <= 0 || r->h <= 0)
+      continue;
+    for (int py = r->y / pd->wtile_h; py <= (r->y + r->h - 1) / pd->wtile_h; py++)
+      for (int px = r->x / pd->wtile_w; px <= (r->x + r->w - 1) / pd->wtile_w; px++) {
+        uint32_t prod = (uint32_t)py * (uint32_t)ps->tw + (uint32_t)px;
+        int dup = prod == id;
+        for (int s = 0; s < n && !dup; s++)
+          dup = out[s] == prod;
+        if (!dup && n < TSRUN_MAX_PRODUCERS)
+          out[n++] = prod;
+      }
+  }
+  return n;
 }
 
 /* Adds the hazards of thread `id` of pass `pi`: producers of what it reads from its own
@@ -190,40 +224,22 @@ static int ordered_by_waits(ts_run *run, int pi, uint32_t prod, uint32_t cons)
 static ts_status find_hazards_of(ts_run *run, int pi, uint32_t id, size_t *cap, size_t *rcap,
                                  ts_error *err)
 {
-  const ts_pass_desc *pd = &run->params.variant->passes[pi];
   ts_pass_sched *ps = &run->sched->pass[pi];
   ts_thread *t = &ps->t[id];
-  ts_rect rects[8];
-  int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
-  int nr = pd->self_reads(&run->k, tx, ty, rects);
-  uint32_t seen[32];
-  int nseen = 0;
-  for (int i = 0; i < nr; i++) {
-    const ts_rect *r = &rects[i];
-    if (r->w <= 0 || r->h <= 0)
+  uint32_t prods[TSRUN_MAX_PRODUCERS];
+  int np = tsrun_producers(run, pi, id, prods);
+  for (int i = 0; i < np; i++) {
+    uint32_t prod = prods[i];
+    ts_hazard h = { pi, id, prod };
+    ts_status st;
+    if (!ordered_by_waits(run, pi, prod, id) &&
+        (st = push_pair(&run->races, &run->nraces, rcap, h, err)) != TS_OK)
+      return st;
+    if (ps->t[prod].end_tick <= t->start_tick)
       continue;
-    for (int py = r->y / pd->wtile_h; py <= (r->y + r->h - 1) / pd->wtile_h; py++)
-      for (int px = r->x / pd->wtile_w; px <= (r->x + r->w - 1) / pd->wtile_w; px++) {
-        uint32_t prod = (uint32_t)py * (uint32_t)ps->tw + (uint32_t)px;
-        if (prod == id)
-          continue;
-        int dup = 0;
-        for (int s = 0; s < nseen; s++)
-          dup |= seen[s] == prod;
-        if (dup || nseen == 32)
-          continue;
-        seen[nseen++] = prod;
-        ts_hazard h = { pi, id, prod };
-        ts_status st;
-        if (!ordered_by_waits(run, pi, prod, id) &&
-            (st = push_pair(&run->races, &run->nraces, rcap, h, err)) != TS_OK)
-          return st;
-        if (ps->t[prod].end_tick <= t->start_tick)
-          continue;
-        if ((st = push_pair(&run->hazards, &run->nhazards, cap, h, err)) != TS_OK)
-          return st;
-        t->hazards++;
-      }
+    if ((st = push_pair(&run->hazards, &run->nhazards, cap, h, err)) != TS_OK)
+      return st;
+    t->hazards++;
   }
   if (t->hazards > 0)
     run->nhazardous++;

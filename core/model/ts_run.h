@@ -28,6 +28,10 @@ typedef struct ts_run_params {
   double sigma;   /* Gaussian sigma; <= 0: the default for ksize */
   ts_cl *cl;      /* the OpenCL back end, or NULL for the CPU model */
   int exec_device; /* the schedule is run by the device (ts_run_device), not replayed */
+  /* The adversary of device runs: 0 off, else the seed of random delays before each group
+   * starts and after it signals (kernels/scoreboard.cl), so that a missing dependency shows
+   * in the pixels on a device whose groups seldom overlap, such as a CPU's. */
+  uint32_t adversary;
 } ts_run_params;
 
 typedef struct ts_hazard {
@@ -89,6 +93,35 @@ const ts_hazard *ts_run_hazards(const ts_run *run, size_t *n);
  * of waits orders before its consumer, whatever the simulator's ticks say. Under none of
  * them the device's output is exact; each is a hazard or can become one on a device. */
 const ts_hazard *ts_run_races(const ts_run *run, size_t *n);
+
+/* Pattern advice (ts_advice.c): for the run's pattern, the dependency vectors it is missing
+ * (reads no chain of waits orders, by the vector from the reader to the tile it reads), the
+ * vectors it needs, those it does not need (left out together, every read it ordered still
+ * is), with the ticks of the schedule before and after each is left out, and for a pattern
+ * that misses some, the fewest vectors that order every read under the run's walk. From the
+ * declared footprints. */
+#define TS_ADVICE_MAX 32
+typedef struct ts_advice_vec {
+  int pass;              /* missing and read: its pass (from 0); -1 for the pattern's own */
+  ts_vec v;              /* from the reading thread to the thread it reads */
+  uint32_t threads;      /* missing and read: the reads along it */
+  int64_t ticks_with, ticks_without; /* unneeded: the schedule's length before and after
+                                      * it is left out (with those before it) */
+} ts_advice_vec;
+typedef struct ts_advice {
+  int64_t ticks;         /* the run's own length */
+  int nread, nmissing, nneeded, nunneeded;
+  ts_advice_vec read[TS_ADVICE_MAX], missing[TS_ADVICE_MAX];
+  ts_advice_vec needed[TS_PATTERN_MAX_VECTORS], unneeded[TS_PATTERN_MAX_VECTORS];
+  /* missing some: the vectors that would order every read (suggest_ok 0: none under this
+   * walk, which dispatches a tile read before its reader) and the schedule's length */
+  int nsuggest, suggest_ok;
+  ts_vec suggest[TS_PATTERN_MAX_VECTORS];
+  int64_t suggest_ticks;
+} ts_advice;
+ts_status ts_run_advice(const ts_run *run, ts_advice *a, ts_error *err);
+/* A vector in words: "the tile above and to the left". */
+void ts_vec_words(ts_vec v, char *buf, size_t size);
 /* Threads with at least one hazard. */
 size_t ts_run_hazardous_threads(const ts_run *run);
 /* Milliseconds spent running and committing threads since the run was created. */
@@ -142,6 +175,7 @@ typedef struct ts_dev_run {
   double kernel_ms;       /* the launches' kernel time (0 for a loaded record) */
   uint8_t *wrong;         /* by thread id of the last pass: 1 where its tile is wrong */
   uint32_t nwrong;
+  uint32_t adversary;     /* the run's adversary seed (ts_run_params), 0 when off */
   char device[128];
 } ts_dev_run;
 

@@ -7,6 +7,11 @@
 
 #include "ts_run_int.h"
 
+/* The adversary's longest delay, in polls of a word (a few ns each on a CPU, so some 60 us):
+ * long enough that a delayed producer is still writing when its successor on another lane
+ * reads, short enough that the default chart's 1200 groups take well under a second. */
+enum { TS_ADVERSARY_POLLS = 1 << 18 };
+
 /* Marks the last pass's tiles whose output differs from the scalar reference. */
 static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
 {
@@ -91,6 +96,7 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory");
   d->npasses = v->npasses;
   d->clock_ns = ts_cl_clock_is_time(run->params.cl);
+  d->adversary = run->params.adversary;
   snprintf(d->device, sizeof d->device, "%s", ts_cl_device(run->params.cl)->name);
   ts_cl_run_take_kernel_ms(run->cl); /* drop the reset's */
   double t0 = tsrun_now_ms();
@@ -103,7 +109,8 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
     if (st == TS_OK && o->record && !(d->pass[pi].rec = calloc(ps->n ? ps->n : 1, sizeof(ts_grec))))
       st = ts_fail(err, TS_ERR_NOMEM, "out of memory for %u records", ps->n);
     ts_cl_dev_launch l = { tiles, waits, ticket_of, ps->n, pi == v->npasses - 1 ? o->stuck : -1,
-                           o->spin_limit };
+                           o->spin_limit, run->params.adversary ? TS_ADVERSARY_POLLS : 0,
+                           run->params.adversary + (uint32_t)pi };
     ts_cl_dev_result res;
     if (st == TS_OK)
       st = ts_cl_run_device(run->cl, pi, &l, d->pass[pi].rec, &res, err);

@@ -56,11 +56,21 @@ static int target_of(const ts_pass_sched *p, uint32_t id, ts_vec v, uint32_t *ou
   return 1;
 }
 
+/* The vectors the schedule waits along: its custom ones, else its pattern's. */
+static int sched_vectors(const ts_sched *s, const ts_vec **v)
+{
+  if (s->params.custom) {
+    *v = s->params.vecs;
+    return s->params.nvecs;
+  }
+  return ts_pattern_vectors(s->params.pattern, v);
+}
+
 int ts_sched_waits(const ts_sched *s, int pass, uint32_t id, uint32_t *targets)
 {
   const ts_pass_sched *p = &s->pass[pass];
   const ts_vec *v;
-  int nv = ts_pattern_vectors(s->params.pattern, &v), n = 0;
+  int nv = sched_vectors(s, &v), n = 0;
   for (int i = 0; i < nv; i++) {
     uint32_t t;
     if (target_of(p, id, v[i], &t) && p->t[t].dispatch < p->t[id].dispatch)
@@ -73,7 +83,7 @@ int ts_sched_waiters(const ts_sched *s, int pass, uint32_t id, uint32_t *targets
 {
   const ts_pass_sched *p = &s->pass[pass];
   const ts_vec *v;
-  int nv = ts_pattern_vectors(s->params.pattern, &v), n = 0;
+  int nv = sched_vectors(s, &v), n = 0;
   for (int i = 0; i < nv; i++) {
     uint32_t w;
     ts_vec back = { -v[i].dx, -v[i].dy };
@@ -125,7 +135,7 @@ static ts_status run_pass(sim *m, int pi, int64_t t0, uint32_t *seq_pos, ts_erro
   ts_sched *s = m->s;
   ts_pass_sched *p = &s->pass[pi];
   const ts_vec *vec;
-  int nv = ts_pattern_vectors(s->params.pattern, &vec);
+  int nv = sched_vectors(s, &vec);
   uint32_t n = p->n;
 
   /* Effective wait sets and depths, in dispatch order so targets are already known. */
@@ -211,6 +221,9 @@ ts_status ts_sched_run(const ts_pass_geom *passes, int npasses, const ts_sched_p
     return ts_fail(err, TS_ERR_ARG, "--slots %d is outside 1..%d", params->slots, TS_SLOTS_MAX);
   if ((unsigned)params->pattern >= TS_PAT_COUNT || (unsigned)params->walk >= TS_WALK_COUNT)
     return ts_fail(err, TS_ERR_ARG, "unknown pattern or walk");
+  if (params->custom && (params->nvecs < 0 || params->nvecs > TS_PATTERN_MAX_VECTORS))
+    return ts_fail(err, TS_ERR_ARG, "%d dependency vectors: at most %d", params->nvecs,
+                   TS_PATTERN_MAX_VECTORS);
   ts_sched *s = calloc(1, sizeof *s);
   if (!s)
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for a schedule");

@@ -48,6 +48,10 @@ typedef struct ts_sched_params {
   ts_pattern pattern;
   ts_walk walk;
   int slots;
+  /* custom != 0: these vectors in place of the pattern's (the pattern advice's schedules,
+   * ts_advice.c, each one vector short) */
+  int custom, nvecs;
+  ts_vec vecs[TS_PATTERN_MAX_VECTORS];
 } ts_sched_params;
 
 typedef struct ts_sched {
