@@ -198,6 +198,8 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
       printf("        (they stay ordered through the other waits)\n");
   }
   if (a.nmissing == 0 && a.nunneeded == 0) {
+    if (a.nread == 0 && a.nneeded == 0)
+      return; /* nothing read, nothing waited for: nothing to say */
     if (a.nread == 0)
       printf("advice: no thread reads another's output in its pass: %s is all it needs (from "
              "the declared footprints)\n", pat);

@@ -80,6 +80,8 @@ typedef struct vw_snapshot {
   uint8_t *dev_raw;
   char error[1024];     /* a run that could not be made */
   char note[1200];      /* e.g. "no OpenCL platform; using the CPU model" */
+  char advice[400];     /* the run's pattern advice in one line, or "" (worker.c) */
+  int advice_warn;      /* 1: the pattern misses a vector */
   char *build_log;      /* the last failed kernel build, if any */
   double kernel_ms, copy_gbps;
   uint64_t dev_private[TS_MAX_PASSES], dev_local[TS_MAX_PASSES];
@@ -434,6 +436,10 @@ int bench_frames(viewer *v, int n, double created_ms, int64_t from);
 
 /* worker.c */
 vw_worker *vw_worker_start(const char *kernels_dir);
+/* Before the worker runs a user kernel, it runs it with `exe run` in a process of its own
+ * (kernels_dir its --kernels, or NULL), once per version of the file, image and variant,
+ * with a watchdog of timeout_s: one that crashes or hangs there is not run (worker.c). */
+void vw_use_probe(const char *exe, const char *kernels_dir, double timeout_s);
 /* Stops the thread and frees every run, `held` (the window's) included. */
 void vw_worker_stop(vw_worker *w, ts_run *held);
 /* Asks for a run of `set` on `input` (a new generation) and a tick; a new input generation

@@ -15,18 +15,32 @@
  * thread the window focuses its exact elements) if it is on the OpenCL back end and of at
  * most VW_OBSERVE_MAX_PX pixels, and publishes the observation with the next snapshot; a
  * request that comes meanwhile waits for that one replay, the observation is not cut short. */
+#define _DEFAULT_SOURCE /* mkstemps */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "ts_file.h"
 #include "viewer.h"
+
+extern char **environ;
 
 enum { MAX_GRAVE = 32 };
 
 struct vw_worker {
   SDL_Thread *thread;
+  const ts_run *advised;  /* the run whose pattern advice `advice` holds */
+  vw_snapshot advice;     /* only its advice fields */
   SDL_mutex *mu;
   SDL_cond *cv;
   int stop;
@@ -216,6 +230,174 @@ static void trim(void)
 #endif
 }
 
+/* The program that tries a user kernel before the window runs it (vw_use_probe), "" none. */
+static char probe_exe[4096], probe_kernels[4096];
+static double probe_timeout = 120;
+/* The last kernel tried: file, its version, the image, the variant; its verdict. */
+static char probe_key[1400], probe_error[600];
+
+void vw_use_probe(const char *exe, const char *kernels_dir, double timeout_s)
+{
+  snprintf(probe_exe, sizeof probe_exe, "%s", exe ? exe : "");
+  snprintf(probe_kernels, sizeof probe_kernels, "%s", kernels_dir ? kernels_dir : "");
+  probe_timeout = timeout_s;
+}
+
+/* A user kernel (the dialect's; plain kernels have a worker of their own, plain_view.c)
+ * runs in the window's process only after a run of it on the same image, in a process of
+ * its own (`tilescope run`, with its supervisor and watchdog), ended without a crash or a
+ * hang: a kernel that writes past its buffer or never ends then costs that process, and
+ * the panel says so. Once per version of the file, image and variant (a schedule or a
+ * device that alone makes it fail is not caught). Returns 0 with the error line. */
+static int probe_user_kernel(vw_worker *w, const ts_variant *v, const vw_settings *set,
+                             char *error, size_t n)
+{
+  struct stat st;
+  if (!probe_exe[0] || !v->file || !set->use_cl || stat(v->file, &st) != 0)
+    return 1;
+  char key[sizeof probe_key];
+  snprintf(key, sizeof key, "%s|%lld|%llu|%s|%d", v->file, (long long)ts_mtime_ns(&st),
+           (unsigned long long)w->input_gen, v->name, set->device);
+  if (strcmp(key, probe_key) == 0) {
+    snprintf(error, n, "%s", probe_error);
+    return !probe_error[0];
+  }
+  char png[] = "/tmp/tilescope-probe-XXXXXX.png";
+  int fd = mkstemps(png, 4), pipefd[2] = { -1, -1 };
+  ts_error err = { 0 };
+  if (fd < 0)
+    return 1; /* nowhere to put the image: run it as before */
+  close(fd);
+  char slots[16], cost[16], ksize[16], device[16], timeout[32];
+  snprintf(slots, sizeof slots, "%d", set->slots);
+  snprintf(cost, sizeof cost, "%d", set->cost > 0 ? set->cost : 1);
+  snprintf(ksize, sizeof ksize, "%d", set->ksize > 0 ? set->ksize : 5);
+  snprintf(device, sizeof device, "%d", set->device);
+  snprintf(timeout, sizeof timeout, "%g", probe_timeout);
+  char *argv[32];
+  int a = 0;
+  argv[a++] = probe_exe;
+  argv[a++] = "run";
+  argv[a++] = "--kernel-file";
+  argv[a++] = (char *)v->file;
+  argv[a++] = "--variant";
+  argv[a++] = (char *)v->name;
+  argv[a++] = "-i";
+  argv[a++] = png;
+  argv[a++] = "--pattern";
+  argv[a++] = (char *)ts_pattern_name(set->pattern);
+  argv[a++] = "--walk";
+  argv[a++] = (char *)ts_walk_name(set->walk);
+  argv[a++] = "--slots";
+  argv[a++] = slots;
+  if (set->cost > 0) {
+    argv[a++] = "--cost";
+    argv[a++] = cost;
+  }
+  argv[a++] = "--kernel-size";
+  argv[a++] = ksize;
+  if (set->device >= 0) {
+    argv[a++] = "--device";
+    argv[a++] = device;
+  }
+  if (probe_kernels[0]) {
+    argv[a++] = "--kernels";
+    argv[a++] = probe_kernels;
+  }
+  argv[a++] = "--timeout";
+  argv[a++] = timeout;
+  argv[a] = NULL;
+  char out[2048] = "";
+  size_t got = 0;
+  int status = 0, ok = 1;
+  posix_spawn_file_actions_t fa;
+  pid_t pid = -1;
+  if (ts_image_save_png(png, w->input, &err) == TS_OK && pipe(pipefd) == 0 &&
+      posix_spawn_file_actions_init(&fa) == 0) {
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    if (posix_spawn(&pid, probe_exe, &fa, NULL, argv, environ) != 0)
+      pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+  }
+  if (pipefd[1] >= 0)
+    close(pipefd[1]);
+  if (pid > 0) {
+    /* the child's own watchdog ends it: read its error lines until it closes them */
+    ssize_t r;
+    char buf[512];
+    while ((r = read(pipefd[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
+      for (ssize_t i = 0; i < r && got + 1 < sizeof out; i++)
+        out[got++] = buf[i];
+    out[got] = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    /* a crash or a hang, as the supervisor words them (main.c); other failures (a build
+     * error, an output that differs) the window shows from its own run */
+    ok = !(WIFSIGNALED(status) || strstr(out, ": crashed (") || strstr(out, "did not finish in"));
+  }
+  if (pipefd[0] >= 0)
+    close(pipefd[0]);
+  remove(png);
+  probe_error[0] = 0;
+  if (!ok) {
+    char *line = strstr(out, "tilescope run: ");
+    line = line ? line + strlen("tilescope run: ") : out;
+    line[strcspn(line, "\n")] = 0;
+    snprintf(probe_error, sizeof probe_error, "%s; tried in a process of its own, not run here",
+             line[0] ? line : "the kernel's trial run crashed");
+  }
+  snprintf(probe_key, sizeof probe_key, "%s", key);
+  snprintf(error, n, "%s", probe_error);
+  return ok;
+}
+
+/* "(-1,0) (0,-1)" */
+static void vec_list(const ts_vec *v, int n, char *buf, size_t size)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(buf + k, size - k, "%s(%d,%d)", i ? " " : "", v[i].dx, v[i].dy);
+}
+
+/* The pattern advice (ts_run_advice) in one line for the panel; "" when there is nothing to
+ * say (nothing read, nothing waited for). */
+static void advise(const ts_run *run, vw_snapshot *s)
+{
+  ts_advice a;
+  ts_error err = { 0 };
+  if (ts_run_advice(run, &a, &err) != TS_OK)
+    return;
+  ts_vec v[TS_ADVICE_MAX];
+  char l1[96], l2[96];
+  if (a.nmissing) {
+    for (int i = 0; i < a.nmissing; i++)
+      v[i] = a.missing[i].v;
+    vec_list(v, a.nmissing, l1, sizeof l1);
+    vec_list(a.suggest, a.nsuggest, l2, sizeof l2);
+    s->advice_warn = 1;
+    if (a.suggest_ok)
+      snprintf(s->advice, sizeof s->advice, "advice: %s missing; %s would order every read "
+               "(%" PRId64 " ticks)", l1, l2, a.suggest_ticks);
+    else
+      snprintf(s->advice, sizeof s->advice, "advice: %s missing; no pattern orders every read "
+               "under this walk", l1);
+  } else if (a.nunneeded) {
+    for (int i = 0; i < a.nunneeded; i++)
+      v[i] = a.unneeded[i].v;
+    vec_list(v, a.nunneeded, l1, sizeof l1);
+    snprintf(s->advice, sizeof s->advice, "advice: %s unneeded; without %s: %" PRId64
+             " ticks, not %" PRId64, l1, a.nunneeded == 1 ? "it" : "them",
+             a.unneeded[a.nunneeded - 1].ticks_without, a.ticks);
+  } else if (a.nneeded) {
+    snprintf(s->advice, sizeof s->advice, "advice: each of the pattern's %d vector%s is needed",
+             a.nneeded, a.nneeded == 1 ? "" : "s");
+  }
+}
+
 /* Makes the run for the current request; fills the snapshot's error, note and figures. */
 static void make_run(vw_worker *w, vw_snapshot *s, int reload)
 {
@@ -254,7 +436,11 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
                       .cl = set->use_cl ? w->cl : NULL, .adversary = set->adversary };
   ts_error err = { 0 };
   ts_run *run = NULL;
-  if (ts_run_create(w->input, &p, &run, &err) != TS_OK) {
+  char why[600];
+  if (!probe_user_kernel(w, p.variant, set, why, sizeof why)) {
+    snprintf(s->error, sizeof s->error, "%s", why);
+    snprintf(s->note, sizeof s->note, "%s", why);
+  } else if (ts_run_create(w->input, &p, &run, &err) != TS_OK) {
     if (err.code == TS_ERR_BUILD && p.cl) {
       free(w->build_log);
       w->build_log = dup_str(ts_cl_build_log(p.cl));
@@ -264,6 +450,7 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   }
   w->run = run;
   w->published = NULL; /* a new run, even one at the address of a run since destroyed */
+  w->advised = NULL;
   w->run_gen = w->job_gen;
   w->run_set = *set;
   if (!run)
@@ -405,6 +592,13 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
     s->full = 1;
   }
   s->scale = w->scale;
+  if (w->advised != w->run) { /* once a run: a few schedules each one vector short */
+    w->advice = (vw_snapshot){ 0 };
+    advise(w->run, &w->advice);
+    w->advised = w->run;
+  }
+  memcpy(s->advice, w->advice.advice, sizeof s->advice);
+  s->advice_warn = w->advice.advice_warn;
   s->rects = malloc(TS_VIEW_RECTS * sizeof *s->rects);
   s->nrects = s->rects ? ts_run_take_changed_rects(w->run, s->rects, TS_VIEW_RECTS) : 0;
   if (!s->rects) {

@@ -329,6 +329,39 @@ PY
     expect 0 "; 0 wrong tiles; under the adversary" "$ts" run --variant $v --exec device --adversary
   done
   expect 2 "^tilescope run: --adversary: needs --exec device$" "$ts" run --variant integral --adversary
+  # --- pattern advice: every built-in under its default pattern (README: pattern advice),
+  # and the integral under patterns that miss a vector or wait for one it does not need ---
+  if python3 - "$ts" <<'PY'
+import json, re, subprocess, sys
+ts = sys.argv[1]
+names = re.findall(r"^  ([a-z0-9_]+) +(?:box|gaussian|integral)", subprocess.run(
+    [ts, "list"], capture_output=True, text=True).stdout, re.M)
+assert len(names) >= 20, names
+def advice(*args):
+    out = subprocess.run([ts, "run", "--backend", "cpu", "--json", *args], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)["advice"]
+for v in names:
+    a = advice("--variant", v)
+    assert a["missing"] == [] and a["suggest"] is None, (v, a)
+    if v.startswith("integral") and v not in ("integral_scan", "integral_colrow", "integral_band"):
+        assert a["needed"] == [[-1, 0], [0, -1]], (v, a)
+        u = a["unneeded"]
+        assert [e["vector"] for e in u] == [[-1, -1]] and u[0]["ticks_with"] == u[0]["ticks_without"], (v, a)
+    else:
+        assert a["needed"] == [] and a["unneeded"] == [], (v, a)
+a = advice("--variant", "integral", "--pattern", "none")
+assert [(m["vector"], m["threads"]) for m in a["missing"]] == [([-1, 0], 1170), ([0, -1], 1160), ([-1, -1], 1131)], a
+assert a["suggest"]["vectors"] == [[-1, 0], [0, -1]], a
+a = advice("--variant", "integral", "--pattern", "wavefront26")
+assert a["missing"] == [] and a["needed"] == [[-1, 0], [0, -1]], a
+assert a["unneeded"][0] == {"vector": [1, -1], "ticks_with": 98, "ticks_without": 79}, a
+PY
+  then passes=$((passes + 1)); else echo "FAIL: the pattern advice"; fails=$((fails + 1)); fi
+  expect 0 "^advice: \(0,-1\) missing: 1160 threads read the tile above, which no chain of waits orders first$" \
+    "$ts" run --variant integral --pattern vertical --backend cpu
+  expect 0 "^advice: \(1,-1\) unneeded: no thread reads the tile above and to the right; it costs 19 ticks \(98 with it, 79 without\)$" \
+    "$ts" run --variant integral --pattern wavefront26 --backend cpu
   # wavefront26x orders a left neighbour through the tile below it: a last row of tiles has
   # none, so its left reads are races although the simulator's ticks find no hazard.
   python3 - "$tmp/odd.png" <<'PY'

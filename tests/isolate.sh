@@ -51,6 +51,19 @@ check "run --observe hostile_past: exit 1 ($rc)" test $rc -eq 1
 check "  names the write: $(grep -m1 "outside the buffer" "$tmp/out")" grep -Eq "^hostile_past: pass 1 thread \(0,0\) wrote out column 0 row 480, outside the buffer \(1920 columns x 480 rows\); not performed \([0-9]+ such accesses\)$" "$tmp/out"
 check "  and says the plain run was not made" grep -q "the plain run was not made: it would access memory outside its buffers" "$tmp/out"
 
+# A far read (a dialect kernel), a barrier that only half a group reaches and a 16 MB
+# private array (plain kernels): each ends run in one line naming the kernel, exit 1.
+"$ts" run --kernel-file "$k/hostile_farread.cl" --backend cl -o "$tmp/fr.png" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "run hostile_farread: exit 1 ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 1 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q '^tilescope run: the variant hostile_farread: crashed (signal 11, SIGSEGV' '$tmp/err'"
+check "  no output written" test ! -e "$tmp/fr.png"
+for kind in barrier stack; do
+  "$ts" run --kernel-file "$k/hostile_$kind.cl" --timeout 60 -o "$tmp/$kind.png" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "run hostile_$kind: exit 1 ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 1 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -Eq '^tilescope run: hostile_$kind.cl, run plain: (crashed \\(signal [0-9]+|did not finish in 60 s)' '$tmp/err'"
+  check "  no output written" test ! -e "$tmp/$kind.png"
+done
+
 # shot: the same line, exit 1, no picture
 "$ts" shot --kernel-file "$k/hostile_far.cl" --backend cl -o "$tmp/far_shot.png" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -98,6 +111,22 @@ EOF
 "$ts" shot --kernel-file "$tmp/edit_me.cl" --backend cl --script "$tmp/edit.txt" -o "$tmp/edit.png" >"$tmp/out" 2>&1
 rc=$?
 check "window: a user kernel edited into an error and back: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+
+# A scripted window and a dialect kernel that writes past its buffer: the window tries it in
+# a process of its own first, says so in one line, and runs the fixed file once it is saved.
+sed 's/hostile_past/hp/g' "$k/hostile_past.cl" >"$tmp/hp.cl"
+sed 's/hostile_past/hp/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
+  "$k/hostile_past.cl" >"$tmp/hp_good.cl"
+cat >"$tmp/hp.txt" <<EOF
+variant hp
+expect-status the variant hp: crashed (signal 11
+expect-status tried in a process of its own
+copy $tmp/hp_good.cl $tmp/hp.cl
+expect-pixel 0 0 255 255 255
+EOF
+"$ts" shot --kernel-file "$tmp/hp.cl" --backend cl --script "$tmp/hp.txt" -o "$tmp/hp.png" >"$tmp/out" 2>&1
+rc=$?
+check "window: a dialect kernel that writes past its buffer, then fixed: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
 
 echo "isolate.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]
