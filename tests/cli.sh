@@ -417,7 +417,7 @@ PY
   expect 0 "observed: 0 footprint violations" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --observe
   expect 0 "0 wrong tiles" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --exec device
   expect 0 "output equals the box3 reference" "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo
-  expect 1 "^box_short_halo: pass 1 thread \(0,0\) read in column 48 row 0, outside its declared footprint \(columns 0..47, rows 0..15; 285 accesses outside\)$" \
+  expect 1 "^box_short_halo: pass 1 thread \(0,0\) read in pixel \(16,0\) channel 0, outside its declared footprint \(pixels x 0..15, y 0..15; 285 accesses outside\)$" \
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
   expect 1 "^observed: 1200 footprint violations, 0 write-rectangle violations" \
     "$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe
@@ -466,14 +466,14 @@ PY
   # A dialect kernel that reads src directly, not through an accessor, is observed all the
   # same (the instrumenter passes its direct accesses through the observation), and so is a
   # direct write past its buffer, which is not performed.
-  expect 1 "^box_direct: pass 1 thread \(0,0\) read in column 48 row 0, outside its declared footprint \(columns 0..47, rows 0..15; 285 accesses outside\)$" \
+  expect 1 "^box_direct: pass 1 thread \(0,0\) read in pixel \(16,0\) channel 0, outside its declared footprint \(pixels x 0..15, y 0..15; 285 accesses outside\)$" \
     "$ts" run --kernel-file "$src/tests/kernels/box_direct.cl" --variant box_direct --observe
-  expect 1 "^box_direct: pass 1 thread \(0,29\) wrote out column 0 row 480, outside the buffer \(1920 columns x 480 rows\); not performed \(3 such accesses\)$" \
+  expect 1 "^box_direct: pass 1 thread \(0,29\) wrote out pixel \(0,480\) channel 0, outside the buffer \(640 x 480 pixels of 3 channels\); not performed \(3 such accesses\)$" \
     "$ts" run --kernel-file "$src/tests/kernels/box_direct.cl" --variant box_direct --observe
   # With --json the checks' verdicts are fields, and their lines go to stderr.
   out=$("$ts" run --kernel-file "$ks/box_short_halo.cl" --variant box_short_halo --observe --json 2>"$tmp/obs.err")
   rc=$?
-  if [[ $rc -ne 1 ]] || ! grep -q "^box_short_halo: pass 1 thread (0,0) read in column 48" "$tmp/obs.err" ||
+  if [[ $rc -ne 1 ]] || ! grep -q "^box_short_halo: pass 1 thread (0,0) read in pixel (16,0) channel 0" "$tmp/obs.err" ||
     ! python3 -c 'import json, sys; j = json.loads(sys.argv[1]); sys.exit(0 if j["observed_ok"] is False and j["output_ok"] is True else 1)' "$out"; then
     echo "FAIL: run --observe --json: exit $rc: $out"
     fails=$((fails + 1))

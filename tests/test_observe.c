@@ -248,8 +248,8 @@ static void broken_kernels_caught(void)
          "uchar in[9][32];\n  short m[8][LIN_W], m_out[LIN_H][LIN_W];\n  uchar out[LIN_H][LIN_W];\n"
          "  for (int r = 0; r < 9; r++)",
          45, 31, TS_OBS_FOOTPRINT,
-         "linear1d2: pass 1 thread (0,0) read in column 0 row 7, outside its declared footprint "
-         "(columns 0..26, rows 0..6; 30 accesses outside)",
+         "linear1d2: pass 1 thread (0,0) read in pixel (0,7) channel 0, outside its declared "
+         "footprint (pixels x 0..8, y 0..6; 30 accesses outside)",
          24); /* rows 0..3 of threads: further down the extra row clamps into the image */
   /* One output row more than the tile: thread (0,0) writes row 6, which (0,1) owns. */
   const char *from = "  for (int r = 0; r < LIN_H; r++)\n    lin_write_row(TS_OBS_ARG dst, W, H, C, t, "
@@ -257,18 +257,18 @@ static void broken_kernels_caught(void)
   const char *to = "  for (int r = 0; r < LIN_H + 1; r++)\n    lin_write_row(TS_OBS_ARG dst, W, H, C, t, "
                    "t.y * LIN_H + r, out[r % LIN_H]);\n}\nTS_ITEM_ENTRY(linear1d2)";
   caught(from, to, 8, 13, TS_OBS_WRITE_RECT,
-         "linear1d2: pass 1 thread (0,0) wrote out column 0 row 6, outside its declared write "
-         "rectangle (columns 0..23, rows 0..5; 2 accesses outside)",
+         "linear1d2: pass 1 thread (0,0) wrote out pixel (0,6) channel 0, outside its declared "
+         "write rectangle (pixels x 0..7, y 0..5; 2 accesses outside)",
          2);
   caught(from, to, 8, 13, TS_OBS_CONFLICT,
-         "linear1d2: pass 1: out column 0 row 6 written by thread (0,0) and thread (0,1)", 48);
+         "linear1d2: pass 1: out pixel (0,6) channel 0 written by thread (0,0) and thread (0,1)", 48);
   /* The same without the guard at the image's bottom: the last row of threads writes past
    * the buffer, which is recorded and not performed. */
   const char *to2 = "  for (int r = 0; r < LIN_H + 1; r++)\n    lin_write_row(TS_OBS_ARG dst, W, H + 8, C, t, "
                     "t.y * LIN_H + r, out[r % LIN_H]);\n}\nTS_ITEM_ENTRY(linear1d2)";
   caught(from, to2, 8, 13, TS_OBS_OUT_OF_BUFFER,
-         "linear1d2: pass 1 thread (0,2) wrote out column 0 row 13, outside the buffer (24 "
-         "columns x 13 rows); not performed (12 such accesses)",
+         "linear1d2: pass 1 thread (0,2) wrote out pixel (0,13) channel 0, outside the buffer (8 "
+         "x 13 pixels of 3 channels); not performed (12 such accesses)",
          12);
 }
 

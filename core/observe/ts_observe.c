@@ -427,6 +427,24 @@ const char *ts_obs_buffer_name(int buf)
   return buf == TS_BUF_IN ? "in" : buf == TS_BUF_OUT ? "out" : "mid";
 }
 
+/* A buffer's elements as the image's pixels: the channels a pixel has when its rows hold the
+ * image's W pixels of C channels, or 0 (a transposed temporary: its own columns). */
+static int pixel_channels(const ts_kctx *k, const ts_buf *b)
+{
+  return b->cols == k->W * k->C ? k->C : b->cols == k->W ? 1 : 0;
+}
+
+/* "pixel (16,0) channel 0", "pixel (3,7)", or "column 48 row 0" */
+static void where(int c, int col, int row, char *s, size_t n)
+{
+  if (c > 1)
+    snprintf(s, n, "pixel (%d,%d) channel %d", col / c, row, col % c);
+  else if (c == 1)
+    snprintf(s, n, "pixel (%d,%d)", col, row);
+  else
+    snprintf(s, n, "column %d row %d", col, row);
+}
+
 void ts_obs_finding_line(const ts_run *run, const ts_obs_finding *f, char *line, size_t size)
 {
   const ts_variant *v = ts_run_params_of(run)->variant;
@@ -435,44 +453,55 @@ void ts_obs_finding_line(const ts_run *run, const ts_obs_finding *f, char *line,
   const ts_kctx *k = ts_run_kctx(run);
   uint32_t w = (uint32_t)ps->tw;
   int buf = f->role == TS_ROLE_SRC ? pd->src : pd->dst;
+  const ts_buf *b = &k->buf[buf];
+  int c = pixel_channels(k, b);
   const char *bn = ts_obs_buffer_name(buf), *committed = f->role == TS_ROLE_COMMITTED
                                                              ? " (committed)" : "";
-  char decl[96];
+  char decl[96], at[64];
+  where(c, f->col, f->row, at, sizeof at);
   if (rect_empty(f->declared))
     snprintf(decl, sizeof decl, "it declares none there");
+  else if (c > 0)
+    snprintf(decl, sizeof decl, "pixels x %d..%d, y %d..%d", f->declared.x0 / c,
+             f->declared.x1 / c, f->declared.y0, f->declared.y1);
   else
     snprintf(decl, sizeof decl, "columns %d..%d, rows %d..%d", f->declared.x0, f->declared.x1,
              f->declared.y0, f->declared.y1);
   switch (f->kind) {
   case TS_OBS_FOOTPRINT:
     snprintf(line, size,
-             "%s: pass %d thread (%u,%u) read %s%s column %d row %d, outside its declared "
-             "footprint (%s; %u access%s outside)",
-             v->name, f->pass + 1, f->thread % w, f->thread / w, bn, committed, f->col, f->row,
-             decl, f->count, f->count == 1 ? "" : "es");
+             "%s: pass %d thread (%u,%u) read %s%s %s, outside its declared footprint (%s; %u "
+             "access%s outside)",
+             v->name, f->pass + 1, f->thread % w, f->thread / w, bn, committed, at, decl,
+             f->count, f->count == 1 ? "" : "es");
     break;
   case TS_OBS_WRITE_RECT:
     snprintf(line, size,
-             "%s: pass %d thread (%u,%u) wrote %s column %d row %d, outside its declared write "
-             "rectangle (%s; %u access%s outside)",
-             v->name, f->pass + 1, f->thread % w, f->thread / w, bn, f->col, f->row, decl,
-             f->count, f->count == 1 ? "" : "es");
+             "%s: pass %d thread (%u,%u) wrote %s %s, outside its declared write rectangle (%s; "
+             "%u access%s outside)",
+             v->name, f->pass + 1, f->thread % w, f->thread / w, bn, at, decl, f->count,
+             f->count == 1 ? "" : "es");
     break;
   case TS_OBS_OUT_OF_BUFFER: {
-    const ts_buf *b = &k->buf[buf];
+    char size_words[64];
+    if (c > 0)
+      snprintf(size_words, sizeof size_words, "%d x %d pixels%s", b->cols / c, b->rows,
+               c > 1 ? (c == 3 ? " of 3 channels" : " of 4 channels") : "");
+    else
+      snprintf(size_words, sizeof size_words, "%d columns x %d rows", b->cols, b->rows);
     snprintf(line, size,
-             "%s: pass %d thread (%u,%u) %s %s%s column %d row %d, outside the buffer (%d "
-             "columns x %d rows%s); not performed (%u such access%s)",
+             "%s: pass %d thread (%u,%u) %s %s%s %s, outside the buffer (%s%s); not performed "
+             "(%u such access%s)",
              v->name, f->pass + 1, f->thread % w, f->thread / w,
-             f->declared.x1 ? "wrote" : "read", bn, committed, f->col, f->row, b->cols, b->rows,
+             f->declared.x1 ? "wrote" : "read", bn, committed, at, size_words,
              f->declared.y1 ? ", and the pitch given was not the row's length" : "", f->count,
              f->count == 1 ? "" : "es");
     break;
   }
   case TS_OBS_CONFLICT:
-    snprintf(line, size, "%s: pass %d: %s column %d row %d written by thread (%u,%u) and thread (%u,%u)",
-             v->name, f->pass + 1, bn, f->col, f->row, f->other % w, f->other / w,
-             f->thread % w, f->thread / w);
+    snprintf(line, size, "%s: pass %d: %s %s written by thread (%u,%u) and thread (%u,%u)",
+             v->name, f->pass + 1, bn, at, f->other % w, f->other / w, f->thread % w,
+             f->thread / w);
     break;
   }
 }
