@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The debuggee cannot take the debugger down (SPEC section 10): hostile user kernels (a write
-# past the output, a far write, a kernel that never ends) each end run and shot in one line
+# past the output, a far write and read, a kernel that never ends, a barrier half a group
+# reaches, a 16 MB private array) each end run and shot in one line
 # naming the kernel, with exit 1, never a core dump or a hang; --observe names the write
 # instead of making it; and a scripted window goes on after a plain kernel that hangs, and
 # after a user kernel edited into one that does not build, to run the good one.
@@ -112,21 +113,38 @@ EOF
 rc=$?
 check "window: a user kernel edited into an error and back: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
 
-# A scripted window and a dialect kernel that writes past its buffer: the window tries it in
-# a process of its own first, says so in one line, and runs the fixed file once it is saved.
-sed 's/hostile_past/hp/g' "$k/hostile_past.cl" >"$tmp/hp.cl"
-sed 's/hostile_past/hp/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
-  "$k/hostile_past.cl" >"$tmp/hp_good.cl"
-cat >"$tmp/hp.txt" <<EOF
-variant hp
-expect-status the variant hp: crashed (signal 11
+# A scripted window and each hostile dialect kernel: the window tries it in a process of its
+# own first, says so in one line, and runs the fixed file once it is saved over it.
+for kind in past far farread loop; do
+  sed "s/hostile_$kind/hk/g" "$k/hostile_$kind.cl" >"$tmp/hk.cl"
+  sed 's/hostile_past/hk/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
+    "$k/hostile_past.cl" >"$tmp/hk_good.cl"
+  why="crashed (signal 11"
+  [[ $kind == loop ]] && why="did not finish in 20 s"
+  cat >"$tmp/hk.txt" <<EOF
+variant hk
+expect-status hk: $why
 expect-status tried in a process of its own
-copy $tmp/hp_good.cl $tmp/hp.cl
+copy $tmp/hk_good.cl $tmp/hk.cl
 expect-pixel 0 0 255 255 255
 EOF
-"$ts" shot --kernel-file "$tmp/hp.cl" --backend cl --script "$tmp/hp.txt" -o "$tmp/hp.png" >"$tmp/out" 2>&1
-rc=$?
-check "window: a dialect kernel that writes past its buffer, then fixed: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+  "$ts" shot --kernel-file "$tmp/hk.cl" --backend cl --timeout 20 --script "$tmp/hk.txt" -o "$tmp/hk.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "window: dialect hostile_$kind, then fixed: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+done
+# The same for the plain kernels that crash (the hang is above): their worker goes, the
+# window says so and runs the good file saved over them.
+for kind in barrier stack; do
+  cp "$k/hostile_$kind.cl" "$tmp/k.cl"
+  cat >"$tmp/plain.txt" <<EOF
+expect-status crashed (signal
+copy $tmp/good.cl $tmp/k.cl
+expect-pixel 0 0 255 255 255
+EOF
+  "$ts" shot --kernel-file "$tmp/k.cl" --timeout 30 --script "$tmp/plain.txt" -o "$tmp/plain.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "window: plain hostile_$kind, then a good one: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+done
 
 echo "isolate.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]
