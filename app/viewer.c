@@ -367,8 +367,10 @@ void viewer_frame(viewer *v, int scripted)
     }
   changed |= pick_up(v);
   if (v->twin) {
+    /* Before and after: a new snapshot of the twin may bring the device half its run. */
     viewer_split_follow(v);
     changed |= pick_up(v->twin);
+    viewer_split_follow(v);
   }
   changed |= v->plain && pick_up_plain(v);
   changed |= viewer_pick_up_image(v);
@@ -447,6 +449,7 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
       /* The right half too, once it follows the left's tick. */
       viewer_split_follow(v);
       pick_up(v->twin);
+      viewer_split_follow(v);
       ready = ready && run_ready(v->twin);
     }
     if (ready)
