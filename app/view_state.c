@@ -369,7 +369,7 @@ void viewer_report(const viewer *v, char *buf, size_t n)
              (unsigned long long)v->plain->serial, v->plain->res ? v->plain->res->nfindings : 0,
              v->plain->error[0] != 0, watch);
   /* The split view: the right half's spec, tick and hazards, and what it shows. */
-  char split[200] = "";
+  char split[200] = " split=off";
   const viewer *t = v->twin;
   if (t) {
     size_t th = 0;

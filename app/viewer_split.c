@@ -222,10 +222,9 @@ void viewer_split_follow(viewer *v)
     t->set = want;
     renew = 1;
   }
-  /* The cursor: the left's tick shown, within the twin's run once it is known. */
-  int64_t tick = v->have_snap && v->snap.generation == v->generation ? v->snap.tick : v->tick;
-  if (v->tick >= INT64_MAX / 4)
-    tick = v->tick;
+  /* The cursor: the left's tick asked for (which may pass the left's run, up to the longer
+   * one's end), within the twin's run once it is known. */
+  int64_t tick = v->tick;
   if (viewer_snap_current(t) && t->snap.run && tick > viewer_run_length(t))
     tick = viewer_run_length(t);
   if (renew) {
