@@ -487,6 +487,9 @@ int vw_worker_take(vw_worker *w, vw_snapshot *snap, void (*rows)(void *ud, const
 int vw_worker_read(vw_worker *w, const ts_run *run, void (*fn)(void *ud, const ts_kctx *k),
                    void *ud);
 int vw_worker_busy(vw_worker *w);
+/* Makes w take turns with `with` at the device (the split view's two workers): the work of
+ * one waits for the other's. Before w's first request; `with` outlives w. */
+void vw_worker_share_turns(vw_worker *w, vw_worker *with);
 /* Hands the worker a loaded record (it takes it): every run made with settings equal to
  * `set` on input generation `input_generation` gets a copy attached. */
 void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,

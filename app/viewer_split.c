@@ -131,6 +131,7 @@ int viewer_split_start(viewer *v, const vw_split_spec *sp)
     viewer_set_status(v, "split: cannot start a worker thread for the right half");
     return 0;
   }
+  vw_worker_share_turns(t->wk, v->wk);
   glGenTextures(1, &t->thr_tex);
   glGenTextures(1, &t->state_tex);
   glGenTextures(1, &t->gantt_tex);
