@@ -7,7 +7,9 @@
  * simulated one, scrubbed in device time on the window's side alone. Calls between the
  * files go one way: viewer.c -> viewer_input.c -> viewer_shot.c -> draw_frame.c -> the other
  * draw_*.c (draw.h) -> gl_resources.c (gl_res.h) -> phase.c; the viewer's files call
- * viewer_control.c; every one of them calls view_state.c, which calls none of them. */
+ * viewer_control.c; every one of them calls view_state.c, which calls none of them. The split
+ * view (viewer_split.c, called by viewer.c, viewer_input.c and script.c; drawn by
+ * draw_split.c) is a second viewer beside the first, in the same window. */
 #ifndef TS_APP_VIEWER_H
 #define TS_APP_VIEWER_H
 
