@@ -21,7 +21,7 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
-      *dev_time, *pixel;
+      *dev_time, *pixel, *split;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale;
   double zoom, scale, timeout;
   char record_input[1100]; /* the record's input path, resolved */
@@ -138,6 +138,7 @@ static int load_record(const char *cmd, view_args *a, vw_options *o)
   o->set.sigma = p.sigma;
   o->set.exec_device = 0;
   o->record = d;
+  o->record_path = a->record;
   const char *slash = strrchr(a->record, '/');
   o->record_name = slash ? slash + 1 : a->record;
   ts_run_destroy(run);
@@ -264,6 +265,26 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
             a->record ? "--record" : p.exec_device ? "--exec device" : "--frames");
     return 0;
   }
+  if (a->split) {
+    char err[200];
+    if (!vw_split_parse(a->split, &o->split, err, sizeof err)) {
+      fprintf(stderr, "tilescope %s: --split: %s\n", cmd, err);
+      return 0;
+    }
+    o->have_split = 1;
+    const char *why = cli_plain_file ? "shows two runs of a variant; a plain kernel is shown alone"
+                      : o->split.device && !a->record && !p.exec_device
+                          ? "device shows the device's run beside the simulation: give "
+                            "--record FILE or --exec device"
+                      : o->split.device && a->dev_time
+                          ? "device: the tick is the cursor (the device half shows the same "
+                            "share of its run); --device-time goes with the device view alone"
+                          : NULL;
+    if (why) {
+      fprintf(stderr, "tilescope %s: --split %s %s\n", cmd, a->split, why);
+      return 0;
+    }
+  }
   if (a->record) {
     if (p.exec_device) {
       fprintf(stderr, "tilescope %s: --record opens a saved run and --exec device makes a new "
@@ -299,6 +320,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--scale", 0, OPT_DBL, &a->scale, "S", "a .gif's size as a share of the window, 0.1..1 (default 1)", &a->have_scale },
     { "--record", 0, OPT_STR, &a->record, "IN.json", "open a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "the device view at device time T (ns, or logical events) or at P% of the run", NULL },
+    { "--split", 0, OPT_STR, &a->split, "SPEC", "two runs side by side on one cursor: the right half changes pattern=P, walk=W, variant=V, slots=N, cost=N (comma-separated), or device: the device's run beside the simulation", NULL },
     { "--timeout", 0, OPT_DBL, &a->timeout, "S", "shot: the watchdog, a run not done in S seconds ends the shot (default 600)", NULL },
     CLI_SCHED_OPTS(&a->cs),
   };

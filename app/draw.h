@@ -57,6 +57,13 @@ void draw_plain_title(viewer *v, const vw_rect *rout);
 void draw_plain_panel(viewer *v, const vw_rect *r);
 void draw_plain_timeline(viewer *v, const vw_rect *tl);
 
+/* draw_split.c: the split view (v->twin): both halves' panes, what lies over each, their
+ * titles, and the panel's block comparing the two runs. */
+void draw_split_panes(viewer *v, float *norm);
+void draw_split_overlays(viewer *v);
+void draw_split_titles(viewer *v);
+void draw_split_block(viewer *v, float x, float *y);
+
 /* draw_timeline.c: layer 0 what changes only with the run, layer 1 the rest. */
 void draw_timeline(viewer *v, const vw_rect *r, int layer);
 

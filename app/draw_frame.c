@@ -2,7 +2,8 @@
  * timeline and the help, in that order (for a plain kernel, draw_plain.c's overlay, title
  * and panel instead of the variant's). llvmpipe pays for every pixel it shades, so a frame
  * copies a cache of what changes seldom (the panes without the hover, the panel's background,
- * the timeline's graph: draw_cached) and draws only the rest. */
+ * the timeline's graph: draw_cached) and draws only the rest. The split view (two runs side
+ * by side, draw_split.c) draws its two halves in place of the panes, every frame. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
@@ -77,8 +78,16 @@ void render_frame(viewer *v)
   viewer_phase(v, PH_UPLOAD);
   vw_rect rin, rout, panel, tl;
   viewer_layout(v, &rin, &rout, &panel, &tl);
-  int cached = draw_cached(v, &rin, &rout, &panel, &tl, norm);
-  if (!cached) {
+  /* The split view draws both halves each frame (draw_split.c): no cache. */
+  int split = v->twin != NULL;
+  int cached = !split && draw_cached(v, &rin, &rout, &panel, &tl, norm);
+  if (split) {
+    glClearColor(BG.r, BG.g, BG.b, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_BLEND);
+    draw_split_panes(v, norm);
+    viewer_phase(v, PH_PANES);
+  } else if (!cached) {
     glClearColor(BG.r, BG.g, BG.b, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_BLEND);
@@ -95,9 +104,15 @@ void render_frame(viewer *v)
   /* What is drawn over the panes, cut to them (the titles, panel and timeline drawn after
    * it covered the rest before the cache, and must still). */
   gfx_begin(&v->g, v->width, v->height);
-  draw_pixel_values(v, 0, &rin);
-  draw_pixel_values(v, 1, &rout);
-  if (v->plain) {
+  if (split) {
+    draw_split_overlays(v);
+  } else {
+    draw_pixel_values(v, 0, &rin);
+    draw_pixel_values(v, 1, &rout);
+  }
+  if (split) {
+    /* each half's, drawn and cut to it above */
+  } else if (v->plain) {
     draw_plain_overlay(v, &rin, &rout);
   } else {
     draw_tile_labels(v, &rout);
@@ -111,7 +126,10 @@ void render_frame(viewer *v)
   } else {
     gfx_rect(&v->g, panel.x, panel.y, panel.w, panel.h, PANEL);
   }
-  draw_titles(v, &rin, &rout);
+  if (split)
+    draw_split_titles(v);
+  else
+    draw_titles(v, &rin, &rout);
   if (v->plain) {
     draw_plain_title(v, &rout);
     draw_plain_panel(v, &panel);

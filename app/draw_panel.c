@@ -595,6 +595,7 @@ void draw_panel(viewer *v, const vw_rect *r)
              var->unchecked ? "unchecked user kernel" : ts_filter_name(var->filter));
   panel_line(v, x, &y, DIM, "%s", var->summary);
   y += 6;
+  draw_split_block(v, x, &y); /* the split view's two runs side by side, when open */
   if (!v->have_snap || !v->snap.run) {
     panel_line(v, x, &y, v->snap.error[0] ? WARN : DIM, "%s",
                v->snap.error[0] ? v->snap.error : "working...");

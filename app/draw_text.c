@@ -77,6 +77,7 @@ void draw_help(viewer *v)
     "w W        cycle walk",            "[ ]        halve / double the slots",
     "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
     "d          device view / simulated view",
+    "x          split: two schedules side by side",
     "r          reload the kernels",    "o O        overlay: state order depth slot observed",
     "g          tile grid",             "f 1        fit / one to one",
     "wheel drag zoom about the cursor / pan", "click      select the thread that wrote a pixel",

@@ -9,12 +9,16 @@
  *   devtime T | P% | end    in the device view, go to device time T (the record's unit) or P%
  *   variant NAME, pattern NAME, walk NAME, slots N, cost N, backend cl|cpu
  *   overlay MODE, grid on|off, help on|off, zoom Z [X Y], fit
+ *   split SPEC | off        the split view: the right half changes pattern=P, walk=W,
+ *                           variant=V, slots=N, cost=N, or is the device's run (device)
  *   shot FILE               write a screenshot;  report   print the viewer's state line
  *   expect FIELD VALUE      check a field of the state line (variant, pattern, walk, slots,
  *                           cost, backend, tick, pass, hazards, overlay, selected, view; in
  *                           the device view also devtime (T/END) and wrong; the observation:
  *                           observe (done, pending, failed, off), and once done footprint,
- *                           writes and conflicts (threads flagged), obs_hazards, chosen)
+ *                           writes and conflicts (threads flagged), obs_hazards, chosen; in
+ *                           the split view split, right_tick, right_hazards, right_view, and
+ *                           for a device half right_devtime and right_wrong)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   expect-status TEXT...   check that the status line (bottom) holds TEXT
  *   open FILE               open an image as if dropped on the window (waits for the load)
@@ -113,6 +117,17 @@ static int play(viewer *v, const char *path, const script_action *a)
     break;
   case SCRIPT_OVERLAY:
     overlay_parse(a->text, &v->mode); /* checked before playing */
+    break;
+  case SCRIPT_SPLIT:
+    viewer_sync(v, 60000);
+    if (!a->on) {
+      viewer_split_stop(v);
+      viewer_relayout(v);
+    } else if (!viewer_split_start(v, &a->split)) {
+      fprintf(stderr, "tilescope: script %s:%d: split %s: %s\n", path, a->line, a->split.text,
+              v->status);
+      return 1;
+    }
     break;
   case SCRIPT_GRID:
   case SCRIPT_HELP:

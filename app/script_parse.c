@@ -23,7 +23,9 @@ static const char *const report_fields[] = { "variant", "pattern", "walk",     "
                                              "cost",    "backend", "tick",     "pass",
                                              "hazards", "overlay", "selected", "view",
                                              "devtime", "wrong",    "observe",  "footprint",
-                                             "writes",  "conflicts", "obs_hazards", "chosen" };
+                                             "writes",  "conflicts", "obs_hazards", "chosen",
+                                             "split",   "right_tick", "right_hazards",
+                                             "right_view", "right_devtime", "right_wrong" };
 
 typedef struct parser {
   const char *name;
@@ -96,7 +98,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     { "expect", SCRIPT_EXPECT, 2, 2 },   { "expect-pixel", SCRIPT_EXPECT_PIXEL, 3, 2 + SCRIPT_MAX_VALUES },
     { "quit", SCRIPT_QUIT, 0, 0 },       { "devtime", SCRIPT_DEVTIME, 1, 1 },
     { "open", SCRIPT_OPEN, 1, 1 },       { "expect-status", SCRIPT_EXPECT_STATUS, 1, MAX_ARGS - 1 },
-    { "copy", SCRIPT_COPY, 2, 2 },
+    { "copy", SCRIPT_COPY, 2, 2 },       { "split", SCRIPT_SPLIT, 1, 1 },
   };
   size_t i = 0;
   while (i < sizeof ops / sizeof ops[0] && strcmp(argv[0], ops[i].name) != 0)
@@ -164,6 +166,13 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
   case SCRIPT_BACKEND:
     a->on = strcmp(arg, "cl") == 0;
     return a->on || strcmp(arg, "cpu") == 0 ? 1 : bad(p, "unknown back end (cl or cpu)", arg);
+  case SCRIPT_SPLIT: {
+    char why[200];
+    a->on = strcmp(arg, "off") != 0;
+    if (a->on && !vw_split_parse(arg, &a->split, why, sizeof why))
+      return bad(p, "not a split (off, device, or KEY=VALUE,...):", arg);
+    return 1;
+  }
   case SCRIPT_GRID:
   case SCRIPT_HELP:
     return on_off(arg, &a->on) ? 1 : bad(p, "expected on or off, got", arg);

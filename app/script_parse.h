@@ -7,13 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "split_spec.h"
 #include "ts_walk.h"
 
 typedef enum {
   SCRIPT_KEY, SCRIPT_MOVE, SCRIPT_CLICK, SCRIPT_TICK, SCRIPT_WAIT, SCRIPT_VARIANT,
   SCRIPT_PATTERN, SCRIPT_WALK, SCRIPT_SLOTS, SCRIPT_COST, SCRIPT_BACKEND, SCRIPT_OVERLAY,
   SCRIPT_GRID, SCRIPT_HELP, SCRIPT_ZOOM, SCRIPT_FIT, SCRIPT_SHOT, SCRIPT_REPORT, SCRIPT_EXPECT,
-  SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT, SCRIPT_DEVTIME, SCRIPT_OPEN, SCRIPT_EXPECT_STATUS, SCRIPT_COPY
+  SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT, SCRIPT_DEVTIME, SCRIPT_OPEN, SCRIPT_EXPECT_STATUS, SCRIPT_COPY,
+  SCRIPT_SPLIT
 } script_op;
 
 /* What a script may ask for: far outside any image (at most 32768 pixels a side), and small
@@ -45,7 +47,8 @@ typedef struct script_action {
   double zoom;
   int64_t n;           /* tick and devtime (SCRIPT_TICK_END: the end), wait frames, slots, cost */
   int percent;         /* devtime P%: the share is in zoom */
-  int on;              /* grid and help: on; backend: cl */
+  int on;              /* grid and help: on; backend: cl; split: a spec (not off) */
+  vw_split_spec split; /* split SPEC */
   int variant;         /* index in the registry */
   ts_pattern pattern;
   ts_walk walk;

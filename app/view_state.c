@@ -37,7 +37,8 @@ int overlay_parse(const char *s, overlay_mode *m)
 
 const ts_dev_run *viewer_dev(const viewer *v)
 {
-  if (!v->devview || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_raw)
+  /* The split view's left half is the simulation. */
+  if (!v->devview || v->split_side == 1 || !v->have_snap || !v->snap.run || v->dev_run != v->snap.run || !v->dev_raw)
     return NULL;
   const ts_dev_run *d = ts_run_device_result(v->snap.run);
   return d && d->npasses > 0 && d->pass[0].rec ? d : NULL;
@@ -131,12 +132,21 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
                    vw_rect *timeline)
 {
   float w = (float)v->width, h = (float)v->height;
-  float panes_w = w - PANEL_W, panes_h = h - (viewer_dev(v) ? DEV_TIMELINE_H : TIMELINE_H);
+  /* The split view's timeline is its left half's, the simulation's (a device half's lanes
+   * would not fit both). */
+  float panes_w = w - PANEL_W,
+        panes_h = h - (viewer_dev(v) && !v->split_side ? DEV_TIMELINE_H : TIMELINE_H);
   float half = floorf(panes_w / 2);
+  vw_rect left = { 0, TITLE_H, half - 1, panes_h - TITLE_H },
+          right = { half + 1, TITLE_H, panes_w - half - 1, panes_h - TITLE_H };
+  /* In the split view each half is its run's output pane, and stands for its input pane
+   * too (the hovered thread's footprint is drawn over its output). */
+  if (v->split_side)
+    left = right = v->split_side == 1 ? left : right;
   if (pane_in)
-    *pane_in = (vw_rect){ 0, TITLE_H, half - 1, panes_h - TITLE_H };
+    *pane_in = left;
   if (pane_out)
-    *pane_out = (vw_rect){ half + 1, TITLE_H, panes_w - half - 1, panes_h - TITLE_H };
+    *pane_out = right;
   if (panel)
     *panel = (vw_rect){ panes_w, 0, PANEL_W, h };
   if (timeline)
@@ -155,6 +165,23 @@ void viewer_image_to_screen(const viewer *v, int pane, float x, float y, float *
 int64_t viewer_run_length(const viewer *v)
 {
   return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+}
+
+int viewer_snap_current(const viewer *v)
+{
+  return v->have_snap && v->snap.generation == v->generation;
+}
+
+int64_t viewer_cursor_length(const viewer *v)
+{
+  int64_t len = viewer_run_length(v);
+  const viewer *t = v->split_side == 1 ? v->twin : NULL;
+  if (!t)
+    return len;
+  if (!viewer_snap_current(t) || !t->snap.run)
+    return INT64_MAX / 4;
+  int64_t tl = viewer_run_length(t);
+  return tl > len ? tl : len;
 }
 
 int viewer_pass_at_tick(const ts_sched *s, int64_t tick)
@@ -341,12 +368,28 @@ void viewer_report(const viewer *v, char *buf, size_t n)
     snprintf(plain, sizeof plain, " plain=%s runs=%llu findings=%zu plain_error=%d%s", v->plain->name,
              (unsigned long long)v->plain->serial, v->plain->res ? v->plain->res->nfindings : 0,
              v->plain->error[0] != 0, watch);
+  /* The split view: the right half's spec, tick and hazards, and what it shows. */
+  char split[200] = " split=off";
+  const viewer *t = v->twin;
+  if (t) {
+    size_t th = 0;
+    if (t->have_snap && t->snap.run)
+      ts_run_hazards(t->snap.run, &th);
+    const ts_dev_run *td = viewer_dev(t);
+    snprintf(split, sizeof split, " split=%s right_tick=%lld/%lld right_hazards=%zu right_view=%s",
+             v->split.text, (long long)(t->have_snap ? t->snap.tick : 0),
+             (long long)viewer_run_length(t), th, td ? "device" : "sim");
+    if (td)
+      snprintf(split + strlen(split), sizeof split - strlen(split),
+               " right_devtime=%llu/%llu right_wrong=%u", (unsigned long long)viewer_dev_time(t),
+               (unsigned long long)td->t_end, td->nwrong);
+  }
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s%s",
+           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s%s%s",
            var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
            v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
            (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
-           rss_kb(), dev, obs, plain, v->snap.error[0] ? " error=" : "", v->snap.error);
+           rss_kb(), dev, split, obs, plain, v->snap.error[0] ? " error=" : "", v->snap.error);
 }
 

@@ -113,6 +113,8 @@ viewer *viewer_create(const vw_options *o)
   v->dev_pct = o->dev_pct;
   if (o->record_name)
     snprintf(v->record_name, sizeof v->record_name, "%s", o->record_name);
+  if (o->record_path)
+    snprintf(v->record_path, sizeof v->record_path, "%s", o->record_path);
   /* The image decodes on the loader thread while the window and GL start (a 4K PNG takes
    * about as long as they do). */
   const char *in = o->input ? o->input : cli_default_asset();
@@ -195,6 +197,11 @@ viewer *viewer_create(const vw_options *o)
     v->hover_x = o->hover_x;
     v->hover_y = o->hover_y;
   }
+  if (o->have_split && !viewer_split_start(v, &o->split)) {
+    fprintf(stderr, "tilescope: --split %s: %s\n", o->split.text, v->status);
+    viewer_destroy(v);
+    return NULL;
+  }
   return v;
 }
 
@@ -207,6 +214,8 @@ void viewer_destroy(viewer *v)
   ts_image_destroy(v->loaded);
   if (v->load_mu)
     SDL_DestroyMutex(v->load_mu);
+  if (v->gl)
+    viewer_split_stop(v); /* its textures, while the GL context is there */
   if (v->wk) {
     /* The worker frees every run, the one shown here included, once each. */
     vw_worker_take(v->wk, &v->snap, NULL, NULL);
@@ -301,9 +310,10 @@ static int pick_up(viewer *v)
   }
   v->have_snap = 1;
   v->snap_serial++;
+  /* "The end" resolved (in the split view, once the longer run's end is known). */
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
-      v->tick >= ts_run_sched(v->snap.run)->length)
-    v->tick = v->snap.tick; /* "the end" resolved */
+      v->tick >= viewer_cursor_length(v))
+    v->tick = v->snap.tick > viewer_cursor_length(v) ? v->snap.tick : viewer_cursor_length(v);
   /* The observation is always of the run shown. */
   if (v->snap.obs || v->snap.run != before) {
     vw_obs_free(v->obs);
@@ -356,6 +366,12 @@ void viewer_frame(viewer *v, int scripted)
       changed = 1;
     }
   changed |= pick_up(v);
+  if (v->twin) {
+    /* Before and after: a new snapshot of the twin may bring the device half its run. */
+    viewer_split_follow(v);
+    changed |= pick_up(v->twin);
+    viewer_split_follow(v);
+  }
   changed |= v->plain && pick_up_plain(v);
   changed |= viewer_pick_up_image(v);
   const ts_dev_run *dev = viewer_dev(v);
@@ -372,7 +388,7 @@ void viewer_frame(viewer *v, int scripted)
     int64_t step = (int64_t)v->play_accum;
     if (step > 0) {
       v->play_accum -= (double)step;
-      int64_t len = viewer_run_length(v);
+      int64_t len = viewer_cursor_length(v);
       viewer_set_tick(v, v->tick + step > len ? len : v->tick + step);
       if (v->tick >= len)
         v->playing = 0;
@@ -403,6 +419,15 @@ void viewer_frame(viewer *v, int scripted)
   viewer_phase(v, PH_SHOW);
 }
 
+/* Whether the snapshot is of the settings and the tick asked for, and the worker idle. */
+static int run_ready(viewer *v)
+{
+  if (!v->have_snap || v->snap.generation != v->generation || vw_worker_busy(v->wk))
+    return 0;
+  int64_t want = v->tick, len = v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+  return !v->snap.run || v->snap.tick == (want > len ? len : want);
+}
+
 int viewer_sync(viewer *v, uint32_t timeout_ms)
 {
   uint32_t t0 = SDL_GetTicks();
@@ -419,12 +444,16 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
     }
     pick_up(v);
     observe_focus(v, 1);
-    int64_t want = v->tick;
-    if (v->have_snap && v->snap.generation == v->generation && !vw_worker_busy(v->wk)) {
-      int64_t len = v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
-      if (!v->snap.run || v->snap.tick == (want > len ? len : want))
-        return 1;
+    int ready = run_ready(v);
+    if (v->twin) {
+      /* The right half too, once it follows the left's tick. */
+      viewer_split_follow(v);
+      pick_up(v->twin);
+      viewer_split_follow(v);
+      ready = ready && run_ready(v->twin);
     }
+    if (ready)
+      return 1;
     if (SDL_GetTicks() - t0 > timeout_ms)
       return 0;
     SDL_Delay(2);

@@ -7,7 +7,9 @@
  * simulated one, scrubbed in device time on the window's side alone. Calls between the
  * files go one way: viewer.c -> viewer_input.c -> viewer_shot.c -> draw_frame.c -> the other
  * draw_*.c (draw.h) -> gl_resources.c (gl_res.h) -> phase.c; the viewer's files call
- * viewer_control.c; every one of them calls view_state.c, which calls none of them. */
+ * viewer_control.c; every one of them calls view_state.c, which calls none of them. The split
+ * view (viewer_split.c, called by viewer.c, viewer_input.c and script.c; drawn by
+ * draw_split.c) is a second viewer beside the first, in the same window. */
 #ifndef TS_APP_VIEWER_H
 #define TS_APP_VIEWER_H
 
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "gfx.h"
+#include "split_spec.h"
 #include "ts_observe.h"
 #include "ts_run.h"
 
@@ -269,6 +272,16 @@ typedef struct viewer {
   int gantt_w, gantt_h;
   float *gantt_flight;  /* 2 x gantt_w: mean groups running, and waiting, per column */
   float gantt_peak;
+
+  /* The split view (viewer_split.c): the right half's run is a viewer of its own (its worker,
+   * snapshot, textures) that shares this one's window, image, view and cursor and is drawn
+   * through the same functions; NULL without a split. This viewer is then the left half, and
+   * always the simulation (viewer_dev says NULL). */
+  struct viewer *twin;
+  vw_split_spec split;     /* what the right half changes; split.text "" when none was given */
+  int split_side;          /* 0: no split; 1: the left half; 2: the right half (the twin) */
+  uint64_t twin_gen;       /* the left's generation the twin last followed */
+  char record_path[1024];  /* a loaded record's path, read again for a split's device half */
 } viewer;
 
 typedef struct vw_options {
@@ -292,6 +305,9 @@ typedef struct vw_options {
   const char *plain_file;    /* a plain kernel to show instead of a variant, or NULL */
   const char *plain_launch;  /* its launch file, or NULL */
   int watch_x, watch_y;      /* its output pixel watched from the start (a click), or -1 */
+  const char *record_path;   /* the record's path (the split view's device half reads it) */
+  int have_split;            /* --split: open the split view with this right half */
+  vw_split_spec split;
 } vw_options;
 
 /* viewer.c: the window, the frame loop and the worker's snapshots. */
@@ -353,6 +369,21 @@ int viewer_screenshot(viewer *v, const char *path);
  * anim_failed and returns 0. */
 int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs);
 
+/* viewer_split.c: the split view, two runs of the same image side by side on one cursor. */
+/* Opens the split view with `sp` as its right half (replacing one that is open); returns 0
+ * with the reason in the status line when it cannot (a device half without a record or the
+ * OpenCL back end, a plain kernel). */
+int viewer_split_start(viewer *v, const vw_split_spec *sp);
+void viewer_split_stop(viewer *v);
+/* The x key: closes the split, or opens it again with the last right half (without one: the
+ * device's run beside the simulation when there is one, else the next pattern). */
+void viewer_split_toggle(viewer *v);
+/* Once per frame and before a sync: the twin follows the left's settings (with its changes),
+ * view and cursor, and is asked for a new run or tick when they changed. */
+void viewer_split_follow(viewer *v);
+/* The right half's settings: the left's, changed as sp says. */
+void viewer_split_settings(const vw_split_spec *sp, const vw_settings *left, vw_settings *right);
+
 /* phase.c */
 /* With v->profile: waits for GL and adds the time since the last call to phase_ms[ph]
  * (ph -1: only starts the clock). */
@@ -405,6 +436,11 @@ int viewer_vals_cover(const viewer *v, int x0, int y0, int x1, int y1);
 const ts_sched *viewer_sched(const viewer *v);
 /* The length of the run shown in ticks, 0 without one. */
 int64_t viewer_run_length(const viewer *v);
+/* How far the tick may go: the run's length, in the split view the longer of the two runs'
+ * (INT64_MAX / 4 while the right half's is not known yet). */
+int64_t viewer_cursor_length(const viewer *v);
+/* Whether the twin's latest snapshot is of the run and tick it was asked for. */
+int viewer_snap_current(const viewer *v);
 /* A thread's tile in image pixels. */
 ts_rect viewer_tile_of(const viewer *v, int pass, int tx, int ty);
 /* Thread under image point (x, y) of the pass shown; returns 0 outside the space. */
@@ -460,6 +496,9 @@ int vw_worker_take(vw_worker *w, vw_snapshot *snap, void (*rows)(void *ud, const
 int vw_worker_read(vw_worker *w, const ts_run *run, void (*fn)(void *ud, const ts_kctx *k),
                    void *ud);
 int vw_worker_busy(vw_worker *w);
+/* Makes w take turns with `with` at the device (the split view's two workers): the work of
+ * one waits for the other's. Before w's first request; `with` outlives w. */
+void vw_worker_share_turns(vw_worker *w, vw_worker *with);
 /* Hands the worker a loaded record (it takes it): every run made with settings equal to
  * `set` on input generation `input_generation` gets a copy attached. */
 void vw_worker_set_record(vw_worker *w, ts_dev_run *rec, const vw_settings *set,

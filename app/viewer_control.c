@@ -60,7 +60,7 @@ void viewer_apply(viewer *v)
 
 void viewer_set_tick(viewer *v, int64_t t)
 {
-  int64_t len = viewer_run_length(v);
+  int64_t len = viewer_cursor_length(v);
   if (t < 0)
     t = 0;
   if (v->have_snap && v->snap.generation == v->generation && t > len)

@@ -12,18 +12,29 @@
 #include "gl_res.h"
 #include "plain_view.h"
 
-/* Which pane a screen point is in, and the image point under it. */
-static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
+/* Which pane a screen point is in (its rectangle in *pr), and the image point under it. In
+ * the split view either half is an output pane: the two show the same image points. */
+static int pane_at(const viewer *v, float sx, float sy, float *x, float *y, vw_rect *pr)
 {
-  vw_rect r[2];
+  vw_rect r[3];
   viewer_layout(v, &r[0], &r[1], NULL, NULL);
-  for (int i = 0; i < 2; i++)
+  int n = 2;
+  if (v->twin)
+    viewer_layout(v->twin, NULL, &r[n++], NULL, NULL);
+  for (int i = n - 1; i >= 0; i--) /* the output's first: a split's half is both */
     if (sx >= r[i].x && sy >= r[i].y && sx < r[i].x + r[i].w && sy < r[i].y + r[i].h) {
       *x = v->cx + (sx - (r[i].x + r[i].w / 2)) / v->zoom;
       *y = v->cy + (sy - (r[i].y + r[i].h / 2)) / v->zoom;
-      return i;
+      *pr = r[i];
+      return i ? 1 : 0;
     }
   return -1;
+}
+
+static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
+{
+  vw_rect r;
+  return pane_at(v, sx, sy, x, y, &r);
 }
 
 static void cycle_variant(viewer *v, int dir)
@@ -68,7 +79,7 @@ static void toggle_device(viewer *v)
 
 void viewer_key(viewer *v, SDL_Keycode key, int shift)
 {
-  int64_t len = viewer_run_length(v);
+  int64_t len = viewer_cursor_length(v);
   char msg[160];
   const ts_dev_run *dev = viewer_dev(v);
   if (v->plain && key == SDLK_TAB) {
@@ -158,6 +169,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     v->playing = 0;
     viewer_relayout(v);
     break;
+  case SDLK_x: viewer_split_toggle(v); break;
   case SDLK_r:
     v->generation++;
     viewer_request(v, 1);
@@ -316,15 +328,13 @@ void viewer_handle_event(viewer *v, const SDL_Event *e)
     int mx, my;
     SDL_GetMouseState(&mx, &my);
     float x, y;
-    int pane = screen_to_image(v, (float)mx, (float)my, &x, &y);
-    if (pane < 0)
+    vw_rect r;
+    if (pane_at(v, (float)mx, (float)my, &x, &y, &r) < 0)
       break;
     float z = v->zoom * powf(1.25f, (float)e->wheel.y);
     z = z < 0.02f ? 0.02f : z > 256 ? 256 : z;
-    vw_rect r[2];
-    viewer_layout(v, &r[0], &r[1], NULL, NULL);
-    v->cx = x - ((float)mx - (r[pane].x + r[pane].w / 2)) / z;
-    v->cy = y - ((float)my - (r[pane].y + r[pane].h / 2)) / z;
+    v->cx = x - ((float)mx - (r.x + r.w / 2)) / z;
+    v->cy = y - ((float)my - (r.y + r.h / 2)) / z;
     v->zoom = z;
     v->fitted = 0;
     break;

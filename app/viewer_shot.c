@@ -39,6 +39,10 @@ void viewer_draw(viewer *v)
   vw_rect rout;
   viewer_layout(v, NULL, &rout, NULL, NULL);
   want_values(v, &rout);
+  if (v->twin) {
+    viewer_layout(v->twin, NULL, &rout, NULL, NULL);
+    want_values(v->twin, &rout);
+  }
   render_frame(v);
 }
 

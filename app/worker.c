@@ -14,7 +14,10 @@
  * the worker observes the current run (ts_observe_run: every buffer access recorded, for the
  * thread the window focuses its exact elements) if it is on the OpenCL back end and of at
  * most VW_OBSERVE_MAX_PX pixels, and publishes the observation with the next snapshot; a
- * request that comes meanwhile waits for that one replay, the observation is not cut short. */
+ * request that comes meanwhile waits for that one replay, the observation is not cut short.
+ * The split view's two workers (viewer_split.c) take turns at the device: each one's work
+ * holds a lock they share (pocl, asked for two contexts at once, fell back to the CPU model
+ * or crashed). */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +45,8 @@ struct vw_worker {
   const ts_run *advised;  /* the run whose pattern advice `advice` holds */
   vw_snapshot advice;     /* only its advice fields */
   SDL_mutex *mu;
+  SDL_mutex *own_turn;    /* held while it works, or while it makes or frees its device */
+  SDL_mutex *turn;        /* own_turn, or the one it shares (vw_worker_share_turns) */
   SDL_cond *cv;
   int stop;
   /* the request */
@@ -649,9 +654,11 @@ static int worker_main(void *ud)
     }
     SDL_UnlockMutex(w->mu);
 
+    SDL_LockMutex(w->turn);
     for (int i = 0; i < ngrave; i++)
       ts_run_destroy(grave[i]);
     if (!has_req && !do_obs) {
+      SDL_UnlockMutex(w->turn);
       SDL_LockMutex(w->mu);
       continue;
     }
@@ -670,6 +677,7 @@ static int worker_main(void *ud)
       snprintf(s.error, sizeof s.error, "no image");
     }
     fill_snapshot(w, &s);
+    SDL_UnlockMutex(w->turn);
 
     SDL_LockMutex(w->mu);
     if (made) {
@@ -701,12 +709,20 @@ vw_worker *vw_worker_start(const char *kernels_dir)
   w->obs_want_x = w->obs_want_y = -1;
   w->mu = SDL_CreateMutex();
   w->cv = SDL_CreateCond();
-  w->thread = SDL_CreateThread(worker_main, "tilescope-worker", w);
+  w->turn = w->own_turn = SDL_CreateMutex();
+  w->thread = w->own_turn ? SDL_CreateThread(worker_main, "tilescope-worker", w) : NULL;
   if (!w->mu || !w->cv || !w->thread) {
     free(w);
     return NULL;
   }
   return w;
+}
+
+void vw_worker_share_turns(vw_worker *w, vw_worker *with)
+{
+  SDL_LockMutex(w->mu);
+  w->turn = with->turn; /* read by its thread only once it is woken, under w->mu */
+  SDL_UnlockMutex(w->mu);
 }
 
 void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set,
@@ -819,15 +835,18 @@ void vw_worker_stop(vw_worker *w, ts_run *held)
     if (!dup)
       runs[n++] = cand[i];
   }
+  SDL_LockMutex(w->turn);
   for (int i = 0; i < n; i++)
     ts_run_destroy(runs[i]);
   vw_snapshot_free(&w->pending);
   ts_cl_destroy(w->cl);
+  SDL_UnlockMutex(w->turn);
   ts_image_destroy(w->input);
   ts_image_destroy(w->req_input);
   ts_dev_run_free(w->record);
   free(w->build_log);
   SDL_DestroyCond(w->cv);
   SDL_DestroyMutex(w->mu);
+  SDL_DestroyMutex(w->own_turn);
   free(w);
 }

@@ -277,6 +277,43 @@ for v in integral box2d transpose2pass; do
     bash -c "! grep -q 'mipmap check' '$tmp/mips' && grep -q '^steps of one tick' '$tmp/mips'"
 done
 expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
+
+# The split view: two runs on one tick (the right half's fields in the state line), the x
+# key closing and opening it, the script's split, a device half of a record; bad specs are
+# one line each, exit 2.
+cat >"$tmp/split.txt" <<'EOF2'
+tick 40
+expect split pattern=wavefront26
+expect tick 40/69
+expect right_tick 40/98
+expect right_view sim
+tick end
+expect tick 69/69
+expect right_tick 98/98
+key x
+expect split off
+split walk=horizontal
+expect right_hazards 0
+key x
+key x
+expect split walk=horizontal
+split off
+expect split off
+EOF2
+(cd "$src" && "$ts" shot --backend cpu --variant integral --split pattern=wavefront26 \
+  --script "$tmp/split.txt" -o "$tmp/split.png") >"$tmp/out" 2>&1
+rc=$?
+check "split view session ($(cat "$tmp/out"))" test $rc -eq 0
+printf 'expect right_view device\nexpect right_devtime 47529/80800\nexpect right_wrong 0\nexpect view sim\n' >"$tmp/splitdev.txt"
+(cd "$src" && "$ts" shot --backend cpu --record tests/records/integral_wavefront.json --tick 20 \
+  --split device --script "$tmp/splitdev.txt" -o "$tmp/splitdev.png") >"$tmp/out" 2>&1
+rc=$?
+check "split view of a record ($(cat "$tmp/out"))" test $rc -eq 0
+expect2 "--split: unknown pattern 'spiral'" shot -o "$tmp/x.png" --backend cpu --split pattern=spiral
+expect2 "--split: unknown key" shot -o "$tmp/x.png" --backend cpu --split colour=red
+expect2 "--split: a key given twice: 'walk'" shot -o "$tmp/x.png" --backend cpu --split walk=vertical,walk=horizontal
+expect2 "--split: slots out of range" shot -o "$tmp/x.png" --backend cpu --split slots=0
+expect2 "--split device .*--record FILE or --exec device" shot -o "$tmp/x.png" --backend cpu --split device
 check "no half-written screenshot" test ! -e "$tmp/x.png"
 check "no half-written animation" test ! -e "$tmp/x.gif"
 echo "$passes passed, $fails failed"
