@@ -351,7 +351,7 @@ static int probe_user_kernel(vw_worker *w, const ts_variant *v, const vw_setting
     char *line = strstr(out, "tilescope run: ");
     line = line ? line + strlen("tilescope run: ") : out;
     line[strcspn(line, "\n")] = 0;
-    snprintf(probe_error, sizeof probe_error, "%s; tried in a process of its own, not run here",
+    snprintf(probe_error, sizeof probe_error, "%.500s; tried in a process of its own, not run here",
              line[0] ? line : "the kernel's trial run crashed");
   }
   snprintf(probe_key, sizeof probe_key, "%s", key);
