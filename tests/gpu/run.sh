@@ -17,6 +17,7 @@
 # TS_GPU_QUICK=1 skips test_cl and the host-ordered 4K/8K comparison, and benches 4K grey only.
 # TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, test_launch, launch.sh,
 # OpenCV's kernels, and their timings).
+# TS_GPU_ONLY=adversary runs only the adversary's runs and the 8K bench (4z below).
 # TS_GPU_ONLY=lookback runs only the scoreboard integrals' part (4a below): test_device, the
 # look-back integral against the CPU model, records and critical paths, and their bench; it
 # leaves at most 8 files in OUT_DIR.
@@ -88,6 +89,34 @@ if [[ -z $gpu ]]; then
   log "no OpenCL GPU device"; exit 1
 fi
 "$ts" list --memory --device "$gpu" 2>&1 | tee -a "$out/device.txt"
+
+# 4z. The adversary and the 8K bench (TS_GPU_ONLY=adversary): a dropped dependency under
+#     --adversary in 5 runs, the right patterns under it in 3 each, then every variant at
+#     7680x4320 grey and RGB. Files: summary.txt, device.txt, build.log, bench.txt.
+if [[ ${TS_GPU_ONLY:-} == adversary ]]; then
+  rc=0
+  "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
+  for img in "" "$work/chart4k.png"; do
+    for i in 1 2 3 4 5; do
+      log "integral none --adversary ${img:+4K }#$i: $("$ts" run --variant integral --pattern none --exec device --adversary --device "$gpu" ${img:+-i "$img"} 2>&1 | grep '^device:')"
+    done
+  done
+  for v in integral integral_lookback integral_lookback_wide; do
+    for i in 1 2 3; do
+      line=$("$ts" run --variant "$v" --exec device --adversary --device "$gpu" 2>&1 | grep '^device:')
+      log "$v wavefront --adversary #$i: $line"
+      [[ $line == *"; 0 wrong tiles;"* ]] || rc=1
+    done
+  done
+  for c in 1 3; do
+    log "bench 7680x4320, $c channel(s)"
+    "$ts" bench --device "$gpu" --size 7680x4320 --channels "$c" --repeats "${TS_GPU_REPEATS:-11}" 2>&1 |
+      tee -a "$out/bench.txt"
+  done
+  rm -rf "$work"
+  log "done (adversary and bench), exit $rc"
+  exit "$rc"
+fi
 
 # 4a. The scoreboard integrals (TS_GPU_ONLY=lookback): the seed's one-launch wavefront
 #     (integral) beside the decoupled look-back (integral_lookback, docs/device.md).
