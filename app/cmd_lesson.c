@@ -582,7 +582,8 @@ static void say_races(verdict *v, const ts_run *run, const ts_observe *ob, ts_er
     free(stack);
     return;
   }
-  size_t races = 0, threads = 0, shown = 0;
+  size_t races = 0, threads = 0;
+  int vdx[8], vdy[8], nv = 0; /* the vectors said so far: the first race of each is said */
   uint32_t mark = 0;
   int cols = op->cols[TS_ROLE_DST];
   for (uint32_t d = 0; d < ps->n; d++) {
@@ -607,18 +608,24 @@ static void say_races(verdict *v, const ts_run *run, const ts_observe *ob, ts_er
       mine++;
       int cx = (int)(c % (uint32_t)ps->tw), cy = (int)(c / (uint32_t)ps->tw);
       int px = (int)(prods[i] % (uint32_t)ps->tw), py = (int)(prods[i] / (uint32_t)ps->tw);
+      int k = 0;
+      while (k < nv && (vdx[k] != px - cx || vdy[k] != py - cy))
+        k++;
+      if (k < nv || nv == 8)
+        continue;
+      vdx[nv] = px - cx;
+      vdy[nv++] = py - cy;
       char what[64];
       vec_words(px - cx, py - cy, what, sizeof what);
-      if (shown++ < 3)
-        say(v, "thread (%d,%d) reads the sums of thread (%d,%d), %s, but no wait of your "
-               "pattern (%s) orders them: in one launch it may read them before they are written",
-            cx, cy, px, py, what, ts_pattern_name(s->params.pattern));
+      say(v, "thread (%d,%d) reads the sums of thread (%d,%d), %s, but no wait of your "
+             "pattern (%s) orders them: in one launch it may read them before they are written",
+          cx, cy, px, py, what, ts_pattern_name(s->params.pattern));
     }
     races += mine;
     threads += mine > 0;
   }
-  if (races > shown && shown)
-    say(v, "... %zu reads race in all, in %zu threads", races, threads);
+  if (races)
+    say(v, "%zu reads race in all, in %zu of %u threads", races, threads, ps->n);
   free(stamp);
   free(stack);
 }
