@@ -138,7 +138,8 @@ static void say_plain_finding(verdict *v, const lesson *l, const ts_plain_desc *
   ts_plain_item_name(L, p->item, it, sizeof it);
   ts_plain_item_name(L, p->other_item, other, sizeof other);
   if (p->space == 1) {
-    /* __local offsets come back as 32 bits: a read before the array is a negative one */
+    /* a __local offset is 32 bits, and one before the array may come back unsigned (seen
+     * on pocl for a read outside it): as signed, it counts back from the start */
     int64_t off = (int64_t)(int32_t)(uint32_t)p->off;
     int known = p->buf >= 0 && p->buf < L->nlocals;
     int es = known && L->local_elem[p->buf] > 0 ? L->local_elem[p->buf] : 1;
@@ -152,7 +153,8 @@ static void say_plain_finding(verdict *v, const lesson *l, const ts_plain_desc *
   if (l->hint[f->kind])
     snprintf(hint, sizeof hint, ": %s", l->hint[f->kind]);
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
-  const char *verb = p->acc == 2 ? "writes" : p->acc == 4 ? "updates" : "reads";
+  int acc = p->acc & 7; /* the flag bits above say "outside" */
+  const char *verb = acc == 2 ? "writes" : acc == 4 ? "updates" : "reads";
   switch (f->kind) {
   case TS_FIND_OOB:
     say(v, "%s:%d: work-item %s of work-group %s %s %s, outside the array%s%s", base, f->line, it,
