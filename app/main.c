@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_lesson.h"
 #include "ts_file.h"
 #include "ts_isolate.h"
 #include "ts_plain.h"
@@ -58,6 +59,7 @@ static void usage(FILE *f)
           "  export a run as one self-contained web page (--html OUT.html)\n"
           "  bench  time every variant on the OpenCL device beside its copy bandwidth\n"
           "  list   list variants, patterns, walks and OpenCL devices\n"
+          "  lesson the course in assets/lessons/: list it, or check an answer (lesson N FILE)\n"
           "every command takes --kernel-file FILE.cl (repeatable): a user kernel, a variant\n"
           "declared by the file's header; the *.cl files of $TILESCOPE_USER_KERNELS (default\n"
           "~/.config/tilescope/kernels) are loaded too; --launch FILE gives a plain kernel's\n"
@@ -287,6 +289,8 @@ static int run_command(int argc, char **argv)
     return cmd_export(argc - 1, argv + 1);
   if (cmd && strcmp(cmd, "list") == 0)
     return cmd_list(argc - 1, argv + 1);
+  if (cmd && strcmp(cmd, "lesson") == 0)
+    return cmd_lesson(argc - 1, argv + 1);
   if (cmd && strcmp(cmd, "bench") == 0)
     return cmd_bench(argc - 1, argv + 1);
 #ifdef TS_HAVE_VIEWER

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The course in assets/lessons/ against its checkers (`tilescope lesson N FILE`): every
+# solution for teachers passes (exit 0, "pass"), every starting file fails (exit 1, "not
+# yet") with the first finding its page leads the student to, a few half-way answers get the
+# finding that names what is left, and bad input (a missing file, a bad lesson number, a line
+# the checker does not understand) is exit 2 and one line. Lessons 1, 4, 5 and 6 run kernels
+# on OpenCL: without a device they are skipped (exit 77), except in CI (CI=true).
+# usage: lessons.sh TILESCOPE SOURCE_DIR
+set -u
+ts=$(realpath "$1") src=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$src" || exit 2
+fails=0 passes=0
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+have_cl=1
+if ! "$ts" list 2>/dev/null | grep -q "^  0: "; then
+  [[ ${CI:-} == true ]] && { echo "no OpenCL device in CI"; exit 1; }
+  have_cl=0
+fi
+L=assets/lessons
+
+# lesson N FILE EXIT FIRST-LINE-RE: the checker's exit code, its verdict line, and (for
+# "not yet") its first finding, matched by an extended regular expression
+lesson() {
+  local n=$1 file=$2 want=$3 first=${4:-}
+  "$ts" lesson "$n" "$file" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  check "lesson $n $file: exit $want ($rc: $(head -c 600 "$tmp/out" "$tmp/err"))" test $rc -eq "$want"
+  if [[ $want == 0 ]]; then
+    check "  says pass" grep -q "^lesson $n, .*: pass$" "$tmp/out"
+  else
+    check "  says not yet" grep -q "^lesson $n, .*: not yet$" "$tmp/out"
+    check "  first finding /$first/ (got: $(sed -n 2p "$tmp/out"))" \
+      bash -c "sed -n 2p '$tmp/out' | grep -Eq -- \"^- $first\""
+  fi
+}
+
+# The list.
+"$ts" lesson >"$tmp/list" 2>&1
+check "lesson: exit 0" test $? -eq 0
+check "  lists six lessons" test "$(grep -Ec '^  [1-6]  0[1-6]-' "$tmp/list")" -eq 6
+for d in "$L"/0[1-6]-*/; do
+  check "$d has its page" test -s "$d/README.md"
+  check "  and is in the list" grep -q " $(basename "$d") " "$tmp/list"
+done
+
+# Lessons 2 and 3: schedules of the integral image, on the CPU model.
+lesson 2 $L/02-integral-pattern/start.txt 1 '\(-1,0\) missing: thread \(1,0\) reads the sums of the block to its left'
+lesson 2 $L/solutions/02-integral-pattern.txt 0
+printf 'pattern wavefront26\n' >"$tmp/wf26.txt"
+lesson 2 "$tmp/wf26.txt" 1 '\(1,-1\) unneeded: no thread reads what the block above-right writes'
+printf 'pattern vertical\n' >"$tmp/vert.txt"
+lesson 2 "$tmp/vert.txt" 1 '\(0,-1\) missing: thread \(0,1\) reads the sums of the block above'
+printf 'pattern wavefront\nwalk wavefront26zi\n' >"$tmp/drop.txt"
+lesson 2 "$tmp/drop.txt" 1 '\(-1,0\) dropped: thread \(2,0\) reads the sums of the block to its left, but your walk dispatches that thread after it'
+lesson 3 $L/03-thin-wave/start.txt 1 'your walk takes 158 ticks where the waits allow 69: at tick 0, 167 threads held slots waiting'
+lesson 3 $L/solutions/03-thin-wave.txt 0
+printf 'walk wavefront26x\n' >"$tmp/w26x.txt"
+lesson 3 "$tmp/w26x.txt" 0
+printf 'walk wavefront26zi\n' >"$tmp/wzi.txt"
+lesson 3 "$tmp/wzi.txt" 1 '\(-1,0\) dropped'
+
+# Bad input: exit 2, one line naming what is at fault, nothing on stdout.
+bad() { # bad NAME RE ARGS...: exit 2 and one line on stderr matching RE
+  local name=$1 re=$2
+  shift 2
+  "$ts" lesson "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  check "$name: exit 2 ($rc: $(cat "$tmp/err"))" test $rc -eq 2
+  check "  one line: /$re/ ($(cat "$tmp/err"))" \
+    bash -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -Eq -- \"$re\" '$tmp/err' && test ! -s '$tmp/out'"
+}
+bad "a missing file" "^tilescope lesson: $tmp/nothing.cl: cannot open it$" 1 "$tmp/nothing.cl"
+bad "lesson 0" "^tilescope lesson: '0': no such lesson \(1 to 6" 0 "$L/01-halo/start.cl"
+bad "lesson 7" "^tilescope lesson: '7': no such lesson" 7 "$L/01-halo/start.cl"
+bad "lesson x" "^tilescope lesson: 'x': no such lesson" x "$L/01-halo/start.cl"
+bad "no file" "^tilescope lesson 3: give the file to check" 3
+printf 'walk sideways\n' >"$tmp/sideways.txt"
+bad "an unknown walk" "^tilescope lesson: $tmp/sideways.txt:1: walk: 'sideways' is not a walk" 3 "$tmp/sideways.txt"
+printf 'walk wavefront\npattern none\n' >"$tmp/both.txt"
+bad "a pattern in lesson 3" "^tilescope lesson: $tmp/both.txt:2: pattern: this lesson's file takes .walk NAME. only$" 3 "$tmp/both.txt"
+printf '# nothing\n' >"$tmp/empty.txt"
+bad "no pattern" "^tilescope lesson: $tmp/empty.txt: name a pattern" 2 "$tmp/empty.txt"
+
+if [[ $have_cl == 1 ]]; then
+  # Lesson 1: the halo. The starting file stages a tile one pixel short; fixing only R leaves
+  # the declared halo one short, which the footprint check names.
+  lesson 1 $L/01-halo/start.cl 1 'start.cl:[0-9]+: work-item \(0,0\) of work-group \(0,0\) reads element -[0-9]+ of the __local array .tile., outside the array: the tile you stage is smaller than the window you read from it'
+  lesson 1 $L/solutions/01-halo.cl 0
+  sed 's/^#define R 1 .*/#define R 2/' $L/01-halo/start.cl >"$tmp/half.cl"
+  lesson 1 "$tmp/half.cl" 1 'half.cl:1: work-item \([0-9]+,[0-9]+\) of work-group \([0-9]+,[0-9]+\) reads pixel \([0-9]+,[0-9]+\), 2 pixels outside its 16x16 tile, outside the halo you declared \(halo=1\): your halo is one pixel short'
+  # Lesson 4: the transpose trick.
+  lesson 4 $L/04-transpose/start.cl 1 'pass 2 \(box_cols\): work-item \(1,1\) of work-group \(1,1\) reads .tmp. down a column \(rows 16 to 18 of column 17\): that is vertical code'
+  lesson 4 $L/solutions/04-transpose.cl 0
+  # Lesson 5: the missing barrier; a barrier that fences only __global memory still races.
+  lesson 5 $L/05-barrier/start.cl 1 'start.cl:[0-9]+: work-item \([0-9]+,[0-9]+\) of work-group \([0-9]+,[0-9]+\) (reads|writes) element [0-9]+ of the __local array .tile., which work-item \([0-9]+,[0-9]+\) of the same group also touches with no barrier between them'
+  lesson 5 $L/solutions/05-barrier.cl 0
+  sed 's/CLK_LOCAL_MEM_FENCE/CLK_GLOBAL_MEM_FENCE/' $L/solutions/05-barrier.cl >"$tmp/global.cl"
+  lesson 5 "$tmp/global.cl" 1 'global.cl:[0-9]+: work-item .* of the same group also touches with no barrier between them'
+  # Lesson 6: the scoreboard in one launch. The races come from the observed reads and the
+  # waits, whatever the device did with them; under none they are the built-in's 3461.
+  lesson 6 $L/06-scoreboard/start.cl 1 'thread \(0,1\) reads the sums of thread \(0,0\), the block above, but no wait of your pattern \(vertical\) orders them'
+  check "  counts the races" grep -q "^- 2291 reads race in all, in 1160 of 1200 threads$" "$tmp/out"
+  lesson 6 $L/solutions/06-scoreboard.cl 0
+  sed 's/pattern=vertical/pattern=none/' $L/06-scoreboard/start.cl >"$tmp/none.cl"
+  lesson 6 "$tmp/none.cl" 1 'thread \(1,0\) reads the sums of thread \(0,0\), the block to its left'
+  check "  3461 races, as run --exec device counts for the built-in" grep -q "^- 3461 reads race in all" "$tmp/out"
+  sed 's/equals=integral //' $L/solutions/06-scoreboard.cl >"$tmp/noref.cl"
+  lesson 6 "$tmp/noref.cl" 1 "the lesson's kernel computes the integral image"
+  # A kernel that does not build, and a header mistake: exit 2.
+  printf '// tilescope: plain\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H) { out[0] = in[0] }\n' >"$tmp/nobuild.cl"
+  "$ts" lesson 5 "$tmp/nobuild.cl" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "a kernel that does not build: exit 2 ($rc: $(head -c 300 "$tmp/err"))" test $rc -eq 2
+  check "  names the file" grep -q "nobuild.cl" "$tmp/err"
+  printf '// tilescope: variant name=k equals=integral\n// tilescope: pass entry=k tile=16y16\n' >"$tmp/header.cl"
+  bad "a header mistake" "^tilescope lesson: .*header.cl:2: tile: '16y16' is not WxH" 6 "$tmp/header.cl"
+fi
+
+echo "$passes checks passed, $fails failed"
+[[ $fails -eq 0 ]] || exit 1
+[[ $have_cl == 1 ]] || { echo "skipped: no OpenCL device (lessons 1, 4, 5 and 6)"; exit 77; }
+exit 0
