@@ -383,12 +383,6 @@ static int read_schedule(const char *path, int allow_pattern, ts_pattern *pat, t
   return ok;
 }
 
-static int rects_meet(const ts_rect *a, const ts_rect *b)
-{
-  return a->w > 0 && a->h > 0 && b->w > 0 && b->h > 0 && a->x < b->x + b->w &&
-         b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
-}
-
 /* The hazards of a run, one line for each vector they take, in the order first seen: the
  * vector missing from the pattern, or dropped by the walk. */
 static void say_hazards(verdict *v, const ts_run *run)
@@ -471,32 +465,30 @@ static int check_schedule(const lesson *l, const char *path, const ts_image *in,
   const ts_sched *s = ts_run_sched(run);
   const ts_pass_sched *ps = &s->pass[0];
   const ts_kctx *k = ts_run_kctx(run);
-  const ts_pass_desc *pd = &p.variant->passes[0];
   if (l->kind == KIND_PATTERN) {
-    /* a vector is needed when some thread reads what its target writes */
-    const ts_vec *pv;
-    int npv = ts_pattern_vectors(pat, &pv);
-    for (int j = 0; j < npv; j++) {
-      size_t need = 0;
-      for (int ty = 0; ty < ps->th; ty++)
-        for (int tx = 0; tx < ps->tw; tx++) {
-          int ux = tx + pv[j].dx, uy = ty + pv[j].dy;
-          if (ux < 0 || uy < 0 || ux >= ps->tw || uy >= ps->th || !pd->self_reads)
-            continue;
-          ts_rect reads[8], wrote = pd->write_rect(k, ux, uy);
-          int nr = pd->self_reads(k, tx, ty, reads);
-          for (int i = 0; i < nr && i < 8; i++)
-            if (rects_meet(&reads[i], &wrote)) {
-              need++;
-              break;
-            }
-        }
+    /* the pattern advice (ts_run_advice): a vector left out with the others ordering every
+     * read all the same costs ticks for nothing; one that costs none (the wavefront's
+     * (-1,-1), ordered through the other two anyway) is no mistake */
+    ts_advice a;
+    if (ts_run_advice(run, &a, &err) != TS_OK) {
+      fprintf(stderr, "tilescope lesson: %s\n", err.msg);
+      rc = EXIT_USAGE;
+      goto out;
+    }
+    for (int j = 0; j < a.nunneeded; j++) {
+      const ts_advice_vec *u = &a.unneeded[j];
+      if (u->ticks_with <= u->ticks_without)
+        continue;
+      int read = 0;
+      for (int i = 0; i < a.nread; i++)
+        read |= a.read[i].v.dx == u->v.dx && a.read[i].v.dy == u->v.dy;
       char what[64];
-      vec_words(pv[j].dx, pv[j].dy, what, sizeof what);
-      if (need == 0)
-        say(v, "(%d,%d) unneeded: no thread reads what %s writes, yet each waits for it; "
-               "your schedule takes %" PRId64 " ticks",
-            pv[j].dx, pv[j].dy, what, s->length);
+      vec_words(u->v.dx, u->v.dy, what, sizeof what);
+      say(v, "(%d,%d) unneeded: %s %s, yet each thread waits for it; it costs %" PRId64
+             " ticks (%" PRId64 " with it, %" PRId64 " without)",
+          u->v.dx, u->v.dy, read ? "your other waits already order the reads of"
+                                 : "no thread reads what is written by",
+          what, u->ticks_with - u->ticks_without, u->ticks_with, u->ticks_without);
     }
   } else {
     /* the waits alone allow (deepest wave + 1) x cost ticks; a walk that fills the slots

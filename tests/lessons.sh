@@ -53,7 +53,7 @@ done
 lesson 2 $L/02-integral-pattern/start.txt 1 '\(-1,0\) missing: thread \(1,0\) reads the sums of the block to its left'
 lesson 2 $L/solutions/02-integral-pattern.txt 0
 printf 'pattern wavefront26\n' >"$tmp/wf26.txt"
-lesson 2 "$tmp/wf26.txt" 1 '\(1,-1\) unneeded: no thread reads what the block above-right writes'
+lesson 2 "$tmp/wf26.txt" 1 '\(1,-1\) unneeded: no thread reads what is written by the block above-right, yet each thread waits for it; it costs 19 ticks \(98 with it, 79 without\)'
 printf 'pattern vertical\n' >"$tmp/vert.txt"
 lesson 2 "$tmp/vert.txt" 1 '\(0,-1\) missing: thread \(0,1\) reads the sums of the block above'
 printf 'pattern wavefront\nwalk wavefront26zi\n' >"$tmp/drop.txt"
