@@ -138,9 +138,7 @@ static void say_plain_finding(verdict *v, const lesson *l, const ts_plain_desc *
   ts_plain_item_name(L, p->item, it, sizeof it);
   ts_plain_item_name(L, p->other_item, other, sizeof other);
   if (p->space == 1) {
-    /* a __local offset is 32 bits, and one before the array may come back unsigned (seen
-     * on pocl for a read outside it): as signed, it counts back from the start */
-    int64_t off = (int64_t)(int32_t)(uint32_t)p->off;
+    int64_t off = p->off; /* signed: before the array it counts back from its start */
     int known = p->buf >= 0 && p->buf < L->nlocals;
     int es = known && L->local_elem[p->buf] > 0 ? L->local_elem[p->buf] : 1;
     snprintf(el, sizeof el, "element %lld of the __local array `%s`", (long long)(off / es),

@@ -136,7 +136,9 @@ static void place_of(const uint32_t *p, ts_plain_place *pl)
   pl->space = (int)(p[0] & 0xff);
   pl->buf = (int)((p[0] >> 8) & 0xff);
   pl->acc = (int)((p[0] >> 16) & 0xff);
-  pl->off = pl->acc & 8 ? (int64_t)(int32_t)p[1] : (int64_t)p[1];
+  /* signed outside a buffer, and always in __local memory (no array reaches 2 GiB): an
+   * access before a __local array is a negative offset whether or not it was flagged */
+  pl->off = pl->acc & 8 || pl->space == 1 ? (int64_t)(int32_t)p[1] : (int64_t)p[1];
   pl->group = p[2];
   pl->item = p[3];
   pl->other_group = p[4];
@@ -215,7 +217,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
         a->acc = (int)((q[0] >> 8) & 7);
         a->outside = (int)((q[0] >> 8) & 8) != 0;
         a->space = (int)((q[0] >> 16) & 0xff);
-        a->off = a->outside ? (int64_t)(int32_t)q[1] : (int64_t)q[1];
+        a->off = a->outside || a->space == 1 ? (int64_t)(int32_t)q[1] : (int64_t)q[1];
         a->bytes = q[2];
         a->line = (int)q[3];
         a->group = q[4];
