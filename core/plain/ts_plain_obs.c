@@ -9,6 +9,16 @@
 
 #include "ts_plain_int.h"
 
+/* observe.cl's ts_div reciprocal of d, ceil(2^64 / d) as two words (0 for d <= 1: there
+ * the quotient is n itself), so that the kernel divides by a row's pitch or a pixel's bytes
+ * with one multiply. */
+static void put_recip(uint32_t *w, uint32_t d)
+{
+  uint64_t m = d > 1 ? UINT64_MAX / d + 1 : 0;
+  w[0] = (uint32_t)m;
+  w[1] = (uint32_t)(m >> 32);
+}
+
 /* A shadow covers one lane of a buffer (log2 of its bytes), or a byte for odd sizes. */
 static int lane_shift(int lane)
 {
@@ -121,6 +131,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     b[B_W] = (uint32_t)rb->cols;
     b[B_H] = (uint32_t)rb->rows;
     b[B_LANE] = (uint32_t)lane_shift(rb->lane_bytes);
+    put_recip(b + B_PDIV, b[B_PITCH]);
+    put_recip(b + B_XDIV, b[B_PIXEL]);
   }
   if (e == CL_SUCCESS)
     e = clEnqueueWriteBuffer(r->q, *out, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
