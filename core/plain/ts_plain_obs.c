@@ -70,7 +70,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     return clfail(r, e, "clCreateBuffer (observation)");
   uint32_t zero = 0;
   e = clEnqueueFillBuffer(r->q, *out, &zero, 4, 0, w * 4, 0, NULL, NULL);
-  int32_t empty[4] = { INT_MAX, INT_MAX, -1, -1 };
+  uint32_t empty[4] = { UINT32_MAX, UINT32_MAX, 0, 0 }; /* bytes: see rect_of */
   if (e == CL_SUCCESS)
     e = clEnqueueFillBuffer(r->q, *out, empty, sizeof empty, (size_t)lay->rect * 4,
                             (size_t)L->ngroups_all * 64, 0, NULL, NULL);
@@ -143,6 +143,20 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   return TS_OK;
 }
 
+/* A group's rectangle as observe.cl keeps it, in bytes of its image buffer: the least byte
+ * column in a row, the least offset, the greatest column, the greatest offset (empty while
+ * the least offset exceeds the greatest), as pixels: the kernel keeps no division per
+ * work-item, and the quotients of the extremes are the extremes of the quotients. */
+static ts_plain_rect rect_of(const uint32_t *q, const ts_plain_buf *b)
+{
+  if (!b || q[1] > q[3])
+    return (ts_plain_rect){ INT_MAX, INT_MAX, -1, -1 };
+  uint64_t px = (uint64_t)b->channels * (uint64_t)b->lane, pitch = (uint64_t)b->step;
+  if (px == 0 || pitch == 0)
+    return (ts_plain_rect){ INT_MAX, INT_MAX, -1, -1 };
+  return (ts_plain_rect){ (int)(q[0] / px), (int)(q[1] / pitch), (int)(q[2] / px), (int)(q[3] / pitch) };
+}
+
 static void place_of(const uint32_t *p, ts_plain_place *pl)
 {
   pl->space = (int)(p[0] & 0xff);
@@ -207,13 +221,18 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
                  &x->place[i]);
       res->counts[kind] += n;
     }
-  /* rectangles: input reads, output writes */
+  /* rectangles: input reads, output writes; each image's the first of its buffers (the one
+   * whose pitch observe.cl measured its columns by) */
+  const ts_plain_buf *ib[2] = { NULL, NULL };
+  for (int i = L->nbufs - 1; i >= 0; i--)
+    if (lay->img[i] == 0 || lay->img[i] == 1)
+      ib[lay->img[i]] = &L->buf[i];
   L->groups = calloc(L->ngroups_all, sizeof *L->groups);
   if (L->groups)
     for (uint32_t g = 0; g < L->ngroups_all; g++) {
-      const int32_t *q = (const int32_t *)rect + (size_t)g * 16;
-      L->groups[g].read = (ts_plain_rect){ q[0], q[1], q[2], q[3] };
-      L->groups[g].wrote = (ts_plain_rect){ q[12], q[13], q[14], q[15] };
+      const uint32_t *q = rect + (size_t)g * 16;
+      L->groups[g].read = rect_of(q, ib[0]);
+      L->groups[g].wrote = rect_of(q + 12, ib[1]);
     }
   L->nlog_all = hdr[H_LOGN];
   if (nlog) {

@@ -115,7 +115,14 @@ typedef struct ts_ctx {
    * skips the division and the update. Empty when x > y. */
   uint2 hot[2][2];
   __global const uint *bi[TS_MAXG];
+  /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
+   * buffer with none (a const temporary) costs one test after its bounds */
+  uint gwork[TS_MAXG];
 } ts_ctx;
+
+#define TS_W_RECT 1      /* an image buffer: the group's rectangles */
+#define TS_W_DECL 2      /* a declared tile and halo to check against */
+#define TS_W_SHADOW 4    /* shadows: races and uninitialised reads */
 
 /* n / d for any 32-bit n, by one 64-bit multiply: m is ceil(2^64 / d), which the host
  * computes (0 for d = 1). Exact: with m d = 2^64 + e, 0 <= e < d, n m / 2^64 exceeds n / d by
@@ -170,6 +177,9 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
   c->gb[k] = p;
   c->bi[k] = c->ob + TS_HEADER + k * TS_BI;
   c->gsz[k] = c->bi[k][TS_B_SIZE];
+  uint img = c->bi[k][TS_B_RECT];
+  c->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
+                (c->bi[k][TS_B_SHADOW] ? TS_W_SHADOW : 0);
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
@@ -267,7 +277,8 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
 }
 
 /* At the kernel's end (every return of it): the work-item's bounds into its group's
- * rectangles, x0 y0 x1 y1 per image and kind. */
+ * rectangles per image and kind: least column, least offset, greatest column, greatest offset,
+ * in bytes. */
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
@@ -276,28 +287,25 @@ inline void ts_end(ts_ctx *c)
     uint img = bi[TS_B_RECT];
     if (img > 1)
       continue;
-    uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
     for (int kind = 0; kind < 2; kind++) {
       uint4 b = c->box[img][kind];
       uint omin = b.x, cmin = b.y, omax = ~b.z, cmax = ~b.w;
       if (omin > omax)
         continue;
-      __global int *r = (__global int *)(ob + ob[TS_H_RECT]) +
-                        ((size_t)c->group * 4 + img * 2 + kind) * 4;
-      __global const uint *pd = bi + TS_B_PDIV, *xd = bi + TS_B_XDIV;
-      int v[4] = { (int)ts_div(cmin, xd, px), (int)ts_div(omin, pd, pitch),
-                   (int)ts_div(cmax, xd, px), (int)ts_div(omax, pd, pitch) };
+      /* in bytes, as the work-item kept them: the host makes them pixels (rect_of in
+       * ts_plain_obs.c) */
+      __global uint *r = ob + ob[TS_H_RECT] + ((size_t)c->group * 4 + img * 2 + kind) * 4;
       /* a group's bounds only ever widen, so a bound this work-item cannot widen (read
        * plainly: a stale value is only wider-than-needed work) needs no atomic; most of a
        * group's work-items widen none, and each atomic was a locked read-modify-write */
-      if (v[0] < r[0])
-        atomic_min(r, v[0]);
-      if (v[1] < r[1])
-        atomic_min(r + 1, v[1]);
-      if (v[2] > r[2])
-        atomic_max(r + 2, v[2]);
-      if (v[3] > r[3])
-        atomic_max(r + 3, v[3]);
+      if (cmin < r[0])
+        atomic_min(r, cmin);
+      if (omin < r[1])
+        atomic_min(r + 1, omin);
+      if (cmax > r[2])
+        atomic_max(r + 2, cmax);
+      if (omax > r[3])
+        atomic_max(r + 3, omax);
       c->box[img][kind] = (uint4)(0xffffffffu);
       c->hot[img][kind] = (uint2)(0xffffffffu, 0);
     }
@@ -414,10 +422,13 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     uint off = (uint)(a - b);
     __global const uint *bi = ob + TS_HEADER + k * TS_BI;
     ts_log(c, 0, k, acc, off, n, line);
-    ts_rect(c, bi, acc, off, n);
-    ts_declared(c, bi, k, acc, off, line);
-    uint sh = bi[TS_B_SHADOW];
-    if (sh) {
+    uint wk = c->gwork[k];
+    if (wk & TS_W_RECT)
+      ts_rect(c, bi, acc, off, n);
+    if (wk & TS_W_DECL)
+      ts_declared(c, bi, k, acc, off, line);
+    if (wk & TS_W_SHADOW) {
+      uint sh = bi[TS_B_SHADOW];
       uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
       for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
         ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
