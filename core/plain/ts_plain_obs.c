@@ -143,18 +143,18 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   return TS_OK;
 }
 
-/* A group's rectangle as observe.cl keeps it, in bytes of its image buffer: the least byte
- * column in a row, the least offset, the greatest column, the greatest offset (empty while
- * the least offset exceeds the greatest), as pixels: the kernel keeps no division per
- * work-item, and the quotients of the extremes are the extremes of the quotients. */
+/* A group's rectangle as observe.cl keeps it: the least byte column of its image buffer's
+ * rows, the least row, the greatest column, the greatest row (empty while the least row
+ * exceeds the greatest), as pixels: the kernel divides no column by the pixel's bytes, and
+ * the quotients of the extremes are the extremes of the quotients. */
 static ts_plain_rect rect_of(const uint32_t *q, const ts_plain_buf *b)
 {
   if (!b || q[1] > q[3])
     return (ts_plain_rect){ INT_MAX, INT_MAX, -1, -1 };
-  uint64_t px = (uint64_t)b->channels * (uint64_t)b->lane, pitch = (uint64_t)b->step;
-  if (px == 0 || pitch == 0)
+  uint64_t px = (uint64_t)b->channels * (uint64_t)b->lane;
+  if (px == 0)
     return (ts_plain_rect){ INT_MAX, INT_MAX, -1, -1 };
-  return (ts_plain_rect){ (int)(q[0] / px), (int)(q[1] / pitch), (int)(q[2] / px), (int)(q[3] / pitch) };
+  return (ts_plain_rect){ (int)(q[0] / px), (int)q[1], (int)(q[2] / px), (int)q[3] };
 }
 
 static void place_of(const uint32_t *p, ts_plain_place *pl)

@@ -277,8 +277,8 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
 }
 
 /* At the kernel's end (every return of it): the work-item's bounds into its group's
- * rectangles per image and kind: least column, least offset, greatest column, greatest offset,
- * in bytes. */
+ * rectangles per image and kind: least column (in bytes), least row, greatest column,
+ * greatest row. */
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
@@ -292,9 +292,12 @@ inline void ts_end(ts_ctx *c)
       uint omin = b.x, cmin = b.y, omax = ~b.z, cmax = ~b.w;
       if (omin > omax)
         continue;
-      /* in bytes, as the work-item kept them: the host makes them pixels (rect_of in
-       * ts_plain_obs.c) */
+      /* columns in bytes (the host makes them pixels: rect_of in ts_plain_obs.c), rows as
+       * rows: as offsets, every work-item along a row would widen the greatest */
       __global uint *r = ob + ob[TS_H_RECT] + ((size_t)c->group * 4 + img * 2 + kind) * 4;
+      uint pitch = bi[TS_B_PITCH];
+      omin = ts_div(omin, bi + TS_B_PDIV, pitch);
+      omax = ts_div(omax, bi + TS_B_PDIV, pitch);
       /* a group's bounds only ever widen, so a bound this work-item cannot widen (read
        * plainly: a stale value is only wider-than-needed work) needs no atomic; most of a
        * group's work-items widen none, and each atomic was a locked read-modify-write */
