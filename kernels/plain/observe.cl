@@ -118,6 +118,11 @@ typedef struct ts_ctx {
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
   uint gwork[TS_MAXG];
+  /* the window: addresses [flo, fhi] of one buffer where a read has nothing to do (a buffer
+   * whose only work is the rectangles: the part of a row they cover, as hot; one with no
+   * work: all of it), so that it costs two tests, before the buffers are even looked up.
+   * Never set while ts_log has work. */
+  ulong flo, fhi;
 } ts_ctx;
 
 #define TS_W_RECT 1      /* an image buffer: the group's rectangles */
@@ -160,6 +165,8 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
   c->logs = c->chosen || c->watch_buf != TS_MANY;
+  c->flo = ~(ulong)0;
+  c->fhi = 0;
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       c->box[i][j] = (uint4)(0xffffffffu);
@@ -313,6 +320,8 @@ inline void ts_end(ts_ctx *c)
       c->hot[img][kind] = (uint2)(0xffffffffu, 0);
     }
   }
+  c->flo = ~(ulong)0;
+  c->fhi = 0;
 }
 
 /* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
@@ -418,6 +427,8 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
 {
   __global uint *ob = c->ob;
   ulong a = (ulong)p;
+  if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi)
+    return p;
   for (uint k = 0; k < c->ng; k++) {
     ulong b = (ulong)c->gb[k];
     if (a < b || a + n > b + c->gsz[k])
@@ -435,6 +446,17 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
       uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
       for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
         ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
+    }
+    if (acc == TS_K_READ && !c->logs && (wk & ~TS_W_RECT) == 0) {
+      if (wk == 0) {
+        c->flo = b;
+        c->fhi = b + c->gsz[k] - 1;
+      } else {
+        uint2 h = c->hot[bi[TS_B_RECT]][0];
+        ulong st = b + bi[TS_B_OFFSET];
+        c->flo = h.x <= h.y ? st + h.x : ~(ulong)0;
+        c->fhi = st + h.y;
+      }
     }
     return p;
   }
