@@ -104,26 +104,25 @@ typedef struct ts_ctx {
                            * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  /* per image (input, output) and kind (read, write): the least byte offset, the least byte
-   * column in a row, and the complements of the greatest of each, so that one vector min
-   * updates all four at an access (four scalar chains through memory had cost a third of
-   * the separable blur's observed time); flushed once by ts_end */
-  uint4 box[2][2];
-  /* per image and kind, the bytes [x, y] of one row that the box already covers (the row of
-   * the last access that widened it, between its least and greatest column): an access
-   * inside them changes no rectangle (it may lower the least offset, but not its row), so it
-   * skips the division and the update. Empty when x > y. */
-  uint2 hot[2][2];
+  /* per image (input, output) and kind (read, write), the work-item's bounds, flushed once
+   * by ts_end. row: the row of its last access, bytes [x, y), and the least and greatest
+   * byte it accessed there (z > w: none), so that an access in the same row, the usual
+   * next one, costs two tests and a min and a max, no division. box: the rows it left,
+   * folded: the least offset, the least column, and the complements of the greatest of
+   * each (one vector min). */
+  uint4 row[2][2], box[2][2];
   __global const uint *bi[TS_MAXG];
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
   uint gwork[TS_MAXG];
   /* the window: addresses [flo, fhi] of one buffer where a read has nothing to do (a buffer
-   * whose only work is the rectangles: the part of a row they cover, as hot; one with no
-   * work: all of it), so that it costs two tests, before the buffers are even looked up.
+   * whose only work is the rectangles: the bytes of its row already within them; one with
+   * no work: all of it), so that it costs two tests, before the buffers are even looked up.
    * Never set while ts_log has work. */
   ulong flo, fhi;
 } ts_ctx;
+
+#define TS_NOROW ((uint4)(1, 0, 0xffffffffu, 0))
 
 #define TS_W_RECT 1      /* an image buffer: the group's rectangles */
 #define TS_W_DECL 2      /* a declared tile and halo to check against */
@@ -170,7 +169,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       c->box[i][j] = (uint4)(0xffffffffu);
-      c->hot[i][j] = (uint2)(0xffffffffu, 0);
+      c->row[i][j] = TS_NOROW;
     }
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
@@ -255,32 +254,58 @@ TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
   }
 }
 
-/* The work-item's bounds on an image buffer (kept privately, flushed by ts_end). */
-TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n)
+/* A row's bounds (ts_ctx's row) folded into the box. */
+inline void ts_fold(ts_ctx *c, uint img, uint k)
+{
+  uint4 r = c->row[img][k];
+  if (r.z <= r.w)
+    c->box[img][k] = min(c->box[img][k], (uint4)(r.z, r.z - r.x, ~r.w, ~(r.w - r.x)));
+}
+
+/* The work-item's bounds on an image buffer, bytes [off, last] past its first row (kept
+ * privately, flushed by ts_end). A row it enters takes the columns the box already has:
+ * the rectangle spans them in every row it spans, so later accesses there (the next
+ * channel's, the next row's of a stencil) change nothing. With win, the row's bytes so
+ * covered become the window (at base, the buffer's first row). */
+TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
+                     int win, ulong base)
+{
+  uint4 r = c->row[img][k];
+  if (off >= r.x && last < r.y) {
+    r.z = min(r.z, off);
+    r.w = max(r.w, last);
+  } else {
+    ts_fold(c, img, k);
+    uint pitch = bi[TS_B_PITCH];
+    uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
+    uint4 b = c->box[img][k];
+    if (last - rs >= pitch) { /* across rows: the whole width, into the box */
+      c->box[img][k] = min(b, (uint4)(off, 0, ~last, ~(pitch - 1)));
+      r = TS_NOROW;
+    } else if (b.y <= ~b.w) {
+      r = (uint4)(rs, rs + pitch, min(off, rs + b.y), max(last, rs + ~b.w));
+    } else {
+      r = (uint4)(rs, rs + pitch, off, last);
+    }
+  }
+  c->row[img][k] = r;
+  if (win) {
+    c->flo = r.z <= r.w ? base + r.z : ~(ulong)0;
+    c->fhi = base + r.w;
+  }
+}
+
+TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n, int win,
+                    ulong base)
 {
   uint img = bi[TS_B_RECT], start = bi[TS_B_OFFSET];
   if (img > 1 || off < start)
     return;
   off -= start;
-  uint last = off + n - 1;
-  int rd = (acc & TS_K_READ) != 0, wr = (acc & TS_K_WRITE) != 0;
-  if ((!rd || (off >= c->hot[img][0].x && last <= c->hot[img][0].y)) &&
-      (!wr || (off >= c->hot[img][1].x && last <= c->hot[img][1].y)))
-    return;
-  uint pitch = bi[TS_B_PITCH];
-  uint c0 = off - ts_div(off, bi + TS_B_PDIV, pitch) * pitch, c1 = c0 + n - 1;
-  int across = c1 >= pitch;
-  if (across) { /* across rows: the whole width */
-    c0 = 0;
-    c1 = pitch - 1;
-  }
-  uint4 v = (uint4)(off, c0, ~last, ~c1);
-  for (int k = 0; k < 2; k++)
-    if (k ? wr : rd) {
-      uint4 b = min(c->box[img][k], v);
-      c->box[img][k] = b;
-      c->hot[img][k] = across ? (uint2)(0xffffffffu, 0) : (uint2)(off - c0 + b.y, off - c0 + ~b.w);
-    }
+  if (acc & TS_K_READ)
+    ts_rect1(c, bi, img, 0, off, off + n - 1, win, base + start);
+  if (acc & TS_K_WRITE)
+    ts_rect1(c, bi, img, 1, off, off + n - 1, 0, 0);
 }
 
 /* At the kernel's end (every return of it): the work-item's bounds into its group's
@@ -295,6 +320,8 @@ inline void ts_end(ts_ctx *c)
     if (img > 1)
       continue;
     for (int kind = 0; kind < 2; kind++) {
+      ts_fold(c, img, kind);
+      c->row[img][kind] = TS_NOROW;
       uint4 b = c->box[img][kind];
       uint omin = b.x, cmin = b.y, omax = ~b.z, cmax = ~b.w;
       if (omin > omax)
@@ -317,7 +344,6 @@ inline void ts_end(ts_ctx *c)
       if (omax > r[3])
         atomic_max(r + 3, omax);
       c->box[img][kind] = (uint4)(0xffffffffu);
-      c->hot[img][kind] = (uint2)(0xffffffffu, 0);
     }
   }
   c->flo = ~(ulong)0;
@@ -438,7 +464,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     ts_log(c, 0, k, acc, off, n, line);
     uint wk = c->gwork[k];
     if (wk & TS_W_RECT)
-      ts_rect(c, bi, acc, off, n);
+      ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
     if (wk & TS_W_DECL)
       ts_declared(c, bi, k, acc, off, line);
     if (wk & TS_W_SHADOW) {
@@ -447,16 +473,9 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
       for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
         ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
     }
-    if (acc == TS_K_READ && !c->logs && (wk & ~TS_W_RECT) == 0) {
-      if (wk == 0) {
-        c->flo = b;
-        c->fhi = b + c->gsz[k] - 1;
-      } else {
-        uint2 h = c->hot[bi[TS_B_RECT]][0];
-        ulong st = b + bi[TS_B_OFFSET];
-        c->flo = h.x <= h.y ? st + h.x : ~(ulong)0;
-        c->fhi = st + h.y;
-      }
+    if (acc == TS_K_READ && !c->logs && wk == 0) {
+      c->flo = b;
+      c->fhi = b + c->gsz[k] - 1;
     }
     return p;
   }
