@@ -105,12 +105,14 @@ typedef struct ts_ctx {
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
   /* per image (input, output) and kind (read, write), the work-item's bounds, flushed once
-   * by ts_end. row: the row of its last access, bytes [x, y), and the least and greatest
-   * byte it accessed there (z > w: none), so that an access in the same row, the usual
-   * next one, costs two tests and a min and a max, no division. box: the rows it left,
-   * folded: the least offset, the least column, and the complements of the greatest of
-   * each (one vector min). */
-  uint4 row[2][2], box[2][2];
+   * by ts_end. The row of its last access, bytes [rs, re), and the least and greatest byte
+   * it covers there (rlo > rhi: none), so that an access in the same row, the usual next
+   * one, costs two tests and a min and a max, no division (scalars: as a vector, the
+   * inserts and extracts cost more than the rest). box: the rows it left, folded: the
+   * least offset, the least column, and the complements of the greatest of each (one
+   * vector min). */
+  uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
+  uint4 box[2][2];
   __global const uint *bi[TS_MAXG];
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
@@ -122,7 +124,6 @@ typedef struct ts_ctx {
   ulong flo, fhi;
 } ts_ctx;
 
-#define TS_NOROW ((uint4)(1, 0, 0xffffffffu, 0))
 
 #define TS_W_RECT 1      /* an image buffer: the group's rectangles */
 #define TS_W_DECL 2      /* a declared tile and halo to check against */
@@ -136,6 +137,15 @@ inline uint ts_div(uint n, __global const uint *m, uint d)
 {
   ulong mm = (ulong)m[0] | (ulong)m[1] << 32;
   return d == 1 ? n : (uint)mul_hi((ulong)n, mm);
+}
+
+/* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
+inline void ts_norow(ts_ctx *c, uint img, uint k)
+{
+  c->rs[img][k] = 1;
+  c->re[img][k] = 0;
+  c->rlo[img][k] = 0xffffffffu;
+  c->rhi[img][k] = 0;
 }
 
 inline uint ts_lin_group(void)
@@ -169,7 +179,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       c->box[i][j] = (uint4)(0xffffffffu);
-      c->row[i][j] = TS_NOROW;
+      ts_norow(c, i, j);
     }
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
@@ -254,12 +264,12 @@ TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
   }
 }
 
-/* A row's bounds (ts_ctx's row) folded into the box. */
+/* A row's bounds folded into the box. */
 inline void ts_fold(ts_ctx *c, uint img, uint k)
 {
-  uint4 r = c->row[img][k];
-  if (r.z <= r.w)
-    c->box[img][k] = min(c->box[img][k], (uint4)(r.z, r.z - r.x, ~r.w, ~(r.w - r.x)));
+  uint rs = c->rs[img][k], lo = c->rlo[img][k], hi = c->rhi[img][k];
+  if (lo <= hi)
+    c->box[img][k] = min(c->box[img][k], (uint4)(lo, lo - rs, ~hi, ~(hi - rs)));
 }
 
 /* The work-item's bounds on an image buffer, bytes [off, last] past its first row (kept
@@ -270,10 +280,10 @@ inline void ts_fold(ts_ctx *c, uint img, uint k)
 TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
                      int win, ulong base)
 {
-  uint4 r = c->row[img][k];
-  if (off >= r.x && last < r.y) {
-    r.z = min(r.z, off);
-    r.w = max(r.w, last);
+  uint lo, hi;
+  if (off >= c->rs[img][k] && last < c->re[img][k]) {
+    lo = min(c->rlo[img][k], off);
+    hi = max(c->rhi[img][k], last);
   } else {
     ts_fold(c, img, k);
     uint pitch = bi[TS_B_PITCH];
@@ -281,17 +291,21 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     uint4 b = c->box[img][k];
     if (last - rs >= pitch) { /* across rows: the whole width, into the box */
       c->box[img][k] = min(b, (uint4)(off, 0, ~last, ~(pitch - 1)));
-      r = TS_NOROW;
-    } else if (b.y <= ~b.w) {
-      r = (uint4)(rs, rs + pitch, min(off, rs + b.y), max(last, rs + ~b.w));
-    } else {
-      r = (uint4)(rs, rs + pitch, off, last);
+      ts_norow(c, img, k);
+      if (win)
+        c->flo = ~(ulong)0;
+      return;
     }
+    c->rs[img][k] = rs;
+    c->re[img][k] = rs + pitch;
+    lo = b.y <= ~b.w ? min(off, rs + b.y) : off;
+    hi = b.y <= ~b.w ? max(last, rs + ~b.w) : last;
   }
-  c->row[img][k] = r;
+  c->rlo[img][k] = lo;
+  c->rhi[img][k] = hi;
   if (win) {
-    c->flo = r.z <= r.w ? base + r.z : ~(ulong)0;
-    c->fhi = base + r.w;
+    c->flo = base + lo;
+    c->fhi = base + hi;
   }
 }
 
@@ -321,7 +335,7 @@ inline void ts_end(ts_ctx *c)
       continue;
     for (int kind = 0; kind < 2; kind++) {
       ts_fold(c, img, kind);
-      c->row[img][kind] = TS_NOROW;
+      ts_norow(c, img, kind);
       uint4 b = c->box[img][kind];
       uint omin = b.x, cmin = b.y, omax = ~b.z, cmax = ~b.w;
       if (omin > omax)
