@@ -117,11 +117,14 @@ typedef struct ts_ctx {
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
   uint gwork[TS_MAXG];
-  /* the window: addresses [flo, fhi] of one buffer where a read has nothing to do (a buffer
-   * whose only work is the rectangles: the bytes of its row already within them; one with
-   * no work: all of it), so that it costs two tests, before the buffers are even looked up.
-   * Never set while ts_log has work. */
-  ulong flo, fhi;
+  /* the window: addresses [flo, fhi] of one buffer where a read costs two tests, a min and
+   * a max, before the buffers are even looked up: of a buffer whose only work is the
+   * rectangles, the row of the last read (the reads' extremes there, fmin and fmax, are
+   * folded into that row's bounds by ts_wfold at the next access outside, wimg the image
+   * and wbase its first row's address); of a buffer with no work at all, all of it (wimg
+   * 2: nothing to fold). Never set while ts_log has work. */
+  ulong flo, fhi, fmin, fmax, wbase;
+  uint wimg;
 } ts_ctx;
 
 
@@ -137,6 +140,26 @@ inline uint ts_div(uint n, __global const uint *m, uint d)
 {
   ulong mm = (ulong)m[0] | (ulong)m[1] << 32;
   return d == 1 ? n : (uint)mul_hi((ulong)n, mm);
+}
+
+/* No window (ts_ctx's flo, fhi). */
+inline void ts_nowin(ts_ctx *c)
+{
+  c->flo = c->fmin = ~(ulong)0;
+  c->fhi = c->fmax = 0;
+  c->wimg = 2;
+}
+
+/* The reads inside the window since it was set, into the bounds of its row. */
+inline void ts_wfold(ts_ctx *c)
+{
+  uint img = c->wimg;
+  if (img <= 1) {
+    c->rlo[img][0] = min(c->rlo[img][0], (uint)(c->fmin - c->wbase));
+    c->rhi[img][0] = max(c->rhi[img][0], (uint)(c->fmax - c->wbase));
+  }
+  c->fmin = ~(ulong)0;
+  c->fmax = 0;
 }
 
 /* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
@@ -174,8 +197,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
   c->logs = c->chosen || c->watch_buf != TS_MANY;
-  c->flo = ~(ulong)0;
-  c->fhi = 0;
+  ts_nowin(c);
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       c->box[i][j] = (uint4)(0xffffffffu);
@@ -275,8 +297,8 @@ inline void ts_fold(ts_ctx *c, uint img, uint k)
 /* The work-item's bounds on an image buffer, bytes [off, last] past its first row (kept
  * privately, flushed by ts_end). A row it enters takes the columns the box already has:
  * the rectangle spans them in every row it spans, so later accesses there (the next
- * channel's, the next row's of a stencil) change nothing. With win, the row's bytes so
- * covered become the window (at base, the buffer's first row). */
+ * channel's, the next row's of a stencil) change nothing. With win (a read), the row
+ * becomes the window (at base, the buffer's first row). */
 TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
                      int win, ulong base)
 {
@@ -293,7 +315,7 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
       c->box[img][k] = min(b, (uint4)(off, 0, ~last, ~(pitch - 1)));
       ts_norow(c, img, k);
       if (win)
-        c->flo = ~(ulong)0;
+        ts_nowin(c);
       return;
     }
     c->rs[img][k] = rs;
@@ -304,8 +326,10 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
   c->rlo[img][k] = lo;
   c->rhi[img][k] = hi;
   if (win) {
-    c->flo = base + lo;
-    c->fhi = base + hi;
+    c->flo = base + c->rs[img][k];
+    c->fhi = base + c->re[img][k] - 1;
+    c->wbase = base;
+    c->wimg = img;
   }
 }
 
@@ -328,6 +352,8 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
+  if (c->fmin <= c->fmax)
+    ts_wfold(c);
   for (uint k = 0; k < c->ng; k++) {
     __global const uint *bi = c->bi[k];
     uint img = bi[TS_B_RECT];
@@ -360,8 +386,7 @@ inline void ts_end(ts_ctx *c)
       c->box[img][kind] = (uint4)(0xffffffffu);
     }
   }
-  c->flo = ~(ulong)0;
-  c->fhi = 0;
+  ts_nowin(c);
 }
 
 /* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
@@ -467,8 +492,13 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
 {
   __global uint *ob = c->ob;
   ulong a = (ulong)p;
-  if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi)
+  if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
+    c->fmin = min(c->fmin, a);
+    c->fmax = max(c->fmax, a + n - 1);
     return p;
+  }
+  if (c->fmin <= c->fmax)
+    ts_wfold(c);
   for (uint k = 0; k < c->ng; k++) {
     ulong b = (ulong)c->gb[k];
     if (a < b || a + n > b + c->gsz[k])
@@ -490,6 +520,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     if (acc == TS_K_READ && !c->logs && wk == 0) {
       c->flo = b;
       c->fhi = b + c->gsz[k] - 1;
+      c->wimg = 2;
     }
     return p;
   }
