@@ -117,13 +117,13 @@ typedef struct ts_ctx {
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
   uint gwork[TS_MAXG];
-  /* the window: addresses [flo, fhi] of one buffer where a read costs two tests, a min and
-   * a max, before the buffers are even looked up: of a buffer whose only work is the
-   * rectangles, the row of the last read (the reads' extremes there, fmin and fmax, are
-   * folded into that row's bounds by ts_wfold at the next access outside, wimg the image
-   * and wbase its first row's address); of a buffer with no work at all, all of it (wimg
-   * 2: nothing to fold). Never set while ts_log has work. */
-  ulong flo, fhi, fmin, fmax, wbase;
+  /* two windows, tested before the buffers are even looked up, never set while ts_log has
+   * work. [glo, ghi]: all of a buffer with no work at all (a const temporary), where a read
+   * costs two tests. [flo, fhi]: of a buffer whose only work is the rectangles, the row of
+   * the last read, where a read costs two tests, a min and a max: the reads' extremes there,
+   * fmin and fmax, are folded into that row's bounds by ts_wfold at the next access outside
+   * (wimg the image, wbase its first row's address; wimg 2: nothing to fold). */
+  ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
   uint wimg;
 } ts_ctx;
 
@@ -142,7 +142,7 @@ inline uint ts_div(uint n, __global const uint *m, uint d)
   return d == 1 ? n : (uint)mul_hi((ulong)n, mm);
 }
 
-/* No window (ts_ctx's flo, fhi). */
+/* No row window (ts_ctx's flo, fhi). */
 inline void ts_nowin(ts_ctx *c)
 {
   c->flo = c->fmin = ~(ulong)0;
@@ -197,6 +197,8 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
   c->logs = c->chosen || c->watch_buf != TS_MANY;
+  c->glo = ~(ulong)0;
+  c->ghi = 0;
   ts_nowin(c);
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
@@ -492,6 +494,8 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
 {
   __global uint *ob = c->ob;
   ulong a = (ulong)p;
+  if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
+    return p;
   if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
     c->fmin = min(c->fmin, a);
     c->fmax = max(c->fmax, a + n - 1);
@@ -518,9 +522,8 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
         ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
     }
     if (acc == TS_K_READ && !c->logs && wk == 0) {
-      c->flo = b;
-      c->fhi = b + c->gsz[k] - 1;
-      c->wimg = 2;
+      c->glo = b;
+      c->ghi = b + c->gsz[k] - 1;
     }
     return p;
   }
