@@ -113,6 +113,7 @@ typedef struct ts_ctx {
    * vector min). */
   uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
   uint4 box[2][2];
+  uint used;              /* bit img * 2 + kind: bounds to flush (ts_end skips the rest) */
   __global const uint *bi[TS_MAXG];
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
@@ -199,6 +200,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->logs = c->chosen || c->watch_buf != TS_MANY;
   c->glo = ~(ulong)0;
   c->ghi = 0;
+  c->used = 0;
   ts_nowin(c);
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
@@ -310,6 +312,7 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     hi = max(c->rhi[img][k], last);
   } else {
     ts_fold(c, img, k);
+    c->used |= 1u << (img * 2 + k);
     uint pitch = bi[TS_B_PITCH];
     uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
     uint4 b = c->box[img][k];
@@ -362,6 +365,9 @@ inline void ts_end(ts_ctx *c)
     if (img > 1)
       continue;
     for (int kind = 0; kind < 2; kind++) {
+      if (!(c->used & (1u << (img * 2 + kind))))
+        continue;
+      c->used &= ~(1u << (img * 2 + kind));
       ts_fold(c, img, kind);
       ts_norow(c, img, kind);
       uint4 b = c->box[img][kind];
