@@ -5,6 +5,7 @@
  * intervals follow the address space a barrier fences; launch descriptions' errors name the
  * file, line and field. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,58 @@ static void examples_equal_references(void)
       ts_plain_result_free(o);
       ts_image_destroy(img);
       ts_image_destroy(ref);
+    }
+    ts_plain_desc_free(d);
+  }
+}
+
+/* The groups' rectangles, exactly: what each group of the stencils read of the input (its
+ * tile and the stencil's reach, clamped to the image) and wrote of the output (its tile), on
+ * sizes that leave partial groups. observe.cl keeps them per work-item in bytes, skips the
+ * accesses inside what a row already covers, and the host makes them pixels: any slip there
+ * moves an edge. */
+static void rectangles_exact(void)
+{
+  static const struct {
+    const char *file;
+    int read_pass, write_pass, rx, ry; /* the pass that reads the input, writes the output */
+  } ex[] = { { "conv2d.cl", 0, 0, 1, 1 }, { "gauss_tiled.cl", 0, 0, 2, 2 }, { "separable.cl", 0, 1, 2, 0 } };
+  static const int sizes[][3] = { { 45, 31, 3 }, { 64, 48, 1 } };
+  for (size_t e = 0; e < sizeof ex / sizeof ex[0]; e++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/plain/%s", TS_ASSETS_DIR, ex[e].file);
+    ts_plain_desc *d = load(path, NULL, 0);
+    for (size_t s = 0; d && s < sizeof sizes / sizeof sizes[0]; s++) {
+      ts_image *img = random_image(sizes[s][0], sizes[s][1], sizes[s][2]);
+      int W = img->w, H = img->h;
+      ts_plain_result *o = run(d, img, 1, -1, 0, 0, 0);
+      for (int pass = 0; o && pass < o->npasses; pass++) {
+        const ts_plain_launch *L = &o->launch[pass];
+        int lw = (int)L->local[0], lh = (int)L->local[1], bad = 0;
+        for (uint32_t g = 0; L->groups && g < L->ngroups_all && !bad; g++) {
+          int gx = (int)(g % L->ngroups[0]), gy = (int)(g / L->ngroups[0]);
+          int x0 = gx * lw, y0 = gy * lh;
+          int x1 = x0 + lw - 1 < W - 1 ? x0 + lw - 1 : W - 1, y1 = y0 + lh - 1 < H - 1 ? y0 + lh - 1 : H - 1;
+          ts_plain_rect none = { INT_MAX, INT_MAX, -1, -1 };
+          ts_plain_rect rd = { x0 - ex[e].rx < 0 ? 0 : x0 - ex[e].rx, y0 - ex[e].ry < 0 ? 0 : y0 - ex[e].ry,
+                               x1 + ex[e].rx > W - 1 ? W - 1 : x1 + ex[e].rx,
+                               y1 + ex[e].ry > H - 1 ? H - 1 : y1 + ex[e].ry };
+          ts_plain_rect wr = { x0, y0, x1, y1 };
+          const ts_plain_rect *want[2] = { pass == ex[e].read_pass ? &rd : &none,
+                                           pass == ex[e].write_pass ? &wr : &none };
+          const ts_plain_rect *got[2] = { &L->groups[g].read, &L->groups[g].wrote };
+          for (int k = 0; k < 2; k++)
+            if (memcmp(want[k], got[k], sizeof *got[k]) != 0) {
+              CHECK(0, "%s %dx%dx%d pass %d group (%d,%d): %s (%d,%d)-(%d,%d), want (%d,%d)-(%d,%d)",
+                    ex[e].file, W, H, img->c, pass, gx, gy, k ? "wrote" : "read", got[k]->x0,
+                    got[k]->y0, got[k]->x1, got[k]->y1, want[k]->x0, want[k]->y0, want[k]->x1,
+                    want[k]->y1);
+              bad = 1;
+            }
+        }
+      }
+      ts_plain_result_free(o);
+      ts_image_destroy(img);
     }
     ts_plain_desc_free(d);
   }
@@ -404,6 +457,7 @@ int main(void)
     return 1;
   examples_equal_references();
   integral_equals_reference();
+  rectangles_exact();
   broken_copies_caught();
   watched_pixel();
   spellings_observed();

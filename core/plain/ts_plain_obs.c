@@ -9,6 +9,16 @@
 
 #include "ts_plain_int.h"
 
+/* observe.cl's ts_div reciprocal of d, ceil(2^64 / d) as two words (0 for d <= 1: there
+ * the quotient is n itself), so that the kernel divides by a row's pitch or a pixel's bytes
+ * with one multiply. */
+static void put_recip(uint32_t *w, uint32_t d)
+{
+  uint64_t m = d > 1 ? UINT64_MAX / d + 1 : 0;
+  w[0] = (uint32_t)m;
+  w[1] = (uint32_t)(m >> 32);
+}
+
 /* A shadow covers one lane of a buffer (log2 of its bytes), or a byte for odd sizes. */
 static int lane_shift(int lane)
 {
@@ -60,7 +70,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     return clfail(r, e, "clCreateBuffer (observation)");
   uint32_t zero = 0;
   e = clEnqueueFillBuffer(r->q, *out, &zero, 4, 0, w * 4, 0, NULL, NULL);
-  int32_t empty[4] = { INT_MAX, INT_MAX, -1, -1 };
+  uint32_t empty[4] = { UINT32_MAX, UINT32_MAX, 0, 0 }; /* bytes: see rect_of */
   if (e == CL_SUCCESS)
     e = clEnqueueFillBuffer(r->q, *out, empty, sizeof empty, (size_t)lay->rect * 4,
                             (size_t)L->ngroups_all * 64, 0, NULL, NULL);
@@ -121,6 +131,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     b[B_W] = (uint32_t)rb->cols;
     b[B_H] = (uint32_t)rb->rows;
     b[B_LANE] = (uint32_t)lane_shift(rb->lane_bytes);
+    put_recip(b + B_PDIV, b[B_PITCH]);
+    put_recip(b + B_XDIV, b[B_PIXEL]);
   }
   if (e == CL_SUCCESS)
     e = clEnqueueWriteBuffer(r->q, *out, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
@@ -129,6 +141,20 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     return clfail(r, e, "writing the observation buffer");
   }
   return TS_OK;
+}
+
+/* A group's rectangle as observe.cl keeps it: the least byte column of its image buffer's
+ * rows, the least row, the greatest column, the greatest row (empty while the least row
+ * exceeds the greatest), as pixels: the kernel divides no column by the pixel's bytes, and
+ * the quotients of the extremes are the extremes of the quotients. */
+static ts_plain_rect rect_of(const uint32_t *q, const ts_plain_buf *b)
+{
+  if (!b || q[1] > q[3])
+    return (ts_plain_rect){ INT_MAX, INT_MAX, -1, -1 };
+  uint64_t px = (uint64_t)b->channels * (uint64_t)b->lane;
+  if (px == 0)
+    return (ts_plain_rect){ INT_MAX, INT_MAX, -1, -1 };
+  return (ts_plain_rect){ (int)(q[0] / px), (int)q[1], (int)(q[2] / px), (int)q[3] };
 }
 
 static void place_of(const uint32_t *p, ts_plain_place *pl)
@@ -197,13 +223,18 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
                  &x->place[i]);
       res->counts[kind] += n;
     }
-  /* rectangles: input reads, output writes */
+  /* rectangles: input reads, output writes; each image's the first of its buffers (the one
+   * whose pitch observe.cl measured its columns by) */
+  const ts_plain_buf *ib[2] = { NULL, NULL };
+  for (int i = L->nbufs - 1; i >= 0; i--)
+    if (lay->img[i] == 0 || lay->img[i] == 1)
+      ib[lay->img[i]] = &L->buf[i];
   L->groups = calloc(L->ngroups_all, sizeof *L->groups);
   if (L->groups)
     for (uint32_t g = 0; g < L->ngroups_all; g++) {
-      const int32_t *q = (const int32_t *)rect + (size_t)g * 16;
-      L->groups[g].read = (ts_plain_rect){ q[0], q[1], q[2], q[3] };
-      L->groups[g].wrote = (ts_plain_rect){ q[12], q[13], q[14], q[15] };
+      const uint32_t *q = rect + (size_t)g * 16;
+      L->groups[g].read = rect_of(q, ib[0]);
+      L->groups[g].wrote = rect_of(q + 12, ib[1]);
     }
   L->nlog_all = hdr[H_LOGN];
   if (nlog) {

@@ -52,7 +52,9 @@
 #define TS_B_H 7
 #define TS_B_LANE 8      /* log2 of the bytes a shadow covers: the buffer's lane (0 uchar, 2 float) */
 #define TS_B_OFFSET 9    /* bytes before its first row */
-#define TS_BI 12
+#define TS_B_PDIV 10     /* the pitch's and the pixel's reciprocals for ts_div, two words each */
+#define TS_B_XDIV 12
+#define TS_BI 16
 
 #define TS_F_INPUT 1
 #define TS_F_OUTPUT 2
@@ -81,6 +83,10 @@
 #define TS_NOBODY 0u
 #define TS_MANY 0xffffffffu
 
+/* The checks of every access, forced inline: pocl's inliner left ts_l and ts_lshadow as calls,
+ * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). */
+#define TS_HOT inline __attribute__((always_inline))
+
 typedef struct ts_ctx {
   __global uint *ob;
   uint group, item;       /* linear ids */
@@ -94,13 +100,77 @@ typedef struct ts_ctx {
   uint lsz[TS_MAXG];
   __local uchar *lscratch;
   int chosen;             /* this is the work-item whose accesses are logged */
+  int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
+                           * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  /* per image (input, output) and kind (read, write): the byte offsets' least and greatest,
-   * and the least and greatest byte column in a row; flushed once by ts_end */
-  uint omin[2][2], omax[2][2], cmin[2][2], cmax[2][2];
+  /* per image (input, output) and kind (read, write), the work-item's bounds, flushed once
+   * by ts_end. The row of its last access, bytes [rs, re), and the least and greatest byte
+   * it covers there (rlo > rhi: none), so that an access in the same row, the usual next
+   * one, costs two tests and a min and a max, no division (scalars: as a vector, the
+   * inserts and extracts cost more than the rest). box: the rows it left, folded: the
+   * least offset, the least column, and the complements of the greatest of each (one
+   * vector min). */
+  uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
+  uint4 box[2][2];
+  uint used;              /* bit img * 2 + kind: bounds to flush (ts_end skips the rest) */
   __global const uint *bi[TS_MAXG];
+  /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
+   * buffer with none (a const temporary) costs one test after its bounds */
+  uint gwork[TS_MAXG];
+  /* two windows, tested before the buffers are even looked up, never set while ts_log has
+   * work. [glo, ghi]: all of a buffer with no work at all (a const temporary), where a read
+   * costs two tests. [flo, fhi]: of a buffer whose only work is the rectangles, the row of
+   * the last read, where a read costs two tests, a min and a max: the reads' extremes there,
+   * fmin and fmax, are folded into that row's bounds by ts_wfold at the next access outside
+   * (wimg the image, wbase its first row's address; wimg 2: nothing to fold). */
+  ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
+  uint wimg;
 } ts_ctx;
+
+
+#define TS_W_RECT 1      /* an image buffer: the group's rectangles */
+#define TS_W_DECL 2      /* a declared tile and halo to check against */
+#define TS_W_SHADOW 4    /* shadows: races and uninitialised reads */
+
+/* n / d for any 32-bit n, by one 64-bit multiply: m is ceil(2^64 / d), which the host
+ * computes (0 for d = 1). Exact: with m d = 2^64 + e, 0 <= e < d, n m / 2^64 exceeds n / d by
+ * n e / (d 2^64) < 1 / d, too little to reach the next whole quotient. A division per access
+ * (the rectangles' columns, the declared tile's pixel) had cost as much as the rest of a read. */
+inline uint ts_div(uint n, __global const uint *m, uint d)
+{
+  ulong mm = (ulong)m[0] | (ulong)m[1] << 32;
+  return d == 1 ? n : (uint)mul_hi((ulong)n, mm);
+}
+
+/* No row window (ts_ctx's flo, fhi). */
+inline void ts_nowin(ts_ctx *c)
+{
+  c->flo = c->fmin = ~(ulong)0;
+  c->fhi = c->fmax = 0;
+  c->wimg = 2;
+}
+
+/* The reads inside the window since it was set, into the bounds of its row. */
+inline void ts_wfold(ts_ctx *c)
+{
+  uint img = c->wimg;
+  if (img <= 1) {
+    c->rlo[img][0] = min(c->rlo[img][0], (uint)(c->fmin - c->wbase));
+    c->rhi[img][0] = max(c->rhi[img][0], (uint)(c->fmax - c->wbase));
+  }
+  c->fmin = ~(ulong)0;
+  c->fmax = 0;
+}
+
+/* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
+inline void ts_norow(ts_ctx *c, uint img, uint k)
+{
+  c->rs[img][k] = 1;
+  c->re[img][k] = 0;
+  c->rlo[img][k] = 0xffffffffu;
+  c->rhi[img][k] = 0;
+}
 
 inline uint ts_lin_group(void)
 {
@@ -127,10 +197,15 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->watch_buf = ob[TS_H_WATCH_BUF];
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
+  c->logs = c->chosen || c->watch_buf != TS_MANY;
+  c->glo = ~(ulong)0;
+  c->ghi = 0;
+  c->used = 0;
+  ts_nowin(c);
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
-      c->omin[i][j] = c->cmin[i][j] = 0xffffffffu;
-      c->omax[i][j] = c->cmax[i][j] = 0;
+      c->box[i][j] = (uint4)(0xffffffffu);
+      ts_norow(c, i, j);
     }
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
@@ -144,6 +219,9 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
   c->gb[k] = p;
   c->bi[k] = c->ob + TS_HEADER + k * TS_BI;
   c->gsz[k] = c->bi[k][TS_B_SIZE];
+  uint img = c->bi[k][TS_B_RECT];
+  c->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
+                (c->bi[k][TS_B_SHADOW] ? TS_W_SHADOW : 0);
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
@@ -168,7 +246,8 @@ inline uint ts_lparam_size(ts_ctx *c, uint k)
   return c->ob[TS_H_LOCAL0 + k];
 }
 
-inline void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, uint acc,
+/* Findings are rare: kept out of line, so that the checks around them stay small. */
+__attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, uint acc,
                        uint off, uint og, uint oi, uint oline)
 {
   __global uint *ob = c->ob;
@@ -190,8 +269,10 @@ inline void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, ui
   }
 }
 
-inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
+TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
 {
+  if (!c->logs)
+    return;
   __global uint *ob = c->ob;
   int watched = space == 0 && buf == c->watch_buf && !(acc & 8) && off < c->watch_hi &&
                 off + n > c->watch_lo;
@@ -209,57 +290,115 @@ inline void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
   }
 }
 
-/* The work-item's bounds on an image buffer (kept privately, flushed by ts_end). */
-inline void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n)
+/* A row's bounds folded into the box. */
+inline void ts_fold(ts_ctx *c, uint img, uint k)
+{
+  uint rs = c->rs[img][k], lo = c->rlo[img][k], hi = c->rhi[img][k];
+  if (lo <= hi)
+    c->box[img][k] = min(c->box[img][k], (uint4)(lo, lo - rs, ~hi, ~(hi - rs)));
+}
+
+/* The work-item's bounds on an image buffer, bytes [off, last] past its first row (kept
+ * privately, flushed by ts_end). A row it enters takes the columns the box already has:
+ * the rectangle spans them in every row it spans, so later accesses there (the next
+ * channel's, the next row's of a stencil) change nothing. With win (a read), the row
+ * becomes the window (at base, the buffer's first row). */
+TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
+                     int win, ulong base)
+{
+  uint lo, hi;
+  if (off >= c->rs[img][k] && last < c->re[img][k]) {
+    lo = min(c->rlo[img][k], off);
+    hi = max(c->rhi[img][k], last);
+  } else {
+    ts_fold(c, img, k);
+    c->used |= 1u << (img * 2 + k);
+    uint pitch = bi[TS_B_PITCH];
+    uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
+    uint4 b = c->box[img][k];
+    if (last - rs >= pitch) { /* across rows: the whole width, into the box */
+      c->box[img][k] = min(b, (uint4)(off, 0, ~last, ~(pitch - 1)));
+      ts_norow(c, img, k);
+      if (win)
+        ts_nowin(c);
+      return;
+    }
+    c->rs[img][k] = rs;
+    c->re[img][k] = rs + pitch;
+    lo = b.y <= ~b.w ? min(off, rs + b.y) : off;
+    hi = b.y <= ~b.w ? max(last, rs + ~b.w) : last;
+  }
+  c->rlo[img][k] = lo;
+  c->rhi[img][k] = hi;
+  if (win) {
+    c->flo = base + c->rs[img][k];
+    c->fhi = base + c->re[img][k] - 1;
+    c->wbase = base;
+    c->wimg = img;
+  }
+}
+
+TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint n, int win,
+                    ulong base)
 {
   uint img = bi[TS_B_RECT], start = bi[TS_B_OFFSET];
   if (img > 1 || off < start)
     return;
   off -= start;
-  uint pitch = bi[TS_B_PITCH];
-  uint last = off + n - 1;
-  uint c0 = off % pitch, c1 = c0 + n - 1;
-  if (c1 >= pitch) { /* across rows: the whole width */
-    c0 = 0;
-    c1 = pitch - 1;
-  }
-  for (int k = 0; k < 2; k++)
-    if (acc & (k ? TS_K_WRITE : TS_K_READ)) {
-      c->omin[img][k] = min(c->omin[img][k], off);
-      c->omax[img][k] = max(c->omax[img][k], last);
-      c->cmin[img][k] = min(c->cmin[img][k], c0);
-      c->cmax[img][k] = max(c->cmax[img][k], c1);
-    }
+  if (acc & TS_K_READ)
+    ts_rect1(c, bi, img, 0, off, off + n - 1, win, base + start);
+  if (acc & TS_K_WRITE)
+    ts_rect1(c, bi, img, 1, off, off + n - 1, 0, 0);
 }
 
 /* At the kernel's end (every return of it): the work-item's bounds into its group's
- * rectangles, x0 y0 x1 y1 per image and kind. */
+ * rectangles per image and kind: least column (in bytes), least row, greatest column,
+ * greatest row. */
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
+  if (c->fmin <= c->fmax)
+    ts_wfold(c);
   for (uint k = 0; k < c->ng; k++) {
     __global const uint *bi = c->bi[k];
     uint img = bi[TS_B_RECT];
     if (img > 1)
       continue;
-    uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
     for (int kind = 0; kind < 2; kind++) {
-      if (c->omin[img][kind] > c->omax[img][kind])
+      if (!(c->used & (1u << (img * 2 + kind))))
         continue;
-      __global int *r = (__global int *)(ob + ob[TS_H_RECT]) +
-                        ((size_t)c->group * 4 + img * 2 + kind) * 4;
-      atomic_min(r, (int)(c->cmin[img][kind] / px));
-      atomic_min(r + 1, (int)(c->omin[img][kind] / pitch));
-      atomic_max(r + 2, (int)(c->cmax[img][kind] / px));
-      atomic_max(r + 3, (int)(c->omax[img][kind] / pitch));
-      c->omin[img][kind] = 0xffffffffu;
-      c->omax[img][kind] = 0;
+      c->used &= ~(1u << (img * 2 + kind));
+      ts_fold(c, img, kind);
+      ts_norow(c, img, kind);
+      uint4 b = c->box[img][kind];
+      uint omin = b.x, cmin = b.y, omax = ~b.z, cmax = ~b.w;
+      if (omin > omax)
+        continue;
+      /* columns in bytes (the host makes them pixels: rect_of in ts_plain_obs.c), rows as
+       * rows: as offsets, every work-item along a row would widen the greatest */
+      __global uint *r = ob + ob[TS_H_RECT] + ((size_t)c->group * 4 + img * 2 + kind) * 4;
+      uint pitch = bi[TS_B_PITCH];
+      omin = ts_div(omin, bi + TS_B_PDIV, pitch);
+      omax = ts_div(omax, bi + TS_B_PDIV, pitch);
+      /* a group's bounds only ever widen, so a bound this work-item cannot widen (read
+       * plainly: a stale value is only wider-than-needed work) needs no atomic; most of a
+       * group's work-items widen none, and each atomic was a locked read-modify-write */
+      if (cmin < r[0])
+        atomic_min(r, cmin);
+      if (omin < r[1])
+        atomic_min(r + 1, omin);
+      if (cmax > r[2])
+        atomic_max(r + 2, cmax);
+      if (omax > r[3])
+        atomic_max(r + 3, omax);
+      c->box[img][kind] = (uint4)(0xffffffffu);
     }
   }
+  ts_nowin(c);
 }
 
 /* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
-inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, uint off, uint line)
+TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, uint off, uint line)
 {
   if (c->tile_w == 0 || bi[TS_B_RECT] == TS_MANY)
     return;
@@ -268,7 +407,8 @@ inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
   uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL], start = bi[TS_B_OFFSET];
   if (off < start)
     return;
-  int y = (int)((off - start) / pitch), x = (int)(((off - start) % pitch) / px);
+  uint rel = off - start, row = ts_div(rel, bi + TS_B_PDIV, pitch);
+  int y = (int)row, x = (int)ts_div(rel - row * pitch, bi + TS_B_XDIV, px);
   int gx = (int)get_group_id(0), gy = (int)get_group_id(1);
   int x0 = gx * tw, y0 = gy * th;
   uint flags = bi[TS_B_FLAGS];
@@ -283,7 +423,7 @@ inline void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
 /* One lane of a global buffer's shadows, five words: the writing group, the writing work-item
  * with its global barrier interval, the reading group(s), the lines of the last write and
  * read: races and uninitialised reads. */
-inline void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
+TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
                        uint line)
 {
   uint me = c->group + 1;
@@ -335,7 +475,7 @@ inline void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
 
 /* An access of n bytes at address a outside every buffer (space 0) or __local array (1):
  * found, and named by the nearest one at its (signed) offset. */
-inline void ts_outside(ts_ctx *c, uint space, ulong a, uint n, uint acc, uint line)
+__attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n, uint acc, uint line)
 {
   uint best = 0, count = space ? c->nl : c->ng;
   ulong bd = ~(ulong)0;
@@ -356,10 +496,19 @@ inline void ts_outside(ts_ctx *c, uint space, ulong a, uint n, uint acc, uint li
 }
 
 /* An access of n bytes at p of __global memory: the pointer to use. */
-inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
+TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
 {
   __global uint *ob = c->ob;
   ulong a = (ulong)p;
+  if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
+    return p;
+  if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
+    c->fmin = min(c->fmin, a);
+    c->fmax = max(c->fmax, a + n - 1);
+    return p;
+  }
+  if (c->fmin <= c->fmax)
+    ts_wfold(c);
   for (uint k = 0; k < c->ng; k++) {
     ulong b = (ulong)c->gb[k];
     if (a < b || a + n > b + c->gsz[k])
@@ -367,13 +516,20 @@ inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     uint off = (uint)(a - b);
     __global const uint *bi = ob + TS_HEADER + k * TS_BI;
     ts_log(c, 0, k, acc, off, n, line);
-    ts_rect(c, bi, acc, off, n);
-    ts_declared(c, bi, k, acc, off, line);
-    uint sh = bi[TS_B_SHADOW];
-    if (sh) {
+    uint wk = c->gwork[k];
+    if (wk & TS_W_RECT)
+      ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
+    if (wk & TS_W_DECL)
+      ts_declared(c, bi, k, acc, off, line);
+    if (wk & TS_W_SHADOW) {
+      uint sh = bi[TS_B_SHADOW];
       uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
       for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
         ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
+    }
+    if (acc == TS_K_READ && !c->logs && wk == 0) {
+      c->glo = b;
+      c->ghi = b + c->gsz[k] - 1;
     }
     return p;
   }
@@ -383,7 +539,7 @@ inline __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
 
 /* One byte of a __local array's shadows (the group's own): races inside the group, and
  * reads of what nothing wrote. Words: (local barrier interval + 1) << 11 | (item + 1). */
-inline void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
+TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
                        uint line)
 {
   uint mine = (c->lep + 1) << 11 | (c->item + 1);
@@ -421,7 +577,7 @@ inline void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 }
 
 /* An access of n bytes at p of __local memory: the pointer to use. */
-inline __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
+TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
 {
   ulong a = (ulong)p;
   for (uint k = 0; k < c->nl; k++) {
