@@ -440,6 +440,8 @@ PY
   expect 1 "^broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group \([0-9]+,[0-9]+\) item \([0-9]+,[0-9]+\) reads __local tile element [0-9]+, before" \
     "$ts" run --kernel-file "$src/assets/kernels/plain/broken_halo.cl" --observe
   expect 0 "^observed: no finding, every access in order$" "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --observe
+  # --repeats times the launch N times; the findings are one launch's, not N times them.
+  expect 1 "; 918000 times in all$" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_nobarrier.cl" --observe --repeats 2
   # A plain kernel that crashes or never ends runs in a process of its own: one line, exit 1,
   # and tilescope goes on (the watchdog: --timeout).
   # (SIGSEGV; under AddressSanitizer the child reports it and aborts: SIGABRT)
