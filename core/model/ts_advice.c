@@ -66,7 +66,8 @@ static ts_status try_vectors(const ts_run *run, const ts_vec *v, int n, int64_t 
   ts_sched_params p = s->params;
   p.custom = 1;
   p.nvecs = n;
-  memcpy(p.vecs, v, (size_t)n * sizeof *v);
+  if (n > 0)
+    memcpy(p.vecs, v, (size_t)n * sizeof *v);
   ts_pass_geom g[TS_MAX_PASSES];
   for (int pi = 0; pi < s->npasses; pi++)
     g[pi] = (ts_pass_geom){ s->pass[pi].tw, s->pass[pi].th, s->pass[pi].cost };
@@ -149,7 +150,8 @@ ts_status ts_run_advice(const ts_run *run, ts_advice *a, ts_error *err)
   if (s->params.custom)
     pv = s->params.vecs;
   ts_vec v[TS_PATTERN_MAX_VECTORS];
-  memcpy(v, pv, (size_t)n * sizeof *v);
+  if (n > 0) /* pattern none has no vectors, and no array of them */
+    memcpy(v, pv, (size_t)n * sizeof *v);
   int64_t ticks = s->length;
   ts_status st = reduce(run, v, &n, run->nraces, &ticks, a->unneeded, &a->nunneeded, err);
   if (st != TS_OK)
