@@ -11,7 +11,9 @@
 #   [N]            the command's exit status, when it is not 0 (its last line)
 # Blocks: ```console (run and compared), ```console window (commands that open the viewer:
 # run without a display, where the viewer writes a screenshot instead; only their exit status
-# is checked), ```console ignore: REASON (not run; the runner lists them), and ```LANG
+# is checked), ```console unsanitized (not run in a sanitizer build, TS_SANITIZED=1: a kernel
+# that crashes on purpose, which the sanitizers report before tilescope does), ```console
+# ignore: REASON (not run; the runner lists them), and ```LANG
 # file=NAME (written to NAME in the scratch folder before the blocks after it run). A "$ "
 # line in any other block is an error, an example nobody checks, except in a ```markdown
 # block, which shows Markdown source.
@@ -231,10 +233,14 @@ def main():
                     not_run.append("%s (%s)" % (where, reason))
                     continue
                 window = "window" in b.flags
-                if [f for f in b.flags if f != "window"]:
+                if [f for f in b.flags if f not in ("window", "unsanitized")]:
                     print("FAIL: %s: unknown mark '%s' (console, console window, console "
-                          "ignore: WHY)" % (where, b.info))
+                          "unsanitized, console ignore: WHY)" % (where, b.info))
                     fails += 1
+                    continue
+                if "unsanitized" in b.flags and os.environ.get("TS_SANITIZED") == "1":
+                    not_run.append("%s (a kernel that crashes: under the sanitizers their own "
+                                   "report comes first)" % where)
                     continue
                 try:
                     exs = examples(b)
