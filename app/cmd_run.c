@@ -148,17 +148,6 @@ static int device_broke(const ts_run *run)
   return 1;
 }
 
-/* "(-1,0) (0,-1)", or "none" */
-static void vec_list(const ts_vec *v, int n, char *buf, size_t size)
-{
-  size_t k = 0;
-  buf[0] = 0;
-  for (int i = 0; i < n && k < size; i++)
-    k += (size_t)snprintf(buf + k, size - k, "%s(%d,%d)", i ? " " : "", v[i].dx, v[i].dy);
-  if (n == 0)
-    snprintf(buf, size, "none");
-}
-
 /* The pattern advice as text: each vector the pattern misses, with the reads that need it,
  * each it does not need, with what it costs in ticks, and what would do (README: pattern
  * advice). */
@@ -218,7 +207,7 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
   ts_vec kept[TS_PATTERN_MAX_VECTORS];
   for (int i = 0; !a.nmissing && i < n; i++)
     kept[i] = a.needed[i].v;
-  vec_list(v ? v : kept, n, list, sizeof list);
+  ts_vec_list(v ? v : kept, n, list, sizeof list);
   printf("advice: %s %s every read: %" PRId64 " ticks under the walk %s, against %" PRId64
          " with %s (from the declared footprints)\n", list, a.nmissing ? "would order" : "orders",
          a.nmissing ? a.suggest_ticks : a.unneeded[a.nunneeded - 1].ticks_without,

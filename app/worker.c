@@ -43,7 +43,8 @@ enum { MAX_GRAVE = 32 };
 struct vw_worker {
   SDL_Thread *thread;
   const ts_run *advised;  /* the run whose pattern advice `advice` holds */
-  vw_snapshot advice;     /* only its advice fields */
+  char advice[sizeof ((vw_snapshot *)0)->advice];
+  int advice_warn;
   SDL_mutex *mu;
   SDL_mutex *own_turn;    /* held while it works, or while it makes or frees its device */
   SDL_mutex *turn;        /* own_turn, or the one it shares (vw_worker_share_turns) */
@@ -359,18 +360,9 @@ static int probe_user_kernel(vw_worker *w, const ts_variant *v, const vw_setting
   return ok;
 }
 
-/* "(-1,0) (0,-1)" */
-static void vec_list(const ts_vec *v, int n, char *buf, size_t size)
-{
-  size_t k = 0;
-  buf[0] = 0;
-  for (int i = 0; i < n && k < size; i++)
-    k += (size_t)snprintf(buf + k, size - k, "%s(%d,%d)", i ? " " : "", v[i].dx, v[i].dy);
-}
-
 /* The pattern advice (ts_run_advice) in one line for the panel; "" when there is nothing to
  * say (nothing read, nothing waited for). */
-static void advise(const ts_run *run, vw_snapshot *s)
+static void advise(const ts_run *run, char *out, size_t n, int *warn)
 {
   ts_advice a;
   ts_error err = { 0 };
@@ -381,24 +373,24 @@ static void advise(const ts_run *run, vw_snapshot *s)
   if (a.nmissing) {
     for (int i = 0; i < a.nmissing; i++)
       v[i] = a.missing[i].v;
-    vec_list(v, a.nmissing, l1, sizeof l1);
-    vec_list(a.suggest, a.nsuggest, l2, sizeof l2);
-    s->advice_warn = 1;
+    ts_vec_list(v, a.nmissing, l1, sizeof l1);
+    ts_vec_list(a.suggest, a.nsuggest, l2, sizeof l2);
+    *warn = 1;
     if (a.suggest_ok)
-      snprintf(s->advice, sizeof s->advice, "advice: %s missing; %s would order every read "
+      snprintf(out, n, "advice: %s missing; %s would order every read "
                "(%" PRId64 " ticks)", l1, l2, a.suggest_ticks);
     else
-      snprintf(s->advice, sizeof s->advice, "advice: %s missing; no pattern orders every read "
+      snprintf(out, n, "advice: %s missing; no pattern orders every read "
                "under this walk", l1);
   } else if (a.nunneeded) {
     for (int i = 0; i < a.nunneeded; i++)
       v[i] = a.unneeded[i].v;
-    vec_list(v, a.nunneeded, l1, sizeof l1);
-    snprintf(s->advice, sizeof s->advice, "advice: %s unneeded; without %s: %" PRId64
+    ts_vec_list(v, a.nunneeded, l1, sizeof l1);
+    snprintf(out, n, "advice: %s unneeded; without %s: %" PRId64
              " ticks, not %" PRId64, l1, a.nunneeded == 1 ? "it" : "them",
              a.unneeded[a.nunneeded - 1].ticks_without, a.ticks);
   } else if (a.nneeded) {
-    snprintf(s->advice, sizeof s->advice, "advice: each of the pattern's %d vector%s is needed",
+    snprintf(out, n, "advice: each of the pattern's %d vector%s is needed",
              a.nneeded, a.nneeded == 1 ? "" : "s");
   }
 }
@@ -598,12 +590,13 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   }
   s->scale = w->scale;
   if (w->advised != w->run) { /* once a run: a few schedules each one vector short */
-    w->advice = (vw_snapshot){ 0 };
-    advise(w->run, &w->advice);
+    w->advice[0] = 0;
+    w->advice_warn = 0;
+    advise(w->run, w->advice, sizeof w->advice, &w->advice_warn);
     w->advised = w->run;
   }
-  memcpy(s->advice, w->advice.advice, sizeof s->advice);
-  s->advice_warn = w->advice.advice_warn;
+  memcpy(s->advice, w->advice, sizeof s->advice);
+  s->advice_warn = w->advice_warn;
   s->rects = malloc(TS_VIEW_RECTS * sizeof *s->rects);
   s->nrects = s->rects ? ts_run_take_changed_rects(w->run, s->rects, TS_VIEW_RECTS) : 0;
   if (!s->rects) {

@@ -198,3 +198,13 @@ void ts_vec_words(ts_vec v, char *buf, size_t size)
     snprintf(buf, size, "the tile %s%s%s", row, *row && *col ? " and " : "", col);
   }
 }
+
+void ts_vec_list(const ts_vec *v, int n, char *buf, size_t size)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(buf + k, size - k, "%s(%d,%d)", i ? " " : "", v[i].dx, v[i].dy);
+  if (n == 0)
+    snprintf(buf, size, "none");
+}

@@ -122,6 +122,8 @@ typedef struct ts_advice {
 ts_status ts_run_advice(const ts_run *run, ts_advice *a, ts_error *err);
 /* A vector in words: "the tile above and to the left". */
 void ts_vec_words(ts_vec v, char *buf, size_t size);
+/* Vectors as "(-1,0) (0,-1)", or "none". */
+void ts_vec_list(const ts_vec *v, int n, char *buf, size_t size);
 /* Threads with at least one hazard. */
 size_t ts_run_hazardous_threads(const ts_run *run);
 /* Milliseconds spent running and committing threads since the run was created. */
