@@ -536,30 +536,6 @@ out:
 
 /* ---- a dialect kernel in one launch: lesson 6 ---- */
 
-/* Whether a chain of waits leads from thread c to thread p: each wait goes to a thread
- * dispatched earlier, so no chain to p passes a thread dispatched before p. */
-static int ordered(const ts_sched *s, uint32_t c, uint32_t p, uint32_t *stamp, uint32_t mark,
-                   uint32_t *stack)
-{
-  const ts_pass_sched *ps = &s->pass[0];
-  size_t top = 0;
-  stack[top++] = c;
-  stamp[c] = mark;
-  while (top) {
-    uint32_t u = stack[--top], w[TS_PATTERN_MAX_VECTORS];
-    int nw = ts_sched_waits(s, 0, u, w);
-    for (int i = 0; i < nw; i++) {
-      if (w[i] == p)
-        return 1;
-      if (stamp[w[i]] == mark || ps->t[w[i]].dispatch < ps->t[p].dispatch)
-        continue;
-      stamp[w[i]] = mark;
-      stack[top++] = w[i];
-    }
-  }
-  return 0;
-}
-
 /* The reads of the output that no chain of waits orders after their writer, from what the
  * threads were observed to read of `committed` and who last wrote each element. */
 static void say_races(verdict *v, const ts_run *run, const ts_observe *ob, ts_error *err)
@@ -595,7 +571,7 @@ static void say_races(verdict *v, const ts_run *run, const ts_observe *ob, ts_er
       }
     size_t mine = 0;
     for (int i = 0; i < np; i++) {
-      if (ordered(s, c, prods[i], stamp, ++mark, stack))
+      if (ts_sched_ordered(s, 0, prods[i], c, stamp, stack, &mark))
         continue;
       mine++;
       int cx = (int)(c % (uint32_t)ps->tw), cy = (int)(c / (uint32_t)ps->tw);

@@ -49,7 +49,7 @@ static ts_status count_unordered(const ts_run *run, const ts_sched *s, size_t *c
     for (uint32_t id = 0; id < ps->n; id++) {
       int np = tsrun_producers(run, pi, id, prods);
       for (int i = 0; i < np; i++)
-        *count += !tsrun_ordered(s, pi, prods[i], id, stamps, queue, &now);
+        *count += !ts_sched_ordered(s, pi, prods[i], id, stamps, queue, &now);
     }
     free(stamps);
     free(queue);

@@ -37,11 +37,6 @@ struct ts_run {
 /* The most producers one thread reads (tsrun_producers). */
 #define TSRUN_MAX_PRODUCERS 32
 int tsrun_producers(const ts_run *run, int pi, uint32_t id, uint32_t *out);
-/* Whether schedule s orders producer `prod` before consumer `cons` of pass pi: a chain of
- * waits leads from the consumer back to it (ts_run.c). stamps (zeroed) and queue hold a
- * pass's threads; *stamp_now counts the searches. */
-int tsrun_ordered(const ts_sched *s, int pi, uint32_t prod, uint32_t cons, uint32_t *stamps,
-                  uint32_t *queue, uint32_t *stamp_now);
 void tsrun_thread_xy(const ts_pass_sched *ps, uint32_t id, int *tx, int *ty);
 double tsrun_now_ms(void);
 ts_status tsrun_reset(ts_run *run, ts_error *err);

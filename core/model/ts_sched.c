@@ -79,6 +79,34 @@ int ts_sched_waits(const ts_sched *s, int pass, uint32_t id, uint32_t *targets)
   return n;
 }
 
+/* Whether the scoreboard orders producer `prod` before consumer `cons`: a chain of waits
+ * leads from the consumer back to it. Each wait goes to a smaller ticket, so the search
+ * goes back only through tickets after the producer's. A dependency the pattern leaves out
+ * can still be ordered through others (wavefront26x orders a tile's left neighbour through
+ * the one below it), and a tile whose waits fall outside the space is ordered by nothing:
+ * the simulator's ticks may still have finished the producer first, the device need not. */
+int ts_sched_ordered(const ts_sched *s, int pi, uint32_t prod, uint32_t cons, uint32_t *stamps,
+                  uint32_t *queue, uint32_t *stamp_now)
+{
+  const ts_pass_sched *ps = &s->pass[pi];
+  uint32_t floor = ps->t[prod].dispatch, stamp = ++*stamp_now, head = 0, tail = 0;
+  uint32_t tg[TS_PATTERN_MAX_VECTORS];
+  queue[tail++] = cons;
+  stamps[cons] = stamp;
+  while (head < tail) {
+    int nw = ts_sched_waits(s, pi, queue[head++], tg);
+    for (int i = 0; i < nw; i++) {
+      if (tg[i] == prod)
+        return 1;
+      if (ps->t[tg[i]].dispatch > floor && stamps[tg[i]] != stamp) {
+        stamps[tg[i]] = stamp;
+        queue[tail++] = tg[i];
+      }
+    }
+  }
+  return 0;
+}
+
 int ts_sched_waiters(const ts_sched *s, int pass, uint32_t id, uint32_t *targets)
 {
   const ts_pass_sched *p = &s->pass[pass];

@@ -74,6 +74,11 @@ void ts_sched_destroy(ts_sched *s);
 void ts_sched_locate(const ts_sched *s, uint32_t global, int *pass, uint32_t *id);
 /* The effective wait set of thread `id` of `pass`: thread ids, at most TS_PATTERN_MAX_VECTORS. */
 int ts_sched_waits(const ts_sched *s, int pass, uint32_t id, uint32_t *targets);
+/* Whether the waits order producer `prod` before consumer `cons` of pass `pass`: a chain of
+ * waits leads from the consumer back to it. stamps (zeroed) and queue hold a pass's
+ * threads; *stamp_now counts the searches. */
+int ts_sched_ordered(const ts_sched *s, int pass, uint32_t prod, uint32_t cons, uint32_t *stamps,
+                     uint32_t *queue, uint32_t *stamp_now);
 /* Threads that wait for `id` (the reverse edges). */
 int ts_sched_waiters(const ts_sched *s, int pass, uint32_t id, uint32_t *targets);
 /* Resident and running threads at a tick. */
