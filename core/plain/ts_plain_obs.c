@@ -57,7 +57,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
         return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB",
                        r->d->path);
       lay->shadow[gi] = (uint32_t)w;
-      w += (gb[gi]->bytes >> lane_shift(gb[gi]->lane_bytes)) * 5;
+      w += (gb[gi]->bytes >> lane_shift(gb[gi]->lane_bytes)) * 4; /* ts_gshadow */
     }
     gi++;
   }

@@ -11,7 +11,7 @@
  * it back) holds the header below, then per buffer TS_BI words, then the findings: per kind and
  * source line a count and the first TS_NPLACES places, then the chosen work-item's log, then
  * per work-group and image buffer the rectangles it read and wrote, then the shadows: per lane
- * (element of the argument's scalar type) of each global buffer the kernel may write, five
+ * (element of the argument's scalar type) of each global buffer the kernel may write, four
  * words (ts_gshadow).
  *
  * Races follow SPEC section 10: between work-groups, an element one group writes and another
@@ -46,7 +46,7 @@
 #define TS_B_FLAGS 1     /* TS_F_* */
 #define TS_B_PITCH 2     /* bytes per row of pixels (image roles) */
 #define TS_B_PIXEL 3     /* bytes per pixel */
-#define TS_B_SHADOW 4    /* word offset of its shadows (3 words a byte), or 0: none */
+#define TS_B_SHADOW 4    /* word offset of its shadows (4 words a lane), or 0: none */
 #define TS_B_RECT 5      /* its index among the image buffers (rectangles), or ~0 */
 #define TS_B_W 6         /* pixels per row and rows (image roles) */
 #define TS_B_H 7
@@ -420,15 +420,18 @@ TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
     ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0, 0);
 }
 
-/* One lane of a global buffer's shadows, five words: the writing group, the writing work-item
- * with its global barrier interval, the reading group(s), the lines of the last write and
- * read: races and uninitialised reads. */
+/* One lane of a global buffer's shadows, four words (16 bytes: a lane never straddles a cache
+ * line, and a lane's first access is the miss that costs an observed write most): the writing
+ * group, the writing work-item with its global barrier interval, the reading group(s), and the
+ * lines of the last write and read as two 16-bit halves (separate locations: a write's and a
+ * read's never tear each other): races and uninitialised reads. */
 TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
                        uint line)
 {
   uint me = c->group + 1;
   uint mine = (c->gep + 1) << 11 | (c->item + 1);
-  __global uint *w = sh, *wi = sh + 1, *rd = sh + 2, *wl = sh + 3, *rl = sh + 4;
+  __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
+  __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
   if (acc == TS_K_ATOMIC) {
     uint o = *w;
     if (o != TS_NOBODY && o != me && o != TS_MANY)
@@ -453,7 +456,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       r = atomic_cmpxchg(rd, TS_NOBODY, me);
     if (r != TS_NOBODY && r != me && r != TS_MANY)
       *rd = TS_MANY;
-    *rl = line;
+    *rl = (ushort)min(line, 65535u);
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, me);
@@ -461,7 +464,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * race on one element are a race whichever of them the word keeps */
     uint oi = *wi, ol = *wl;
     *wi = mine;
-    *wl = line;
+    *wl = (ushort)min(line, 65535u);
     if (o != TS_NOBODY && o != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol);
     else if (o == me && oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
@@ -525,7 +528,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
       uint sh = bi[TS_B_SHADOW];
       uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
       for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
-        ts_gshadow(c, ob + sh + (size_t)i * 5, flags, k, acc, i << shift, line);
+        ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line);
     }
     if (acc == TS_K_READ && !c->logs && wk == 0) {
       c->glo = b;
