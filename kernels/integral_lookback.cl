@@ -236,20 +236,6 @@ inline __global volatile const uint *lb_sums_of(__global const uint *sums, int t
   return (__global volatile const uint *)(sums + (size_t)(y * tw + x) * LB_SUMS(lw));
 }
 
-/* When the publication a look-back read came out (ticket p's aggregate, or its end): what
- * the record's critical path follows (scoreboard.cl: TS_REC_BOUND). */
-inline void lb_note(__global const ulong *rec, int record, int p, int state, ulong *t, ulong *b)
-{
-  if (!record || p < 0)
-    return;
-  __global volatile const ulong *e = (__global volatile const ulong *)(rec + TS_REC_WORDS * p);
-  ulong when = state == TS_FLAG_AGGREGATE ? e[TS_REC_PUBLISHED] : e[TS_REC_END];
-  if (*b == 0 || when > *t) {
-    *t = when;
-    *b = (ulong)(uint)(p + 1) | (state == TS_FLAG_AGGREGATE ? (ulong)1 << 32 : 0);
-  }
-}
-
 /* The sum of row of tiles y's pixels left of tile column x, for a tile above that has only
  * its aggregate out: along that row, each tile's total until one that has finished, whose
  * inclusive row sums hold the rest. One work-item walks it, LB_NB tiles a step: their flags
@@ -279,7 +265,7 @@ inline uint lb_row_left(__global int *board, __global const int *ticket_of,
     ts_cm_fence(); /* the sums read below were written before the flags read above */
     for (int i = 0; i < m + (m < n); i++) {
       __global volatile const uint *sp = lb_sums_of(sums, tw, xx - i, y, lw);
-      lb_note(rec, record, ps[i], st[i], t, b);
+      ts_lb_note(rec, record, ps[i], st[i], t, b);
       if (st[i] == TS_FLAG_DONE)
         return s + sp[LB_INCL(lw) + LB_H - 1];
       s += sp[LB_RIGHT(lw) + LB_H - 1];
@@ -353,7 +339,7 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       int w = k - LB_HK;
       int p = lb_before(ticket_of, tw, tx - (hbase + w + 1), ty, tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
-      lb_note(rec, record, p, st, &ct, &cb);
+      ts_lb_note(rec, record, p, st, &ct, &cb);
       hst[w] = st;
       if (record)
         lb_cand_put(cand, w, ct, cb);
@@ -361,7 +347,7 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       int w = k - LB_VK, y = ty - (vbase + w + 1);
       int p = lb_before(ticket_of, tw, tx, y, tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
-      lb_note(rec, record, p, st, &ct, &cb);
+      ts_lb_note(rec, record, p, st, &ct, &cb);
       vht[w] = st == TS_FLAG_AGGREGATE ? lb_row_left(board, ticket_of, sums, rec, record, tw, tx,
                                                      y, tk, spin_limit, &ct, &cb, lw)
                                        : 0u;
@@ -373,7 +359,7 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       int i = k - LB_WK;
       if (i < wt[0]) {
         int st = ts_lb_poll(board, wt[1 + i], tk, spin_limit);
-        lb_note(rec, record, wt[1 + i], st, &ct, &cb);
+        ts_lb_note(rec, record, wt[1 + i], st, &ct, &cb);
       }
       if (record)
         lb_cand_put(cand, 2 * LB_WIN + i, ct, cb);

@@ -199,6 +199,20 @@ inline int ts_lb_poll(__global int *board, int p, int tk, uint spin_limit)
   return s;
 }
 
+/* When the publication a look-back read came out (ticket p's aggregate, or its end): what
+ * the record's critical path follows (scoreboard.cl: TS_REC_BOUND). */
+inline void ts_lb_note(__global const ulong *rec, int record, int p, int state, ulong *t, ulong *b)
+{
+  if (!record || p < 0)
+    return;
+  __global volatile const ulong *e = (__global volatile const ulong *)(rec + TS_REC_WORDS * p);
+  ulong when = state == TS_FLAG_AGGREGATE ? e[TS_REC_PUBLISHED] : e[TS_REC_END];
+  if (*b == 0 || when > *t) {
+    *t = when;
+    *b = (ulong)(uint)(p + 1) | (state == TS_FLAG_AGGREGATE ? (ulong)1 << 32 : 0);
+  }
+}
+
 /* The work-group's aggregate is out (its work-items wrote it, fenced and met at a barrier):
  * work-item 0 stamps the time and sets the flag to AGGREGATE. */
 inline void ts_group_published(__global int *board, __global ulong *rec, int record, int stuck,

@@ -222,7 +222,8 @@ static void every_walk_and_pattern(ts_cl *cl)
 }
 
 /* integral_lookback and integral_lookback_wide on images of many tiles each way (128x32 and
- * 256x32 tiles: look-back windows of 16 slide along rows and up columns), grey, RGB and RGBA,
+ * 256x32 tiles: look-back windows of 16 slide along rows and up columns), and
+ * integral_lookback_band on as many 64-row bands (4100 columns: two chunks), grey, RGB and RGBA,
  * under their pattern with random walks and random patterns: exact wherever no read is a
  * race, and every run ends (a tile looks back only at tiles dispatched before it). Their
  * records say that the aggregates came out before the ends. */
@@ -280,10 +281,12 @@ static void lookback_walks(ts_cl *cl, const char *name)
   ts_image_destroy(img);
 }
 
-/* A group that never signals: its waiters give up, and the run says who waited for whom. */
-static void stuck_group_is_an_error(ts_cl *cl, const char *name, int tile_w, int tile_h)
+/* A group that never signals: its waiters give up, and the run says who waited for whom.
+ * The image is nx x ny tiles of tile_w x tile_h pixels. */
+static void stuck_group_is_an_error(ts_cl *cl, const char *name, int tile_w, int tile_h, int nx,
+                                    int ny)
 {
-  ts_image *img = random_image(10 * tile_w, 10 * tile_h, 1); /* 10 x 10 tiles */
+  ts_image *img = random_image(nx * tile_w, ny * tile_h, 1);
   const ts_variant *v = ts_variant_find(name);
   ts_run_params p = { .variant = v, .sched = { TS_PAT_WAVEFRONT, TS_WALK_WAVEFRONT, 168 },
                       .cl = cl, .exec_device = 1 };
@@ -296,10 +299,12 @@ static void stuck_group_is_an_error(ts_cl *cl, const char *name, int tile_w, int
     ts_status st = ts_run_device(run, &o, &err);
     CHECK(st == TS_ERR_STALLED, "%s: a stuck group gave %s: %s", name, ts_status_name(st),
           err.msg);
-    char want[96];
+    char want[96], tile[64];
+    uint32_t id = ts_run_sched(run)->pass[0].order[12];
     snprintf(want, sizeof want, "%s, pattern wavefront, walk wavefront", name);
-    CHECK(strstr(err.msg, want) && strstr(err.msg, "ticket 12 (tile 2,2) never signalled"),
-          "message: %s", err.msg);
+    snprintf(tile, sizeof tile, "ticket 12 (tile %u,%u) never signalled", id % (uint32_t)nx,
+             id / (uint32_t)nx);
+    CHECK(strstr(err.msg, want) && strstr(err.msg, tile), "message: %s", err.msg);
     /* The same run goes on working once nothing is stuck. */
     o.stuck = -1;
     CHECK(ts_run_device(run, &o, &err) == TS_OK, "after a stall: %s", err.msg);
@@ -510,8 +515,10 @@ int main(void)
   every_walk_and_pattern(cl);
   lookback_walks(cl, "integral_lookback");
   lookback_walks(cl, "integral_lookback_wide");
-  stuck_group_is_an_error(cl, "integral", 16, 16);
-  stuck_group_is_an_error(cl, "integral_lookback", 128, 32);
+  lookback_walks(cl, "integral_lookback_band");
+  stuck_group_is_an_error(cl, "integral", 16, 16, 10, 10);
+  stuck_group_is_an_error(cl, "integral_lookback", 128, 32, 10, 10);
+  stuck_group_is_an_error(cl, "integral_lookback_band", 48, 64, 1, 20);
   races_without_wavefront(cl);
   trace_round_trip(cl, "transpose2pass", 100, 70);
   trace_round_trip(cl, "integral_lookback", 700, 200);

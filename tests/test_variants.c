@@ -93,16 +93,17 @@ static void integral_shapes(void)
 }
 
 /* The look-back variants' CPU model over several of their tiles each way (128x32 and
- * 256x32, the last column and row of tiles cut short), grey, RGB and RGBA, under the
+ * 256x32, and 64-row bands, the last column and row of tiles cut short), grey, RGB and RGBA, under the
  * default schedule and random ones: exact wherever the schedule leaves no hazard. */
 static void lookback_shapes(void)
 {
   static const int sizes[][2] = { { 300, 70 }, { 129, 33 }, { 257, 97 }, { 1000, 200 },
                                   { 513, 31 } };
-  const char *const names[] = { "integral_lookback", "integral_lookback_wide" };
+  const char *const names[] = { "integral_lookback", "integral_lookback_wide",
+                                "integral_lookback_band" };
   for (int si = 0; si < (int)(sizeof sizes / sizeof sizes[0]); si++) {
     ts_image *img = random_image(sizes[si][0], sizes[si][1], (int[]){ 1, 3, 4 }[si % 3]);
-    for (int vi = 0; vi < 2; vi++) {
+    for (int vi = 0; vi < 3; vi++) {
       const ts_variant *v = ts_variant_find(names[vi]);
       char what[128];
       snprintf(what, sizeof what, "%s %dx%dx%d", v->name, img->w, img->h, img->c);

@@ -117,6 +117,7 @@ typedef struct ts_cl_dev_launch {
   const int32_t *waits;   /* n x 8: the size of ticket t's wait set, then its producers' tickets */
   const int32_t *ticket_of; /* n: each tile's ticket by thread id, for a pass that looks back */
   uint32_t n;
+  uint32_t sums;          /* words of sums each tile publishes (a pass that looks back), or 0 */
   int stuck;              /* a ticket that never signals (tests), or -1 */
   uint32_t spin_limit;    /* spins before a wait gives up; 0: the default for the device */
   uint32_t delay, seed;   /* the adversary: delays of up to `delay` polls (0: none), drawn

@@ -19,13 +19,13 @@ enum { REC_WORDS = 8, BOARD_HEAD = 6 };
 
 /* The board's words for n tickets: the header and a flag each; for a pass that looks back,
  * each tile's ticket and the sums it publishes (sums words a tile). */
-static int board_words(size_t n, int sums, size_t *words)
+static int board_words(size_t n, size_t sums, size_t *words)
 {
   size_t w = BOARD_HEAD + n;
   if (sums > 0) {
-    if (n > (SIZE_MAX / 8 - w) / ((size_t)sums + 1))
+    if (n > (SIZE_MAX / 8 - w) / (sums + 1))
       return 0;
-    w += n + n * (size_t)sums;
+    w += n + n * sums;
   }
   *words = w;
   return w <= SIZE_MAX / 8;
@@ -77,9 +77,9 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
     return TS_OK;
   const ts_pass_desc *pd = &r->v->passes[pass];
   size_t n = l->n, words;
-  if (!board_words(n, pd->cl_dev_sums, &words))
+  if (!board_words(n, l->sums, &words))
     return ts_fail(err, TS_ERR_TOO_LARGE, "%u work-groups: too many for the board", l->n);
-  if (pd->cl_dev_sums > 0 && !l->ticket_of)
+  if (l->sums > 0 && !l->ticket_of)
     return ts_fail(err, TS_ERR_ARG, "kernel %s looks back: its launch needs the tiles' tickets",
                    pd->cl_kernel);
   ts_status st = device_state(r, l->n, words, err);
@@ -97,7 +97,7 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
   CL_TRY(clEnqueueFillBuffer(cl->queue, r->board, &zero, sizeof zero, sizeof head, n * sizeof zero,
                              0, NULL, NULL),
          "clEnqueueFillBuffer");
-  if (pd->cl_dev_sums > 0)
+  if (l->sums > 0)
     CL_TRY(clEnqueueWriteBuffer(cl->queue, r->board, CL_FALSE, (n + BOARD_HEAD) * sizeof(cl_int),
                                 n * sizeof(cl_int), l->ticket_of, 0, NULL, NULL),
            "clEnqueueWriteBuffer");
@@ -190,7 +190,7 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
         const cl_ulong *q = raw + REC_WORDS * t;
         /* bound: 1 + a ticket, + 2^32 where it read that ticket's aggregate; 0 none */
         uint32_t b = (uint32_t)q[7];
-        int lookback = pd->cl_dev_sums > 0 && b >= 1 && b <= n;
+        int lookback = l->sums > 0 && b >= 1 && b <= n;
         rec[t] = (ts_grec){ .group = (uint32_t)q[0],
                             .unit = q[1] == 0xffffffffu ? -1 : (int32_t)q[1],
                             .tx = (int32_t)(uint32_t)q[2], .ty = (int32_t)(uint32_t)(q[2] >> 32),

@@ -105,10 +105,12 @@ ts_status ts_run_device(ts_run *run, const ts_dev_opts *o, ts_error *err)
     int32_t *tiles = NULL, *waits = NULL, *ticket_of = NULL;
     st = walk_tables(run, pi, &tiles, &waits, &ticket_of, err);
     d->pass[pi].n = ps->n;
-    d->pass[pi].lookback = v->passes[pi].cl_dev_sums > 0;
+    const ts_pass_desc *pd = &v->passes[pi];
+    uint32_t sums = (uint32_t)pd->cl_dev_sums + (uint32_t)pd->cl_dev_sums_cols * (uint32_t)run->k.W;
+    d->pass[pi].lookback = sums > 0;
     if (st == TS_OK && o->record && !(d->pass[pi].rec = calloc(ps->n ? ps->n : 1, sizeof(ts_grec))))
       st = ts_fail(err, TS_ERR_NOMEM, "out of memory for %u records", ps->n);
-    ts_cl_dev_launch l = { tiles, waits, ticket_of, ps->n, pi == v->npasses - 1 ? o->stuck : -1,
+    ts_cl_dev_launch l = { tiles, waits, ticket_of, ps->n, sums, pi == v->npasses - 1 ? o->stuck : -1,
                            o->spin_limit, run->params.adversary ? TS_ADVERSARY_POLLS : 0,
                            run->params.adversary + (uint32_t)pi };
     ts_cl_dev_result res;

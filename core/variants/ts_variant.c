@@ -14,6 +14,7 @@ static const ts_variant *const registry[] = {
   &ts_variant_integral,      &ts_variant_integral_scan, &ts_variant_integral_colrow,
   &ts_variant_integral_band, &ts_variant_integral_lookback,
   &ts_variant_integral_lookback_wide,
+  &ts_variant_integral_lookback_band,
 };
 
 enum { NBUILTIN = (int)(sizeof registry / sizeof registry[0]) };

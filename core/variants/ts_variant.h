@@ -72,8 +72,9 @@ typedef struct ts_pass_desc {
   int cl_dev_group_w;
   /* For a kernel that looks back in device mode (kernels/integral_lookback.cl): the words
    * of sums each tile publishes there. The board then also carries each tile's ticket and
-   * these sums; 0: a kernel that only waits on its effective wait set. */
-  int cl_dev_sums;
+   * these sums; 0: a kernel that only waits on its effective wait set. cl_dev_sums_cols:
+   * as many more words per column of the image (a tile the image's width publishes a row). */
+  int cl_dev_sums, cl_dev_sums_cols;
 } ts_pass_desc;
 
 typedef struct ts_variant {

@@ -117,6 +117,6 @@ extern const ts_variant ts_variant_box2d, ts_variant_linear1d2, ts_variant_linea
     ts_variant_integral, ts_variant_integral_scan, ts_variant_boxstrip, ts_variant_boxband, ts_variant_boxword,
     ts_variant_gaussword, ts_variant_boxquad, ts_variant_gaussquad, ts_variant_gauss_stream,
     ts_variant_integral_colrow, ts_variant_integral_band, ts_variant_integral_lookback,
-    ts_variant_integral_lookback_wide;
+    ts_variant_integral_lookback_wide, ts_variant_integral_lookback_band;
 
 #endif

@@ -131,10 +131,44 @@ static void bd_scan_run(ts_kctx *k, int tx, int ty)
   }
 }
 
+/* integral_lookback_band: the band from the output's row above it, as committed when it
+ * starts, then each row from the one above (read back from where this thread wrote it). */
+static void bl_run(ts_kctx *k, int tx, int ty)
+{
+  (void)tx;
+  const ts_buf *in = &k->buf[TS_BUF_IN];
+  ts_buf *out = &k->shadow[TS_BUF_OUT];
+  const int y0 = ty * BD_H, y1 = ts_mini(y0 + BD_H, k->H);
+  for (int y = y0; y < y1; y++) {
+    const uint8_t *row = in->data + (size_t)y * (size_t)in->cols;
+    const ts_buf *above = y == y0 ? &k->buf[TS_BUF_OUT] : out;
+    uint32_t s = 0;
+    for (int x = 0; x < k->W; x++) {
+      s += row[x];
+      ts_st32(out, x, y, (y > 0 ? ts_ld32(above, x, y - 1) : 0) + s);
+    }
+  }
+}
+
+/* The output's row above the band, which the band above wrote: the pattern horizontal. */
+static int bl_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
+{
+  (void)tx;
+  if (ty == 0)
+    return 0;
+  out[0] = (ts_rect){ 0, ty * BD_H - 1, k->W, 1 };
+  return 1;
+}
+
 static void bd_setup(ts_kctx *k)
 {
   k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
   k->buf[TS_BUF_MID] = (ts_buf){ .cols = k->W, .rows = bd_bands(k), .esize = 4 };
+}
+
+static void bl_setup(ts_kctx *k)
+{
+  k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
 }
 
 static const ts_pass_desc bd_passes[] = {
@@ -164,4 +198,24 @@ const ts_variant ts_variant_integral_band = {
              "(for CPUs)",
   .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
   .npasses = 3, .passes = bd_passes, .setup = bd_setup,
+};
+
+/* A band publishes its column totals, a word a column of the image (cl_dev_sums_cols). */
+static const ts_pass_desc bl_pass[] = {
+  { .name = "each band from the row above it", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
+    .tile = "64 rows, the whole width", .space = bd_space1, .run = bl_run,
+    .write_rect = bd_write3, .tile_px = bd_band, .read_px = bd_band,
+    .self_reads = bl_self_reads, .wtile_w = INT_MAX, .wtile_h = BD_H,
+    .cl_file = "integral_band.cl", .cl_kernel = "integral_lookback_band", .cl_group_w = 1,
+    .cl_group_h = 1, .cl_dev_sums_cols = 1 },
+};
+
+/* The chunk's row above (a 4096-column chunk at most) and each row's sum left of it. */
+const ts_variant ts_variant_integral_lookback_band = {
+  .name = "integral_lookback_band", .filter = TS_FILTER_INTEGRAL,
+  .summary = "integral_band in one launch: each 64-row band publishes its column totals, then "
+             "looks back up the bands for the row above it (decoupled look-back), so its bytes "
+             "cross memory once (for CPUs)",
+  .pattern = TS_PAT_HORIZONTAL, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
+  .npasses = 1, .passes = bl_pass, .setup = bl_setup,
 };
