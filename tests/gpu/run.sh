@@ -140,7 +140,7 @@ if [[ ${TS_GPU_ONLY:-} == lookback ]]; then
   [[ $r -eq 0 ]] || rc=1
   for img in chart4k chart8k; do
     "$ts" run -i "$work/$img.png" --variant integral --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
-    for v in integral_lookback integral_lookback_wide; do
+    for v in integral_lookback integral_lookback_wide integral_lookback_band; do
       for how in "--exec device" "--exec sim"; do
         # shellcheck disable=SC2086
         "$ts" run -i "$work/$img.png" --variant "$v" --device "$gpu" $how --raw "$work/gpu.npy" >"$work/run.txt" 2>&1
