@@ -279,8 +279,9 @@ done
 expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
 
 # The split view: two runs on one tick (the right half's fields in the state line), the x
-# key closing and opening it, the script's split, a device half of a record; bad specs are
-# one line each, exit 2.
+# key closing and opening it, the script's split, a click in either half selecting the thread
+# of that half's run (integral's 16x16 blocks on the left, transpose2pass's 32x8 on the
+# right), a device half of a record; bad specs are one line each, exit 2.
 cat >"$tmp/split.txt" <<'EOF2'
 tick 40
 expect split pattern=wavefront26
@@ -299,6 +300,17 @@ key x
 expect split walk=horizontal
 split off
 expect split off
+split variant=transpose2pass
+tick 0
+click 20 20 right
+expect right_selected (0,2)
+expect selected none
+click 20 20
+expect selected (1,1)
+expect right_selected (0,2)
+click 20 20 right
+expect right_selected none
+expect selected (1,1)
 EOF2
 (cd "$src" && "$ts" shot --backend cpu --variant integral --split pattern=wavefront26 \
   --script "$tmp/split.txt" -o "$tmp/split.png") >"$tmp/out" 2>&1
