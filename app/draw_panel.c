@@ -326,7 +326,9 @@ static void panel_schedule(viewer *v, float x, float *yp)
   }
   if (v->snap.advice[0])
     panel_wrap(v, x, &y, v->snap.advice_warn ? WARN : DIM, v->snap.advice);
-  if (!dev && ts_run_device_result(v->snap.run) && v->dev_run == v->snap.run)
+  /* Not in the split view: its left half is always the simulation (a device half shows the
+   * device's run). */
+  if (!dev && !v->split_side && ts_run_device_result(v->snap.run) && v->dev_run == v->snap.run)
     panel_line(v, x, &y, ACCENT, "the device's run of it: d shows it");
   *yp = y;
 }

@@ -2,8 +2,10 @@
  * tests. One action per line; '#' starts a comment.
  *   key NAME [shift]        press a key (a letter, digit, [ ] + -, space, left, right, home,
  *                           end, escape, f1)
- *   move X Y [input]        hover image point (X, Y) on the output (or the input) pane
- *   click X Y               select the thread that wrote output pixel (X, Y)
+ *   move X Y [input|right]  hover image point (X, Y) on the output (or the input) pane, or
+ *                           on the split view's right half
+ *   click X Y [right]       select the thread that wrote output pixel (X, Y) (in the split
+ *                           view's right half: the thread of the right half's run)
  *   tick N | end            go to a tick;      wait N     draw N frames (a pause; in
  *                           `shot -o OUT.gif` one frame of the animation, shown N/60 s)
  *   devtime T | P% | end    in the device view, go to device time T (the record's unit) or P%
@@ -17,8 +19,9 @@
  *                           the device view also devtime (T/END) and wrong; the observation:
  *                           observe (done, pending, failed, off), and once done footprint,
  *                           writes and conflicts (threads flagged), obs_hazards, chosen; in
- *                           the split view split, right_tick, right_hazards, right_view, and
- *                           for a device half right_devtime and right_wrong)
+ *                           the split view split, right_tick, right_hazards, right_view,
+ *                           right_selected, and for a device half right_devtime and
+ *                           right_wrong)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   expect-status TEXT...   check that the status line (bottom) holds TEXT
  *   open FILE               open an image as if dropped on the window (waits for the load)
@@ -67,8 +70,14 @@ static int play(viewer *v, const char *path, const script_action *a)
   case SCRIPT_MOVE:
   case SCRIPT_CLICK: {
     viewer_sync(v, 60000);
+    if (a->right_half && !v->twin) {
+      fprintf(stderr, "tilescope: script %s:%d: %s %g %g right: the split view is off\n", path,
+              a->line, a->op == SCRIPT_MOVE ? "move" : "click", a->x, a->y);
+      return 1;
+    }
     float sx, sy;
-    viewer_image_to_screen(v, a->input_pane ? 0 : 1, (float)a->x + 0.5f, (float)a->y + 0.5f, &sx, &sy);
+    viewer_image_to_screen(a->right_half ? v->twin : v, a->input_pane ? 0 : 1, (float)a->x + 0.5f,
+                           (float)a->y + 0.5f, &sx, &sy);
     if (a->op == SCRIPT_MOVE)
       viewer_mouse_move(v, sx, sy);
     else

@@ -25,7 +25,8 @@ static const char *const report_fields[] = { "variant", "pattern", "walk",     "
                                              "devtime", "wrong",    "observe",  "footprint",
                                              "writes",  "conflicts", "obs_hazards", "chosen",
                                              "split",   "right_tick", "right_hazards",
-                                             "right_view", "right_devtime", "right_wrong" };
+                                             "right_view", "right_devtime", "right_wrong",
+                                             "right_selected" };
 
 typedef struct parser {
   const char *name;
@@ -87,7 +88,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     int min, max; /* arguments after the name */
   } ops[] = {
     { "key", SCRIPT_KEY, 1, 2 },         { "move", SCRIPT_MOVE, 2, 3 },
-    { "click", SCRIPT_CLICK, 2, 2 },     { "tick", SCRIPT_TICK, 1, 1 },
+    { "click", SCRIPT_CLICK, 2, 3 },     { "tick", SCRIPT_TICK, 1, 1 },
     { "wait", SCRIPT_WAIT, 1, 1 },       { "variant", SCRIPT_VARIANT, 1, 1 },
     { "pattern", SCRIPT_PATTERN, 1, 1 }, { "walk", SCRIPT_WALK, 1, 1 },
     { "slots", SCRIPT_SLOTS, 1, 1 },     { "cost", SCRIPT_COST, 1, 1 },
@@ -115,11 +116,14 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
   case SCRIPT_KEY:
     return parse_key(p, a, argv, argc);
   case SCRIPT_MOVE:
-    if (argc == 4 && strcmp(argv[3], "input") != 0)
-      return bad(p, "expected 'input', got", argv[3]);
-    a->input_pane = argc == 4;
-    return point(p, a, argv[1], argv[2]);
   case SCRIPT_CLICK:
+    if (argc == 4) {
+      a->input_pane = a->op == SCRIPT_MOVE && strcmp(argv[3], "input") == 0;
+      a->right_half = strcmp(argv[3], "right") == 0;
+      if (!a->input_pane && !a->right_half)
+        return bad(p, a->op == SCRIPT_MOVE ? "expected 'input' or 'right', got"
+                                           : "expected 'right', got", argv[3]);
+    }
     return point(p, a, argv[1], argv[2]);
   case SCRIPT_TICK:
     if (strcmp(arg, "end") == 0)

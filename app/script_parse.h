@@ -42,6 +42,7 @@ typedef struct script_action {
   int key_name;        /* key: index in script_key_names when key_char is 0 */
   int shift;           /* key NAME shift */
   int input_pane;      /* move X Y input */
+  int right_half;      /* move or click X Y right: the split view's right half */
   double x, y;         /* move, click, the zoom centre, expect-pixel */
   int have_center;     /* zoom Z X Y */
   double zoom;

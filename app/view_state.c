@@ -319,6 +319,16 @@ static long rss_kb(void)
   return kb;
 }
 
+/* The clicked thread, (x,y) in its pass's thread space, or none. */
+static void selected_text(const viewer *v, char *out, size_t n)
+{
+  snprintf(out, n, "none");
+  if (v->sel_pass >= 0 && v->snap.run) {
+    const ts_pass_sched *ps = &ts_run_sched(v->snap.run)->pass[v->sel_pass];
+    snprintf(out, n, "(%u,%u)", v->sel_id % (uint32_t)ps->tw, v->sel_id / (uint32_t)ps->tw);
+  }
+}
+
 void viewer_report(const viewer *v, char *buf, size_t n)
 {
   const ts_variant *var = ts_variant_at(v->set.variant);
@@ -329,11 +339,8 @@ void viewer_report(const viewer *v, char *buf, size_t n)
     ts_run_hazards(v->snap.run, &nh);
     pass = viewer_shown_pass(v) + 1;
   }
-  char sel[48] = "none";
-  if (v->sel_pass >= 0 && v->snap.run) {
-    const ts_pass_sched *ps = &ts_run_sched(v->snap.run)->pass[v->sel_pass];
-    snprintf(sel, sizeof sel, "(%u,%u)", v->sel_id % (uint32_t)ps->tw, v->sel_id / (uint32_t)ps->tw);
-  }
+  char sel[48];
+  selected_text(v, sel, sizeof sel);
   const ts_dev_run *d = viewer_dev(v);
   char dev[96] = "";
   if (d)
@@ -368,17 +375,21 @@ void viewer_report(const viewer *v, char *buf, size_t n)
     snprintf(plain, sizeof plain, " plain=%s runs=%llu findings=%zu plain_error=%d%s", v->plain->name,
              (unsigned long long)v->plain->serial, v->plain->res ? v->plain->res->nfindings : 0,
              v->plain->error[0] != 0, watch);
-  /* The split view: the right half's spec, tick and hazards, and what it shows. */
-  char split[200] = " split=off";
+  /* The split view: the right half's spec, tick and hazards, what it shows and its clicked
+   * thread. */
+  char split[256] = " split=off";
   const viewer *t = v->twin;
   if (t) {
     size_t th = 0;
     if (t->have_snap && t->snap.run)
       ts_run_hazards(t->snap.run, &th);
     const ts_dev_run *td = viewer_dev(t);
-    snprintf(split, sizeof split, " split=%s right_tick=%lld/%lld right_hazards=%zu right_view=%s",
+    char tsel[48];
+    selected_text(t, tsel, sizeof tsel);
+    snprintf(split, sizeof split,
+             " split=%s right_tick=%lld/%lld right_hazards=%zu right_view=%s right_selected=%s",
              v->split.text, (long long)(t->have_snap ? t->snap.tick : 0),
-             (long long)viewer_run_length(t), th, td ? "device" : "sim");
+             (long long)viewer_run_length(t), th, td ? "device" : "sim", tsel);
     if (td)
       snprintf(split + strlen(split), sizeof split - strlen(split),
                " right_devtime=%llu/%llu right_wrong=%u", (unsigned long long)viewer_dev_time(t),

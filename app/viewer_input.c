@@ -12,8 +12,9 @@
 #include "gl_res.h"
 #include "plain_view.h"
 
-/* Which pane a screen point is in (its rectangle in *pr), and the image point under it. In
- * the split view either half is an output pane: the two show the same image points. */
+/* Which pane a screen point is in (its rectangle in *pr), and the image point under it: 0 the
+ * input, 1 the output, 2 the split view's right half, -1 none. In the split view either half
+ * is an output pane: the two show the same image points. */
 static int pane_at(const viewer *v, float sx, float sy, float *x, float *y, vw_rect *pr)
 {
   vw_rect r[3];
@@ -26,15 +27,17 @@ static int pane_at(const viewer *v, float sx, float sy, float *x, float *y, vw_r
       *x = v->cx + (sx - (r[i].x + r[i].w / 2)) / v->zoom;
       *y = v->cy + (sy - (r[i].y + r[i].h / 2)) / v->zoom;
       *pr = r[i];
-      return i ? 1 : 0;
+      return i;
     }
   return -1;
 }
 
+/* As pane_at, with either half of the split view an output pane (1). */
 static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
 {
   vw_rect r;
-  return pane_at(v, sx, sy, x, y, &r);
+  int p = pane_at(v, sx, sy, x, y, &r);
+  return p > 1 ? 1 : p;
 }
 
 static void cycle_variant(viewer *v, int dir)
@@ -270,19 +273,23 @@ void viewer_click(viewer *v, float sx, float sy)
     plain_click(v, sx, sy);
     return;
   }
-  if (screen_to_image(v, sx, sy, &x, &y) >= 0) {
+  vw_rect r;
+  int pane = pane_at(v, sx, sy, &x, &y, &r);
+  if (pane >= 0) {
+    /* The split view's right half selects in its own run (the twin's schedule). */
+    viewer *s = pane == 2 ? v->twin : v;
     int pass;
     uint32_t id;
     /* The thread that wrote the pixel: the observed last writer when there is an
      * observation, else the owner of the tile. */
-    int found = viewer_observed_writer(v, x, y, &pass, &id);
+    int found = viewer_observed_writer(s, x, y, &pass, &id);
     if (found < 0)
-      found = viewer_thread_at(v, x, y, &pass, &id);
-    if (found && !(v->sel_pass == pass && v->sel_id == id)) {
-      v->sel_pass = pass;
-      v->sel_id = id;
+      found = viewer_thread_at(s, x, y, &pass, &id);
+    if (found && !(s->sel_pass == pass && s->sel_id == id)) {
+      s->sel_pass = pass;
+      s->sel_id = id;
     } else {
-      v->sel_pass = -1;
+      s->sel_pass = -1;
     }
   }
 }

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -615,6 +616,11 @@ static int obs_due(const vw_worker *w)
 static int worker_main(void *ud)
 {
   vw_worker *w = ud;
+  /* pocl's LLVM, compiling here, gives this thread a signal stack of its own (malloc'd);
+   * the one the thread started with goes back before it ends, for AddressSanitizer unmaps
+   * the one it finds then as its own, and aborts. */
+  stack_t alt;
+  int have_alt = sigaltstack(NULL, &alt) == 0;
   SDL_LockMutex(w->mu);
   for (;;) {
     /* Work waits until the window has taken the last snapshot (see the top). */
@@ -689,6 +695,8 @@ static int worker_main(void *ud)
     w->readable = w->run;
   }
   SDL_UnlockMutex(w->mu);
+  if (have_alt)
+    sigaltstack(&alt, NULL);
   return 0;
 }
 

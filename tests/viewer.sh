@@ -279,8 +279,9 @@ done
 expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
 
 # The split view: two runs on one tick (the right half's fields in the state line), the x
-# key closing and opening it, the script's split, a device half of a record; bad specs are
-# one line each, exit 2.
+# key closing and opening it, the script's split, a click in either half selecting the thread
+# of that half's run (integral's 16x16 blocks on the left, transpose2pass's 32x8 on the
+# right), a device half of a record; bad specs are one line each, exit 2.
 cat >"$tmp/split.txt" <<'EOF2'
 tick 40
 expect split pattern=wavefront26
@@ -299,6 +300,17 @@ key x
 expect split walk=horizontal
 split off
 expect split off
+split variant=transpose2pass
+tick 0
+click 20 20 right
+expect right_selected (0,2)
+expect selected none
+click 20 20
+expect selected (1,1)
+expect right_selected (0,2)
+click 20 20 right
+expect right_selected none
+expect selected (1,1)
 EOF2
 (cd "$src" && "$ts" shot --backend cpu --variant integral --split pattern=wavefront26 \
   --script "$tmp/split.txt" -o "$tmp/split.png") >"$tmp/out" 2>&1
@@ -309,6 +321,16 @@ printf 'expect right_view device\nexpect right_devtime 47529/80800\nexpect right
   --split device --script "$tmp/splitdev.txt" -o "$tmp/splitdev.png") >"$tmp/out" 2>&1
 rc=$?
 check "split view of a record ($(cat "$tmp/out"))" test $rc -eq 0
+# A device half run on the OpenCL device, closed and opened again. In a sanitizer build with
+# AddressSanitizer's own signal stacks (use_sigaltstack=1, which the other checks here leave
+# off): a worker where pocl's LLVM compiled ends without an abort.
+if "$ts" list 2>/dev/null | grep -q "^  0: "; then
+  printf 'expect right_view device\nexpect right_wrong 0\nsplit off\nsplit device\nexpect right_view device\n' >"$tmp/splitlive.txt"
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}use_sigaltstack=1 "$ts" shot --variant integral \
+    --exec device --tick 20 --split device --script "$tmp/splitlive.txt" -o "$tmp/splitlive.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "split view with a half run on the device ($(grep -m3 -v '^    #' "$tmp/out"))" test $rc -eq 0
+fi
 expect2 "--split: unknown pattern 'spiral'" shot -o "$tmp/x.png" --backend cpu --split pattern=spiral
 expect2 "--split: unknown key" shot -o "$tmp/x.png" --backend cpu --split colour=red
 expect2 "--split: a key given twice: 'walk'" shot -o "$tmp/x.png" --backend cpu --split walk=vertical,walk=horizontal
