@@ -3,7 +3,7 @@
  * last good one kept when one fails), the file's mtime, the watched pixel's accesses made
  * into rows, and the queries the drawing reads: the launch shown, the work-group under a
  * point, a finding's tint. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* sigaltstack (thread_sigstack.h) */
 #include <SDL2/SDL.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "plain_view.h"
+#include "thread_sigstack.h"
 #include "ts_file.h"
 
 struct pv_thread {
@@ -96,6 +97,8 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
 static int loader_main(void *ud)
 {
   pv_thread *t = ud;
+  vw_sigstack ss; /* pocl's LLVM compiles here (thread_sigstack.h) */
+  vw_sigstack_save(&ss);
   SDL_LockMutex(t->mu);
   for (;;) {
     while (!t->stop && !t->has_req)
@@ -131,6 +134,7 @@ static int loader_main(void *ud)
     t->busy = 0;
   }
   SDL_UnlockMutex(t->mu);
+  vw_sigstack_restore(&ss);
   return 0;
 }
 

@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 #include <malloc.h>
 #endif
 
+#include "thread_sigstack.h"
 #include "ts_file.h"
 #include "viewer.h"
 
@@ -616,11 +616,8 @@ static int obs_due(const vw_worker *w)
 static int worker_main(void *ud)
 {
   vw_worker *w = ud;
-  /* pocl's LLVM, compiling here, gives this thread a signal stack of its own (malloc'd);
-   * the one the thread started with goes back before it ends, for AddressSanitizer unmaps
-   * the one it finds then as its own, and aborts. */
-  stack_t alt;
-  int have_alt = sigaltstack(NULL, &alt) == 0;
+  vw_sigstack ss; /* pocl's LLVM compiles here (thread_sigstack.h) */
+  vw_sigstack_save(&ss);
   SDL_LockMutex(w->mu);
   for (;;) {
     /* Work waits until the window has taken the last snapshot (see the top). */
@@ -695,8 +692,7 @@ static int worker_main(void *ud)
     w->readable = w->run;
   }
   SDL_UnlockMutex(w->mu);
-  if (have_alt)
-    sigaltstack(&alt, NULL);
+  vw_sigstack_restore(&ss);
   return 0;
 }
 
@@ -711,8 +707,12 @@ vw_worker *vw_worker_start(const char *kernels_dir)
   w->mu = SDL_CreateMutex();
   w->cv = SDL_CreateCond();
   w->turn = w->own_turn = SDL_CreateMutex();
-  w->thread = w->own_turn ? SDL_CreateThread(worker_main, "tilescope-worker", w) : NULL;
-  if (!w->mu || !w->cv || !w->thread) {
+  w->thread = w->mu && w->cv && w->own_turn ? SDL_CreateThread(worker_main, "tilescope-worker", w)
+                                            : NULL;
+  if (!w->thread) {
+    SDL_DestroyCond(w->cv);
+    SDL_DestroyMutex(w->mu);
+    SDL_DestroyMutex(w->own_turn);
     free(w);
     return NULL;
   }

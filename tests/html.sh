@@ -134,7 +134,7 @@ if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} ]]; then export SDL_VIDEODRIVER
 # Under AddressSanitizer: Mesa's driver, unloaded at exit, leaks what no suppression names
 # (golden.sh says more); leaks stay checked in the exports and runs.
 shot() {
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:use_sigaltstack=0 "$ts" shot \
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$ts" shot \
     --size 1280x720 --zoom 2 --center 80,48 -i "$tmp/black.png" --variant integral --slots 8 \
     --backend cpu "$@" >"$tmp/shot.log" 2>&1
 }
