@@ -321,13 +321,12 @@ printf 'expect right_view device\nexpect right_devtime 47529/80800\nexpect right
   --split device --script "$tmp/splitdev.txt" -o "$tmp/splitdev.png") >"$tmp/out" 2>&1
 rc=$?
 check "split view of a record ($(cat "$tmp/out"))" test $rc -eq 0
-# A device half run on the OpenCL device, closed and opened again. In a sanitizer build with
-# AddressSanitizer's own signal stacks (use_sigaltstack=1, which the other checks here leave
-# off): a worker where pocl's LLVM compiled ends without an abort.
+# A device half run on the OpenCL device, closed and opened again. In a sanitizer build: a
+# worker where pocl's LLVM compiled ends without an abort (app/thread_sigstack.h).
 if "$ts" list 2>/dev/null | grep -q "^  0: "; then
   printf 'expect right_view device\nexpect right_wrong 0\nsplit off\nsplit device\nexpect right_view device\n' >"$tmp/splitlive.txt"
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}use_sigaltstack=1 "$ts" shot --variant integral \
-    --exec device --tick 20 --split device --script "$tmp/splitlive.txt" -o "$tmp/splitlive.png" >"$tmp/out" 2>&1
+  "$ts" shot --variant integral --exec device --tick 20 --split device \
+    --script "$tmp/splitlive.txt" -o "$tmp/splitlive.png" >"$tmp/out" 2>&1
   rc=$?
   check "split view with a half run on the device ($(grep -m3 -v '^    #' "$tmp/out"))" test $rc -eq 0
 fi
