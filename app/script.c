@@ -133,8 +133,8 @@ static int play(viewer *v, const char *path, const script_action *a)
       viewer_split_stop(v);
       viewer_relayout(v);
     } else if (!viewer_split_start(v, &a->split)) {
-      fprintf(stderr, "tilescope: script %s:%d: split %s: %s\n", path, a->line, a->split.text,
-              v->status);
+      /* the status names the split ("split device: ...") */
+      fprintf(stderr, "tilescope: script %s:%d: %s\n", path, a->line, v->status);
       return 1;
     }
     break;

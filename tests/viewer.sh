@@ -330,6 +330,13 @@ if "$ts" list 2>/dev/null | grep -q "^  0: "; then
   rc=$?
   check "split view with a half run on the device ($(grep -m3 -v '^    #' "$tmp/out"))" test $rc -eq 0
 fi
+# A split the script cannot open: one line, its cause said once.
+printf 'split device\n' >"$tmp/splitfail.txt"
+"$ts" shot --backend cpu --script "$tmp/splitfail.txt" -o "$tmp/splitfail.png" >"$tmp/out" 2>&1
+rc=$?
+line="tilescope: script $tmp/splitfail.txt:1: split device: needs a saved record (--record) or the OpenCL back end [b]"
+check "split device without a record ($(cat "$tmp/out"))" \
+  test $rc -eq 1 -a "$(grep -cFx "$line" "$tmp/out")" -eq 1
 expect2 "--split: unknown pattern 'spiral'" shot -o "$tmp/x.png" --backend cpu --split pattern=spiral
 expect2 "--split: unknown key" shot -o "$tmp/x.png" --backend cpu --split colour=red
 expect2 "--split: a key given twice: 'walk'" shot -o "$tmp/x.png" --backend cpu --split walk=vertical,walk=horizontal
