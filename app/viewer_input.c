@@ -61,9 +61,17 @@ static void dev_step(viewer *v, double share)
   v->playing = 0;
 }
 
-/* d: the simulated and the device view; without a device result, run the device schedule. */
+/* d: the simulated and the device view; without a device result, run the device schedule.
+ * Not in the split view: its left half is always the simulation (viewer_dev), and the
+ * device's run is a half of its own. */
 static void toggle_device(viewer *v)
 {
+  if (v->twin) {
+    viewer_set_status(v, v->split.device ? "d: the right half is the device's run"
+                                         : "d: the left half stays simulated; --split device "
+                                           "shows the device's run");
+    return;
+  }
   const ts_dev_run *d = v->have_snap && v->snap.run ? ts_run_device_result(v->snap.run) : NULL;
   if (d && v->dev_run == v->snap.run && v->dev_raw) {
     v->devview = !v->devview;

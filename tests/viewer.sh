@@ -281,7 +281,8 @@ expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
 # The split view: two runs on one tick (the right half's fields in the state line), the x
 # key closing and opening it, the script's split, a click in either half selecting the thread
 # of that half's run (integral's 16x16 blocks on the left, transpose2pass's 32x8 on the
-# right), a device half of a record; bad specs are one line each, exit 2.
+# right), d saying where the device's run is, a device half of a record; bad specs are one
+# line each, exit 2.
 cat >"$tmp/split.txt" <<'EOF2'
 tick 40
 expect split pattern=wavefront26
@@ -311,12 +312,25 @@ expect right_selected (0,2)
 click 20 20 right
 expect right_selected none
 expect selected (1,1)
+key d
+expect-status the left half stays simulated; --split device
+expect view sim
+expect right_view sim
 EOF2
 (cd "$src" && "$ts" shot --backend cpu --variant integral --split pattern=wavefront26 \
   --script "$tmp/split.txt" -o "$tmp/split.png") >"$tmp/out" 2>&1
 rc=$?
 check "split view session ($(cat "$tmp/out"))" test $rc -eq 0
-printf 'expect right_view device\nexpect right_devtime 47529/80800\nexpect right_wrong 0\nexpect view sim\n' >"$tmp/splitdev.txt"
+cat >"$tmp/splitdev.txt" <<'EOF2'
+expect right_view device
+expect right_devtime 47529/80800
+expect right_wrong 0
+expect view sim
+key d
+expect-status the right half is the device's run
+expect view sim
+expect right_view device
+EOF2
 (cd "$src" && "$ts" shot --backend cpu --record tests/records/integral_wavefront.json --tick 20 \
   --split device --script "$tmp/splitdev.txt" -o "$tmp/splitdev.png") >"$tmp/out" 2>&1
 rc=$?
