@@ -616,18 +616,27 @@ void draw_panel(viewer *v, const vw_rect *r)
     panel_backend(v, x, &y, live);
   }
   panel_build_log(v, x, &y);
-  /* The inspector. */
+  /* The inspector; in the split view, of the half it describes (the right half's run is the
+   * twin's, which borrows the batch while it draws, as in draw_split.c). */
   y += 8;
   gfx_rect(&v->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
-  panel_line(v, x, &y, head, "inspector");
+  viewer *s = viewer_inspects_right(v) ? v->twin : v;
+  if (v->twin)
+    panel_line(v, x, &y, head, "inspector   %s half", s == v ? "left" : "right");
+  else
+    panel_line(v, x, &y, head, "inspector");
+  if (s != v)
+    s->g = v->g;
   int pass;
   uint32_t id;
-  inspect_pixel(v, x, &y);
-  if (viewer_focus_thread(v, &pass, &id)) {
-    inspect_thread(v, r, x, &y, pass, id);
+  inspect_pixel(s, x, &y);
+  if (viewer_focus_thread(s, &pass, &id)) {
+    inspect_thread(s, r, x, &y, pass, id);
   } else if (y < r->y + r->h - 140) {
-    panel_line(v, x, &y, DIM, "hover a tile; click to select the thread");
-    panel_line(v, x, &y, DIM, "that wrote a pixel. h: help");
+    panel_line(s, x, &y, DIM, "hover a tile; click to select the thread");
+    panel_line(s, x, &y, DIM, "that wrote a pixel. h: help");
   }
+  if (s != v)
+    v->g = s->g;
   draw_legend(v, r, x);
 }

@@ -15,7 +15,8 @@
  *                           variant=V, slots=N, cost=N, or is the device's run (device)
  *   shot FILE               write a screenshot;  report   print the viewer's state line
  *   expect FIELD VALUE      check a field of the state line (variant, pattern, walk, slots,
- *                           cost, backend, tick, pass, hazards, overlay, selected, view; in
+ *                           cost, backend, tick, pass, hazards, overlay, selected,
+ *                           inspector (the thread the inspector describes), view; in
  *                           the device view also devtime (T/END) and wrong; the observation:
  *                           observe (done, pending, failed, off), and once done footprint,
  *                           writes and conflicts (threads flagged), obs_hazards, chosen; in

@@ -26,7 +26,7 @@ static const char *const report_fields[] = { "variant", "pattern", "walk",     "
                                              "writes",  "conflicts", "obs_hazards", "chosen",
                                              "split",   "right_tick", "right_hazards",
                                              "right_view", "right_devtime", "right_wrong",
-                                             "right_selected" };
+                                             "right_selected", "inspector" };
 
 typedef struct parser {
   const char *name;

@@ -290,6 +290,11 @@ int viewer_focus_thread(const viewer *v, int *pass, uint32_t *id)
   return 0;
 }
 
+int viewer_inspects_right(const viewer *v)
+{
+  return v->twin && (v->hover_pane >= 0 ? v->hover_pane == 2 : v->sel_side == 2);
+}
+
 /* The hovered thread's tile (x, y in its thread space), to highlight; 0 when none. */
 int viewer_hover_tile(const viewer *v, float *xy)
 {
@@ -329,6 +334,21 @@ static void selected_text(const viewer *v, char *out, size_t n)
   }
 }
 
+/* The thread the inspector describes (hovered, else selected), (x,y) or none; in the split
+ * view after its half, "left:" or "right:". */
+static void inspector_text(const viewer *v, char *out, size_t n)
+{
+  const viewer *s = viewer_inspects_right(v) ? v->twin : v;
+  const char *half = !v->twin ? "" : s == v ? "left:" : "right:";
+  int pass;
+  uint32_t id;
+  snprintf(out, n, "%snone", half);
+  if (viewer_focus_thread(s, &pass, &id)) {
+    uint32_t tw = (uint32_t)viewer_sched(s)->pass[pass].tw;
+    snprintf(out, n, "%s(%u,%u)", half, id % tw, id / tw);
+  }
+}
+
 void viewer_report(const viewer *v, char *buf, size_t n)
 {
   const ts_variant *var = ts_variant_at(v->set.variant);
@@ -339,8 +359,9 @@ void viewer_report(const viewer *v, char *buf, size_t n)
     ts_run_hazards(v->snap.run, &nh);
     pass = viewer_shown_pass(v) + 1;
   }
-  char sel[48];
+  char sel[48], insp[48];
   selected_text(v, sel, sizeof sel);
+  inspector_text(v, insp, sizeof insp);
   const ts_dev_run *d = viewer_dev(v);
   char dev[96] = "";
   if (d)
@@ -397,10 +418,11 @@ void viewer_report(const viewer *v, char *buf, size_t n)
   }
   snprintf(buf, n,
            "variant=%s pattern=%s walk=%s slots=%d cost=%d backend=%s tick=%lld/%lld pass=%d "
-           "hazards=%zu overlay=%s selected=%s view=%s rss=%ld%s%s%s%s%s%s",
+           "hazards=%zu overlay=%s selected=%s inspector=%s view=%s rss=%ld%s%s%s%s%s%s",
            var->name, ts_pattern_name(v->set.pattern), ts_walk_name(v->set.walk), v->set.slots,
            v->set.cost, v->snap.on_cl ? "cl" : "cpu", (long long)(v->have_snap ? v->snap.tick : 0),
-           (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, d ? "device" : "sim",
+           (long long)len, pass, nh, overlay_name(v->mode, d != NULL), sel, insp,
+           d ? "device" : "sim",
            rss_kb(), dev, split, obs, plain, v->snap.error[0] ? " error=" : "", v->snap.error);
 }
 

@@ -209,10 +209,11 @@ typedef struct viewer {
   overlay_mode mode;
   int tile_grid, help, playing, speed_index;
   double play_accum;
-  int hover_pane;       /* 0 input, 1 output, -1 none */
+  int hover_pane;       /* 0 input, 1 output, 2 the split view's right half, -1 none */
   float hover_x, hover_y; /* image coordinates */
   int sel_pass;         /* selected thread (click), or -1 */
   uint32_t sel_id;
+  int sel_side;         /* the split view's half clicked last: 2 the right, else the left */
   int dragging, scrubbing;
   float drag_x, drag_y;
   int quit;
@@ -447,6 +448,9 @@ ts_rect viewer_tile_of(const viewer *v, int pass, int tx, int ty);
 int viewer_thread_at(const viewer *v, float x, float y, int *pass, uint32_t *id);
 /* The thread the inspector describes: the hovered one, else the selected one. */
 int viewer_focus_thread(const viewer *v, int *pass, uint32_t *id);
+/* Whether the inspector describes the split view's right half (the twin's run): while the
+ * pointer is on it, or, off the panes, when the last click was there. */
+int viewer_inspects_right(const viewer *v);
 /* The hovered thread's tile (x, y in its thread space), to highlight; 0 when none. */
 int viewer_hover_tile(const viewer *v, float *xy);
 /* The observation of the run shown, or NULL (none yet, the CPU model, an image over

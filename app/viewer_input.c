@@ -32,14 +32,6 @@ static int pane_at(const viewer *v, float sx, float sy, float *x, float *y, vw_r
   return -1;
 }
 
-/* As pane_at, with either half of the split view an output pane (1). */
-static int screen_to_image(const viewer *v, float sx, float sy, float *x, float *y)
-{
-  vw_rect r;
-  int p = pane_at(v, sx, sy, x, y, &r);
-  return p > 1 ? 1 : p;
-}
-
 static void cycle_variant(viewer *v, int dir)
 {
   int n = ts_variant_count();
@@ -224,7 +216,8 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
 void viewer_mouse_move(viewer *v, float sx, float sy)
 {
   float x = 0, y = 0;
-  v->hover_pane = screen_to_image(v, sx, sy, &x, &y);
+  vw_rect r;
+  v->hover_pane = pane_at(v, sx, sy, &x, &y, &r);
   v->hover_x = x;
   v->hover_y = y;
 }
@@ -252,7 +245,8 @@ static void plain_click(viewer *v, float sx, float sy)
   float x = 0, y = 0;
   plain_view *pv = v->plain;
   const ts_image *o = pv->res ? pv->res->out : v->input;
-  if (screen_to_image(v, sx, sy, &x, &y) < 0 || !o || x < 0 || y < 0 || x >= (float)o->w ||
+  vw_rect r;
+  if (pane_at(v, sx, sy, &x, &y, &r) < 0 || !o || x < 0 || y < 0 || x >= (float)o->w ||
       y >= (float)o->h)
     return;
   int px = (int)x, py = (int)y;
@@ -286,6 +280,7 @@ void viewer_click(viewer *v, float sx, float sy)
   if (pane >= 0) {
     /* The split view's right half selects in its own run (the twin's schedule). */
     viewer *s = pane == 2 ? v->twin : v;
+    v->sel_side = pane == 2 ? 2 : 1;
     int pass;
     uint32_t id;
     /* The thread that wrote the pixel: the observed last writer when there is an

@@ -64,7 +64,7 @@ void viewer_split_stop(viewer *v)
 {
   twin_free(v->twin);
   v->twin = NULL;
-  v->split_side = 0;
+  v->split_side = v->sel_side = 0;
 }
 
 /* The device half's record: the viewer's, read again from its file (the worker takes each

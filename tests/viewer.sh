@@ -281,8 +281,8 @@ expect2 "--bench-frames -1: needs 1..100000" --bench-frames -1
 # The split view: two runs on one tick (the right half's fields in the state line), the x
 # key closing and opening it, the script's split, a click in either half selecting the thread
 # of that half's run (integral's 16x16 blocks on the left, transpose2pass's 32x8 on the
-# right), d saying where the device's run is, a device half of a record; bad specs are one
-# line each, exit 2.
+# right) and the inspector describing the half clicked last or hovered, d saying where the
+# device's run is, a device half of a record; bad specs are one line each, exit 2.
 cat >"$tmp/split.txt" <<'EOF2'
 tick 40
 expect split pattern=wavefront26
@@ -306,12 +306,19 @@ tick 0
 click 20 20 right
 expect right_selected (0,2)
 expect selected none
+expect inspector right:(0,2)
 click 20 20
 expect selected (1,1)
 expect right_selected (0,2)
+expect inspector left:(1,1)
 click 20 20 right
 expect right_selected none
 expect selected (1,1)
+expect inspector right:none
+move 40 40 right
+expect inspector right:(1,5)
+move 40 40
+expect inspector left:(2,2)
 key d
 expect-status the left half stays simulated; --split device
 expect view sim
