@@ -412,7 +412,7 @@ static void inspect_pixel(viewer *v, float x, float *yp)
 
 /* The focused thread: its schedule (or the device's record of it), what it waits for,
  * the hazards it read, who wrote the hovered pixel, and what it was observed to touch. */
-static void inspect_thread(viewer *v, const vw_rect *r, float x, float *yp, int pass, uint32_t id)
+static void inspect_thread(viewer *v, float x, float *yp, int pass, uint32_t id)
 {
   float y = *yp;
   const ts_sched *s = viewer_sched(v);
@@ -453,7 +453,7 @@ static void inspect_thread(viewer *v, const vw_rect *r, float x, float *yp, int 
   if (nhz)
     panel_line(v, x, &y, WARN, "read before they finished: %s", ws);
   /* The observation: who wrote the hovered pixel, and what the thread really touched. */
-  float bottom = r->y + r->h - 72;
+  float bottom = v->panel_bottom; /* the legend's top (set by the panel) */
   const vw_obs *o = viewer_obs(v);
   int wp;
   uint32_t wid;
@@ -629,13 +629,15 @@ void draw_panel(viewer *v, const vw_rect *r)
     s->g = v->g;
   int pass;
   uint32_t id;
+  s->panel_bottom = r->y + r->h - 72; /* the legend's top */
   inspect_pixel(s, x, &y);
   if (viewer_focus_thread(s, &pass, &id)) {
-    inspect_thread(s, r, x, &y, pass, id);
+    inspect_thread(s, x, &y, pass, id);
   } else if (y < r->y + r->h - 140) {
     panel_line(s, x, &y, DIM, "hover a tile; click to select the thread");
     panel_line(s, x, &y, DIM, "that wrote a pixel. h: help");
   }
+  s->panel_bottom = 0;
   if (s != v)
     v->g = s->g;
   draw_legend(v, r, x);

@@ -20,8 +20,9 @@ float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...
   size_t fits = (size_t)((PANEL_TEXT_W) / (float)v->g.font[FONT_UI].advance);
   if (strlen(buf) > fits && fits > 3)
     memcpy(buf + fits - 3, "...", 4);
-  float w = gfx_text(&v->g, FONT_UI, x, *y, c, buf);
-  *y += (float)v->g.font[FONT_UI].height;
+  float lh = (float)v->g.font[FONT_UI].height;
+  float w = v->panel_bottom > 0 && *y + lh > v->panel_bottom ? 0 : gfx_text(&v->g, FONT_UI, x, *y, c, buf);
+  *y += lh;
   return w;
 }
 

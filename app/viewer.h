@@ -214,6 +214,8 @@ typedef struct viewer {
   int sel_pass;         /* selected thread (click), or -1 */
   uint32_t sel_id;
   int sel_side;         /* the split view's half clicked last: 2 the right, else the left */
+  float panel_bottom;   /* panel_line draws nothing below this (0: no limit): the inspector
+                         * stops above the legend */
   int dragging, scrubbing;
   float drag_x, drag_y;
   int quit;
