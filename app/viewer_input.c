@@ -162,6 +162,15 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     }
     /* Shift+D: the adversary of device runs, on or off (a new seed each time it goes on) */
     v->set.adversary = v->set.adversary ? 0 : cli_adversary_seed();
+    if (v->twin) {
+      /* The split's right half takes it with the left's settings; the left stays simulated. */
+      int live = v->split.device && v->twin->set.exec_device;
+      viewer_set_status(v, !live ? "Shift+D: the adversary delays device runs; the split has none "
+                                   "running (--split device on the OpenCL back end)"
+                        : v->set.adversary ? "the adversary delays the right half's groups at random"
+                                           : "the adversary is off");
+      break;
+    }
     if (v->set.use_cl) {
       v->set.exec_device = 1;
       v->devview = 1;

@@ -323,6 +323,9 @@ key d
 expect-status the left half stays simulated; --split device
 expect view sim
 expect right_view sim
+key d shift
+expect-status the adversary delays device runs; the split
+expect view sim
 EOF2
 (cd "$src" && "$ts" shot --backend cpu --variant integral --split pattern=wavefront26 \
   --script "$tmp/split.txt" -o "$tmp/split.png") >"$tmp/out" 2>&1
@@ -345,7 +348,7 @@ check "split view of a record ($(cat "$tmp/out"))" test $rc -eq 0
 # A device half run on the OpenCL device, closed and opened again. In a sanitizer build: a
 # worker where pocl's LLVM compiled ends without an abort (app/thread_sigstack.h).
 if "$ts" list 2>/dev/null | grep -q "^  0: "; then
-  printf 'expect right_view device\nexpect right_wrong 0\nsplit off\nsplit device\nexpect right_view device\n' >"$tmp/splitlive.txt"
+  printf 'expect right_view device\nexpect right_wrong 0\nsplit off\nsplit device\nexpect right_view device\nkey d shift\nexpect-status delays the right half%ss groups at random\nexpect view sim\n' "'" >"$tmp/splitlive.txt"
   "$ts" shot --variant integral --exec device --tick 20 --split device \
     --script "$tmp/splitlive.txt" -o "$tmp/splitlive.png" >"$tmp/out" 2>&1
   rc=$?
