@@ -86,7 +86,7 @@ int ts_sched_waits(const ts_sched *s, int pass, uint32_t id, uint32_t *targets)
  * the one below it), and a tile whose waits fall outside the space is ordered by nothing:
  * the simulator's ticks may still have finished the producer first, the device need not. */
 int ts_sched_ordered(const ts_sched *s, int pi, uint32_t prod, uint32_t cons, uint32_t *stamps,
-                  uint32_t *queue, uint32_t *stamp_now)
+                     uint32_t *queue, uint32_t *stamp_now)
 {
   const ts_pass_sched *ps = &s->pass[pi];
   uint32_t floor = ps->t[prod].dispatch, stamp = ++*stamp_now, head = 0, tail = 0;

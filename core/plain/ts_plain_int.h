@@ -57,16 +57,19 @@ static inline ts_status clfail(runner *r, cl_int e, const char *what)
 /* The observation buffer of one launch (ts_plain_obs.c): where its sections lie. */
 typedef struct oblayout {
   size_t words;
-  uint32_t find, log, rect, scratch, sink;
+  uint32_t find, log, rect, scratch, sink, ngroups;
   uint32_t shadow[MAXG];
   int img[MAXG];
+  uint32_t hdr[HEADER + BI * MAXG]; /* the header and the buffers' words, as written */
 } oblayout;
 
 /* Makes and fills the launch's observation buffer (header, zeroed sections, empty
- * rectangles), and reads it back into the result's findings, rectangles and log. */
+ * rectangles); fills it again, for another launch (ts_plain_ob_reset); and reads it back into
+ * the result's findings, rectangles and log. */
 ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pass *ps,
                            const ts_plain_launch *L, const rbuf **gb, int ng,
                            const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay);
+ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay);
 ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass,
                            ts_plain_launch *L, ts_plain_result *res);
 

@@ -64,18 +64,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   if (w > UINT32_MAX)
     return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB", r->d->path);
   lay->words = w;
-  cl_int e;
-  *out = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, w * 4, NULL, &e);
-  if (e != CL_SUCCESS)
-    return clfail(r, e, "clCreateBuffer (observation)");
-  uint32_t zero = 0;
-  e = clEnqueueFillBuffer(r->q, *out, &zero, 4, 0, w * 4, 0, NULL, NULL);
-  uint32_t empty[4] = { UINT32_MAX, UINT32_MAX, 0, 0 }; /* bytes: see rect_of */
-  if (e == CL_SUCCESS)
-    e = clEnqueueFillBuffer(r->q, *out, empty, sizeof empty, (size_t)lay->rect * 4,
-                            (size_t)L->ngroups_all * 64, 0, NULL, NULL);
-  uint32_t hdr[HEADER + BI * MAXG];
-  memset(hdr, 0, sizeof hdr);
+  lay->ngroups = L->ngroups_all;
+  uint32_t *hdr = lay->hdr;
+  memset(lay->hdr, 0, sizeof lay->hdr);
   hdr[H_NBUF] = (uint32_t)ng;
   hdr[H_NLINES] = nlines;
   int chosen = (o->chosen_pass < 0 || o->chosen_pass == pass) && o->chosen_group[0] >= 0;
@@ -134,13 +125,29 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     put_recip(b + B_PDIV, b[B_PITCH]);
     put_recip(b + B_XDIV, b[B_PIXEL]);
   }
-  if (e == CL_SUCCESS)
-    e = clEnqueueWriteBuffer(r->q, *out, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
-  if (e != CL_SUCCESS) {
+  cl_int e;
+  *out = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, w * 4, NULL, &e);
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "clCreateBuffer (observation)");
+  ts_status st = ts_plain_ob_reset(r, *out, lay);
+  if (st != TS_OK) {
     clReleaseMemObject(*out);
-    return clfail(r, e, "writing the observation buffer");
+    *out = NULL;
   }
-  return TS_OK;
+  return st;
+}
+
+ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
+{
+  uint32_t zero = 0;
+  cl_int e = clEnqueueFillBuffer(r->q, ob, &zero, 4, 0, lay->words * 4, 0, NULL, NULL);
+  uint32_t empty[4] = { UINT32_MAX, UINT32_MAX, 0, 0 }; /* bytes: see rect_of */
+  if (e == CL_SUCCESS)
+    e = clEnqueueFillBuffer(r->q, ob, empty, sizeof empty, (size_t)lay->rect * 4,
+                            (size_t)lay->ngroups * 64, 0, NULL, NULL);
+  if (e == CL_SUCCESS)
+    e = clEnqueueWriteBuffer(r->q, ob, CL_TRUE, 0, sizeof lay->hdr, lay->hdr, 0, NULL, NULL);
+  return e == CL_SUCCESS ? TS_OK : clfail(r, e, "writing the observation buffer");
 }
 
 /* A group's rectangle as observe.cl keeps it: the least byte column of its image buffer's

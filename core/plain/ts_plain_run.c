@@ -489,16 +489,10 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   int repeats = o->repeats > 0 ? o->repeats : 1;
   double best = 0;
   for (int rep = 0; st == TS_OK && rep < repeats; rep++) {
-    if (rep > 0 && ob) {
-      /* a fresh observation each repeat: the findings are one launch's, not N times it */
-      clReleaseMemObject(ob);
-      ob = NULL;
-      st = ts_plain_ob_make(r, k, ps, L, gb, ng, o, pass, &ob, &lay);
-      if (st == TS_OK && (e = clSetKernelArg(kn, (cl_uint)k->nparams, sizeof ob, &ob)) != CL_SUCCESS)
-        st = clfail(r, e, "clSetKernelArg (observation)");
-      if (st != TS_OK)
-        break;
-    }
+    /* the observation filled afresh each repeat: the findings are one launch's, not N
+     * times it */
+    if (rep > 0 && ob && (st = ts_plain_ob_reset(r, ob, &lay)) != TS_OK)
+      break;
     cl_event ev = NULL;
     e = clEnqueueNDRangeKernel(r->q, kn, (cl_uint)L->dims, NULL, L->global, L->local, 0, NULL, &ev);
     if (e == CL_SUCCESS)

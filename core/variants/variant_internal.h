@@ -19,6 +19,9 @@ static inline int ts_mini(int a, int b)
   return a < b ? a : b;
 }
 
+/* The integral image's output: W x H sums of 32 bits (variants_integral.c). */
+void ts_integral_setup(ts_kctx *k);
+
 /* The output an integral-image block at (x0, y0), tw x th before clipping, reads of its
  * finished neighbours: the column to its left, the row above, their corner. Returns the
  * rectangles written to out (at most 3). */

@@ -162,13 +162,8 @@ static int bl_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
 
 static void bd_setup(ts_kctx *k)
 {
-  k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
+  ts_integral_setup(k);
   k->buf[TS_BUF_MID] = (ts_buf){ .cols = k->W, .rows = bd_bands(k), .esize = 4 };
-}
-
-static void bl_setup(ts_kctx *k)
-{
-  k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
 }
 
 static const ts_pass_desc bd_passes[] = {
@@ -217,5 +212,5 @@ const ts_variant ts_variant_integral_lookback_band = {
              "looks back up the bands for the row above it (decoupled look-back), so its bytes "
              "cross memory once (for CPUs)",
   .pattern = TS_PAT_HORIZONTAL, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
-  .npasses = 1, .passes = bl_pass, .setup = bl_setup,
+  .npasses = 1, .passes = bl_pass, .setup = ts_integral_setup,
 };

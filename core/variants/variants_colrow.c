@@ -71,7 +71,7 @@ static void cr_rows_run(ts_kctx *k, int tx, int ty)
 
 static void cr_setup(ts_kctx *k)
 {
-  k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
+  ts_integral_setup(k);
   k->buf[TS_BUF_MID] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
 }
 

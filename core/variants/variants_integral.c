@@ -61,7 +61,7 @@ static void integral_run(ts_kctx *k, int tx, int ty)
       ts_st32(&k->shadow[TS_BUF_OUT], x0 + i, y0 + j, calc[j][i] + left[j] + top[i] - corner);
 }
 
-static void ii_setup(ts_kctx *k)
+void ts_integral_setup(ts_kctx *k)
 {
   k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
 }
@@ -78,7 +78,7 @@ const ts_variant ts_variant_integral = {
   .name = "integral", .filter = TS_FILTER_INTEGRAL,
   .summary = "16x16 blocks plus the left, upper and corner sums of finished neighbours",
   .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 256 + 1024 + 64 + 64 + 4,
-  .npasses = 1, .passes = integral_pass, .setup = ii_setup,
+  .npasses = 1, .passes = integral_pass, .setup = ts_integral_setup,
 };
 
 /* ---- integral_scan: pass 1, one thread per row, writes the row's prefix sums to MID;
@@ -148,7 +148,7 @@ static void is_columns_run(ts_kctx *k, int tx, int ty)
 
 static void is_setup(ts_kctx *k)
 {
-  ii_setup(k);
+  ts_integral_setup(k);
   k->buf[TS_BUF_MID] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
 }
 

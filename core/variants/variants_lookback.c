@@ -72,11 +72,6 @@ static void lookback_run(ts_kctx *k, int tx, int ty)
   }
 }
 
-static void lb_setup(ts_kctx *k)
-{
-  k->buf[TS_BUF_OUT] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
-}
-
 static int lb_local_bytes(const ts_kctx *k)
 {
   return lb_local_words(lb_width(k)) * 4;
@@ -100,7 +95,7 @@ const ts_variant ts_variant_integral_lookback = {
   .summary = "128x32 tiles a work-group each; in one launch each publishes its own sums, "
              "then looks back over its predecessors' (decoupled look-back)",
   .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 4 * 8, .npasses = 1,
-  .passes = lookback_pass, .setup = lb_setup, .local_bytes = lb_local_bytes,
+  .passes = lookback_pass, .setup = ts_integral_setup, .local_bytes = lb_local_bytes,
 };
 
 const ts_variant ts_variant_integral_lookback_wide = {
@@ -108,5 +103,5 @@ const ts_variant ts_variant_integral_lookback_wide = {
   .summary = "integral_lookback in 256x32 tiles: half the tiles, each look-back's fixed "
              "costs paid once for twice the pixels",
   .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 4 * 8, .npasses = 1,
-  .passes = lookback_wide_pass, .setup = lb_setup, .local_bytes = lb_local_bytes,
+  .passes = lookback_wide_pass, .setup = ts_integral_setup, .local_bytes = lb_local_bytes,
 };

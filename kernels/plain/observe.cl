@@ -517,7 +517,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     if (a < b || a + n > b + c->gsz[k])
       continue;
     uint off = (uint)(a - b);
-    __global const uint *bi = ob + TS_HEADER + k * TS_BI;
+    __global const uint *bi = c->bi[k];
     ts_log(c, 0, k, acc, off, n, line);
     uint wk = c->gwork[k];
     if (wk & TS_W_RECT)
