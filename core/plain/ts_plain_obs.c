@@ -3,6 +3,7 @@
  * line, the log, the work-groups' rectangles, scratch, and the shadows of every buffer the
  * kernel may write), filled before the launch, and read back after it into the result. */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,8 +146,14 @@ ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
   if (e == CL_SUCCESS)
     e = clEnqueueFillBuffer(r->q, ob, empty, sizeof empty, (size_t)lay->rect * 4,
                             (size_t)lay->ngroups * 64, 0, NULL, NULL);
+  /* each launch its own number, so that a CPU device's group bounds in local memory are
+   * never taken for an earlier launch's (observe.cl, ts_begin) */
+  static _Atomic uint32_t launches = 0x5bd1e995u;
+  uint32_t hdr[HEADER + BI * MAXG];
+  memcpy(hdr, lay->hdr, sizeof hdr);
+  hdr[H_NONCE] = atomic_fetch_add(&launches, 1);
   if (e == CL_SUCCESS)
-    e = clEnqueueWriteBuffer(r->q, ob, CL_TRUE, 0, sizeof lay->hdr, lay->hdr, 0, NULL, NULL);
+    e = clEnqueueWriteBuffer(r->q, ob, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
   return e == CL_SUCCESS ? TS_OK : clfail(r, e, "writing the observation buffer");
 }
 

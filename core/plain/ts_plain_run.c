@@ -322,8 +322,13 @@ static ts_status build(runner *r, int observe)
   ts_plain_src_free(&src);
   if (e != CL_SUCCESS)
     return clfail(r, e, "clCreateProgramWithSource");
+  /* a CPU device runs a work-group's work-items in one thread, switching at barriers only:
+   * observe.cl keeps the group's bounds in local memory there (TS_GROUP_SERIAL) */
+  cl_device_type type = 0;
+  clGetDeviceInfo(r->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   char opts[700];
-  snprintf(opts, sizeof opts, "-cl-std=CL1.2 %s", d->options);
+  snprintf(opts, sizeof opts, "-cl-std=CL1.2%s %s",
+           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", d->options);
   e = clBuildProgram(r->prog, 1, &r->dev, opts, NULL, NULL);
   if (e != CL_SUCCESS) {
     size_t n = 0;

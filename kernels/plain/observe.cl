@@ -39,6 +39,7 @@
 #define TS_H_WATCH_BUF 24 /* a watched range of one global buffer (~0: none): every access */
 #define TS_H_WATCH_LO 25  /* that touches bytes [lo, hi) is logged, by any work-item */
 #define TS_H_WATCH_HI 26
+#define TS_H_NONCE 27     /* this launch's number: tells a group's bounds from stale ones */
 #define TS_HEADER 32
 
 /* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
@@ -87,6 +88,30 @@
  * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). */
 #define TS_HOT inline __attribute__((always_inline))
 
+/* The image bounds of a work-item's accesses, or on a CPU device (TS_GROUP_SERIAL: one thread
+ * runs a work-group's work-items one after another, switching only at barriers) of its whole
+ * group, kept in __local memory: the work-items of a row then share their row's bounds, so
+ * that the first access of each, which had found no row, is the cheap one, and the group's
+ * rectangles are flushed once, by its last work-item, not once a work-item. Per image (input,
+ * output) and kind (read, write): the row of the last access, bytes [rs, re), and the least
+ * and greatest byte it covers there (rlo > rhi: none), so that an access in the same row, the
+ * usual next one, costs two tests and a min and a max, no division; and the rows left, folded:
+ * the least and greatest offset and column (omin > omax: none). used: bit img * 2 + kind,
+ * bounds to flush. key and ended (CPU): whose bounds these are, and its work-items done. */
+typedef struct ts_bounds {
+  uint key0, key1, ended, used;
+  uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
+  uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
+} ts_bounds;
+
+#ifdef TS_GROUP_SERIAL
+#define TS_BS __local
+#define TS_LSCR_WORDS (64 + sizeof(ts_bounds) / 4)
+#else
+#define TS_BS
+#define TS_LSCR_WORDS 64
+#endif
+
 typedef struct ts_ctx {
   __global uint *ob;
   uint group, item;       /* linear ids */
@@ -104,16 +129,10 @@ typedef struct ts_ctx {
                            * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  /* per image (input, output) and kind (read, write), the work-item's bounds, flushed once
-   * by ts_end. The row of its last access, bytes [rs, re), and the least and greatest byte
-   * it covers there (rlo > rhi: none), so that an access in the same row, the usual next
-   * one, costs two tests and a min and a max, no division (scalars: as a vector, the
-   * inserts and extracts cost more than the rest). box: the rows it left, folded: the
-   * least offset, the least column, and the complements of the greatest of each (one
-   * vector min). */
-  uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
-  uint4 box[2][2];
-  uint used;              /* bit img * 2 + kind: bounds to flush (ts_end skips the rest) */
+  TS_BS ts_bounds *b;     /* the bounds: the group's (CPU), else b0, the work-item's own */
+#ifndef TS_GROUP_SERIAL
+  ts_bounds b0;
+#endif
   __global const uint *bi[TS_MAXG];
   /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
    * buffer with none (a const temporary) costs one test after its bounds */
@@ -156,20 +175,32 @@ inline void ts_wfold(ts_ctx *c)
 {
   uint img = c->wimg;
   if (img <= 1) {
-    c->rlo[img][0] = min(c->rlo[img][0], (uint)(c->fmin - c->wbase));
-    c->rhi[img][0] = max(c->rhi[img][0], (uint)(c->fmax - c->wbase));
+    c->b->rlo[img][0] = min(c->b->rlo[img][0], (uint)(c->fmin - c->wbase));
+    c->b->rhi[img][0] = max(c->b->rhi[img][0], (uint)(c->fmax - c->wbase));
   }
   c->fmin = ~(ulong)0;
   c->fmax = 0;
 }
 
 /* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
-inline void ts_norow(ts_ctx *c, uint img, uint k)
+inline void ts_norow(TS_BS ts_bounds *b, uint img, uint k)
 {
-  c->rs[img][k] = 1;
-  c->re[img][k] = 0;
-  c->rlo[img][k] = 0xffffffffu;
-  c->rhi[img][k] = 0;
+  b->rs[img][k] = 1;
+  b->re[img][k] = 0;
+  b->rlo[img][k] = 0xffffffffu;
+  b->rhi[img][k] = 0;
+}
+
+/* Bounds with nothing in them. */
+inline void ts_bnew(TS_BS ts_bounds *b)
+{
+  b->used = 0;
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      ts_norow(b, i, j);
+      b->omin[i][j] = b->cmin[i][j] = 0xffffffffu;
+      b->omax[i][j] = b->cmax[i][j] = 0;
+    }
 }
 
 inline uint ts_lin_group(void)
@@ -184,8 +215,9 @@ inline uint ts_lin_item(void)
                 get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
 
-inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
+inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
 {
+  __local uchar *lscratch = (__local uchar *)lscr;
   c->ob = ob;
   c->group = ts_lin_group();
   c->item = ts_lin_item();
@@ -200,13 +232,20 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uchar *lscratch)
   c->logs = c->chosen || c->watch_buf != TS_MANY;
   c->glo = ~(ulong)0;
   c->ghi = 0;
-  c->used = 0;
   ts_nowin(c);
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 2; j++) {
-      c->box[i][j] = (uint4)(0xffffffffu);
-      ts_norow(c, i, j);
-    }
+#ifdef TS_GROUP_SERIAL
+  /* the group's first work-item to arrive starts its bounds */
+  c->b = (__local ts_bounds *)(lscr + 64);
+  if (c->b->key0 != ob[TS_H_NONCE] || c->b->key1 != c->group) {
+    ts_bnew(c->b);
+    c->b->key0 = ob[TS_H_NONCE];
+    c->b->key1 = c->group;
+    c->b->ended = 0;
+  }
+#else
+  c->b = &c->b0;
+  ts_bnew(c->b);
+#endif
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
     lscratch[i] = 0;
@@ -290,49 +329,57 @@ TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
   }
 }
 
-/* A row's bounds folded into the box. */
-inline void ts_fold(ts_ctx *c, uint img, uint k)
+/* A row's bounds folded into the rows left. */
+inline void ts_fold(TS_BS ts_bounds *b, uint img, uint k)
 {
-  uint rs = c->rs[img][k], lo = c->rlo[img][k], hi = c->rhi[img][k];
-  if (lo <= hi)
-    c->box[img][k] = min(c->box[img][k], (uint4)(lo, lo - rs, ~hi, ~(hi - rs)));
+  uint rs = b->rs[img][k], lo = b->rlo[img][k], hi = b->rhi[img][k];
+  if (lo <= hi) {
+    b->omin[img][k] = min(b->omin[img][k], lo);
+    b->cmin[img][k] = min(b->cmin[img][k], lo - rs);
+    b->omax[img][k] = max(b->omax[img][k], hi);
+    b->cmax[img][k] = max(b->cmax[img][k], hi - rs);
+  }
 }
 
-/* The work-item's bounds on an image buffer, bytes [off, last] past its first row (kept
- * privately, flushed by ts_end). A row it enters takes the columns the box already has:
- * the rectangle spans them in every row it spans, so later accesses there (the next
- * channel's, the next row's of a stencil) change nothing. With win (a read), the row
- * becomes the window (at base, the buffer's first row). */
+/* The bounds on an image buffer, bytes [off, last] past its first row (flushed by ts_end).
+ * A row entered takes the columns the rows left already have: the rectangle spans them in
+ * every row it spans, so later accesses there (the next channel's, the next row's of a
+ * stencil) change nothing. With win (a read), the row becomes the window (at base, the
+ * buffer's first row). */
 TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
                      int win, ulong base)
 {
+  TS_BS ts_bounds *b = c->b;
   uint lo, hi;
-  if (off >= c->rs[img][k] && last < c->re[img][k]) {
-    lo = min(c->rlo[img][k], off);
-    hi = max(c->rhi[img][k], last);
+  if (off >= b->rs[img][k] && last < b->re[img][k]) {
+    lo = min(b->rlo[img][k], off);
+    hi = max(b->rhi[img][k], last);
   } else {
-    ts_fold(c, img, k);
-    c->used |= 1u << (img * 2 + k);
+    ts_fold(b, img, k);
+    b->used |= 1u << (img * 2 + k);
     uint pitch = bi[TS_B_PITCH];
     uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
-    uint4 b = c->box[img][k];
-    if (last - rs >= pitch) { /* across rows: the whole width, into the box */
-      c->box[img][k] = min(b, (uint4)(off, 0, ~last, ~(pitch - 1)));
-      ts_norow(c, img, k);
+    if (last - rs >= pitch) { /* across rows: the whole width, into the rows left */
+      b->omin[img][k] = min(b->omin[img][k], off);
+      b->omax[img][k] = max(b->omax[img][k], last);
+      b->cmin[img][k] = 0;
+      b->cmax[img][k] = pitch - 1;
+      ts_norow(b, img, k);
       if (win)
         ts_nowin(c);
       return;
     }
-    c->rs[img][k] = rs;
-    c->re[img][k] = rs + pitch;
-    lo = b.y <= ~b.w ? min(off, rs + b.y) : off;
-    hi = b.y <= ~b.w ? max(last, rs + ~b.w) : last;
+    uint c0 = b->cmin[img][k], c1 = b->cmax[img][k];
+    b->rs[img][k] = rs;
+    b->re[img][k] = rs + pitch;
+    lo = c0 <= c1 ? min(off, rs + c0) : off;
+    hi = c0 <= c1 ? max(last, rs + c1) : last;
   }
-  c->rlo[img][k] = lo;
-  c->rhi[img][k] = hi;
+  b->rlo[img][k] = lo;
+  b->rhi[img][k] = hi;
   if (win) {
-    c->flo = base + c->rs[img][k];
-    c->fhi = base + c->re[img][k] - 1;
+    c->flo = base + b->rs[img][k];
+    c->fhi = base + b->re[img][k] - 1;
     c->wbase = base;
     c->wimg = img;
   }
@@ -351,27 +398,33 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
     ts_rect1(c, bi, img, 1, off, off + n - 1, 0, 0);
 }
 
-/* At the kernel's end (every return of it): the work-item's bounds into its group's
- * rectangles per image and kind: least column (in bytes), least row, greatest column,
- * greatest row. */
+/* At the kernel's end (every return of it): the bounds into the group's rectangles per image
+ * and kind: least column (in bytes), least row, greatest column, greatest row. On a CPU
+ * device the group's last work-item does it, once for the group. */
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
+  TS_BS ts_bounds *b = c->b;
   if (c->fmin <= c->fmax)
     ts_wfold(c);
-  for (uint k = 0; k < c->ng; k++) {
+  ts_nowin(c);
+#ifdef TS_GROUP_SERIAL
+  if (++b->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
+    return;
+  b->key0 = ~ob[TS_H_NONCE]; /* spent */
+#endif
+  for (uint k = 0; k < c->ng && b->used; k++) {
     __global const uint *bi = c->bi[k];
     uint img = bi[TS_B_RECT];
     if (img > 1)
       continue;
     for (int kind = 0; kind < 2; kind++) {
-      if (!(c->used & (1u << (img * 2 + kind))))
+      if (!(b->used & (1u << (img * 2 + kind))))
         continue;
-      c->used &= ~(1u << (img * 2 + kind));
-      ts_fold(c, img, kind);
-      ts_norow(c, img, kind);
-      uint4 b = c->box[img][kind];
-      uint omin = b.x, cmin = b.y, omax = ~b.z, cmax = ~b.w;
+      b->used &= ~(1u << (img * 2 + kind));
+      ts_fold(b, img, kind);
+      uint omin = b->omin[img][kind], cmin = b->cmin[img][kind];
+      uint omax = b->omax[img][kind], cmax = b->cmax[img][kind];
       if (omin > omax)
         continue;
       /* columns in bytes (the host makes them pixels: rect_of in ts_plain_obs.c), rows as
@@ -380,8 +433,8 @@ inline void ts_end(ts_ctx *c)
       uint pitch = bi[TS_B_PITCH];
       omin = ts_div(omin, bi + TS_B_PDIV, pitch);
       omax = ts_div(omax, bi + TS_B_PDIV, pitch);
-      /* a group's bounds only ever widen, so a bound this work-item cannot widen (read
-       * plainly: a stale value is only wider-than-needed work) needs no atomic; most of a
+      /* a group's bounds only ever widen, so a bound these cannot widen (read plainly: a
+       * stale value is only wider-than-needed work) needs no atomic; on a GPU most of a
        * group's work-items widen none, and each atomic was a locked read-modify-write */
       if (cmin < r[0])
         atomic_min(r, cmin);
@@ -391,10 +444,8 @@ inline void ts_end(ts_ctx *c)
         atomic_max(r + 2, cmax);
       if (omax > r[3])
         atomic_max(r + 3, omax);
-      c->box[img][kind] = (uint4)(0xffffffffu);
     }
   }
-  ts_nowin(c);
 }
 
 /* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
@@ -600,6 +651,12 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
 /* barrier(flags): the intervals it closes. */
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
+#ifdef TS_GROUP_SERIAL
+  /* the other work-items run from here: the window's reads into the bounds of its row first */
+  if (c->fmin <= c->fmax)
+    ts_wfold(c);
+  ts_nowin(c);
+#endif
   barrier(flags);
   if (flags & CLK_LOCAL_MEM_FENCE)
     c->lep++;
