@@ -88,27 +88,35 @@
  * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). */
 #define TS_HOT inline __attribute__((always_inline))
 
-/* The image bounds of a work-item's accesses, or on a CPU device (TS_GROUP_SERIAL: one thread
- * runs a work-group's work-items one after another, switching only at barriers) of its whole
- * group, kept in __local memory: the work-items of a row then share their row's bounds, so
- * that the first access of each, which had found no row, is the cheap one, and the group's
- * rectangles are flushed once, by its last work-item, not once a work-item. Per image (input,
+/* A work-item's global buffers and the image bounds of its accesses, or on a CPU device
+ * (TS_GROUP_SERIAL: one thread runs a work-group's work-items one after another, switching
+ * only at barriers) its whole group's, kept in __local memory: the group's first work-item
+ * looks its buffers up, the work-items of a row share their row's bounds, so that the first
+ * access of each, which had found no row, is the cheap one, and the group's rectangles are
+ * flushed once, by its last work-item, not once a work-item. The buffers: their addresses,
+ * sizes and words (TS_BI), and the work their accesses have besides the log (TS_W_*), so
+ * that an access of a buffer with none (a const temporary) costs one test after its bounds.
+ * The bounds, per image (input,
  * output) and kind (read, write): the row of the last access, bytes [rs, re), and the least
  * and greatest byte it covers there (rlo > rhi: none), so that an access in the same row, the
  * usual next one, costs two tests and a min and a max, no division; and the rows left, folded:
  * the least and greatest offset and column (omin > omax: none). used: bit img * 2 + kind,
  * bounds to flush. key and ended (CPU): whose bounds these are, and its work-items done. */
-typedef struct ts_bounds {
+typedef struct ts_group {
+  __global uchar *gb[TS_MAXG];
+  ulong gsz[TS_MAXG];
+  __global const uint *bi[TS_MAXG];
+  uint gwork[TS_MAXG];
   uint key0, key1, ended, used;
   uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
   uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
-} ts_bounds;
+} ts_group;
 
 #ifdef TS_GROUP_SERIAL
-#define TS_BS __local
-#define TS_LSCR_WORDS (64 + sizeof(ts_bounds) / 4)
+#define TS_GS __local
+#define TS_LSCR_WORDS (64 + sizeof(ts_group) / 4)
 #else
-#define TS_BS
+#define TS_GS
 #define TS_LSCR_WORDS 64
 #endif
 
@@ -117,8 +125,6 @@ typedef struct ts_ctx {
   uint group, item;       /* linear ids */
   uint gep, lep;          /* barriers passed that fenced global / local memory */
   uint ng, nl;
-  __global uchar *gb[TS_MAXG];
-  ulong gsz[TS_MAXG];
   __local uchar *lb[TS_MAXG];
   __local uint *lw[TS_MAXG];
   __local uint *lr[TS_MAXG];
@@ -129,14 +135,11 @@ typedef struct ts_ctx {
                            * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  TS_BS ts_bounds *b;     /* the bounds: the group's (CPU), else b0, the work-item's own */
+  TS_GS ts_group *g;      /* buffers and bounds: the group's (CPU), else g0, the work-item's */
 #ifndef TS_GROUP_SERIAL
-  ts_bounds b0;
+  ts_group g0;
 #endif
-  __global const uint *bi[TS_MAXG];
-  /* per buffer, the work its accesses have besides the log (TS_W_*), so that an access of a
-   * buffer with none (a const temporary) costs one test after its bounds */
-  uint gwork[TS_MAXG];
+  int fresh;              /* this work-item sets g up (ts_gbuf) */
   /* two windows, tested before the buffers are even looked up, never set while ts_log has
    * work. [glo, ghi]: all of a buffer with no work at all (a const temporary), where a read
    * costs two tests. [flo, fhi]: of a buffer whose only work is the rectangles, the row of
@@ -175,31 +178,31 @@ inline void ts_wfold(ts_ctx *c)
 {
   uint img = c->wimg;
   if (img <= 1) {
-    c->b->rlo[img][0] = min(c->b->rlo[img][0], (uint)(c->fmin - c->wbase));
-    c->b->rhi[img][0] = max(c->b->rhi[img][0], (uint)(c->fmax - c->wbase));
+    c->g->rlo[img][0] = min(c->g->rlo[img][0], (uint)(c->fmin - c->wbase));
+    c->g->rhi[img][0] = max(c->g->rhi[img][0], (uint)(c->fmax - c->wbase));
   }
   c->fmin = ~(ulong)0;
   c->fmax = 0;
 }
 
 /* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
-inline void ts_norow(TS_BS ts_bounds *b, uint img, uint k)
+inline void ts_norow(TS_GS ts_group *g, uint img, uint k)
 {
-  b->rs[img][k] = 1;
-  b->re[img][k] = 0;
-  b->rlo[img][k] = 0xffffffffu;
-  b->rhi[img][k] = 0;
+  g->rs[img][k] = 1;
+  g->re[img][k] = 0;
+  g->rlo[img][k] = 0xffffffffu;
+  g->rhi[img][k] = 0;
 }
 
 /* Bounds with nothing in them. */
-inline void ts_bnew(TS_BS ts_bounds *b)
+inline void ts_gnew(TS_GS ts_group *g)
 {
-  b->used = 0;
+  g->used = 0;
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
-      ts_norow(b, i, j);
-      b->omin[i][j] = b->cmin[i][j] = 0xffffffffu;
-      b->omax[i][j] = b->cmax[i][j] = 0;
+      ts_norow(g, i, j);
+      g->omin[i][j] = g->cmin[i][j] = 0xffffffffu;
+      g->omax[i][j] = g->cmax[i][j] = 0;
     }
 }
 
@@ -235,16 +238,18 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   ts_nowin(c);
 #ifdef TS_GROUP_SERIAL
   /* the group's first work-item to arrive starts its bounds */
-  c->b = (__local ts_bounds *)(lscr + 64);
-  if (c->b->key0 != ob[TS_H_NONCE] || c->b->key1 != c->group) {
-    ts_bnew(c->b);
-    c->b->key0 = ob[TS_H_NONCE];
-    c->b->key1 = c->group;
-    c->b->ended = 0;
+  c->g = (__local ts_group *)(lscr + 64);
+  c->fresh = c->g->key0 != ob[TS_H_NONCE] || c->g->key1 != c->group;
+  if (c->fresh) {
+    ts_gnew(c->g);
+    c->g->key0 = ob[TS_H_NONCE];
+    c->g->key1 = c->group;
+    c->g->ended = 0;
   }
 #else
-  c->b = &c->b0;
-  ts_bnew(c->b);
+  c->g = &c->g0;
+  c->fresh = 1;
+  ts_gnew(c->g);
 #endif
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
@@ -255,12 +260,21 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
 inline void ts_gbuf(ts_ctx *c, __global uchar *p)
 {
   uint k = c->ng++;
-  c->gb[k] = p;
-  c->bi[k] = c->ob + TS_HEADER + k * TS_BI;
-  c->gsz[k] = c->bi[k][TS_B_SIZE];
-  uint img = c->bi[k][TS_B_RECT];
-  c->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
-                (c->bi[k][TS_B_SHADOW] ? TS_W_SHADOW : 0);
+  TS_GS ts_group *g = c->g;
+  if (c->fresh) {
+    __global const uint *bi = c->ob + TS_HEADER + k * TS_BI;
+    uint img = bi[TS_B_RECT];
+    g->gb[k] = p;
+    g->bi[k] = bi;
+    g->gsz[k] = bi[TS_B_SIZE];
+    g->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
+                  (bi[TS_B_SHADOW] ? TS_W_SHADOW : 0);
+  }
+  /* reads of a buffer with no work at all cost two tests from the first (ts_g) */
+  if (g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
+    c->glo = (ulong)p;
+    c->ghi = (ulong)p + g->gsz[k] - 1;
+  }
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
@@ -330,14 +344,14 @@ TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
 }
 
 /* A row's bounds folded into the rows left. */
-inline void ts_fold(TS_BS ts_bounds *b, uint img, uint k)
+inline void ts_fold(TS_GS ts_group *g, uint img, uint k)
 {
-  uint rs = b->rs[img][k], lo = b->rlo[img][k], hi = b->rhi[img][k];
+  uint rs = g->rs[img][k], lo = g->rlo[img][k], hi = g->rhi[img][k];
   if (lo <= hi) {
-    b->omin[img][k] = min(b->omin[img][k], lo);
-    b->cmin[img][k] = min(b->cmin[img][k], lo - rs);
-    b->omax[img][k] = max(b->omax[img][k], hi);
-    b->cmax[img][k] = max(b->cmax[img][k], hi - rs);
+    g->omin[img][k] = min(g->omin[img][k], lo);
+    g->cmin[img][k] = min(g->cmin[img][k], lo - rs);
+    g->omax[img][k] = max(g->omax[img][k], hi);
+    g->cmax[img][k] = max(g->cmax[img][k], hi - rs);
   }
 }
 
@@ -349,37 +363,37 @@ inline void ts_fold(TS_BS ts_bounds *b, uint img, uint k)
 TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
                      int win, ulong base)
 {
-  TS_BS ts_bounds *b = c->b;
+  TS_GS ts_group *g = c->g;
   uint lo, hi;
-  if (off >= b->rs[img][k] && last < b->re[img][k]) {
-    lo = min(b->rlo[img][k], off);
-    hi = max(b->rhi[img][k], last);
+  if (off >= g->rs[img][k] && last < g->re[img][k]) {
+    lo = min(g->rlo[img][k], off);
+    hi = max(g->rhi[img][k], last);
   } else {
-    ts_fold(b, img, k);
-    b->used |= 1u << (img * 2 + k);
+    ts_fold(g, img, k);
+    g->used |= 1u << (img * 2 + k);
     uint pitch = bi[TS_B_PITCH];
     uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
     if (last - rs >= pitch) { /* across rows: the whole width, into the rows left */
-      b->omin[img][k] = min(b->omin[img][k], off);
-      b->omax[img][k] = max(b->omax[img][k], last);
-      b->cmin[img][k] = 0;
-      b->cmax[img][k] = pitch - 1;
-      ts_norow(b, img, k);
+      g->omin[img][k] = min(g->omin[img][k], off);
+      g->omax[img][k] = max(g->omax[img][k], last);
+      g->cmin[img][k] = 0;
+      g->cmax[img][k] = pitch - 1;
+      ts_norow(g, img, k);
       if (win)
         ts_nowin(c);
       return;
     }
-    uint c0 = b->cmin[img][k], c1 = b->cmax[img][k];
-    b->rs[img][k] = rs;
-    b->re[img][k] = rs + pitch;
+    uint c0 = g->cmin[img][k], c1 = g->cmax[img][k];
+    g->rs[img][k] = rs;
+    g->re[img][k] = rs + pitch;
     lo = c0 <= c1 ? min(off, rs + c0) : off;
     hi = c0 <= c1 ? max(last, rs + c1) : last;
   }
-  b->rlo[img][k] = lo;
-  b->rhi[img][k] = hi;
+  g->rlo[img][k] = lo;
+  g->rhi[img][k] = hi;
   if (win) {
-    c->flo = base + b->rs[img][k];
-    c->fhi = base + b->re[img][k] - 1;
+    c->flo = base + g->rs[img][k];
+    c->fhi = base + g->re[img][k] - 1;
     c->wbase = base;
     c->wimg = img;
   }
@@ -404,27 +418,27 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
-  TS_BS ts_bounds *b = c->b;
+  TS_GS ts_group *g = c->g;
   if (c->fmin <= c->fmax)
     ts_wfold(c);
   ts_nowin(c);
 #ifdef TS_GROUP_SERIAL
-  if (++b->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
+  if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
-  b->key0 = ~ob[TS_H_NONCE]; /* spent */
+  g->key0 = ~ob[TS_H_NONCE]; /* spent */
 #endif
-  for (uint k = 0; k < c->ng && b->used; k++) {
-    __global const uint *bi = c->bi[k];
+  for (uint k = 0; k < c->ng && g->used; k++) {
+    __global const uint *bi = g->bi[k];
     uint img = bi[TS_B_RECT];
     if (img > 1)
       continue;
     for (int kind = 0; kind < 2; kind++) {
-      if (!(b->used & (1u << (img * 2 + kind))))
+      if (!(g->used & (1u << (img * 2 + kind))))
         continue;
-      b->used &= ~(1u << (img * 2 + kind));
-      ts_fold(b, img, kind);
-      uint omin = b->omin[img][kind], cmin = b->cmin[img][kind];
-      uint omax = b->omax[img][kind], cmax = b->cmax[img][kind];
+      g->used &= ~(1u << (img * 2 + kind));
+      ts_fold(g, img, kind);
+      uint omin = g->omin[img][kind], cmin = g->cmin[img][kind];
+      uint omax = g->omax[img][kind], cmax = g->cmax[img][kind];
       if (omin > omax)
         continue;
       /* columns in bytes (the host makes them pixels: rect_of in ts_plain_obs.c), rows as
@@ -535,8 +549,8 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
   ulong bd = ~(ulong)0;
   long boff = 0;
   for (uint k = 0; k < count; k++) {
-    ulong b = space ? (ulong)c->lb[k] : (ulong)c->gb[k];
-    ulong e = b + (space ? (ulong)c->lsz[k] : c->gsz[k]);
+    ulong b = space ? (ulong)c->lb[k] : (ulong)c->g->gb[k];
+    ulong e = b + (space ? (ulong)c->lsz[k] : c->g->gsz[k]);
     ulong d = a < b ? b - a : a + n - e;
     if (d < bd) {
       bd = d;
@@ -563,14 +577,15 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   }
   if (c->fmin <= c->fmax)
     ts_wfold(c);
+  TS_GS ts_group *g = c->g;
   for (uint k = 0; k < c->ng; k++) {
-    ulong b = (ulong)c->gb[k];
-    if (a < b || a + n > b + c->gsz[k])
+    ulong b = (ulong)g->gb[k];
+    if (a < b || a + n > b + g->gsz[k])
       continue;
     uint off = (uint)(a - b);
-    __global const uint *bi = c->bi[k];
+    __global const uint *bi = g->bi[k];
     ts_log(c, 0, k, acc, off, n, line);
-    uint wk = c->gwork[k];
+    uint wk = g->gwork[k];
     if (wk & TS_W_RECT)
       ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
     if (wk & TS_W_DECL)
@@ -583,7 +598,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     }
     if (acc == TS_K_READ && !c->logs && wk == 0) {
       c->glo = b;
-      c->ghi = b + c->gsz[k] - 1;
+      c->ghi = b + g->gsz[k] - 1;
     }
     return p;
   }
