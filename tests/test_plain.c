@@ -100,9 +100,9 @@ static void examples_equal_references(void)
 
 /* The groups' rectangles, exactly: what each group of the stencils read of the input (its
  * tile and the stencil's reach, clamped to the image) and wrote of the output (its tile), on
- * sizes that leave partial groups. observe.cl keeps them per work-item in bytes, skips the
- * accesses inside what a row already covers, and the host makes them pixels: any slip there
- * moves an edge. */
+ * sizes that leave partial groups. observe.cl keeps them per work-item (per group on a CPU
+ * device) in bytes, skips the accesses inside what a row already covers, and the host makes
+ * them pixels: any slip there moves an edge. */
 static void rectangles_exact(void)
 {
   static const struct {

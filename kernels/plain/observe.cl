@@ -143,11 +143,13 @@ typedef struct ts_ctx {
   /* two windows, tested before the buffers are even looked up, never set while ts_log has
    * work. [glo, ghi]: all of a buffer with no work at all (a const temporary), where a read
    * costs two tests. [flo, fhi]: of a buffer whose only work is the rectangles, the row of
-   * the last read, where a read costs two tests, a min and a max: the reads' extremes there,
-   * fmin and fmax, are folded into that row's bounds by ts_wfold at the next access outside
-   * (wimg the image, wbase its first row's address; wimg 2: nothing to fold). */
+   * the last read, and in it [fmin, fmax], what the row's bounds covered when the window
+   * opened and the reads since: a read there costs two tests, one elsewhere in the row two
+   * more, a min and a max, and sets wdirty; ts_wfold folds [fmin, fmax] into that row's
+   * bounds at the next access outside (wimg the image, wbase its first row's address; wimg 2:
+   * nothing to fold). */
   ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
-  uint wimg;
+  uint wimg, wdirty;
 } ts_ctx;
 
 
@@ -171,9 +173,10 @@ inline void ts_nowin(ts_ctx *c)
   c->flo = c->fmin = ~(ulong)0;
   c->fhi = c->fmax = 0;
   c->wimg = 2;
+  c->wdirty = 0;
 }
 
-/* The reads inside the window since it was set, into the bounds of its row. */
+/* The reads inside the window, into the bounds of its row (the window stays). */
 inline void ts_wfold(ts_ctx *c)
 {
   uint img = c->wimg;
@@ -181,8 +184,7 @@ inline void ts_wfold(ts_ctx *c)
     c->g->rlo[img][0] = min(c->g->rlo[img][0], (uint)(c->fmin - c->wbase));
     c->g->rhi[img][0] = max(c->g->rhi[img][0], (uint)(c->fmax - c->wbase));
   }
-  c->fmin = ~(ulong)0;
-  c->fmax = 0;
+  c->wdirty = 0;
 }
 
 /* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
@@ -369,6 +371,8 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     lo = min(g->rlo[img][k], off);
     hi = max(g->rhi[img][k], last);
   } else {
+    if (k == 0 && img == c->wimg) /* the window's row is left (ts_g folded it) */
+      ts_nowin(c);
     ts_fold(g, img, k);
     g->used |= 1u << (img * 2 + k);
     uint pitch = bi[TS_B_PITCH];
@@ -392,6 +396,8 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
   g->rlo[img][k] = lo;
   g->rhi[img][k] = hi;
   if (win) {
+    c->fmin = base + lo;
+    c->fmax = base + hi;
     c->flo = base + g->rs[img][k];
     c->fhi = base + g->re[img][k] - 1;
     c->wbase = base;
@@ -419,7 +425,7 @@ inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
   TS_GS ts_group *g = c->g;
-  if (c->fmin <= c->fmax)
+  if (c->wdirty)
     ts_wfold(c);
   ts_nowin(c);
 #ifdef TS_GROUP_SERIAL
@@ -570,12 +576,15 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   ulong a = (ulong)p;
   if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
     return p;
+  if (acc == TS_K_READ && a >= c->fmin && a + n - 1 <= c->fmax)
+    return p;
   if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
     c->fmin = min(c->fmin, a);
     c->fmax = max(c->fmax, a + n - 1);
+    c->wdirty = 1;
     return p;
   }
-  if (c->fmin <= c->fmax)
+  if (c->wdirty)
     ts_wfold(c);
   TS_GS ts_group *g = c->g;
   for (uint k = 0; k < c->ng; k++) {
@@ -668,7 +677,7 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
 #ifdef TS_GROUP_SERIAL
   /* the other work-items run from here: the window's reads into the bounds of its row first */
-  if (c->fmin <= c->fmax)
+  if (c->wdirty)
     ts_wfold(c);
   ts_nowin(c);
 #endif
