@@ -17,9 +17,11 @@
  * finished (flag DONE), whose sums include everything before it (along the row its
  * inclusive row sums, published with DONE; up the column its bottom row of the output). A
  * tile above that has only its aggregate out needs one more number, the sum of its rows
- * left of this column: its work-item finds it by a look-back of its own along that row, over
- * the tiles' totals. With its carries known the tile writes its output, and with the output
- * its inclusive sums, and sets DONE. So a successor waits for a predecessor's aggregate,
+ * left of this column: the whole group adds the totals of the tiles left of those above at
+ * once, the rectangle of tiles from the image's left edge to this column, over the rows of
+ * those aggregates (each tile's total is in its aggregate, which no wait delays). With its
+ * carries known the tile writes its output, and with the output its inclusive sums, and
+ * sets DONE. So a successor waits for a predecessor's aggregate,
  * which no wait delays, rather than for its end: the chain of waits that makes the seed's
  * wavefront slow is cut at every tile.
  *
@@ -30,7 +32,7 @@
  * producer of its effective wait set has published. Every poll is bounded (ts_lb_poll). */
 
 #define LB_H 32   /* tile rows; also the columns of a row segment (below) */
-#define LB_WIN 16 /* tiles a look-back window */
+#define LB_WIN 32 /* tiles a look-back window: a warp of pollers */
 
 /* A tile's published sums, in words: the bottom row of its prefix sums (lw words), their
  * right column (with the aggregate), its inclusive row sums (with DONE, below). The host
@@ -42,16 +44,15 @@
 #define LB_SEGS(lw) ((lw) / LB_H)  /* each row's prefix is taken in segments of LB_H columns */
 
 /* lmem, in words: the own sums L (LB_H rows of LB_P), the segments' offsets, the carries U
- * and cumH, the windows' states and row sums, the bound candidates (3 words each). The
- * variant declares the same total (variants_lookback.c). */
+ * and cumH (during the look-back, the rectangle's partial sums), the windows' states, the
+ * latest publication read (2 words). The variant declares the same total
+ * (variants_lookback.c). */
 #define LB_OFF(lw) (LB_H * LB_P(lw))
 #define LB_U(lw) (LB_OFF(lw) + LB_H * LB_SEGS(lw))
 #define LB_CUMH(lw) (LB_U(lw) + (lw))
 #define LB_HST(lw) (LB_CUMH(lw) + LB_H)
 #define LB_VST(lw) (LB_HST(lw) + LB_WIN)
-#define LB_VHT(lw) (LB_VST(lw) + LB_WIN)
-#define LB_CAND(lw) (LB_VHT(lw) + LB_WIN)
-#define LB_NCAND (2 * LB_WIN + 8)
+#define LB_BEST(lw) (LB_VST(lw) + LB_WIN)
 
 /* The look-back's pollers: work-items LB_HK + w for the window to the left, LB_VK + w for the
  * window above, LB_WK + i for the effective wait set, each set in a warp (32 work-items) of
@@ -119,10 +120,13 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #else
-  uint s = 0;
+  uint s = 0, v[LB_H];
+#pragma unroll
+  for (int j = 0; j < LB_H; j++) /* every load out before the first is used */
+    v[j] = k < bw && j < bh ? TS_LD8(src, W, x0 + k, y0 + j) : 0u;
+#pragma unroll
   for (int j = 0; j < LB_H; j++) {
-    if (k < bw && j < bh)
-      s += TS_LD8(src, W, x0 + k, y0 + j);
+    s += v[j];
     L[j * LB_P(lw) + k] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -236,62 +240,59 @@ inline __global volatile const uint *lb_sums_of(__global const uint *sums, int t
   return (__global volatile const uint *)(sums + (size_t)(y * tw + x) * LB_SUMS(lw));
 }
 
-/* The sum of row of tiles y's pixels left of tile column x, for a tile above that has only
- * its aggregate out: along that row, each tile's total until one that has finished, whose
- * inclusive row sums hold the rest. One work-item walks it, LB_NB tiles a step: their flags
- * read at once, one fence, then their sums, so that a long walk (the first tiles of a launch,
- * when nothing has finished yet) costs a round trip to memory every LB_NB tiles, not every
- * tile. It waits only where a tile before the first finished one has published nothing. */
-#define LB_NB 8
-inline uint lb_row_left(__global int *board, __global const int *ticket_of,
-                        __global const uint *sums, __global const ulong *rec, int record, int tw,
-                        int x, int y, int tk, uint spin_limit, ulong *t, ulong *b, int lw)
+/* The sum of the totals of the tiles left of tile column x in the n rows of tiles y1,
+ * y1 - 1, ..., y1 - n + 1, this work-item's share of it (the group's work-items take the
+ * tiles in turn): the rows' pixels left of this column, which U adds for each tile above
+ * that has only its aggregate out. A tile's total is the last word of its right column,
+ * which its aggregate brings, so a poll here waits for no tile's look-back; it waits only
+ * for tiles dispatched earlier, skipping any other (a walk that leaves races). */
+inline uint lb_rect(__global int *board, __global const int *ticket_of,
+                    __global const uint *sums, __global const ulong *rec, int record, int tw,
+                    int x, int y1, int n, int tk, uint spin_limit, ulong *t, ulong *b, int lw)
 {
   uint s = 0;
-  int xx = x - 1;
-  while (xx >= 0) {
-    int ps[LB_NB], st[LB_NB], n = 0, m;
-    for (; n < LB_NB && xx - n >= 0; n++)
-      if ((ps[n] = lb_before(ticket_of, tw, xx - n, y, tk)) < 0)
-        break;
-    if (n == 0)
-      return s; /* the walk's order ends the row here */
-    for (int i = 0; i < n; i++)
-      st[i] = ((__global volatile const int *)board)[TS_BOARD_FLAGS + ps[i]];
-    for (m = 0; m < n && st[m] == TS_FLAG_AGGREGATE; m++)
-      ;
-    if (m < n && st[m] == 0) /* the first that matters has published nothing yet */
-      st[m] = ts_lb_poll(board, ps[m], tk, spin_limit);
-    ts_cm_fence(); /* the sums read below were written before the flags read above */
-    for (int i = 0; i < m + (m < n); i++) {
-      __global volatile const uint *sp = lb_sums_of(sums, tw, xx - i, y, lw);
-      ts_lb_note(rec, record, ps[i], st[i], t, b);
-      if (st[i] == TS_FLAG_DONE)
-        return s + sp[LB_INCL(lw) + LB_H - 1];
-      s += sp[LB_RIGHT(lw) + LB_H - 1];
-    }
-    xx -= m + (m < n);
+  for (int e = (int)get_local_id(0); e < x * n; e += lw) {
+    int xx = e % x, y = y1 - e / x;
+    int p = lb_before(ticket_of, tw, xx, y, tk);
+    if (p < 0)
+      continue;
+    ts_lb_poll(board, p, tk, spin_limit);
+#ifndef TS_NVIDIA
+    ts_cm_fence(); /* the total read below was written before the flag read above */
+#endif
+    ts_lb_note(rec, record, p, TS_FLAG_AGGREGATE, t, b);
+    s += lb_sums_of(sums, tw, xx, y, lw)[LB_RIGHT(lw) + LB_H - 1];
   }
   return s;
 }
 
-/* Keeps a (time, bound) pair in local memory, as three words. */
-inline void lb_cand_put(__local uint *c, int i, ulong t, ulong b)
+/* The later of *t, *b and the publication t2, b2 (as ts_lb_note keeps them). */
+inline void lb_take(ulong *t, ulong *b, ulong t2, ulong b2)
 {
-  c[3 * i] = (uint)(t >> 32);
-  c[3 * i + 1] = (uint)t;
-  c[3 * i + 2] = b == 0 ? 0u : (uint)b | (uint)(b >> 32) << 31;
+  if (b2 != 0 && (*b == 0 || t2 > *t)) {
+    *t = t2;
+    *b = b2;
+  }
 }
 
-/* The later of *t and candidate i. */
-inline void lb_cand_take(__local const uint *c, int i, ulong *t, ulong *b)
+/* The fence of a publication (scoreboard.cl's ts_items_fence and ts_lead_fence, but on
+ * NVIDIA once a group): there work-item 0 fences after the barrier, which orders every
+ * work-item's writes before it (a device-scope fence is cumulative through the barrier, as
+ * in the grid-wide sync of CUDA's cooperative groups), instead of each work-item before it
+ * (on an H200 at 8K grey the wide tiles took 0.126 ms with a fence a work-item, 0.123 ms
+ * with this). */
+inline void lb_items_fence(void)
 {
-  uint w = c[3 * i + 2];
-  ulong when = (ulong)c[3 * i] << 32 | c[3 * i + 1];
-  if (w != 0 && (*b == 0 || when > *t)) {
-    *t = when;
-    *b = (ulong)(w & 0x7fffffffu) | (ulong)(w >> 31) << 32;
-  }
+#if !defined(TS_NVIDIA) && !defined(TS_CPU)
+  ts_cm_fence();
+#endif
+}
+
+inline void lb_lead_fence(void)
+{
+#if defined(TS_NVIDIA) || defined(TS_CPU)
+  ts_cm_fence();
+#endif
 }
 
 /* One tile in one launch: its own sums and its aggregate out, the look-back, the output and
@@ -309,60 +310,59 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   int tx = t.x, ty = t.y, x0 = tx * lw, y0 = ty * LB_H;
   int tw = (W + lw - 1) / lw, bw = min(lw, W - x0);
   __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
-  __local uint *cumH = lmem + LB_CUMH(lw), *vht = lmem + LB_VHT(lw), *cand = lmem + LB_CAND(lw);
+  __local uint *cumH = lmem + LB_CUMH(lw);
   __local int *hst = (__local int *)lmem + LB_HST(lw), *vst = (__local int *)lmem + LB_VST(lw);
+  __local int *best = (__local int *)lmem + LB_BEST(lw);
   __global const int *ticket_of = board + TS_BOARD_FLAGS + ntiles;
   __global uint *sums = (__global uint *)(board + TS_BOARD_FLAGS + 2 * ntiles);
   __global uint *mine = sums + (size_t)(ty * tw + tx) * LB_SUMS(lw);
 
   /* 1. The tile's own sums, and its aggregate out before any wait. */
+  if (lead)
+    best[0] = INT_MIN; /* no publication read yet (records) */
   lb_own_sums(src, W, H, x0, y0, L, off, lw);
   mine[k] = lb_own(L, off, k, LB_H - 1, lw);
   uint right = k < LB_H ? lb_own(L, off, lw - 1, k, lw) : 0u;
   if (k < LB_H)
     mine[LB_RIGHT(lw) + k] = right;
-  ts_items_fence();
+  lb_items_fence();
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (lead) {
-    ts_lead_fence();
+    lb_lead_fence();
     ts_group_published(board, rec, record, stuck, tk);
   }
 
   /* 2. The look-back, left along the row and up the column at once, a window of tiles a
-   *    round; in the first round the effective wait set's producers too. */
+   *    round; in the first round the effective wait set's producers too. Then the sums:
+   *    the aggregates each way, a finished tile's, and the rectangle left of the tiles
+   *    above that have only their aggregates out. */
   uint ah = 0, av = 0;
-  ulong bt = 0, bb = 0; /* the latest publication read (work-item 0 keeps the group's) */
+  ulong bt = 0, bb = 0; /* the latest publication this work-item read (records) */
   int hbase = 0, vbase = 0, hdone = tx == 0, vdone = ty == 0, round0 = 1;
   do {
     ulong ct = 0, cb = 0;
+    int mine_w = -1; /* the window's tile this work-item polled */
     if (k >= LB_HK && k < LB_HK + LB_WIN && !hdone) {
       int w = k - LB_HK;
       int p = lb_before(ticket_of, tw, tx - (hbase + w + 1), ty, tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
       ts_lb_note(rec, record, p, st, &ct, &cb);
       hst[w] = st;
-      if (record)
-        lb_cand_put(cand, w, ct, cb);
+      mine_w = w;
     } else if (k >= LB_VK && k < LB_VK + LB_WIN && !vdone) {
-      int w = k - LB_VK, y = ty - (vbase + w + 1);
-      int p = lb_before(ticket_of, tw, tx, y, tk);
+      int w = k - LB_VK;
+      int p = lb_before(ticket_of, tw, tx, ty - (vbase + w + 1), tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
       ts_lb_note(rec, record, p, st, &ct, &cb);
-      vht[w] = st == TS_FLAG_AGGREGATE ? lb_row_left(board, ticket_of, sums, rec, record, tw, tx,
-                                                     y, tk, spin_limit, &ct, &cb, lw)
-                                       : 0u;
       vst[w] = st;
-      if (record)
-        lb_cand_put(cand, LB_WIN + w, ct, cb);
+      mine_w = w;
     } else if (round0 && k >= LB_WK && k < LB_WK + 7) {
       __global const int *wt = waits + 8 * tk;
       int i = k - LB_WK;
       if (i < wt[0]) {
         int st = ts_lb_poll(board, wt[1 + i], tk, spin_limit);
-        ts_lb_note(rec, record, wt[1 + i], st, &ct, &cb);
+        ts_lb_note(rec, record, wt[1 + i], st, &bt, &bb);
       }
-      if (record)
-        lb_cand_put(cand, 2 * LB_WIN + i, ct, cb);
     }
     /* Nothing read after the polls may come from before them: on NVIDIA each poll is an
      * acquire; on a CPU the pollers' fences order all (one thread runs the group); else
@@ -381,27 +381,43 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       hn = hdone || hst[w] != TS_FLAG_AGGREGATE ? w : hn;
       vn = vdone || vst[w] != TS_FLAG_AGGREGATE ? w : vn;
     }
+    /* A poll counts where its tile's sums are read: the aggregates, and the finished tile. */
+    if (k >= LB_HK && k < LB_HK + LB_WIN && mine_w >= 0 &&
+        (mine_w < hn || (mine_w == hn && hst[hn] == TS_FLAG_DONE)))
+      lb_take(&bt, &bb, ct, cb);
+    else if (k >= LB_VK && k < LB_VK + LB_WIN && mine_w >= 0 &&
+             (mine_w < vn || (mine_w == vn && vst[vn] == TS_FLAG_DONE)))
+      lb_take(&bt, &bb, ct, cb);
     if (!hdone && k < LB_H) {
       for (int w = 0; w < hn; w++)
         ah += lb_sums_of(sums, tw, tx - (hbase + w + 1), ty, lw)[LB_RIGHT(lw) + k];
       if (hn < LB_WIN && hst[hn] == TS_FLAG_DONE)
         ah += lb_sums_of(sums, tw, tx - (hbase + hn + 1), ty, lw)[LB_INCL(lw) + k];
     }
+    uint rs = vdone || vn == 0 || tx == 0
+                  ? 0u
+                  : lb_rect(board, ticket_of, sums, rec, record, tw, tx, ty - (vbase + 1), vn,
+                            tk, spin_limit, &bt, &bb, lw);
     if (!vdone && k < bw) {
       for (int w = 0; w < vn; w++)
-        av += lb_sums_of(sums, tw, tx, ty - (vbase + w + 1), lw)[k] + vht[w];
+        av += lb_sums_of(sums, tw, tx, ty - (vbase + w + 1), lw)[k];
       if (vn < LB_WIN && vst[vn] == TS_FLAG_DONE)
         av += TS_LD32(committed, W, x0 + k, (ty - (vbase + vn + 1)) * LB_H + LB_H - 1);
     }
-    if (record && lead) {
-      for (int w = 0; w < LB_WIN; w++) {
-        if (!hdone && (w < hn || (w == hn && hst[w] == TS_FLAG_DONE)))
-          lb_cand_take(cand, w, &bt, &bb);
-        if (!vdone && (w < vn || (w == vn && vst[w] == TS_FLAG_DONE)))
-          lb_cand_take(cand, LB_WIN + w, &bt, &bb);
+    /* The rectangle's sum, added to every column: the work-items' shares in U, a warp adds
+     * them up in cumH, every work-item adds those (neither is in use before the round's end). */
+    if (!vdone && vn > 0 && tx > 0) {
+      U[k] = rs;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (k < LB_H) {
+        uint a = 0;
+        for (int i = k; i < lw; i += LB_H)
+          a += U[i];
+        cumH[k] = a;
       }
-      for (int i = 0; round0 && i < 7; i++)
-        lb_cand_take(cand, 2 * LB_WIN + i, &bt, &bb);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int i = 0; i < LB_H; i++)
+        av += cumH[i];
     }
     hdone |= hn < LB_WIN;
     vdone |= vn < LB_WIN;
@@ -410,6 +426,21 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
     round0 = 0;
     barrier(CLK_LOCAL_MEM_FENCE); /* every window read before the next round writes it */
   } while (!(hdone && vdone));
+  /* The latest publication any work-item read (records): its time as an offset from this
+   * group's publication, the largest by a local atomic, then the bound of one that has it. */
+  if (record) {
+    ulong base = rec[TS_REC_WORDS * tk + TS_REC_PUBLISHED];
+    long d = (long)(bt - base);
+    int rel = (int)clamp(d, (long)INT_MIN + 1, (long)INT_MAX);
+    if (bb != 0)
+      atomic_max(&best[0], rel);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (bb != 0 && rel == best[0])
+      atomic_xchg(&best[1], (int)((uint)bb | (uint)(bb >> 32) << 31));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint w = (uint)best[1];
+    bb = best[0] == INT_MIN ? 0 : (ulong)(w & 0x7fffffffu) | (ulong)(w >> 31) << 32;
+  }
   U[k] = av;
   if (k < LB_H)
     cumH[k] = ah;
@@ -421,10 +452,10 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   lb_store(dst, W, H, x0, y0, L, off, U, cumH, lw);
   if (k < LB_H)
     mine[LB_INCL(lw) + k] = ah + right;
-  ts_items_fence();
+  lb_items_fence();
   barrier(CLK_GLOBAL_MEM_FENCE);
   if (lead) {
-    ts_lead_fence();
+    lb_lead_fence();
     ts_group_end_as(board, tiles, rec, record, stuck, tk, 1, bb);
   }
 }
