@@ -123,13 +123,15 @@ typedef struct ts_group {
 typedef struct ts_ctx {
   __global uint *ob;
   uint group, item;       /* linear ids */
-  uint gep, lep;          /* barriers passed that fenced global / local memory */
+  uint gmine, lmine;      /* (barriers passed that fenced global / local memory + 1) << 11 |
+                           * (item + 1): a shadow's word for this work-item's accesses */
   uint ng, nl;
   __local uchar *lb[TS_MAXG];
   __local uint *lw[TS_MAXG];
   __local uint *lr[TS_MAXG];
   uint lsz[TS_MAXG];
   __local uchar *lscratch;
+  uint lk;                /* the __local array of the last __local access */
   int chosen;             /* this is the work-item whose accesses are logged */
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
@@ -226,8 +228,11 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->ob = ob;
   c->group = ts_lin_group();
   c->item = ts_lin_item();
-  c->gep = c->lep = 0;
+  c->gmine = c->lmine = 1u << 11 | (c->item + 1);
   c->ng = c->nl = 0;
+  c->lk = 0;
+  c->lb[0] = 0;
+  c->lsz[0] = 0;
   c->lscratch = lscratch;
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
@@ -500,7 +505,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
                        uint line)
 {
   uint me = c->group + 1;
-  uint mine = (c->gep + 1) << 11 | (c->item + 1);
+  uint mine = c->gmine;
   __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
   __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
   if (acc == TS_K_ATOMIC) {
@@ -620,7 +625,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
 TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
                        uint line)
 {
-  uint mine = (c->lep + 1) << 11 | (c->item + 1);
+  uint mine = c->lmine;
   if (acc == TS_K_ATOMIC)
     return;
   if (acc & TS_K_READ) {
@@ -631,13 +636,11 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
     } else if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047)) {
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
     }
-    uint old = *r;
-    for (int tries = 0; tries < 4; tries++) {
-      uint want = old >> 11 != mine >> 11 ? mine : (old & 2047) == (mine & 2047) ? old
-                                                                           : (mine | 2047);
-      if (want == old)
-        break;
-      uint seen = atomic_cmpxchg(r, old, want);
+    /* who read it in this interval: this work-item (mine), or several (sev); usually it is
+     * already so, and nothing is written */
+    uint old = *r, sev = mine | 2047;
+    for (int tries = 0; tries < 4 && old != mine && old != sev; tries++) {
+      uint seen = atomic_cmpxchg(r, old, old >> 11 != mine >> 11 ? mine : sev);
       if (seen == old)
         break;
       old = seen;
@@ -658,18 +661,26 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
 {
   ulong a = (ulong)p;
-  for (uint k = 0; k < c->nl; k++) {
-    ulong b = (ulong)c->lb[k];
-    if (a < b || a + n > b + c->lsz[k])
-      continue;
-    uint off = (uint)(a - b);
-    ts_log(c, 1, k, acc, off, n, line);
-    for (uint i = 0; i < n; i++)
-      ts_lshadow(c, c->lw[k] + off + i, c->lr[k] + off + i, k, acc, off + i, line);
-    return p;
+  uint k = c->lk; /* the array of the last access first: usually this one's too */
+  ulong b = (ulong)c->lb[k];
+  if (a < b || a + n > b + c->lsz[k]) {
+    for (k = 0; k < c->nl; k++) {
+      b = (ulong)c->lb[k];
+      if (a >= b && a + n <= b + c->lsz[k])
+        break;
+    }
+    if (k == c->nl) {
+      ts_outside(c, 1, a, n, acc, line);
+      return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
+    }
+    c->lk = k;
   }
-  ts_outside(c, 1, a, n, acc, line);
-  return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
+  uint off = (uint)(a - b);
+  ts_log(c, 1, k, acc, off, n, line);
+  __local uint *w = c->lw[k] + off, *r = c->lr[k] + off;
+  for (uint i = 0; i < n; i++)
+    ts_lshadow(c, w + i, r + i, k, acc, off + i, line);
+  return p;
 }
 
 /* barrier(flags): the intervals it closes. */
@@ -683,7 +694,7 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 #endif
   barrier(flags);
   if (flags & CLK_LOCAL_MEM_FENCE)
-    c->lep++;
+    c->lmine += 1u << 11;
   if (flags & CLK_GLOBAL_MEM_FENCE)
-    c->gep++;
+    c->gmine += 1u << 11;
 }
