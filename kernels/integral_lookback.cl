@@ -21,18 +21,18 @@
  * once, the rectangle of tiles from the image's left edge to this column, over the rows of
  * those aggregates (each tile's total is in its aggregate, which no wait delays). With its
  * carries known the tile writes its output, and with the output its inclusive sums, and
- * sets DONE. So a successor waits for a predecessor's aggregate,
- * which no wait delays, rather than for its end: the chain of waits that makes the seed's
- * wavefront slow is cut at every tile.
+ * sets DONE. So a successor waits for a predecessor's aggregate, which no wait delays,
+ * rather than for its end: the chain of waits that makes the seed's wavefront slow is cut at
+ * every tile.
  *
  * Forward progress: a tile looks back only at tiles with smaller tickets (the walk
  * dispatched them first, so their groups run or are done), stopping at the image's edge or
- * at the first tile dispatched after it: under a walk that leaves no hazard every tile above
- * and to the left comes first. It also waits, as every scoreboard kernel, until each
+ * at the first tile dispatched after it (the rectangle skips such a tile): under a walk that
+ * leaves no hazard every tile above and to the left comes first. It also waits, as every scoreboard kernel, until each
  * producer of its effective wait set has published. Every poll is bounded (ts_lb_poll). */
 
 #define LB_H 32   /* tile rows; also the columns of a row segment (below) */
-#define LB_WIN 32 /* tiles a look-back window: a warp of pollers */
+#define LB_WIN 16 /* tiles a look-back window */
 
 /* A tile's published sums, in words: the bottom row of its prefix sums (lw words), their
  * right column (with the aggregate), its inclusive row sums (with DONE, below). The host
@@ -44,13 +44,13 @@
 #define LB_SEGS(lw) ((lw) / LB_H)  /* each row's prefix is taken in segments of LB_H columns */
 
 /* lmem, in words: the own sums L (LB_H rows of LB_P), the segments' offsets, the carries U
- * and cumH (during the look-back, the rectangle's partial sums), the windows' states, the
- * latest publication read (2 words). The variant declares the same total
- * (variants_lookback.c). */
+ * and cumH, the rectangle's sums (LB_H words), the windows' states, the latest publication
+ * read (2 words). The variant declares the same total (variants_lookback.c). */
 #define LB_OFF(lw) (LB_H * LB_P(lw))
 #define LB_U(lw) (LB_OFF(lw) + LB_H * LB_SEGS(lw))
 #define LB_CUMH(lw) (LB_U(lw) + (lw))
-#define LB_HST(lw) (LB_CUMH(lw) + LB_H)
+#define LB_RS(lw) (LB_CUMH(lw) + LB_H)
+#define LB_HST(lw) (LB_RS(lw) + LB_H)
 #define LB_VST(lw) (LB_HST(lw) + LB_WIN)
 #define LB_BEST(lw) (LB_VST(lw) + LB_WIN)
 
@@ -245,23 +245,45 @@ inline __global volatile const uint *lb_sums_of(__global const uint *sums, int t
  * tiles in turn): the rows' pixels left of this column, which U adds for each tile above
  * that has only its aggregate out. A tile's total is the last word of its right column,
  * which its aggregate brings, so a poll here waits for no tile's look-back; it waits only
- * for tiles dispatched earlier, skipping any other (a walk that leaves races). */
+ * for tiles dispatched earlier, skipping any other (a walk that leaves races). LB_RB tiles
+ * a step, each kind of load out for all of them before any is used: their tickets, their
+ * flags (a poll only where one is still 0), one fence, their totals. */
+#define LB_RB 4
 inline uint lb_rect(__global int *board, __global const int *ticket_of,
                     __global const uint *sums, __global const ulong *rec, int record, int tw,
                     int x, int y1, int n, int tk, uint spin_limit, ulong *t, ulong *b, int lw)
 {
   uint s = 0;
-  for (int e = (int)get_local_id(0); e < x * n; e += lw) {
-    int xx = e % x, y = y1 - e / x;
-    int p = lb_before(ticket_of, tw, xx, y, tk);
-    if (p < 0)
-      continue;
-    ts_lb_poll(board, p, tk, spin_limit);
-#ifndef TS_NVIDIA
-    ts_cm_fence(); /* the total read below was written before the flag read above */
-#endif
-    ts_lb_note(rec, record, p, TS_FLAG_AGGREGATE, t, b);
-    s += lb_sums_of(sums, tw, xx, y, lw)[LB_RIGHT(lw) + LB_H - 1];
+  for (int e0 = (int)get_local_id(0); e0 < x * n; e0 += LB_RB * lw) {
+    int p[LB_RB], st[LB_RB], any = 0;
+    uint v[LB_RB];
+#pragma unroll
+    for (int i = 0; i < LB_RB; i++) {
+      int e = e0 + i * lw;
+      p[i] = e < x * n ? lb_before(ticket_of, tw, e % x, y1 - e / x, tk) : -1;
+    }
+#pragma unroll
+    for (int i = 0; i < LB_RB; i++)
+      st[i] = p[i] < 0 ? 1 : ((__global volatile const int *)board)[TS_BOARD_FLAGS + p[i]];
+#pragma unroll
+    for (int i = 0; i < LB_RB; i++) {
+      if (st[i] == 0)
+        ts_lb_poll(board, p[i], tk, spin_limit);
+      any |= p[i] >= 0;
+    }
+    if (any)
+      ts_cm_fence(); /* the totals read below were written before the flags read above */
+#pragma unroll
+    for (int i = 0; i < LB_RB; i++) {
+      int e = e0 + i * lw;
+      v[i] = p[i] < 0 ? 0u : lb_sums_of(sums, tw, e % x, y1 - e / x, lw)[LB_RIGHT(lw) + LB_H - 1];
+    }
+#pragma unroll
+    for (int i = 0; i < LB_RB; i++) {
+      s += v[i];
+      if (p[i] >= 0)
+        ts_lb_note(rec, record, p[i], TS_FLAG_AGGREGATE, t, b);
+    }
   }
   return s;
 }
@@ -310,14 +332,24 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   int tx = t.x, ty = t.y, x0 = tx * lw, y0 = ty * LB_H;
   int tw = (W + lw - 1) / lw, bw = min(lw, W - x0);
   __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
-  __local uint *cumH = lmem + LB_CUMH(lw);
+  __local uint *cumH = lmem + LB_CUMH(lw), *rsum = lmem + LB_RS(lw);
   __local int *hst = (__local int *)lmem + LB_HST(lw), *vst = (__local int *)lmem + LB_VST(lw);
   __local int *best = (__local int *)lmem + LB_BEST(lw);
   __global const int *ticket_of = board + TS_BOARD_FLAGS + ntiles;
   __global uint *sums = (__global uint *)(board + TS_BOARD_FLAGS + 2 * ntiles);
   __global uint *mine = sums + (size_t)(ty * tw + tx) * LB_SUMS(lw);
+  int hk = k - LB_HK, vk = k - LB_VK, wk = k - LB_WK; /* a poller's place in its set */
+  int hp = hk >= 0 && hk < LB_WIN, vp = vk >= 0 && vk < LB_WIN, wp = wk >= 0 && wk < 7;
 
-  /* 1. The tile's own sums, and its aggregate out before any wait. */
+  /* 1. The tile's own sums, and its aggregate out before any wait. Meanwhile the first
+   *    round's pollers find their tiles' tickets (no load of the look-back waits for them
+   *    then), and the carries start from 0 (cumH and the rectangle's sums add up shares). */
+  int p0 = hp   ? lb_before(ticket_of, tw, tx - hk - 1, ty, tk)
+           : vp ? lb_before(ticket_of, tw, tx, ty - vk - 1, tk)
+           : wp && wk < waits[8 * tk] ? waits[8 * tk + 1 + wk]
+                : -1;
+  if (k < LB_H)
+    cumH[k] = rsum[k] = 0;
   if (lead)
     best[0] = INT_MIN; /* no publication read yet (records) */
   lb_own_sums(src, W, H, x0, y0, L, off, lw);
@@ -333,43 +365,38 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   }
 
   /* 2. The look-back, left along the row and up the column at once, a window of tiles a
-   *    round; in the first round the effective wait set's producers too. Then the sums:
-   *    the aggregates each way, a finished tile's, and the rectangle left of the tiles
-   *    above that have only their aggregates out. */
-  uint ah = 0, av = 0;
+   *    round; in the first round the effective wait set's producers too. Then the sums,
+   *    each work-item's loads out before it adds any: the aggregates to the left (a row of
+   *    cumH a work-item, LB_SEGS(lw) work-items a row) and a finished tile's inclusive row
+   *    sums; above, the aggregates' bottom rows and a finished tile's row of the output (a
+   *    column a work-item), and the rectangle left of those aggregates. */
+  uint av = 0, rs = 0;
   ulong bt = 0, bb = 0; /* the latest publication this work-item read (records) */
   int hbase = 0, vbase = 0, hdone = tx == 0, vdone = ty == 0, round0 = 1;
   do {
     ulong ct = 0, cb = 0;
-    int mine_w = -1; /* the window's tile this work-item polled */
-    if (k >= LB_HK && k < LB_HK + LB_WIN && !hdone) {
-      int w = k - LB_HK;
-      int p = lb_before(ticket_of, tw, tx - (hbase + w + 1), ty, tk);
+    int polled = 0; /* this work-item polled a tile of a window */
+    if (hp && !hdone) {
+      int p = round0 ? p0 : lb_before(ticket_of, tw, tx - (hbase + hk + 1), ty, tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
       ts_lb_note(rec, record, p, st, &ct, &cb);
-      hst[w] = st;
-      mine_w = w;
-    } else if (k >= LB_VK && k < LB_VK + LB_WIN && !vdone) {
-      int w = k - LB_VK;
-      int p = lb_before(ticket_of, tw, tx, ty - (vbase + w + 1), tk);
+      hst[hk] = st;
+      polled = 1;
+    } else if (vp && !vdone) {
+      int p = round0 ? p0 : lb_before(ticket_of, tw, tx, ty - (vbase + vk + 1), tk);
       int st = p < 0 ? 0 : ts_lb_poll(board, p, tk, spin_limit);
       ts_lb_note(rec, record, p, st, &ct, &cb);
-      vst[w] = st;
-      mine_w = w;
-    } else if (round0 && k >= LB_WK && k < LB_WK + 7) {
-      __global const int *wt = waits + 8 * tk;
-      int i = k - LB_WK;
-      if (i < wt[0]) {
-        int st = ts_lb_poll(board, wt[1 + i], tk, spin_limit);
-        ts_lb_note(rec, record, wt[1 + i], st, &bt, &bb);
-      }
+      vst[vk] = st;
+      polled = 1;
+    } else if (round0 && p0 >= 0) {
+      int st = ts_lb_poll(board, p0, tk, spin_limit);
+      ts_lb_note(rec, record, p0, st, &bt, &bb);
     }
     /* Nothing read after the polls may come from before them: on NVIDIA each poll is an
      * acquire; on a CPU the pollers' fences order all (one thread runs the group); else
      * every work-item fences. */
 #ifdef TS_CPU
-    if ((k >= LB_HK && k < LB_HK + LB_WIN) || (k >= LB_VK && k < LB_VK + LB_WIN) ||
-        (k >= LB_WK && k < LB_WK + 7))
+    if (hp || vp || wp)
       ts_cm_fence();
 #elif !defined(TS_NVIDIA)
     ts_cm_fence();
@@ -381,43 +408,43 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       hn = hdone || hst[w] != TS_FLAG_AGGREGATE ? w : hn;
       vn = vdone || vst[w] != TS_FLAG_AGGREGATE ? w : vn;
     }
+    int hfin = !hdone && hn < LB_WIN && hst[hn] == TS_FLAG_DONE;
+    int vfin = !vdone && vn < LB_WIN && vst[vn] == TS_FLAG_DONE;
     /* A poll counts where its tile's sums are read: the aggregates, and the finished tile. */
-    if (k >= LB_HK && k < LB_HK + LB_WIN && mine_w >= 0 &&
-        (mine_w < hn || (mine_w == hn && hst[hn] == TS_FLAG_DONE)))
+    if (polled && ((hp && (hk < hn || (hk == hn && hfin))) || (vp && (vk < vn || (vk == vn && vfin)))))
       lb_take(&bt, &bb, ct, cb);
-    else if (k >= LB_VK && k < LB_VK + LB_WIN && mine_w >= 0 &&
-             (mine_w < vn || (mine_w == vn && vst[vn] == TS_FLAG_DONE)))
-      lb_take(&bt, &bb, ct, cb);
-    if (!hdone && k < LB_H) {
-      for (int w = 0; w < hn; w++)
-        ah += lb_sums_of(sums, tw, tx - (hbase + w + 1), ty, lw)[LB_RIGHT(lw) + k];
-      if (hn < LB_WIN && hst[hn] == TS_FLAG_DONE)
-        ah += lb_sums_of(sums, tw, tx - (hbase + hn + 1), ty, lw)[LB_INCL(lw) + k];
-    }
-    uint rs = vdone || vn == 0 || tx == 0
-                  ? 0u
-                  : lb_rect(board, ticket_of, sums, rec, record, tw, tx, ty - (vbase + 1), vn,
-                            tk, spin_limit, &bt, &bb, lw);
-    if (!vdone && k < bw) {
-      for (int w = 0; w < vn; w++)
-        av += lb_sums_of(sums, tw, tx, ty - (vbase + w + 1), lw)[k];
-      if (vn < LB_WIN && vst[vn] == TS_FLAG_DONE)
-        av += TS_LD32(committed, W, x0 + k, (ty - (vbase + vn + 1)) * LB_H + LB_H - 1);
-    }
-    /* The rectangle's sum, added to every column: the work-items' shares in U, a warp adds
-     * them up in cumH, every work-item adds those (neither is in use before the round's end). */
-    if (!vdone && vn > 0 && tx > 0) {
-      U[k] = rs;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (k < LB_H) {
-        uint a = 0;
-        for (int i = k; i < lw; i += LB_H)
-          a += U[i];
-        cumH[k] = a;
+    if (!hdone) {
+      int j = k % LB_H, q = k / LB_H; /* window tiles q, q + LB_SEGS(lw), ... (at least 4) */
+      uint e[LB_WIN / 4];
+#pragma unroll
+      for (int i = 0; i < LB_WIN / 4; i++) {
+        int w = q + i * LB_SEGS(lw), x = tx - (hbase + w + 1);
+        e[i] = w < hn                ? lb_sums_of(sums, tw, x, ty, lw)[LB_RIGHT(lw) + j]
+               : w == hn && hfin ? lb_sums_of(sums, tw, x, ty, lw)[LB_INCL(lw) + j]
+                                 : 0u;
       }
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (int i = 0; i < LB_H; i++)
-        av += cumH[i];
+      uint a = 0;
+#pragma unroll
+      for (int i = 0; i < LB_WIN / 4; i++)
+        a += e[i];
+      if (a != 0)
+        atomic_add(&cumH[j], a);
+    }
+    if (!vdone && vn > 0 && tx > 0)
+      rs += lb_rect(board, ticket_of, sums, rec, record, tw, tx, ty - (vbase + 1), vn, tk,
+                    spin_limit, &bt, &bb, lw);
+    if (!vdone && k < bw) {
+      uint d = vfin ? TS_LD32(committed, W, x0 + k, (ty - (vbase + vn + 1)) * LB_H + LB_H - 1) : 0u;
+      for (int w0 = 0; w0 < vn; w0 += 8) {
+        uint e[8];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+          e[i] = w0 + i < vn ? lb_sums_of(sums, tw, tx, ty - (vbase + w0 + i + 1), lw)[k] : 0u;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+          av += e[i];
+      }
+      av += d;
     }
     hdone |= hn < LB_WIN;
     vdone |= vn < LB_WIN;
@@ -426,15 +453,22 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
     round0 = 0;
     barrier(CLK_LOCAL_MEM_FENCE); /* every window read before the next round writes it */
   } while (!(hdone && vdone));
-  /* The latest publication any work-item read (records): its time as an offset from this
-   * group's publication, the largest by a local atomic, then the bound of one that has it. */
+  /* The rectangle's sum, which every column adds: the work-items' shares into LB_H words,
+   * then every work-item adds those. With records, the latest publication any work-item
+   * read: its time as an offset from this group's publication, the largest by a local
+   * atomic, then the bound of one that has it. */
+  if (rs != 0)
+    atomic_add(&rsum[k % LB_H], rs);
+  int rel = 0;
+  if (record && bb != 0) {
+    long d = (long)(bt - rec[TS_REC_WORDS * tk + TS_REC_PUBLISHED]);
+    rel = (int)clamp(d, (long)INT_MIN + 1, (long)INT_MAX);
+    atomic_max(&best[0], rel);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < LB_H; i++)
+    av += rsum[i];
   if (record) {
-    ulong base = rec[TS_REC_WORDS * tk + TS_REC_PUBLISHED];
-    long d = (long)(bt - base);
-    int rel = (int)clamp(d, (long)INT_MIN + 1, (long)INT_MAX);
-    if (bb != 0)
-      atomic_max(&best[0], rel);
-    barrier(CLK_LOCAL_MEM_FENCE);
     if (bb != 0 && rel == best[0])
       atomic_xchg(&best[1], (int)((uint)bb | (uint)(bb >> 32) << 31));
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -442,8 +476,6 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
     bb = best[0] == INT_MIN ? 0 : (ulong)(w & 0x7fffffffu) | (ulong)(w >> 31) << 32;
   }
   U[k] = av;
-  if (k < LB_H)
-    cumH[k] = ah;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lead)
     ts_group_waited(board, rec, record, tk);
@@ -451,7 +483,7 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
   /* 3. The output, then the inclusive row sums, and DONE. */
   lb_store(dst, W, H, x0, y0, L, off, U, cumH, lw);
   if (k < LB_H)
-    mine[LB_INCL(lw) + k] = ah + right;
+    mine[LB_INCL(lw) + k] = cumH[k] + right;
   lb_items_fence();
   barrier(CLK_GLOBAL_MEM_FENCE);
   if (lead) {

@@ -12,15 +12,15 @@
 #include "variant_internal.h"
 
 /* The tile's rows and a look-back window's tiles: the kernel's LB_H and LB_WIN. */
-enum { LB_H = 32, LB_WIN = 32 };
+enum { LB_H = 32, LB_WIN = 16 };
 
 /* A group's local memory in words, for tiles lw wide: the kernel's lmem layout (the own sums,
- * the segments' offsets, U and cumH, the two windows' states, the latest publication read).
- * (Each tile publishes lw + 2 LB_H words: its bottom row, right column and inclusive row
- * sums, the kernel's LB_SUMS; the passes below declare them.) */
+ * the segments' offsets, U, cumH and the rectangle's sums, the two windows' states, the
+ * latest publication read). (Each tile publishes lw + 2 LB_H words: its bottom row, right
+ * column and inclusive row sums, the kernel's LB_SUMS; the passes below declare them.) */
 static int lb_local_words(int lw)
 {
-  return LB_H * (lw + 1) + LB_H * (lw / LB_H) + lw + LB_H + 2 * LB_WIN + 2;
+  return LB_H * (lw + 1) + LB_H * (lw / LB_H) + lw + 2 * LB_H + 2 * LB_WIN + 2;
 }
 
 static int lb_width(const ts_kctx *k)
