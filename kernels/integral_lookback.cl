@@ -240,50 +240,55 @@ inline __global volatile const uint *lb_sums_of(__global const uint *sums, int t
   return (__global volatile const uint *)(sums + (size_t)(y * tw + x) * LB_SUMS(lw));
 }
 
-/* The sum of the totals of the tiles left of tile column x in the n rows of tiles y1,
- * y1 - 1, ..., y1 - n + 1, this work-item's share of it (the group's work-items take the
- * tiles in turn): the rows' pixels left of this column, which U adds for each tile above
- * that has only its aggregate out. A tile's total is the last word of its right column,
- * which its aggregate brings, so a poll here waits for no tile's look-back; it waits only
- * for tiles dispatched earlier, skipping any other (a walk that leaves races). LB_RB tiles
- * a step, each kind of load out for all of them before any is used: their tickets, their
- * flags (a poll only where one is still 0), one fence, their totals. */
+/* The rectangle of tiles left of tile column x over the n rows of tiles y1, y1 - 1, ...,
+ * y1 - n + 1: the sum of their totals is the rows' pixels left of this column, which U adds
+ * for each tile above that has only its aggregate out. A tile's total is the last word of
+ * its right column, which its aggregate brings, so a poll here waits for no tile's
+ * look-back; it waits only for tiles dispatched earlier, skipping any other (a walk that
+ * leaves races). The group's work-items take its tiles in turn, LB_RB at a time, each kind
+ * of load out for all of them before any is used: lb_rect_out sends their tickets, then
+ * their flags; lb_rect_sum polls where a flag was still 0, fences once, adds their totals.
+ * Tile e of the rectangle (e from 0 to x n - 1, the step's first e0 + i lw) is
+ * (e % x, y1 - e / x). */
 #define LB_RB 4
-inline uint lb_rect(__global int *board, __global const int *ticket_of,
-                    __global const uint *sums, __global const ulong *rec, int record, int tw,
-                    int x, int y1, int n, int tk, uint spin_limit, ulong *t, ulong *b, int lw)
+inline void lb_rect_out(__global int *board, __global const int *ticket_of, int tw, int x,
+                        int y1, int n, int tk, int e0, int *p, int *st, int lw)
 {
-  uint s = 0;
-  for (int e0 = (int)get_local_id(0); e0 < x * n; e0 += LB_RB * lw) {
-    int p[LB_RB], st[LB_RB], any = 0;
-    uint v[LB_RB];
 #pragma unroll
-    for (int i = 0; i < LB_RB; i++) {
-      int e = e0 + i * lw;
-      p[i] = e < x * n ? lb_before(ticket_of, tw, e % x, y1 - e / x, tk) : -1;
-    }
+  for (int i = 0; i < LB_RB; i++) {
+    int e = e0 + i * lw;
+    p[i] = e < x * n ? lb_before(ticket_of, tw, e % x, y1 - e / x, tk) : -1;
+  }
 #pragma unroll
-    for (int i = 0; i < LB_RB; i++)
-      st[i] = p[i] < 0 ? 1 : ((__global volatile const int *)board)[TS_BOARD_FLAGS + p[i]];
+  for (int i = 0; i < LB_RB; i++)
+    st[i] = p[i] < 0 ? 1 : ((__global volatile const int *)board)[TS_BOARD_FLAGS + p[i]];
+}
+
+inline uint lb_rect_sum(__global int *board, __global const uint *sums,
+                        __global const ulong *rec, int record, int tw, int x, int y1, int tk,
+                        uint spin_limit, int e0, const int *p, const int *st, ulong *t, ulong *b,
+                        int lw)
+{
+  uint s = 0, v[LB_RB];
+  int any = 0;
 #pragma unroll
-    for (int i = 0; i < LB_RB; i++) {
-      if (st[i] == 0)
-        ts_lb_poll(board, p[i], tk, spin_limit);
-      any |= p[i] >= 0;
-    }
-    if (any)
-      ts_cm_fence(); /* the totals read below were written before the flags read above */
+  for (int i = 0; i < LB_RB; i++) {
+    if (st[i] == 0)
+      ts_lb_poll(board, p[i], tk, spin_limit);
+    any |= p[i] >= 0;
+  }
+  if (any)
+    ts_cm_fence(); /* the totals read below were written before the flags read above */
 #pragma unroll
-    for (int i = 0; i < LB_RB; i++) {
-      int e = e0 + i * lw;
-      v[i] = p[i] < 0 ? 0u : lb_sums_of(sums, tw, e % x, y1 - e / x, lw)[LB_RIGHT(lw) + LB_H - 1];
-    }
+  for (int i = 0; i < LB_RB; i++) {
+    int e = e0 + i * lw;
+    v[i] = p[i] < 0 ? 0u : lb_sums_of(sums, tw, e % x, y1 - e / x, lw)[LB_RIGHT(lw) + LB_H - 1];
+  }
 #pragma unroll
-    for (int i = 0; i < LB_RB; i++) {
-      s += v[i];
-      if (p[i] >= 0)
-        ts_lb_note(rec, record, p[i], TS_FLAG_AGGREGATE, t, b);
-    }
+  for (int i = 0; i < LB_RB; i++) {
+    s += v[i];
+    if (p[i] >= 0)
+      ts_lb_note(rec, record, p[i], TS_FLAG_AGGREGATE, t, b);
   }
   return s;
 }
@@ -413,6 +418,9 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
     /* A poll counts where its tile's sums are read: the aggregates, and the finished tile. */
     if (polled && ((hp && (hk < hn || (hk == hn && hfin))) || (vp && (vk < vn || (vk == vn && vfin)))))
       lb_take(&bt, &bb, ct, cb);
+    /* The rectangle's first tickets and flags out, then the rows' loads while they come. */
+    int rn = vdone || tx == 0 ? 0 : vn, y1 = ty - (vbase + 1), rp[LB_RB], rst[LB_RB];
+    lb_rect_out(board, ticket_of, tw, tx, y1, rn, tk, k, rp, rst, lw);
     if (!hdone) {
       int j = k % LB_H, q = k / LB_H; /* window tiles q, q + LB_SEGS(lw), ... (at least 4) */
       uint e[LB_WIN / 4];
@@ -430,9 +438,6 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
       if (a != 0)
         atomic_add(&cumH[j], a);
     }
-    if (!vdone && vn > 0 && tx > 0)
-      rs += lb_rect(board, ticket_of, sums, rec, record, tw, tx, ty - (vbase + 1), vn, tk,
-                    spin_limit, &bt, &bb, lw);
     if (!vdone && k < bw) {
       uint d = vfin ? TS_LD32(committed, W, x0 + k, (ty - (vbase + vn + 1)) * LB_H + LB_H - 1) : 0u;
       for (int w0 = 0; w0 < vn; w0 += 8) {
@@ -445,6 +450,12 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
           av += e[i];
       }
       av += d;
+    }
+    for (int e0 = k; e0 < tx * rn; e0 += LB_RB * lw) {
+      if (e0 > k)
+        lb_rect_out(board, ticket_of, tw, tx, y1, rn, tk, e0, rp, rst, lw);
+      rs += lb_rect_sum(board, sums, rec, record, tw, tx, y1, tk, spin_limit, e0, rp, rst, &bt,
+                        &bb, lw);
     }
     hdone |= hn < LB_WIN;
     vdone |= vn < LB_WIN;
