@@ -107,6 +107,7 @@ typedef struct ts_group {
   ulong gsz[TS_MAXG];
   __global const uint *bi[TS_MAXG];
   uint gwork[TS_MAXG];
+  uint gk; /* the buffer of the last access that passed the windows: a hint */
   uint key0, key1, ended, used;
   uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
   uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
@@ -201,6 +202,9 @@ inline void ts_norow(TS_GS ts_group *g, uint img, uint k)
 /* Bounds with nothing in them. */
 inline void ts_gnew(TS_GS ts_group *g)
 {
+  g->gb[0] = 0; /* no buffer matches while none is known (ts_g tries the last first) */
+  g->gsz[0] = 0;
+  g->gk = 0;
   g->used = 0;
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
@@ -592,32 +596,39 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   if (c->wdirty)
     ts_wfold(c);
   TS_GS ts_group *g = c->g;
-  for (uint k = 0; k < c->ng; k++) {
-    ulong b = (ulong)g->gb[k];
-    if (a < b || a + n > b + g->gsz[k])
-      continue;
-    uint off = (uint)(a - b);
-    __global const uint *bi = g->bi[k];
-    ts_log(c, 0, k, acc, off, n, line);
-    uint wk = g->gwork[k];
-    if (wk & TS_W_RECT)
-      ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
-    if (wk & TS_W_DECL)
-      ts_declared(c, bi, k, acc, off, line);
-    if (wk & TS_W_SHADOW) {
-      uint sh = bi[TS_B_SHADOW];
-      uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
-      for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
-        ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line);
+  uint k = g->gk; /* the buffer of the last such access first: usually this one's too */
+  ulong b = (ulong)g->gb[k];
+  if (a < b || a + n > b + g->gsz[k]) {
+    for (k = 0; k < c->ng; k++) {
+      b = (ulong)g->gb[k];
+      if (a >= b && a + n <= b + g->gsz[k])
+        break;
     }
-    if (acc == TS_K_READ && !c->logs && wk == 0) {
-      c->glo = b;
-      c->ghi = b + g->gsz[k] - 1;
+    if (k == c->ng) {
+      ts_outside(c, 0, a, n, acc, line);
+      return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
     }
-    return p;
+    g->gk = k;
   }
-  ts_outside(c, 0, a, n, acc, line);
-  return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
+  uint off = (uint)(a - b);
+  __global const uint *bi = g->bi[k];
+  ts_log(c, 0, k, acc, off, n, line);
+  uint wk = g->gwork[k];
+  if (wk & TS_W_RECT)
+    ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
+  if (wk & TS_W_DECL)
+    ts_declared(c, bi, k, acc, off, line);
+  if (wk & TS_W_SHADOW) {
+    uint sh = bi[TS_B_SHADOW];
+    uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
+    for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
+      ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line);
+  }
+  if (acc == TS_K_READ && !c->logs && wk == 0) {
+    c->glo = b;
+    c->ghi = b + g->gsz[k] - 1;
+  }
+  return p;
 }
 
 /* One byte of a __local array's shadows (the group's own): races inside the group, and
