@@ -116,9 +116,11 @@ typedef struct ts_group {
 #ifdef TS_GROUP_SERIAL
 #define TS_GS __local
 #define TS_LSCR_WORDS (64 + sizeof(ts_group) / 4)
+#define TS_GRP(c) ((c)->g)
 #else
 #define TS_GS
 #define TS_LSCR_WORDS 64
+#define TS_GRP(c) (&(c)->g0)
 #endif
 
 typedef struct ts_ctx {
@@ -138,9 +140,10 @@ typedef struct ts_ctx {
                            * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  TS_GS ts_group *g;      /* buffers and bounds: the group's (CPU), else g0, the work-item's */
-#ifndef TS_GROUP_SERIAL
-  ts_group g0;
+#ifdef TS_GROUP_SERIAL
+  __local ts_group *g;    /* buffers and bounds: the group's (TS_GRP) */
+#else
+  ts_group g0;            /* buffers and bounds: the work-item's own (TS_GRP) */
 #endif
   int fresh;              /* this work-item sets g up (ts_gbuf) */
   /* two windows, tested before the buffers are even looked up, never set while ts_log has
@@ -184,8 +187,9 @@ inline void ts_wfold(ts_ctx *c)
 {
   uint img = c->wimg;
   if (img <= 1) {
-    c->g->rlo[img][0] = min(c->g->rlo[img][0], (uint)(c->fmin - c->wbase));
-    c->g->rhi[img][0] = max(c->g->rhi[img][0], (uint)(c->fmax - c->wbase));
+    TS_GS ts_group *g = TS_GRP(c);
+    g->rlo[img][0] = min(g->rlo[img][0], (uint)(c->fmin - c->wbase));
+    g->rhi[img][0] = max(g->rhi[img][0], (uint)(c->fmax - c->wbase));
   }
   c->wdirty = 0;
 }
@@ -258,9 +262,8 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
     c->g->ended = 0;
   }
 #else
-  c->g = &c->g0;
   c->fresh = 1;
-  ts_gnew(c->g);
+  ts_gnew(&c->g0);
 #endif
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
@@ -271,7 +274,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
 inline void ts_gbuf(ts_ctx *c, __global uchar *p)
 {
   uint k = c->ng++;
-  TS_GS ts_group *g = c->g;
+  TS_GS ts_group *g = TS_GRP(c);
   if (c->fresh) {
     __global const uint *bi = c->ob + TS_HEADER + k * TS_BI;
     uint img = bi[TS_B_RECT];
@@ -374,7 +377,7 @@ inline void ts_fold(TS_GS ts_group *g, uint img, uint k)
 TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
                      int win, ulong base)
 {
-  TS_GS ts_group *g = c->g;
+  TS_GS ts_group *g = TS_GRP(c);
   uint lo, hi;
   if (off >= g->rs[img][k] && last < g->re[img][k]) {
     lo = min(g->rlo[img][k], off);
@@ -433,7 +436,7 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
 inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
-  TS_GS ts_group *g = c->g;
+  TS_GS ts_group *g = TS_GRP(c);
   if (c->wdirty)
     ts_wfold(c);
   ts_nowin(c);
@@ -564,8 +567,8 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
   ulong bd = ~(ulong)0;
   long boff = 0;
   for (uint k = 0; k < count; k++) {
-    ulong b = space ? (ulong)c->lb[k] : (ulong)c->g->gb[k];
-    ulong e = b + (space ? (ulong)c->lsz[k] : c->g->gsz[k]);
+    ulong b = space ? (ulong)c->lb[k] : (ulong)TS_GRP(c)->gb[k];
+    ulong e = b + (space ? (ulong)c->lsz[k] : TS_GRP(c)->gsz[k]);
     ulong d = a < b ? b - a : a + n - e;
     if (d < bd) {
       bd = d;
@@ -595,8 +598,12 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   }
   if (c->wdirty)
     ts_wfold(c);
-  TS_GS ts_group *g = c->g;
+  TS_GS ts_group *g = TS_GRP(c);
+#ifdef TS_GROUP_SERIAL
   uint k = g->gk; /* the buffer of the last such access first: usually this one's too */
+#else
+  uint k = 0;     /* a GPU keeps the buffers' words in registers when indexed from 0 */
+#endif
   ulong b = (ulong)g->gb[k];
   if (a < b || a + n > b + g->gsz[k]) {
     for (k = 0; k < c->ng; k++) {
@@ -608,7 +615,9 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
       ts_outside(c, 0, a, n, acc, line);
       return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
     }
+#ifdef TS_GROUP_SERIAL
     g->gk = k;
+#endif
   }
   uint off = (uint)(a - b);
   __global const uint *bi = g->bi[k];
@@ -672,7 +681,11 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
 {
   ulong a = (ulong)p;
+#ifdef TS_GROUP_SERIAL
   uint k = c->lk; /* the array of the last access first: usually this one's too */
+#else
+  uint k = 0;     /* as ts_g */
+#endif
   ulong b = (ulong)c->lb[k];
   if (a < b || a + n > b + c->lsz[k]) {
     for (k = 0; k < c->nl; k++) {
@@ -684,7 +697,9 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
       ts_outside(c, 1, a, n, acc, line);
       return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
     }
+#ifdef TS_GROUP_SERIAL
     c->lk = k;
+#endif
   }
   uint off = (uint)(a - b);
   ts_log(c, 1, k, acc, off, n, line);
