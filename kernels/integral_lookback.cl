@@ -28,8 +28,9 @@
  * Forward progress: a tile looks back only at tiles with smaller tickets (the walk
  * dispatched them first, so their groups run or are done), stopping at the image's edge or
  * at the first tile dispatched after it (the rectangle skips such a tile): under a walk that
- * leaves no hazard every tile above and to the left comes first. It also waits, as every scoreboard kernel, until each
- * producer of its effective wait set has published. Every poll is bounded (ts_lb_poll). */
+ * leaves no hazard every tile above and to the left comes first. It also waits, as every
+ * scoreboard kernel, until each producer of its effective wait set has published. Every poll
+ * is bounded (ts_lb_poll). */
 
 #define LB_H 32   /* tile rows; also the columns of a row segment (below) */
 #define LB_WIN 16 /* tiles a look-back window */
