@@ -261,18 +261,23 @@ static void watched_pixel(void)
   ts_plain_desc_free(d);
 }
 
+/* Each broken copy's finding, whole where the device's order cannot change it: a finding
+ * names its least place (work-group, then work-item), whichever group ran first. */
 static void broken_copies_caught(void)
 {
   expect_finding("broken_nobarrier.cl", TS_FIND_RACE_LOCAL,
                  "broken_nobarrier.cl:31: race in a work-group on __local memory in gauss_tiled: "
                  "work-group (");
   expect_finding("broken_halo.cl", TS_FIND_UNINIT,
-                 "broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group (");
+                 "broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group "
+                 "(0,0) item (15,0) reads __local tile element 57, before anything in the launch "
+                 "wrote it; ");
   /* which of the two writes comes second depends on the device's order: the race names both */
   expect_race_line("broken_tile.cl", 22);
   expect_finding("broken_tile.cl", TS_FIND_TILE,
                  "broken_tile.cl:22: write outside the declared tile in tile_overwrite: "
-                 "work-group (");
+                 "work-group (0,0) item (15,0) writes out pixel (16,0) channel 0, outside its "
+                 "tile of 16x16; ");
 }
 
 static char tmpdir[] = "/tmp/tilescope-plain-XXXXXX";

@@ -216,7 +216,9 @@ typedef struct ts_plain_place {
 
 #define TS_PLAIN_PLACES 4
 
-/* One kind of finding at one source line of one pass, with its count and first places. */
+/* One kind of finding at one source line of one pass, with its count and places: the least
+ * (by work-group, then work-item; the same from run to run where the finding itself is) first,
+ * then the first others to arrive. */
 typedef struct ts_plain_finding {
   int pass, kind, line;
   uint64_t count;

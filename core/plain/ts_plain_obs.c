@@ -33,7 +33,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   uint32_t nlines = (uint32_t)r->d->src.nlines;
   size_t w = HEADER + (size_t)BI * MAXG;
   lay->find = (uint32_t)w;
-  w += (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
+  w += (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE + PLACE + 1);
   lay->log = (uint32_t)w;
   w += (size_t)LOG_CAP * LOG_REC;
   w = (w + 3) & ~(size_t)3; /* the rectangles are filled 16 bytes at a time */
@@ -190,7 +190,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
                          ts_plain_result *res)
 {
   uint32_t nlines = (uint32_t)r->d->src.nlines;
-  size_t nfind = (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
+  size_t nfind = (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE + PLACE + 1);
   size_t nrect = (size_t)L->ngroups_all * 16;
   uint32_t *f = malloc(nfind * 4), *rect = malloc(nrect * 4), *log = malloc((size_t)LOG_CAP * LOG_REC * 4);
   uint32_t hdr[HEADER];
@@ -231,10 +231,16 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
       x->kind = (int)kind;
       x->line = (int)line;
       x->count = n;
-      x->nplaces = n < NPLACES ? (int)n : NPLACES;
-      for (int i = 0; i < x->nplaces; i++)
-        place_of(f + (size_t)TS_NFIND * nlines + ((size_t)(kind * nlines + line) * NPLACES + (size_t)i) * PLACE,
-                 &x->place[i]);
+      /* the least place first (observe.cl keeps it apart), then the first to arrive but it */
+      size_t row = (size_t)kind * nlines + line;
+      const uint32_t *least = f + (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE) + row * (PLACE + 1);
+      if (least[0])
+        place_of(least, &x->place[x->nplaces++]);
+      for (uint32_t i = 0; i < n && i < NPLACES && x->nplaces < TS_PLAIN_PLACES; i++) {
+        const uint32_t *p = f + (size_t)TS_NFIND * nlines + (row * NPLACES + i) * PLACE;
+        if (!least[0] || memcmp(p, least, PLACE * sizeof *p) != 0)
+          place_of(p, &x->place[x->nplaces++]);
+      }
       res->counts[kind] += n;
     }
   /* rectangles: input reads, output writes; each image's the first of its buffers (the one

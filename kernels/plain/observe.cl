@@ -9,7 +9,8 @@
  *
  * The observation buffer (ts_ob, 32-bit words; core/plain/ts_plain_run.c lays it out and reads
  * it back) holds the header below, then per buffer TS_BI words, then the findings: per kind and
- * source line a count and the first TS_NPLACES places, then the chosen work-item's log, then
+ * source line a count and the first TS_NPLACES places to arrive, then per kind and line the
+ * least place (by work-group, then work-item) and its lock, then the chosen work-item's log, then
  * per work-group and image buffer the rectangles it read and wrote, then the shadows: per lane
  * (element of the argument's scalar type) of each global buffer the kernel may write, four
  * words (ts_gshadow).
@@ -324,9 +325,10 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
   uint row = kind * nlines + line;
   __global uint *f = ob + ob[TS_H_FIND];
   uint n = atomic_inc(f + row);
+  uint w0 = space | buf << 8 | acc << 16; /* never 0: acc is */
   if (n < TS_NPLACES) {
     __global uint *p = f + TS_NFIND * nlines + (row * TS_NPLACES + n) * TS_PLACE;
-    p[0] = space | buf << 8 | acc << 16;
+    p[0] = w0;
     p[1] = off;
     p[2] = c->group;
     p[3] = c->item;
@@ -334,6 +336,32 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
     p[5] = oi;
     p[6] = oline;
   }
+  /* The least place, which a report names first: the same from run to run whatever order
+   * the groups ran in (a work-item's own findings come in program order). A plain read
+   * first, the row's lock only for a place less than the least so far: rare, groups mostly
+   * start in order. The spin is bounded, so a device whose work-items of a warp cannot wait
+   * for each other loses at worst the order, never the kernel. */
+  __global uint *least = f + TS_NFIND * nlines * (1 + TS_NPLACES * TS_PLACE);
+  __global volatile uint *q = (__global volatile uint *)least + row * (TS_PLACE + 1);
+  if (q[0] != 0 && (q[2] < c->group || (q[2] == c->group && q[3] <= c->item)))
+    return;
+  __global volatile int *lock = (__global volatile int *)(q + TS_PLACE);
+  int held = 0;
+  for (int t = 0; t < 100000 && !held; t++)
+    held = atomic_cmpxchg(lock, 0, 1) == 0;
+  if (!held)
+    return;
+  if (q[0] == 0 || c->group < q[2] || (c->group == q[2] && c->item < q[3])) {
+    q[1] = off;
+    q[2] = c->group;
+    q[3] = c->item;
+    q[4] = og;
+    q[5] = oi;
+    q[6] = oline;
+    q[0] = w0;
+  }
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_xchg(lock, 0);
 }
 
 TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
