@@ -26,6 +26,20 @@ static int lane_shift(int lane)
   return lane == 8 ? 3 : lane == 4 ? 2 : lane == 2 ? 1 : 0;
 }
 
+/* The findings' words for nlines source lines: per kind and line a count, TS_NPLACES places
+ * as they arrived, then per kind and line the least place and its lock (observe.cl's
+ * ts_finding). */
+static size_t find_words(uint32_t nlines)
+{
+  return (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE + PLACE + 1);
+}
+
+/* Where the least places begin in the findings. */
+static size_t least_at(uint32_t nlines)
+{
+  return (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
+}
+
 ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pass *ps,
                          const ts_plain_launch *L, const rbuf **gb, int ng,
                          const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay)
@@ -33,7 +47,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   uint32_t nlines = (uint32_t)r->d->src.nlines;
   size_t w = HEADER + (size_t)BI * MAXG;
   lay->find = (uint32_t)w;
-  w += (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE + PLACE + 1);
+  w += find_words(nlines);
   lay->log = (uint32_t)w;
   w += (size_t)LOG_CAP * LOG_REC;
   w = (w + 3) & ~(size_t)3; /* the rectangles are filled 16 bytes at a time */
@@ -190,7 +204,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
                          ts_plain_result *res)
 {
   uint32_t nlines = (uint32_t)r->d->src.nlines;
-  size_t nfind = (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE + PLACE + 1);
+  size_t nfind = find_words(nlines);
   size_t nrect = (size_t)L->ngroups_all * 16;
   uint32_t *f = malloc(nfind * 4), *rect = malloc(nrect * 4), *log = malloc((size_t)LOG_CAP * LOG_REC * 4);
   uint32_t hdr[HEADER];
@@ -233,7 +247,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
       x->count = n;
       /* the least place first (observe.cl keeps it apart), then the first to arrive but it */
       size_t row = (size_t)kind * nlines + line;
-      const uint32_t *least = f + (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE) + row * (PLACE + 1);
+      const uint32_t *least = f + least_at(nlines) + row * (PLACE + 1);
       if (least[0])
         place_of(least, &x->place[x->nplaces++]);
       for (uint32_t i = 0; i < n && i < NPLACES && x->nplaces < TS_PLAIN_PLACES; i++) {

@@ -183,19 +183,25 @@ inline void ts_nowin(ts_ctx *c)
   c->wdirty = 0;
 }
 
-/* The reads inside the window, into the bounds of its row (the window stays). */
+/* The reads inside the window, into the bounds of its row (the window stays). Only a window
+ * that reads extended is dirty, and only an open one can be (wimg 0 or 1). */
 inline void ts_wfold(ts_ctx *c)
 {
-  uint img = c->wimg;
-  if (img <= 1) {
-    TS_GS ts_group *g = TS_GRP(c);
-    g->rlo[img][0] = min(g->rlo[img][0], (uint)(c->fmin - c->wbase));
-    g->rhi[img][0] = max(g->rhi[img][0], (uint)(c->fmax - c->wbase));
-  }
+  TS_GS ts_group *g = TS_GRP(c);
+  g->rlo[c->wimg][0] = min(g->rlo[c->wimg][0], (uint)(c->fmin - c->wbase));
+  g->rhi[c->wimg][0] = max(g->rhi[c->wimg][0], (uint)(c->fmax - c->wbase));
   c->wdirty = 0;
 }
 
-/* No row in a work-item's bounds (ts_ctx's rs, re, rlo, rhi): no access matches it. */
+/* The window folded and closed: where the work-item stops, or lets the others run. */
+inline void ts_wclose(ts_ctx *c)
+{
+  if (c->wdirty)
+    ts_wfold(c);
+  ts_nowin(c);
+}
+
+/* No row in the bounds (ts_group's rs, re, rlo, rhi): no access matches it. */
 inline void ts_norow(TS_GS ts_group *g, uint img, uint k)
 {
   g->rs[img][k] = 1;
@@ -204,7 +210,7 @@ inline void ts_norow(TS_GS ts_group *g, uint img, uint k)
   g->rhi[img][k] = 0;
 }
 
-/* Bounds with nothing in them. */
+/* A group's state with no buffer known and nothing in its bounds. */
 inline void ts_gnew(TS_GS ts_group *g)
 {
   g->gb[0] = 0; /* no buffer matches while none is known (ts_g tries the last first) */
@@ -465,9 +471,7 @@ inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
   TS_GS ts_group *g = TS_GRP(c);
-  if (c->wdirty)
-    ts_wfold(c);
-  ts_nowin(c);
+  ts_wclose(c);
 #ifdef TS_GROUP_SERIAL
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
@@ -759,9 +763,7 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
 #ifdef TS_GROUP_SERIAL
   /* the other work-items run from here: the window's reads into the bounds of its row first */
-  if (c->wdirty)
-    ts_wfold(c);
-  ts_nowin(c);
+  ts_wclose(c);
 #endif
   barrier(flags);
   if (flags & CLK_LOCAL_MEM_FENCE)
