@@ -18,6 +18,8 @@
 # TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, test_launch, launch.sh,
 # OpenCV's kernels, and their timings).
 # TS_GPU_ONLY=adversary runs only the adversary's runs and the 8K bench (4z below).
+# TS_GPU_ONLY=variants runs test_cl and checks and benches the variants TS_GPU_VARIANTS names
+# (4y below).
 # TS_GPU_ONLY=lookback runs only the scoreboard integrals' part (4a below): test_device, the
 # look-back integral against the CPU model, records and critical paths, and their bench; it
 # leaves at most 8 files in OUT_DIR.
@@ -115,6 +117,34 @@ if [[ ${TS_GPU_ONLY:-} == adversary ]]; then
   done
   rm -rf "$work"
   log "done (adversary and bench), exit $rc"
+  exit "$rc"
+fi
+
+# 4y. Named variants (TS_GPU_ONLY=variants, TS_GPU_VARIANTS="a b ..."): test_cl (every
+#     variant against the CPU model), the named ones at 4K and 8K RGB byte for byte against
+#     the CPU back end, then their bench at 7680x4320 grey and RGB. Files: summary.txt,
+#     device.txt, build.log, test_cl.txt, identical.txt, bench.txt.
+if [[ ${TS_GPU_ONLY:-} == variants ]]; then
+  TILESCOPE_CL_SYNC=1 "$build/tests/test_cl" >"$out/test_cl.txt" 2>&1
+  rc=$?
+  log "test_cl exit $rc"
+  : >"$out/identical.txt"
+  for img in 3840x2160 7680x4320; do
+    "$build/assets/ts_mkchart" "$work/chart.png" "$img" >/dev/null
+    for v in ${TS_GPU_VARIANTS:?}; do
+      "$ts" run -i "$work/chart.png" --variant "$v" --backend cl --device "$gpu" --raw "$work/gpu.npy" >/dev/null 2>&1
+      "$ts" run -i "$work/chart.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+      if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+      log "$img RGB $v: $r"
+    done
+  done
+  for c in 1 3; do
+    log "bench 7680x4320, $c channel(s)"
+    "$ts" bench --device "$gpu" --size 7680x4320 --channels "$c" --repeats "${TS_GPU_REPEATS:-11}" \
+      --variants "$(echo $TS_GPU_VARIANTS | tr ' ' ,)" 2>&1 | tee -a "$out/bench.txt"
+  done
+  rm -rf "$work"
+  log "done (variants), exit $rc"
   exit "$rc"
 fi
 
