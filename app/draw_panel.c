@@ -41,7 +41,7 @@ static void traffic(viewer *v)
   const ts_variant *var = ts_run_params_of(v->snap.run)->variant;
   for (int p = 0; p < s->npasses; p++) {
     const ts_pass_desc *pd = &var->passes[p];
-    int src_px_bytes = k->C * k->buf[pd->src].esize;
+    int src_px_bytes = (pd->src == TS_BUF_IN ? k->in_c : k->C) * k->buf[pd->src].esize;
     for (uint32_t id = 0; id < s->pass[p].n; id++) {
       int tx = (int)(id % (uint32_t)s->pass[p].tw), ty = (int)(id / (uint32_t)s->pass[p].tw);
       ts_rect r = pd->read_px(k, tx, ty);

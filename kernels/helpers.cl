@@ -8,6 +8,17 @@ inline uchar gauss_round(uint s)
   return (uchar)((s + 32768u) >> 16);
 }
 
+/* The integral image's luma of pixel (x, y) of an image of C channels: the byte itself when
+ * grey, else (77 R + 150 G + 29 B + 128) >> 8, the host's ts_luma. */
+inline uint ld_luma(TS_OBS_PARAM __global const uchar *src, int W, int C, int x, int y)
+{
+  if (C == 1)
+    return TS_LD8(src, W, x, y);
+  int pitch = W * C, c = x * C;
+  return (77u * TS_LD8(src, pitch, c, y) + 150u * TS_LD8(src, pitch, c + 1, y) +
+          29u * TS_LD8(src, pitch, c + 2, y) + 128u) >> 8;
+}
+
 /* Box 3x3 scale: one float multiply by 0.111f, truncated toward zero. */
 inline uchar box_scale(int sum)
 {

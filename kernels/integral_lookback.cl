@@ -2,7 +2,8 @@
  * in one launch whose tiles do not wait in line (not in the seed). A tile is lw x LB_H
  * pixels and a work-group of lw work-items shares it: the tile's own 2-D prefix sums first,
  * in local memory; then what lies above it and to its left; then its output. Every helper
- * takes the width lw, a constant where each kernel calls it.
+ * takes the width lw, a constant where each kernel calls it. An RGB(A) input is read as it is
+ * (C channels) and turned into luma here, as the host would (ld_luma).
  *
  * Simulated order (the host's launches): every tile above and to the left has finished, and
  * its neighbours' sums are read from the output as the seed's integral reads them (the left
@@ -85,8 +86,8 @@ inline uint16 lb_scan16(uint16 v)
 }
 #endif
 
-inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, int x0, int y0,
-                        __local uint *L, __local uint *off, int lw)
+inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, int C, int x0,
+                        int y0, __local uint *L, __local uint *off, int lw)
 {
   int k = (int)get_local_id(0);
   int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
@@ -95,12 +96,12 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
     int c = 16 * k, n = clamp(bw - c, 0, 16);
     uint16 s = 0;
     for (int j = 0; j < bh; j++) {
-      if (n == 16) {
+      if (n == 16 && C == 1) {
         s += convert_uint16(TS_LD8x16(src, W, x0 + c, y0 + j));
       } else {
         uint e[16];
         for (int i = 0; i < 16; i++)
-          e[i] = i < n ? TS_LD8(src, W, x0 + c + i, y0 + j) : 0u;
+          e[i] = i < n ? ld_luma(TS_OBS_ARG src, W, C, x0 + c + i, y0 + j) : 0u;
         s += vload16(0, e);
       }
       vstore16(s, 0, L + j * LB_P(lw) + c);
@@ -122,9 +123,31 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
   barrier(CLK_LOCAL_MEM_FENCE);
 #else
   uint s = 0, v[LB_H];
+  if (C == 3 && bw == lw && bh == LB_H && W % 4 == 0) {
+    /* A whole tile of RGB whose rows are 4-byte aligned: four pixels at a time as three
+     * aligned 32-bit words (not three byte loads a pixel), their lumas put in place in L;
+     * then each work-item takes its column's (which only it overwrites with its sums). */
+    const int gpr = lw / 4; /* four-pixel groups a row */
 #pragma unroll
-  for (int j = 0; j < LB_H; j++) /* every load out before the first is used */
-    v[j] = k < bw && j < bh ? TS_LD8(src, W, x0 + k, y0 + j) : 0u;
+    for (int e = k; e < gpr * LB_H; e += lw) {
+      int row = e / gpr, g = e - row * gpr, col = 3 * x0 + 12 * g;
+      uint a = as_uint(TS_LD8x4A(src, 3 * W, col, y0 + row));
+      uint b = as_uint(TS_LD8x4A(src, 3 * W, col + 4, y0 + row));
+      uint c = as_uint(TS_LD8x4A(src, 3 * W, col + 8, y0 + row));
+      __local uint *l = L + row * LB_P(lw) + 4 * g;
+      l[0] = (77u * (a & 255u) + 150u * (a >> 8 & 255u) + 29u * (a >> 16 & 255u) + 128u) >> 8;
+      l[1] = (77u * (a >> 24) + 150u * (b & 255u) + 29u * (b >> 8 & 255u) + 128u) >> 8;
+      l[2] = (77u * (b >> 16 & 255u) + 150u * (b >> 24) + 29u * (c & 255u) + 128u) >> 8;
+      l[3] = (77u * (c >> 8 & 255u) + 150u * (c >> 16 & 255u) + 29u * (c >> 24) + 128u) >> 8;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LB_H; j++)
+      v[j] = L[j * LB_P(lw) + k];
+  } else {
+#pragma unroll
+    for (int j = 0; j < LB_H; j++) /* every load out before the first is used */
+      v[j] = k < bw && j < bh ? ld_luma(TS_OBS_ARG src, W, C, x0 + k, y0 + j) : 0u;
+  }
 #pragma unroll
   for (int j = 0; j < LB_H; j++) {
     s += v[j];
@@ -202,7 +225,7 @@ inline void lb_tile_committed(TS_BODY_ARGS, int2 t, int lw)
   int bw = min(lw, W - x0), bh = min(LB_H, H - y0);
   __local uint *L = lmem, *off = lmem + LB_OFF(lw), *U = lmem + LB_U(lw);
   __local uint *cumH = lmem + LB_CUMH(lw);
-  lb_own_sums(TS_OBS_ARG src, W, H, x0, y0, L, off, lw);
+  lb_own_sums(TS_OBS_ARG src, W, H, C, x0, y0, L, off, lw);
   uint corner = x0 > 0 && y0 > 0 ? TS_LD32(committed, W, x0 - 1, y0 - 1) : 0u;
   U[k] = y0 > 0 && k < bw ? TS_LD32(committed, W, x0 + k, y0 - 1) : 0u;
   if (k < LB_H)
@@ -325,12 +348,12 @@ inline void lb_lead_fence(void)
 
 /* One tile in one launch: its own sums and its aggregate out, the look-back, the output and
  * DONE. ts_tk_, ts_t_ and ts_lead_ come from TS_TICKET in the kernel. */
-#define LB_DEVICE_BODY(lw) lb_device(src, dst, committed, tiles, ntiles, W, H, lmem, board, \
+#define LB_DEVICE_BODY(lw) lb_device(src, dst, committed, tiles, ntiles, W, H, C, lmem, board, \
                                      waits, rec, record, stuck, spin_limit, ts_tk_[0], ts_t_, \
                                      ts_lead_, lw)
 inline void lb_device(__global const uchar *src, __global uchar *dst,
                       __global const uchar *committed, __global const int2 *tiles, int ntiles,
-                      int W, int H, __local uint *lmem, __global int *board,
+                      int W, int H, int C, __local uint *lmem, __global int *board,
                       __global const int *waits, __global ulong *rec, int record, int stuck,
                       uint spin_limit, int tk, int2 t, int lead, int lw)
 {
@@ -358,7 +381,7 @@ inline void lb_device(__global const uchar *src, __global uchar *dst,
     cumH[k] = rsum[k] = 0;
   if (lead)
     best[0] = INT_MIN; /* no publication read yet (records) */
-  lb_own_sums(src, W, H, x0, y0, L, off, lw);
+  lb_own_sums(src, W, H, C, x0, y0, L, off, lw);
   mine[k] = lb_own(L, off, k, LB_H - 1, lw);
   uint right = k < LB_H ? lb_own(L, off, lw - 1, k, lw) : 0u;
   if (k < LB_H)

@@ -36,7 +36,7 @@ static void check_user(const ts_variant *v)
   if (v->npasses < 1 || v->npasses > TS_MAX_PASSES || v->cost < 1 || v->cost > TS_COST_MAX ||
       v->pattern < 0 || v->pattern >= TS_PAT_COUNT)
     fuzz_fail("%d passes, cost %d, pattern %d", v->npasses, v->cost, (int)v->pattern);
-  ts_kctx k = { .W = 4096, .H = 4096, .C = 3, .variant = v };
+  ts_kctx k = { .W = 4096, .H = 4096, .C = 3, .in_c = 3, .variant = v };
   v->setup(&k);
   for (int p = 0; p < v->npasses; p++) {
     const ts_pass_desc *pd = &v->passes[p];

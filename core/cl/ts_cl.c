@@ -518,7 +518,7 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
   r->v = v;
   r->W = k->W;
   r->H = k->H;
-  r->C = k->C;
+  r->C = k->in_c; /* the kernel's C: its input's channels */
   r->r = k->r;
   r->lmem = tscl_local_bytes(v, k);
   r->shared = cl->unified;

@@ -305,7 +305,7 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
     k->ksize = run->params.ksize;
     k->r = k->ksize / 2;
   }
-  if (v->filter == TS_FILTER_INTEGRAL && in->c != 1) {
+  if (v->filter == TS_FILTER_INTEGRAL && in->c != 1 && !v->own_luma) {
     if ((st = ts_image_convert(in, 1, &run->in_img, err)) != TS_OK)
       goto fail;
   } else {
@@ -314,7 +314,8 @@ ts_status ts_run_create(const ts_image *in, const ts_run_params *params, ts_run 
   const ts_image *src = run->in_img;
   k->W = src->w;
   k->H = src->h;
-  k->C = src->c;
+  k->in_c = src->c;
+  k->C = v->filter == TS_FILTER_INTEGRAL ? 1 : src->c;
   k->buf[TS_BUF_IN] = (ts_buf){ .cols = src->w * src->c, .rows = src->h, .esize = 1 };
   k->variant = v;
   v->setup(k);
@@ -643,9 +644,12 @@ const uint32_t *ts_run_output_u32(const ts_run *run)
 uint32_t ts_run_integral_scale(const ts_run *run)
 {
   const ts_buf *in = &run->k.buf[TS_BUF_IN];
+  const int c = run->k.in_c;
   uint64_t total = 0;
-  for (size_t i = 0, n = in->data ? (size_t)in->cols * in->rows : 0; i < n; i++)
-    total += in->data[i];
+  for (size_t i = 0, n = in->data ? (size_t)in->cols * in->rows : 0; i < n; i += (size_t)c) {
+    const uint8_t *p = in->data + i;
+    total += c == 1 ? p[0] : ts_luma(p[0], p[1], p[2]);
+  }
   return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
 }
 

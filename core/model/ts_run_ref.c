@@ -8,7 +8,7 @@ ts_status ts_run_reference(const ts_run *run, ts_image **img, uint32_t **sums, t
 {
   const ts_variant *v = run->params.variant;
   const ts_kctx *k = &run->k;
-  ts_image in = { .w = k->W, .h = k->H, .c = k->C, .data = k->buf[TS_BUF_IN].data };
+  ts_image in = { .w = k->W, .h = k->H, .c = k->in_c, .data = k->buf[TS_BUF_IN].data };
   *img = NULL;
   *sums = NULL;
   if (v->filter == TS_FILTER_INTEGRAL)

@@ -41,7 +41,8 @@ static int rect_empty(ts_obs_rect r)
 static ts_obs_rect declared(const ts_kctx *k, const ts_pass_desc *pd, const ts_obs_pass *op,
                             int tx, int ty, int role, int kind)
 {
-  int cols = op->cols[role], rows = op->rows[role], C = k->C;
+  int cols = op->cols[role], rows = op->rows[role];
+  int C = pd->src == TS_BUF_IN ? k->in_c : k->C;
   if (role == TS_ROLE_SRC && kind == TS_ACC_READ) {
     ts_rect p = pd->read_px(k, tx, ty);
     return pd->src_transposed ? clip(p.y * C, p.x, p.h * C, p.w, cols, rows)
@@ -357,13 +358,15 @@ static ts_obs_rect pixels(ts_obs_rect r, int role, int kind, int C)
 ts_status ts_observe_check(const ts_observe *ob, const ts_run *run, size_t max_lines,
                            ts_obs_report *rep, ts_error *err)
 {
-  const int C = ts_run_kctx(run)->C;
+  const ts_kctx *k = ts_run_kctx(run);
   memset(rep, 0, sizeof *rep);
   size_t cap = 0, hcap = 0, shown_fp = 0, shown_wr = 0, shown_cf = 0;
   ts_status st = TS_OK;
   ts_run_hazards(run, &rep->declared_hazards);
   for (int pi = 0; pi < ob->npasses && st == TS_OK; pi++) {
     const ts_obs_pass *op = &ob->pass[pi];
+    /* src's pixels: an own_luma integral reads RGB(A), and of RGBA never the alpha */
+    const int C = k->variant->passes[pi].src == TS_BUF_IN ? k->in_c : k->C;
     if (op->oob) {
       rep->out_of_buffer += op->oob;
       ts_obs_finding f = { TS_OBS_OUT_OF_BUFFER, pi, op->oob_role, op->oob_col, op->oob_row,

@@ -37,6 +37,8 @@ typedef struct ts_buf {
 typedef struct ts_kctx {
   const struct ts_variant *variant; /* the variant the run runs (set before its setup) */
   int W, H, C;           /* image; C is 1 for the integral image (it works on luma) */
+  int in_c;              /* IN's channels as stored: C, or the RGB(A) that an own_luma
+                          * variant turns into luma itself */
   int ksize, r;          /* Gaussian size and radius */
   uint32_t w1[TS_GAUSS_MAX_K]; /* Gaussian 1-D weights, summing to 256 */
   ts_buf buf[TS_NBUF];
@@ -94,6 +96,9 @@ typedef struct ts_variant {
    * `unchecked`: it names no built-in filter to equal, so no reference checks it. */
   const char *file;
   int unchecked;
+  /* An integral variant that reads RGB(A) as it is and makes the luma itself (ts_luma's
+   * formula, in its model and its kernel), rather than the host converting it first. */
+  int own_luma;
 } ts_variant;
 
 /* Built-in variants first, then the user kernels added with ts_variant_add. */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ts_image.h"
 #include "ts_variant.h"
 
 static inline int ts_clampi(int v, int lo, int hi)
@@ -57,6 +58,15 @@ static inline uint8_t ts_ld8_col(const ts_buf *b, int C, int col, int row)
 {
   int px = col >= 0 ? col / C : -((-col + C - 1) / C);
   return ts_ld8(b, C, px, row, col - px * C);
+}
+
+/* The luma of pixel (x, y) of the input (inside it), as an own_luma variant reads it: the byte
+ * itself when grey, else ts_luma of its first three channels. */
+static inline uint32_t ts_ld_luma(const ts_kctx *k, int x, int y)
+{
+  const ts_buf *in = &k->buf[TS_BUF_IN];
+  const uint8_t *p = in->data + (size_t)y * (size_t)in->cols + (size_t)x * (size_t)k->in_c;
+  return k->in_c == 1 ? p[0] : ts_luma(p[0], p[1], p[2]);
 }
 
 static inline uint16_t ts_ld16(const ts_buf *b, int C, int x, int y, int c)

@@ -8,7 +8,8 @@
  * predecessors published (decoupled look-back), which the board carries, so the pass
  * declares how many words a tile publishes. The two differ only in the tile's width: a
  * wider tile pays the look-back's fixed costs (a ticket, two publications, the polls) once
- * for twice the pixels. */
+ * for twice the pixels. Both read RGB(A) as it is and make the luma themselves (own_luma):
+ * the host's conversion would be a pass over the image of its own. */
 #include "variant_internal.h"
 
 /* The tile's rows and a look-back window's tiles: the kernel's LB_H and LB_WIN. */
@@ -57,7 +58,7 @@ static int lb_self_reads(const ts_kctx *k, int tx, int ty, ts_rect *out)
 /* S(x0 + i, y0 + j) = own(i, j) + above[i] + left[j] - corner, own the tile's prefix sums. */
 static void lookback_run(ts_kctx *k, int tx, int ty)
 {
-  const ts_buf *in = &k->buf[TS_BUF_IN], *sums = &k->buf[TS_BUF_OUT];
+  const ts_buf *sums = &k->buf[TS_BUF_OUT];
   const int lw = lb_width(k), x0 = tx * lw, y0 = ty * LB_H;
   const int bw = ts_mini(lw, k->W - x0), bh = ts_mini(LB_H, k->H - y0);
   uint32_t col[256] = { 0 }; /* column sums of the rows so far */
@@ -65,7 +66,7 @@ static void lookback_run(ts_kctx *k, int tx, int ty)
   for (int j = 0; j < bh; j++) {
     uint32_t own = 0, left = x0 > 0 ? ts_ld32(sums, x0 - 1, y0 + j) - corner : 0;
     for (int i = 0; i < bw; i++) {
-      col[i] += in->data[(size_t)(y0 + j) * (size_t)in->cols + (size_t)(x0 + i)];
+      col[i] += ts_ld_luma(k, x0 + i, y0 + j);
       own += col[i];
       uint32_t above = y0 > 0 ? ts_ld32(sums, x0 + i, y0 - 1) : 0;
       ts_st32(&k->shadow[TS_BUF_OUT], x0 + i, y0 + j, own + above + left);
@@ -97,6 +98,7 @@ const ts_variant ts_variant_integral_lookback = {
              "then looks back over its predecessors' (decoupled look-back)",
   .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 4 * 8, .npasses = 1,
   .passes = lookback_pass, .setup = ts_integral_setup, .local_bytes = lb_local_bytes,
+  .own_luma = 1,
 };
 
 const ts_variant ts_variant_integral_lookback_wide = {
@@ -105,4 +107,5 @@ const ts_variant ts_variant_integral_lookback_wide = {
              "costs paid once for twice the pixels",
   .pattern = TS_PAT_WAVEFRONT, .cost = 1, .private_bytes = 4 * 8, .npasses = 1,
   .passes = lookback_wide_pass, .setup = ts_integral_setup, .local_bytes = lb_local_bytes,
+  .own_luma = 1,
 };
