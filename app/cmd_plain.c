@@ -417,6 +417,7 @@ out:
  * Not for people; its exit code only says whether the answer was written. */
 int cmd_plain_worker(void)
 {
+  ts_isolate_child_signals();
   ts_blob req = { 0 }, out = { 0 };
   uint8_t buf[65536];
   for (;;) {

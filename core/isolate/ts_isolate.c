@@ -185,6 +185,13 @@ static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error 
   return TS_OK;
 }
 
+void ts_isolate_child_signals(void)
+{
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+    signal(faults[i], SIG_DFL);
+}
+
 ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
                      ts_blob *result, ts_error *err)
 {
@@ -195,6 +202,7 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
   if (st0 != TS_OK)
     return st0;
   if (pid == 0) {
+    ts_isolate_child_signals();
     ts_blob out = { 0 };
     ts_error e = { 0 };
     ts_status st = fn(arg, &out, &e);

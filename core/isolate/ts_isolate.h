@@ -38,6 +38,11 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
  * on TS_OK the result. Returns 0 when it could not be written. */
 int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob *out);
 
+/* In the child, before the debuggee runs: its faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL) end
+ * the process with their own signal, whatever handler it inherited or installed at start (a
+ * sanitizer's, a crash reporter's), so that the parent can name the signal. */
+void ts_isolate_child_signals(void);
+
 /* The same work in a new program: argv (argv[0] a path) runs with the request readable at
  * file descriptor 3 (request_fd, inherited) and its standard output the message pipe, and
  * answers with ts_isolate_reply on fd 1. For a parent whose state a fork cannot take along
