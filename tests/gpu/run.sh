@@ -18,6 +18,7 @@
 # TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, test_launch, launch.sh,
 # OpenCV's kernels, and their timings).
 # TS_GPU_ONLY=adversary runs only the adversary's runs and the 8K bench (4z below).
+# TS_GPU_ONLY=build stops after the build and the device list (4x below).
 # TS_GPU_ONLY=variants runs test_cl and checks and benches the variants TS_GPU_VARIANTS names
 # (4y below).
 # TS_GPU_ONLY=lookback runs only the scoreboard integrals' part (4a below): test_device, the
@@ -91,6 +92,14 @@ if [[ -z $gpu ]]; then
   log "no OpenCL GPU device"; exit 1
 fi
 "$ts" list --memory --device "$gpu" 2>&1 | tee -a "$out/device.txt"
+
+# 4x. Only the build and the device list (TS_GPU_ONLY=build), for commands of one's own
+#     after it: the product is $build/tilescope, its libraries under $prefix (LD_LIBRARY_PATH
+#     as above, and OCL_ICD_VENDORS=$prefix/vendors where that folder exists).
+if [[ ${TS_GPU_ONLY:-} == build ]]; then
+  log "done (build only)"
+  exit 0
+fi
 
 # 4z. The adversary and the 8K bench (TS_GPU_ONLY=adversary): a dropped dependency under
 #     --adversary in 5 runs, the right patterns under it in 3 each, then every variant at
