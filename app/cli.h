@@ -89,6 +89,7 @@ extern const char *cli_plain_file;
 /* Its launch file (--launch FILE, main.c), or NULL. */
 extern const char *cli_plain_launch;
 int cmd_run_plain(int argc, char **argv);
+int cmd_bench_plain(int argc, char **argv);
 int cmd_plain_worker(void);
 int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -235,6 +235,8 @@ static int run_command(int argc, char **argv)
   }
   if (cmd && strcmp(cmd, "run") == 0 && cli_plain_file)
     return cmd_run_plain(argc - 1, argv + 1);
+  if (cmd && strcmp(cmd, "bench") == 0 && cli_plain_file)
+    return cmd_bench_plain(argc - 1, argv + 1);
   /* --kernel-file without --variant: run, shot and the viewer take the file's variant. */
   /* (A script picks its own, and the window lets the user switch between several.) */
   int named = 0, scripted = 0;
@@ -277,7 +279,7 @@ static int run_command(int argc, char **argv)
 #endif
   if (cli_plain_file && !viewer_cmd) {
     fprintf(stderr, "tilescope: --kernel-file %s: a plain kernel runs with `tilescope run`, "
-                    "`shot` or the viewer (bench and list take the dialect's kernels)\n",
+                    "`bench`, `shot` or the viewer (list takes the dialect's kernels)\n",
             cli_plain_file);
     return EXIT_USAGE;
   }

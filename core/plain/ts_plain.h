@@ -269,7 +269,8 @@ typedef struct ts_plain_launch {
   ts_plain_access *log;        /* observed: the chosen work-item's accesses, and every access
                                 * of the watched pixel, in the order they happened */
   size_t nlog, nlog_all;
-  double ms;                   /* kernel time */
+  double ms;                   /* kernel time, the fastest of the repeats */
+  double ms_median;            /* and their median */
 } ts_plain_launch;
 
 typedef struct ts_plain_opts {
@@ -278,6 +279,7 @@ typedef struct ts_plain_opts {
   long chosen_group[3], chosen_item[3]; /* -1: none */
   int watch_x, watch_y;        /* an output pixel whose every access is logged (-1: none) */
   int repeats;                 /* timed launches of each pass (0: 1) */
+  int warmup;                  /* untimed launches of each pass before them */
 } ts_plain_opts;
 
 typedef struct ts_plain_result {

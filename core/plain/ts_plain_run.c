@@ -357,6 +357,13 @@ static ts_status build(runner *r, int observe)
 
 /* ---- the run ---- */
 
+/* For the median of the repeats. */
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_result *res)
 {
   const ts_plain_pass *ps = &r->d->pass[pass];
@@ -492,11 +499,13 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       }
   }
   int repeats = o->repeats > 0 ? o->repeats : 1;
-  double best = 0;
-  for (int rep = 0; st == TS_OK && rep < repeats; rep++) {
+  double best = 0, times[1000];
+  if (repeats > 1000)
+    repeats = 1000;
+  for (int rep = -(o->warmup > 0 ? o->warmup : 0); st == TS_OK && rep < repeats; rep++) {
     /* the observation filled afresh each repeat: the findings are one launch's, not N
      * times it */
-    if (rep > 0 && ob && (st = ts_plain_ob_reset(r, ob, &lay)) != TS_OK)
+    if (rep > -o->warmup && ob && (st = ts_plain_ob_reset(r, ob, &lay)) != TS_OK)
       break;
     cl_event ev = NULL;
     e = clEnqueueNDRangeKernel(r->q, kn, (cl_uint)L->dims, NULL, L->global, L->local, 0, NULL, &ev);
@@ -510,13 +519,20 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
       clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
       double ms = (double)(t1 - t0) / 1e6;
-      if (rep == 0 || ms < best)
+      if (rep >= 0)
+        times[rep] = ms;
+      if (rep == 0 || (rep > 0 && ms < best))
         best = ms;
     }
     if (ev)
       clReleaseEvent(ev);
   }
   L->ms = best;
+  if (st == TS_OK) {
+    qsort(times, (size_t)repeats, sizeof times[0], cmp_double);
+    L->ms_median = repeats % 2 ? times[repeats / 2]
+                               : (times[repeats / 2 - 1] + times[repeats / 2]) / 2;
+  }
   if (st == TS_OK && ob)
     st = ts_plain_ob_read(r, ob, &lay, pass, L, res);
   if (ob)
