@@ -19,6 +19,21 @@ inline uint ld_luma(TS_OBS_PARAM __global const uchar *src, int W, int C, int x,
           29u * TS_LD8(src, pitch, c + 2, y) + 128u) >> 8;
 }
 
+/* ld_luma of the 16 pixels from x of an RGB row, from three 16-byte loads a, b and c:
+ * channel k of pixel i is byte 3i + k of the 48, gathered by swizzles (a shuffle2 with a
+ * mask is a library call on pocl). The luma's sum stays below 2^16. */
+inline ushort16 ld_luma16_rgb(TS_OBS_PARAM __global const uchar *src, int W, int x, int y)
+{
+  int pitch = 3 * W;
+  uchar16 a = TS_LD8x16(src, pitch, 3 * x, y), b = TS_LD8x16(src, pitch, 3 * x + 16, y);
+  uchar16 c = TS_LD8x16(src, pitch, 3 * x + 32, y);
+  uchar16 r = (uchar16)(a.s0369, a.scf, b.s258, b.sbe, c.s147, c.sad);
+  uchar16 g = (uchar16)(a.s147, a.sad, b.s0369, b.scf, c.s258, c.sbe);
+  uchar16 bl = (uchar16)(a.s258, a.sbe, b.s147, b.sad, c.s0369, c.scf);
+  return ((ushort)77 * convert_ushort16(r) + (ushort)150 * convert_ushort16(g) +
+          (ushort)29 * convert_ushort16(bl) + (ushort)128) >> (ushort)8;
+}
+
 /* Box 3x3 scale: one float multiply by 0.111f, truncated toward zero. */
 inline uchar box_scale(int sum)
 {

@@ -98,6 +98,8 @@ inline void lb_own_sums(TS_OBS_PARAM __global const uchar *src, int W, int H, in
     for (int j = 0; j < bh; j++) {
       if (n == 16 && C == 1) {
         s += convert_uint16(TS_LD8x16(src, W, x0 + c, y0 + j));
+      } else if (n == 16 && C == 3) {
+        s += convert_uint16(ld_luma16_rgb(TS_OBS_ARG src, W, x0 + c, y0 + j));
       } else {
         uint e[16];
         for (int i = 0; i < 16; i++)
