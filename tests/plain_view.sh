@@ -79,10 +79,10 @@ check "shot --pixel without a plain kernel: one line, exit 2 ($(cat "$tmp/out"))
   bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
 
 # Commands that show no plain kernel say so in one line.
-"$ts" bench --kernel-file "$plain/gauss_tiled.cl" >"$tmp/out" 2>&1
+"$ts" list --kernel-file "$plain/gauss_tiled.cl" >"$tmp/out" 2>&1
 rc=$?
-check "bench refuses a plain kernel ($(cat "$tmp/out"))" \
-  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'runs with .tilescope run., .shot. or the viewer' '$tmp/out'"
+check "list refuses a plain kernel ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'runs with .tilescope run., .bench., .shot. or the viewer' '$tmp/out'"
 "$ts" shot --kernel-file "$plain/gauss_tiled.cl" --frames 0:2:1 -o "$tmp/f.png" >"$tmp/out" 2>&1
 rc=$?
 check "shot --frames refuses a plain kernel ($(cat "$tmp/out"))" \
