@@ -177,8 +177,8 @@ static int load_user_kernels(int *argc, char **argv)
 /* run, shot and bench go on in a child process under a supervisor (core/isolate/): a kernel
  * that crashes the process, corrupts its heap or never ends costs one line naming what ran,
  * exit 1 and no output, never a core dump or a hang. The watchdog is the command's --timeout
- * (default 600 s), with room for a shot's own watchdog and a plain kernel's two runs to
- * speak first. TILESCOPE_SUPERVISE=0 runs the command in this process (for a debugger).
+ * (default 600 s), with room for a shot's own watchdog and a plain kernel's two runs (run,
+ * bench) to speak first. TILESCOPE_SUPERVISE=0 runs the command in this process (for a debugger).
  * Returns 1 in the child; 0 in the parent, with the exit code. */
 static int supervise(const char *cmd, int argc, char **argv, int *code)
 {
@@ -206,7 +206,8 @@ static int supervise(const char *cmd, int argc, char **argv, int *code)
   else
     snprintf(what, sizeof what, "%s: the variant %s", cmd,
              variant ? variant : nfile_variants ? file_variants[0] : "(the default)");
-  int plain_run = cli_plain_file && strcmp(cmd, "run") == 0, shot = strcmp(cmd, "shot") == 0;
+  int plain_run = cli_plain_file && (strcmp(cmd, "run") == 0 || strcmp(cmd, "bench") == 0);
+  int shot = strcmp(cmd, "shot") == 0;
   return ts_supervise(what, plain_run ? 2 * timeout + 30 : shot ? timeout + 30 : timeout, code);
 }
 

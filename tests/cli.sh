@@ -469,6 +469,8 @@ PY
     "$ts" bench --kernel-file "$src/assets/kernels/plain/separable.cl" --size 64x64 --repeats 2 --json
   expect 1 "^tilescope bench: .*far.cl: it would access memory outside its buffers, so its plain run is not timed" \
     "$ts" bench --kernel-file "$src/tests/kernels/far.cl" --size 64x64 --repeats 1
+  expect 1 "^tilescope bench: forever.cl, observed: did not finish in 3 s; the watchdog stopped it \(--timeout\)$" \
+    "$ts" bench --kernel-file "$src/tests/kernels/forever.cl" --size 64x64 --repeats 1 --timeout 3
   expect 2 "^tilescope bench: --repeats 0: must be 1..1000$" \
     "$ts" bench --kernel-file "$src/assets/kernels/plain/conv2d.cl" --repeats 0
   # A wrong entry= names the file and the entry, not OpenCL's error code.
