@@ -150,7 +150,7 @@ int main(int argc, char **argv)
   std::vector<uint8_t> ref_box = ref_filter(img, w, h, ch, nullptr),
                        ref_gauss = ref_filter(img, w, h, ch, gw);
   Buffer<uint8_t> in(img.data(), ch, w, h), out(ch, w, h);
-  Target target = get_host_target();
+  Target target = get_jit_target_from_environment(); // HL_JIT_TARGET, else this CPU
   std::printf("{\"halide\": \"14\", \"target\": \"%s\", \"threads\": %d",
               target.to_string().c_str(), threads);
   for (int filter = 0; filter < 2; filter++) {
