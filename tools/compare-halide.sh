@@ -15,12 +15,13 @@ size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2}
 }
 hl=$("$build/tools/ts_halidebench" "$size" "$channels" "$repeats" "$threads")
 ts=$("$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json)
+sh "$(dirname "$0")/cpu-name.sh" "$build/tilescope"
 python3 - "$hl" "$ts" <<'PY'
 import json, sys
 hl, ts = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 print(f"{ts['device']}, {ts['width']}x{ts['height']}, {ts['channels']} channel(s), "
       f"medians of {ts['repeats']}; Halide {hl['halide']} ({hl['target']}), {hl['threads']} threads")
-print(f"{'filter':<12} {'fastest variant':<18} {'ms':>8}  {'Halide best schedule':<40} {'ms':>8} {'ratio':>7}")
+print(f"{'filter':<12} {'fastest variant':<18} {'ms':>8}  {'Halide best schedule':<48} {'ms':>8} {'ratio':>7}")
 for key, name in (("box", "box 3x3"), ("gauss", "gauss")):
     vs = [v for v in ts["variants"] if v["filter"].startswith(name)]
     best = min(vs, key=lambda v: v["median_ms"])
@@ -28,6 +29,6 @@ for key, name in (("box", "box 3x3"), ("gauss", "gauss")):
     if not scheds:
         sys.exit(f"compare-halide.sh: no Halide schedule of {key} equals tilescope's reference")
     h = min(scheds, key=lambda s: s["ms"])
-    print(f"{name:<12} {best['name']:<18} {best['median_ms']:>8.3f}  {h['schedule']:<40} {h['ms']:>8.3f} "
+    print(f"{name:<12} {best['name']:<18} {best['median_ms']:>8.3f}  {h['schedule']:<48} {h['ms']:>8.3f} "
           f"{best['median_ms'] / h['ms']:>6.2f}x")
 PY

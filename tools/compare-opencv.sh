@@ -13,6 +13,7 @@ size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2}
 }
 cv=$("$build/tools/ts_cvbench" "$size" "$channels" "$repeats" "$threads")
 ts=$("$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json)
+sh "$(dirname "$0")/cpu-name.sh" "$build/tilescope"
 python3 - "$cv" "$ts" <<'PY'
 import json, sys
 cv, ts = json.loads(sys.argv[1]), json.loads(sys.argv[2])
