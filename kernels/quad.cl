@@ -121,26 +121,32 @@ inline uchar16 gq_round(uint16 s)
   return convert_uchar16((s + 32768u) >> 16); /* gauss_round */
 }
 
-inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
-                     __constant uint *wt, int2 t, const int C)
-{
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H;
-  ushort16 h[GQ_H + 4];
-  for (int j = 0; j < GQ_H + 4; j++) {
-    uchar b[32];
-    qd_row(TS_OBS_ARG src, rowbytes, x, clamp(y0 - 2 + j, 0, H - 1), C, 2, b);
-    ushort16 s = (ushort16)0;
-    for (int k = 0; k < 5; k++)
-      s += (ushort)wt[k] * convert_ushort16(vload16(0, b + 8 + (k - 2) * C));
-    h[j] = s;
+/* The rows' horizontal sums are exact in 16 bits (at most 255 * 256); they are kept in 16-bit
+ * lanes for 1 and 2 channels and in 32-bit lanes for 3 and 4, which an NVIDIA H100 ran
+ * faster there (8K RGB 0.120 ms against 0.130) and slower in grey (0.047 against 0.044). */
+#define GQ_WORDS(NAME, T, T16, CONVERT16)                                                    \
+  inline void NAME(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,  \
+                   __constant uint *wt, int2 t, const int C)                                  \
+  {                                                                                         \
+    int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H;                                  \
+    T16 h[GQ_H + 4];                                                                        \
+    for (int j = 0; j < GQ_H + 4; j++) {                                                    \
+      uchar b[32];                                                                          \
+      qd_row(TS_OBS_ARG src, rowbytes, x, clamp(y0 - 2 + j, 0, H - 1), C, 2, b);            \
+      T16 s = (T16)0;                                                                       \
+      for (int k = 0; k < 5; k++)                                                           \
+        s += (T)wt[k] * CONVERT16(vload16(0, b + 8 + (k - 2) * C));                         \
+      h[j] = s;                                                                             \
+    }                                                                                       \
+    for (int j = 0; j < GQ_H && y0 + j < H; j++) {                                          \
+      uint16 s = (uint16)0;                                                                 \
+      for (int k = 0; k < 5; k++)                                                           \
+        s += wt[k] * convert_uint16(h[j + k]);                                              \
+      TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));                                    \
+    }                                                                                       \
   }
-  for (int j = 0; j < GQ_H && y0 + j < H; j++) {
-    uint16 s = (uint16)0;
-    for (int k = 0; k < 5; k++)
-      s += wt[k] * convert_uint16(h[j + k]);
-    TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
-  }
-}
+GQ_WORDS(gq_words, ushort, ushort16, convert_ushort16)
+GQ_WORDS(gq_words32, uint, uint16, convert_uint16)
 
 inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
 {
@@ -152,10 +158,10 @@ inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
     gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 2);
     return;
   case 3:
-    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 3);
+    gq_words32(TS_OBS_ARG src, dst, W, H, weights, t, 3);
     return;
   case 4:
-    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 4);
+    gq_words32(TS_OBS_ARG src, dst, W, H, weights, t, 4);
     return;
   }
   /* Other sizes and row lengths: a ring of the last k rows' horizontal sums. */

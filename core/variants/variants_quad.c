@@ -110,7 +110,8 @@ static const ts_pass_desc gq_pass[] = { {
     .tile_px = gq_tile, .read_px = gq_read, .cl_file = "quad.cl", .cl_kernel = "gaussquad",
 } };
 
-/* Private memory: the horizontal sums of the rows (16-bit, 16 a row) and a row's 32 bytes. */
+/* Private memory: the horizontal sums of the rows, 16 a row (16-bit; the Gaussian's 32-bit for
+ * 3 and 4 channels), and a row's 32 bytes. */
 const ts_variant ts_variant_boxquad = {
   .name = "boxquad", .filter = TS_FILTER_BOX3,
   .summary = "16-byte words x 8 rows, every load issued before any store: 128-bit aligned "
@@ -123,6 +124,6 @@ const ts_variant ts_variant_gaussquad = {
   .name = "gaussquad", .filter = TS_FILTER_GAUSS,
   .summary = "16-byte words x 4 rows, every load issued before any store: 128-bit aligned "
              "accesses, the 5-tap halo from the neighbours' words (for GPUs)",
-  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = (GQ_H + 4) * 32 + 32, .npasses = 1,
+  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = (GQ_H + 4) * 64 + 32, .npasses = 1,
   .passes = gq_pass, .setup = qd_setup,
 };
