@@ -17,6 +17,32 @@
 #include "ts_number.h"
 #include "ts_record.h"
 
+/* The host's CPU in a few words, for the header: a speed measured on one CPU kind does not
+ * carry to another, and pocl's device name cuts the model short. "AMD EPYC 9R14 (AVX-512, 2
+ * cores)" from /proc/cpuinfo where there is one, else only the cores. */
+static void host_cpu(char *buf, size_t n)
+{
+  char line[4096], model[256] = "", isa[16] = "";
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  while (f && fgets(line, sizeof line, f) && (!model[0] || !isa[0])) {
+    char *v = strchr(line, ':');
+    if (!v)
+      continue;
+    v += v[1] == ' ' ? 2 : 1;
+    v[strcspn(v, "\n")] = '\0';
+    if (!model[0] && strncmp(line, "model name", 10) == 0)
+      snprintf(model, sizeof model, "%s", v);
+    else if (!isa[0] && strncmp(line, "flags", 5) == 0)
+      snprintf(isa, sizeof isa, "%s, ", strstr(v, " avx512bw") ? "AVX-512"
+                                        : strstr(v, " avx2")   ? "AVX2"
+                                                               : "no AVX2");
+  }
+  if (f)
+    fclose(f);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  snprintf(buf, n, "%s (%s%ld cores)", model[0] ? model : "a CPU", isa, cores);
+}
+
 static const char usage[] =
     "usage: tilescope bench [--size WxH] [--channels C] [-i IN.png] [--variants a,b,...]\n"
     "                       [--repeats N] [--json] [--records] [--kernel-size K] [--device N]\n"
@@ -320,11 +346,15 @@ int cmd_bench(int argc, char **argv)
   } else {
     double px = (double)img->w * img->h;
     const ts_cl_device_info *d = ts_cl_device(cl);
+    char cpu[320];
+    host_cpu(cpu, sizeof cpu);
     if (json) {
       printf("{\"device\": ");
       cli_json_string(d->name);
       printf(", \"platform\": ");
       cli_json_string(d->platform);
+      printf(", \"host_cpu\": ");
+      cli_json_string(cpu);
       printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"repeats\": %d, "
              "\"records\": %s, \"copy_gbps\": %.3f, \"variants\": [",
              img->w, img->h, img->c, repeats, records ? "true" : "false", copy_gbps);
@@ -350,8 +380,8 @@ int cmd_bench(int argc, char **argv)
       }
       printf("\n]}\n");
     } else {
-      printf("%s (%s), %dx%d, %d channel%s, median of %d after 2 warm-up runs\n", d->name,
-             d->platform, img->w, img->h, img->c, img->c > 1 ? "s" : "", repeats);
+      printf("%s (%s) on %s, %dx%d, %d channel%s, median of %d after 2 warm-up runs\n",
+             d->name, d->platform, cpu, img->w, img->h, img->c, img->c > 1 ? "s" : "", repeats);
       printf("copy bandwidth: %.2f GB/s (%.4f ns per pixel for the same bytes in and out)\n",
              copy_gbps, copy_gbps > 0 ? 2.0 * img->c / copy_gbps : 0);
       int nw = 16; /* the names' column: the longest name */

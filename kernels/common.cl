@@ -23,6 +23,15 @@
 #error "an observe build runs the simulated order only"
 #endif
 
+/* On an x86 CPU without AVX-512 (pocl compiling for AVX2), clang warns that a function taking
+ * or returning a 16-lane vector of 32-bit lanes (uint16, float16) has another calling
+ * convention than with AVX-512 (-Wpsabi): harmless here, where every such function is
+ * inlined within its own module, but pocl would print "N warnings generated." on every
+ * first build. */
+#if defined(__clang__) && defined(__x86_64__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#endif
+
 /* An observe build passes one more kernel argument, the observation buffer, and every
  * function that touches a buffer one more parameter, the running thread's context:
  * TS_OBS_PARAM in its parameter list and TS_OBS_ARG in its calls (both empty otherwise). */

@@ -6,6 +6,10 @@
 # (wall time of realize, median, Halide's own thread pool).
 # usage: tools/compare-halide.sh BUILD_DIR [WxH] [CHANNELS] [REPEATS] [THREADS]
 #   e.g. tools/compare-halide.sh build/release 3840x2160 1 11 2
+# It names the CPU first. What the CPU variants do on a CPU with AVX2 and no AVX-512 can be
+# seen on one with AVX-512 by having pocl compile for AVX2: POCL_KERNELLIB_NAME=avx2
+# (and Halide: HL_JIT_TARGET=x86-64-linux-avx-avx2-f16c-fma-sse41); the memory and caches
+# stay this machine's.
 set -euo pipefail
 build=${1:?BUILD_DIR}
 size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2}

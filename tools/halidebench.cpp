@@ -151,8 +151,8 @@ int main(int argc, char **argv)
                        ref_gauss = ref_filter(img, w, h, ch, gw);
   Buffer<uint8_t> in(img.data(), ch, w, h), out(ch, w, h);
   // This CPU's target (or HL_JIT_TARGET's), and where it has AVX-512 the same without it:
-  // Halide's AVX-512 code is not always its fastest (on an AMD EPYC its AVX2 box took 1.8 ms
-  // against 3.1 at 3840x2160 grey), and its best is what tilescope is measured against.
+  // Halide's AVX-512 code is not always its fastest, and its best is what tilescope is
+  // measured against. HL_JIT_TARGET=x86-64-linux-avx-avx2-f16c-fma-sse41 times it for AVX2.
   Target target = get_jit_target_from_environment();
   std::vector<std::pair<Target, const char *>> targets = { { target, "" } };
   const Target::Feature avx512[] = { Target::AVX512, Target::AVX512_KNL, Target::AVX512_Skylake,
