@@ -278,6 +278,15 @@ if "$ts" list | grep -q "^  0: "; then
   done
   expect 0 "gauss_local_sep +gauss_local_sep .* B" "$ts" list --memory
   expect 0 '"copy_gbps": [0-9.]+, "variants": \[' "$ts" bench --size 64x64 --repeats 1 --json
+  # bench names the host's CPU as /proc/cpuinfo does, with its vector instructions and cores
+  "$ts" bench --size 64x64 --repeats 1 --variants box2d --json >"$tmp/bench.json" 2>/dev/null
+  if python3 - "$tmp/bench.json" <<'PY'; then passes=$((passes + 1)); else echo "FAIL: bench --json host_cpu: $(head -c 200 "$tmp/bench.json")"; fails=$((fails + 1)); fi
+import json, os, re, sys
+cpu = json.load(open(sys.argv[1]))["host_cpu"]
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "a CPU")
+want = re.escape(model) + r" \(((AVX-512|AVX2|no AVX2), )?%d cores\)" % os.cpu_count()
+sys.exit(0 if re.fullmatch(want, cpu) else 1)
+PY
   expect 0 "integral .*%" "$ts" bench --size 96x64 --repeats 2 --channels 3 --variants box2d,integral
   expect 0 "^fastest integral image here: integral, " "$ts" bench --size 96x64 --repeats 1 --variants box2d,integral
   expect 0 "^fastest box 3x3 here: box2d, " "$ts" bench --size 96x64 --repeats 1 --variants box2d,integral
