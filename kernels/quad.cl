@@ -123,7 +123,8 @@ inline uchar16 gq_round(uint16 s)
 
 /* The rows' horizontal sums are exact in 16 bits (at most 255 * 256); they are kept in 16-bit
  * lanes for 1 and 2 channels and in 32-bit lanes for 3 and 4, which an NVIDIA H100 ran
- * faster there (8K RGB 0.120 ms against 0.130) and slower in grey (0.047 against 0.044). */
+ * faster there (8K RGB 0.120 ms against 0.130); in grey, 32-bit lanes (tried together with
+ * one halo word a side) were slower (0.047 ms against 0.044). */
 #define GQ_WORDS(NAME, T, T16, CONVERT16)                                                    \
   inline void NAME(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,  \
                    __constant uint *wt, int2 t, const int C)                                  \
