@@ -19,6 +19,8 @@
 # OpenCV's kernels, and their timings).
 # TS_GPU_ONLY=adversary runs only the adversary's runs and the 8K bench (4z below).
 # TS_GPU_ONLY=build stops after the build and the device list (4x below).
+# TS_GPU_ONLY=ab benches the variants TS_GPU_VARIANTS names with each kernels folder that
+# TS_GPU_KERNELS names, alternated, after checking them against the CPU back end (4w below).
 # TS_GPU_ONLY=variants runs test_cl and checks and benches the variants TS_GPU_VARIANTS names
 # (4y below).
 # TS_GPU_ONLY=lookback runs only the scoreboard integrals' part (4a below): test_device, the
@@ -99,6 +101,40 @@ fi
 if [[ ${TS_GPU_ONLY:-} == build ]]; then
   log "done (build only)"
   exit 0
+fi
+
+# 4w. An A/B of kernel changes (TS_GPU_ONLY=ab, TS_GPU_VARIANTS="a b ...", TS_GPU_KERNELS="DIR
+#     ..." : kernels folders, such as a copy of kernels/ before the change and kernels/
+#     itself): with each folder, the named variants' 4K and 8K RGB outputs byte for byte
+#     against the CPU back end, then TS_GPU_ROUNDS (default 3) rounds, each folder in turn,
+#     of their bench at 7680x4320 grey and RGB, so that the folders alternate and a drift of
+#     the machine shows as one. Files: summary.txt, device.txt, build.log, ab.txt.
+if [[ ${TS_GPU_ONLY:-} == ab ]]; then
+  rc=0
+  variants=$(echo ${TS_GPU_VARIANTS:?} | tr ' ' ,)
+  for k in ${TS_GPU_KERNELS:?}; do
+    for img in 3840x2160 7680x4320; do
+      "$build/assets/ts_mkchart" "$work/chart.png" "$img" >/dev/null
+      for v in $TS_GPU_VARIANTS; do
+        "$ts" run -i "$work/chart.png" --variant "$v" --kernels "$k" --backend cl --device "$gpu" --raw "$work/gpu.npy" >/dev/null 2>&1
+        "$ts" run -i "$work/chart.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+        if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
+        log "$k: $img RGB $v: $r"
+      done
+    done
+  done
+  for round in $(seq "${TS_GPU_ROUNDS:-3}"); do
+    for k in $TS_GPU_KERNELS; do
+      for c in 1 3; do
+        echo "== round $round, kernels $k, $c channel(s)"
+        "$ts" bench --device "$gpu" --size 7680x4320 --channels "$c" --repeats 11 --kernels "$k" \
+          --variants "$variants" 2>&1 | grep -v -E '^(variant|one launch|fastest)'
+      done
+    done
+  done | tee "$out/ab.txt"
+  rm -rf "$work"
+  log "done (ab), exit $rc"
+  exit "$rc"
 fi
 
 # 4z. The adversary and the 8K bench (TS_GPU_ONLY=adversary): a dropped dependency under
