@@ -6,7 +6,7 @@
 # (wall time of realize, median, Halide's own thread pool).
 # usage: tools/compare-halide.sh BUILD_DIR [WxH] [CHANNELS] [REPEATS] [THREADS]
 #   e.g. tools/compare-halide.sh build/release 3840x2160 1 11 2
-# It names the CPU first. What the CPU variants do on a CPU with AVX2 and no AVX-512 can be
+# It names the CPU first (bench's host_cpu). What the CPU variants do on a CPU with AVX2 and no AVX-512 can be
 # seen on one with AVX-512 by having pocl compile for AVX2: POCL_KERNELLIB_NAME=avx2
 # (and Halide: HL_JIT_TARGET=x86-64-linux-avx-avx2-f16c-fma-sse41); the memory and caches
 # stay this machine's.
@@ -19,10 +19,10 @@ size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2}
 }
 hl=$("$build/tools/ts_halidebench" "$size" "$channels" "$repeats" "$threads")
 ts=$("$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json)
-sh "$(dirname "$0")/cpu-name.sh" "$build/tilescope"
 python3 - "$hl" "$ts" <<'PY'
 import json, sys
 hl, ts = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"CPU: {ts['host_cpu']}; pocl's device: {ts['device']}")
 print(f"{ts['device']}, {ts['width']}x{ts['height']}, {ts['channels']} channel(s), "
       f"medians of {ts['repeats']}; Halide {hl['halide']} ({hl['target']}), {hl['threads']} threads")
 print(f"{'filter':<12} {'fastest variant':<18} {'ms':>8}  {'Halide best schedule':<48} {'ms':>8} {'ratio':>7}")

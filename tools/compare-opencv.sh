@@ -4,7 +4,7 @@
 # events, median) and ts_cvbench (wall time of the call, median; OpenCV's own threads).
 # usage: tools/compare-opencv.sh BUILD_DIR [WxH] [CHANNELS] [REPEATS] [THREADS]
 #   e.g. tools/compare-opencv.sh build/release 3840x2160 1 11 2
-# It names the CPU first. What the CPU variants do on a CPU with AVX2 and no AVX-512 can be
+# It names the CPU first (bench's host_cpu). What the CPU variants do on a CPU with AVX2 and no AVX-512 can be
 # seen on one with AVX-512 by having pocl compile for AVX2: POCL_KERNELLIB_NAME=avx2 (and
 # OpenCV: OPENCV_CPU_DISABLE=AVX512F,AVX512-SKX); the memory and caches stay this machine's.
 set -euo pipefail
@@ -16,10 +16,10 @@ size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2}
 }
 cv=$("$build/tools/ts_cvbench" "$size" "$channels" "$repeats" "$threads")
 ts=$("$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json)
-sh "$(dirname "$0")/cpu-name.sh" "$build/tilescope"
 python3 - "$cv" "$ts" <<'PY'
 import json, sys
 cv, ts = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"CPU: {ts['host_cpu']}; pocl's device: {ts['device']}")
 print(f"{ts['device']}, {ts['width']}x{ts['height']}, {ts['channels']} channel(s), "
       f"medians of {ts['repeats']}; OpenCV {cv['opencv']} with {cv['threads']} threads")
 print(f"{'filter':<14} {'fastest variant':<18} {'ms':>8} {'OpenCV ms':>10} {'ratio':>7}")

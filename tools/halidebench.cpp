@@ -170,25 +170,26 @@ int main(int argc, char **argv)
     const std::vector<uint8_t> &ref = filter == 0 ? ref_box : ref_gauss;
     // (the ones that were fastest in a first sweep of strips 8 to 128 and vectors of 16 to
     // 64 bytes, on the 2-core EPYC; each JIT compile takes seconds)
-    for (const auto &tg : targets)
-    for (int kind = 0; kind < 3; kind++)
-      for (int strip : { 8, 32 })
-        for (int vec : { 16, 32 }) {
-          if (kind == 0 && (strip != 8 || vec != 32))
-            continue; // the inline schedule has no strip
-          Func rows;
-          Func f = filter == 0 ? box_algorithm(in, rows) : gauss_algorithm(in, gw, rows);
-          schedule(f, rows, ch, kind, strip, vec);
-          f.compile_jit(tg.first);
-          f.realize(out);
-          bool exact = std::memcmp(out.data(), ref.data(), ref.size()) == 0;
-          double ms = median_ms(repeats, [&] { f.realize(out); });
-          char name[64];
-          std::snprintf(name, sizeof name, "%s, %d rows, vector %d%s",
-                        kind == 0 ? "inline" : kind == 1 ? "rows per strip" : "256-wide tiles",
-                        kind == 0 ? 1 : strip, vec, tg.second);
-          results.push_back({ name, ms, exact });
-        }
+    for (const auto &tg : targets) {
+      for (int kind = 0; kind < 3; kind++)
+        for (int strip : { 8, 32 })
+          for (int vec : { 16, 32 }) {
+            if (kind == 0 && (strip != 8 || vec != 32))
+              continue; // the inline schedule has no strip
+            Func rows;
+            Func f = filter == 0 ? box_algorithm(in, rows) : gauss_algorithm(in, gw, rows);
+            schedule(f, rows, ch, kind, strip, vec);
+            f.compile_jit(tg.first);
+            f.realize(out);
+            bool exact = std::memcmp(out.data(), ref.data(), ref.size()) == 0;
+            double ms = median_ms(repeats, [&] { f.realize(out); });
+            char name[64];
+            std::snprintf(name, sizeof name, "%s, %d rows, vector %d%s",
+                          kind == 0 ? "inline" : kind == 1 ? "rows per strip" : "256-wide tiles",
+                          kind == 0 ? 1 : strip, vec, tg.second);
+            results.push_back({ name, ms, exact });
+          }
+    }
     std::printf(", \"%s\": [", filter == 0 ? "box" : "gauss");
     for (size_t i = 0; i < results.size(); i++)
       std::printf("%s{\"schedule\": \"%s\", \"ms\": %.4f, \"exact\": %s}", i ? ", " : "",

@@ -112,12 +112,12 @@ fi
 if [[ ${TS_GPU_ONLY:-} == ab ]]; then
   rc=0
   variants=$(echo ${TS_GPU_VARIANTS:?} | tr ' ' ,)
-  for k in ${TS_GPU_KERNELS:?}; do
-    for img in 3840x2160 7680x4320; do
-      "$build/assets/ts_mkchart" "$work/chart.png" "$img" >/dev/null
-      for v in $TS_GPU_VARIANTS; do
+  for img in 3840x2160 7680x4320; do
+    "$build/assets/ts_mkchart" "$work/chart.png" "$img" >/dev/null
+    for v in $TS_GPU_VARIANTS; do
+      "$ts" run -i "$work/chart.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
+      for k in ${TS_GPU_KERNELS:?}; do
         "$ts" run -i "$work/chart.png" --variant "$v" --kernels "$k" --backend cl --device "$gpu" --raw "$work/gpu.npy" >/dev/null 2>&1
-        "$ts" run -i "$work/chart.png" --variant "$v" --backend cpu --raw "$work/cpu.npy" >/dev/null 2>&1
         if cmp -s "$work/gpu.npy" "$work/cpu.npy"; then r=identical; else r=DIFFERENT; rc=1; fi
         log "$k: $img RGB $v: $r"
       done
