@@ -450,8 +450,8 @@ static int check_schedule(const lesson *l, const char *path, const ts_image *in,
   ts_run_params_resolve(&p);
   ts_error err = { 0 };
   ts_run *run = NULL;
-  ts_image *unused = NULL;
-  uint32_t *want = NULL;
+  const ts_image *unused = NULL;
+  const uint32_t *want = NULL;
   int rc = EXIT_USAGE;
   if (ts_run_create(in, &p, &run, &err) != TS_OK || ts_run_seek(run, INT64_MAX, &err) != TS_OK ||
       ts_run_reference(run, &unused, &want, &err) != TS_OK) {
@@ -529,7 +529,6 @@ static int check_schedule(const lesson *l, const char *path, const ts_image *in,
              "the sums equal the reference", ts_pattern_name(pat), ts_walk_name(p.sched.walk),
              s->length);
 out:
-  free(want);
   ts_run_destroy(run);
   return rc;
 }

@@ -384,12 +384,13 @@ static void print_json(const ts_run *run, const ts_run_params *p, const char *in
 /* Compares the output with --expect's image, or else with the reference of the built-in
  * filter the variant names, and prints the verdict with the first difference. Returns 0
  * when equal, 1 when not, -1 on an error (in err). */
-static int check_output(FILE *out, const ts_run *run, const char *expect_path, ts_error *err)
+static int check_output(FILE *out, ts_run *run, const char *expect_path, ts_error *err)
 {
   const ts_variant *v = ts_run_params_of(run)->variant;
   const ts_kctx *k = ts_run_kctx(run);
-  ts_image *want = NULL, *got = NULL;
-  uint32_t *ref32 = NULL;
+  ts_image *loaded = NULL, *got = NULL;
+  const ts_image *want = NULL;
+  const uint32_t *ref32 = NULL;
   const char *what = expect_path;
   char name[64];
   ts_status st;
@@ -397,7 +398,8 @@ static int check_output(FILE *out, const ts_run *run, const char *expect_path, t
     if (ts_run_output_u32(run))
       return ts_fail(err, TS_ERR_ARG, "--expect %s: the integral image is checked against its "
                      "reference, not a PNG", expect_path), -1;
-    st = ts_image_load_png(expect_path, &want, err);
+    st = ts_image_load_png(expect_path, &loaded, err);
+    want = loaded;
   } else {
     snprintf(name, sizeof name, "the %s reference",
              v->filter == TS_FILTER_BOX3 ? "box3" : v->filter == TS_FILTER_GAUSS ? "gauss" : "integral");
@@ -407,7 +409,7 @@ static int check_output(FILE *out, const ts_run *run, const char *expect_path, t
   if (st == TS_OK && !ref32)
     st = ts_run_output(run, &got, err);
   if (st != TS_OK) {
-    ts_image_destroy(want);
+    ts_image_destroy(loaded);
     return -1;
   }
   int rc = 0;
@@ -435,8 +437,7 @@ static int check_output(FILE *out, const ts_run *run, const char *expect_path, t
   }
   if (!rc)
     fprintf(out, "output equals %s\n", what);
-  free(ref32);
-  ts_image_destroy(want);
+  ts_image_destroy(loaded);
   ts_image_destroy(got);
   return rc;
 }

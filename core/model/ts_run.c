@@ -376,6 +376,10 @@ void ts_run_release_buffers(ts_run *run)
   }
   ts_image_destroy(run->in_img);
   run->in_img = NULL;
+  ts_image_destroy(run->ref);
+  free(run->ref32);
+  run->ref = NULL;
+  run->ref32 = NULL;
   run->k.buf[TS_BUF_IN].data = NULL;
   run->released = 1;
 }

@@ -134,8 +134,10 @@ double ts_run_exec_ms(const ts_run *run);
  * such as the wrapped sums of a hazardous run, saturate). */
 ts_status ts_run_output(const ts_run *run, ts_image **out, ts_error *err);
 /* The run's filter reference from its own input (ts_run_ref.c): an image for the box and
- * the Gaussian (*img), the W x H sums for the integral image (*sums; free() it). */
-ts_status ts_run_reference(const ts_run *run, ts_image **img, uint32_t **sums, ts_error *err);
+ * the Gaussian (*img), the W x H sums for the integral image (*sums). It is made once and
+ * kept with the run (every device run and every check compares with it), which owns both. */
+ts_status ts_run_reference(ts_run *run, const ts_image **img, const uint32_t **sums,
+                           ts_error *err);
 /* The integral image's committed sums (W x H), or NULL for other filters. */
 const uint32_t *ts_run_output_u32(const ts_run *run);
 /* What a correct integral image peaks at: the sum of all luma (at most 2^32 - 1), so that

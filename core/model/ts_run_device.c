@@ -20,8 +20,8 @@ static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
   int last = v->npasses - 1;
   const ts_pass_desc *pd = &v->passes[last];
   const ts_pass_sched *ps = &run->sched->pass[last];
-  ts_image *ref = NULL;
-  uint32_t *ref32 = NULL;
+  const ts_image *ref = NULL;
+  const uint32_t *ref32 = NULL;
   ts_status st = ts_run_reference(run, &ref, &ref32, err);
   if (st != TS_OK)
     return st;
@@ -45,8 +45,6 @@ static ts_status find_wrong_tiles(ts_run *run, ts_dev_run *d, ts_error *err)
       }
     }
   }
-  ts_image_destroy(ref);
-  free(ref32);
   return st;
 }
 

@@ -23,6 +23,8 @@ struct ts_run {
   int64_t tick;
   double exec_ms;
   ts_dev_run *dev;    /* the last device-scheduled run, or a loaded record */
+  ts_image *ref;      /* the filter reference, once made (ts_run_reference) */
+  uint32_t *ref32;
   int released;       /* ts_run_release_buffers: only the schedule and figures are left */
   int dev_in_bufs;    /* the buffers hold the device's output: the next seek starts over */
   /* Rows changed since the last download (per buffer) and since the viewer last asked. */
