@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
-# The fastest tilescope variant of each filter beside OpenCV's function, timed in one run on
-# the same machine and image size: `tilescope bench --json` (kernel time from profiling
-# events, median) and ts_cvbench (wall time of the call, median; OpenCV's own threads).
-# usage: tools/compare-opencv.sh BUILD_DIR [WxH] [CHANNELS] [REPEATS] [THREADS]
-#   e.g. tools/compare-opencv.sh build/release 3840x2160 1 11 2
+# The fastest tilescope variant of each filter beside OpenCV's function, timed on the same
+# machine and image size in ROUNDS rounds (default 3), the two in turn: `tilescope bench
+# --json` (kernel time from profiling events, median) and ts_cvbench (wall time of the call,
+# median; OpenCV's own threads).
+# usage: tools/compare-opencv.sh BUILD_DIR [WxH] [CHANNELS] [REPEATS] [THREADS] [ROUNDS]
+#   e.g. tools/compare-opencv.sh build/release 3840x2160 1 11 2 3
+# The report (tools/compare-report.py) gives each filter's median ratio and the rounds' range.
 # It names the CPU first (bench's host_cpu). What the CPU variants do on a CPU with AVX2 and no AVX-512 can be
 # seen on one with AVX-512 by having pocl compile for AVX2: POCL_KERNELLIB_NAME=avx2 (and
 # OpenCV: OPENCV_CPU_DISABLE=AVX512F,AVX512-SKX); the memory and caches stay this machine's.
 set -euo pipefail
 build=${1:?BUILD_DIR}
-size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2}
+size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2} rounds=${6:-3}
 [[ -x $build/tools/ts_cvbench ]] || {
   echo "compare-opencv.sh: $build/tools/ts_cvbench is missing (install libopencv-imgproc-dev and rebuild)" >&2
   exit 2
 }
-cv=$("$build/tools/ts_cvbench" "$size" "$channels" "$repeats" "$threads")
-ts=$("$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json)
-python3 - "$cv" "$ts" <<'PY'
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Round 1 benches every variant; the later ones only each filter's fastest of round 1.
+only=()
+for ((i = 1; i <= rounds; i++)); do
+  "$build/tools/ts_cvbench" "$size" "$channels" "$repeats" "$threads" >"$tmp/rival.$i.json"
+  "$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json \
+    "${only[@]}" >"$tmp/ts.$i.json"
+  if ((i == 1)); then
+    only=(--variants "$(python3 -c '
 import json, sys
-cv, ts = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-print(f"CPU: {ts['host_cpu']}; pocl's device: {ts['device']}")
-print(f"{ts['device']}, {ts['width']}x{ts['height']}, {ts['channels']} channel(s), "
-      f"medians of {ts['repeats']}; OpenCV {cv['opencv']} with {cv['threads']} threads")
-print(f"{'filter':<14} {'fastest variant':<18} {'ms':>8} {'OpenCV ms':>10} {'ratio':>7}")
-for key, name in (("box", "box 3x3"), ("gauss", "gauss"), ("integral", "integral image")):
-    vs = [v for v in ts["variants"] if v["filter"].startswith(name)]
-    best = min(vs, key=lambda v: v["median_ms"])
-    print(f"{best['filter']:<14} {best['name']:<18} {best['median_ms']:>8.3f} {cv[key]:>10.3f} "
-          f"{best['median_ms'] / cv[key]:>6.2f}x")
-PY
+ts = json.load(open(sys.argv[1]))
+names = []
+for f in ("box 3x3", "gauss", "integral image"):
+    vs = [v for v in ts["variants"] if v["filter"] and v["filter"].startswith(f)]
+    names.append(min(vs, key=lambda v: v["median_ms"])["name"])
+print(",".join(names))' "$tmp/ts.1.json")")
+  fi
+done
+python3 "$(dirname "$0")/compare-report.py" opencv "$tmp"

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The report of tools/compare-halide.sh and tools/compare-opencv.sh: tilescope's fastest
+variant of each filter beside the rival's time, over rounds that alternated the two.
+usage: compare-report.py opencv|halide DIR   (DIR holds rival.N.json and ts.N.json, N = 1..)
+Each round's ratio is tilescope's median over the rival's (the rival's best exact schedule,
+for Halide); the report gives the median of the rounds' times, the median ratio and the
+rounds' range, since on a shared machine one run's ratio moves by 2x."""
+import glob, json, os, statistics, sys
+
+rival_kind, folder = sys.argv[1], sys.argv[2]
+n = len(glob.glob(os.path.join(folder, "ts.*.json")))
+rounds = [(json.load(open(os.path.join(folder, f"rival.{i}.json"))),
+           json.load(open(os.path.join(folder, f"ts.{i}.json")))) for i in range(1, n + 1)]
+filters = (("box", "box 3x3"), ("gauss", "gauss")) + \
+          ((("integral", "integral image"),) if rival_kind == "opencv" else ())
+
+
+def rival_ms(rival, key):
+    if rival_kind == "opencv":
+        return rival[key], "OpenCV"
+    exact = [s for s in rival[key] if s["exact"]]
+    if not exact:
+        sys.exit(f"compare-halide.sh: no Halide schedule of {key} equals tilescope's reference")
+    best = min(exact, key=lambda s: s["ms"])
+    return best["ms"], best["schedule"]
+
+
+rival0, ts0 = rounds[0]
+print(f"CPU: {ts0['host_cpu']}; pocl's device: {ts0['device']}")
+what = (f"OpenCV {rival0['opencv']}" if rival_kind == "opencv"
+        else f"Halide {rival0['halide']} ({rival0['target']})")
+print(f"{ts0['width']}x{ts0['height']}, {ts0['channels']} channel(s), {n} round(s) of medians of "
+      f"{ts0['repeats']}, alternated; {what} with {rival0['threads']} threads")
+print(f"{'filter':<15} {'fastest variant':<24} {'ms':>8} {'rival ms':>9} {'ratio':>7}  "
+      f"{'rounds':<13} rival")
+for key, name in filters:
+    # the variant the first round found fastest, as later rounds bench only it
+    best = min((v for v in ts0["variants"] if (v["filter"] or "").startswith(name)),
+               key=lambda v: v["median_ms"])["name"]
+    mine, theirs, ratios, scheds = [], [], [], set()
+    for rival, ts in rounds:
+        ms = next(v["median_ms"] for v in ts["variants"] if v["name"] == best)
+        r, sched = rival_ms(rival, key)
+        mine.append(ms)
+        theirs.append(r)
+        ratios.append(ms / r)
+        scheds.add(sched)
+    spread = f"{min(ratios):.2f}-{max(ratios):.2f}x" if n > 1 else "one round"
+    print(f"{name:<15} {best:<24} {statistics.median(mine):>8.3f} {statistics.median(theirs):>9.3f} "
+          f"{statistics.median(ratios):>6.2f}x  {spread:<13} {', '.join(sorted(scheds))}")
