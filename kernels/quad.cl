@@ -64,9 +64,13 @@ inline void qd_store(TS_OBS_PARAM __global uchar *dst, int rowbytes, int x, int 
     TS_ST8(dst, rowbytes, x + i, y, tmp[i]);
 }
 
-inline uchar16 qd_box_scale(ushort16 s)
+/* box_scale, 16 at a time: in grey the exact integer form (box_scale16), which an NVIDIA H200
+ * and an H100 ran faster there (8K 0.030 ms against 0.031, 0.034 against 0.035); with more
+ * channels the float form, as the integer one was slower there (RGB 0.089 against 0.083,
+ * 0.096 against 0.092). C is a constant after inlining. */
+inline uchar16 qd_box_scale(ushort16 s, const int C)
 {
-  return convert_uchar16_rtz(convert_float16(s) * 0.111f); /* box_scale, 16 at a time */
+  return C == 1 ? box_scale16(s) : convert_uchar16_rtz(convert_float16(s) * 0.111f);
 }
 
 /* ---- boxquad ---- */
@@ -83,7 +87,7 @@ inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
            convert_ushort16(vload16(0, b + 8 + C));
   }
   for (int j = 0; j < QD_H && y0 + j < H; j++)
-    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_box_scale(h[j] + h[j + 1] + h[j + 2]));
+    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_box_scale(h[j] + h[j + 1] + h[j + 2], C));
 }
 
 inline void boxquad_tile(TS_BODY_ARGS, int2 t)
@@ -107,7 +111,7 @@ inline void boxquad_tile(TS_BODY_ARGS, int2 t)
   ushort16 b = qd_hbytes(TS_OBS_ARG src, W, C, x, y0, 1, 1, weights);
   for (int y = y0; y < min(y0 + QD_H, H); y++) {
     ushort16 c = qd_hbytes(TS_OBS_ARG src, W, C, x, min(y + 1, H - 1), 1, 1, weights);
-    qd_store(TS_OBS_ARG dst, rowbytes, x, y, qd_box_scale(a + b + c));
+    qd_store(TS_OBS_ARG dst, rowbytes, x, y, qd_box_scale(a + b + c, C));
     a = b;
     b = c;
   }
