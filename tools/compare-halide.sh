@@ -18,23 +18,5 @@ size=${2:-3840x2160} channels=${3:-1} repeats=${4:-11} threads=${5:-2} rounds=${
   echo "compare-halide.sh: $build/tools/ts_halidebench is missing (install libhalide14-0-dev and rebuild)" >&2
   exit 2
 }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# Round 1 benches every variant; the later ones only each filter's fastest of round 1.
-only=()
-for ((i = 1; i <= rounds; i++)); do
-  "$build/tools/ts_halidebench" "$size" "$channels" "$repeats" "$threads" >"$tmp/rival.$i.json"
-  "$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json \
-    "${only[@]}" >"$tmp/ts.$i.json"
-  if ((i == 1)); then
-    only=(--variants "$(python3 -c '
-import json, sys
-ts = json.load(open(sys.argv[1]))
-names = []
-for f in ("box 3x3", "gauss", "integral image"):
-    vs = [v for v in ts["variants"] if v["filter"] and v["filter"].startswith(f)]
-    names.append(min(vs, key=lambda v: v["median_ms"])["name"])
-print(",".join(names))' "$tmp/ts.1.json")")
-  fi
-done
-python3 "$(dirname "$0")/compare-report.py" halide "$tmp"
+. "$(dirname "$0")/compare-rounds.sh"
+compare_rounds halide "$build/tools/ts_halidebench" "$size" "$channels" "$repeats" "$threads"

@@ -2,12 +2,22 @@
 """The report of tools/compare-halide.sh and tools/compare-opencv.sh: tilescope's fastest
 variant of each filter beside the rival's time, over rounds that alternated the two.
 usage: compare-report.py opencv|halide DIR   (DIR holds rival.N.json and ts.N.json, N = 1..)
+       compare-report.py fastest TS.json       (each filter's fastest variant, comma-separated)
 Each round's ratio is tilescope's median over the rival's (the rival's best exact schedule,
 for Halide); the report gives the median of the rounds' times, the median ratio and the
 rounds' range, since on a shared machine one run's ratio moves by 2x."""
 import glob, json, os, statistics, sys
 
 rival_kind, folder = sys.argv[1], sys.argv[2]
+if rival_kind == "fastest":
+    ts = json.load(open(folder))
+    names = []
+    for f in ("box 3x3", "gauss", "integral image"):
+        vs = [v for v in ts["variants"] if (v["filter"] or "").startswith(f)]
+        if vs:
+            names.append(min(vs, key=lambda v: v["median_ms"])["name"])
+    print(",".join(names))
+    sys.exit(0)
 n = len(glob.glob(os.path.join(folder, "ts.*.json")))
 rounds = [(json.load(open(os.path.join(folder, f"rival.{i}.json"))),
            json.load(open(os.path.join(folder, f"ts.{i}.json")))) for i in range(1, n + 1)]
