@@ -2,27 +2,33 @@
 """The report of tools/compare-halide.sh and tools/compare-opencv.sh: tilescope's fastest
 variant of each filter beside the rival's time, over rounds that alternated the two.
 usage: compare-report.py opencv|halide DIR   (DIR holds rival.N.json and ts.N.json, N = 1..)
-       compare-report.py fastest TS.json       (each filter's fastest variant, comma-separated)
+       compare-report.py fastest opencv|halide TS.json   (the fastest variant of each filter
+                                                         compared, comma-separated)
 Each round's ratio is tilescope's median over the rival's (the rival's best exact schedule,
 for Halide); the report gives the median of the rounds' times, the median ratio and the
 rounds' range, since on a shared machine one run's ratio moves by 2x."""
 import glob, json, os, statistics, sys
 
-rival_kind, folder = sys.argv[1], sys.argv[2]
-if rival_kind == "fastest":
-    ts = json.load(open(folder))
-    names = []
-    for f in ("box 3x3", "gauss", "integral image"):
-        vs = [v for v in ts["variants"] if (v["filter"] or "").startswith(f)]
-        if vs:
-            names.append(min(vs, key=lambda v: v["median_ms"])["name"])
-    print(",".join(names))
+# (rival JSON key, tilescope's filter name) of the filters each rival is compared on
+FILTERS = {"opencv": (("box", "box 3x3"), ("gauss", "gauss"), ("integral", "integral image")),
+           "halide": (("box", "box 3x3"), ("gauss", "gauss"))}
+
+
+def fastest(ts, name):
+    """The name of tilescope's fastest variant of a filter in one bench --json."""
+    return min((v for v in ts["variants"] if (v["filter"] or "").startswith(name)),
+               key=lambda v: v["median_ms"])["name"]
+
+
+if sys.argv[1] == "fastest":
+    rival_kind, ts = sys.argv[2], json.load(open(sys.argv[3]))
+    print(",".join(fastest(ts, name) for _, name in FILTERS[rival_kind]))
     sys.exit(0)
+rival_kind, folder = sys.argv[1], sys.argv[2]
 n = len(glob.glob(os.path.join(folder, "ts.*.json")))
 rounds = [(json.load(open(os.path.join(folder, f"rival.{i}.json"))),
            json.load(open(os.path.join(folder, f"ts.{i}.json")))) for i in range(1, n + 1)]
-filters = (("box", "box 3x3"), ("gauss", "gauss")) + \
-          ((("integral", "integral image"),) if rival_kind == "opencv" else ())
+filters = FILTERS[rival_kind]
 
 
 def rival_ms(rival, key):
@@ -44,9 +50,7 @@ print(f"{ts0['width']}x{ts0['height']}, {ts0['channels']} channel(s), {n} round(
 print(f"{'filter':<15} {'fastest variant':<24} {'ms':>8} {'rival ms':>9} {'ratio':>7}  "
       f"{'rounds':<13} rival")
 for key, name in filters:
-    # the variant the first round found fastest, as later rounds bench only it
-    best = min((v for v in ts0["variants"] if (v["filter"] or "").startswith(name)),
-               key=lambda v: v["median_ms"])["name"]
+    best = fastest(ts0, name)  # round 1's, as later rounds bench only it
     mine, theirs, ratios, scheds = [], [], [], set()
     for rival, ts in rounds:
         ms = next(v["median_ms"] for v in ts["variants"] if v["name"] == best)

@@ -16,7 +16,7 @@ compare_rounds() {
     "$build/tilescope" bench --size "$size" --channels "$channels" --repeats "$repeats" --json \
       "${only[@]}" >"$tmp/ts.$i.json"
     if ((i == 1)); then
-      only=(--variants "$(python3 "$here/compare-report.py" fastest "$tmp/ts.1.json")")
+      only=(--variants "$(python3 "$here/compare-report.py" fastest "$kind" "$tmp/ts.1.json")")
     fi
   done
   python3 "$here/compare-report.py" "$kind" "$tmp"
