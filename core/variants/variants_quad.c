@@ -59,7 +59,8 @@ static ts_rect bq_read(const ts_kctx *k, int tx, int ty)
 
 static ts_rect gq_read(const ts_kctx *k, int tx, int ty)
 {
-  return qd_read(k, GQ_H, tx, ty, k->r, k->r == 2 && k->W * k->C % QD_W == 0, 2);
+  /* the word path's halo: the 2C bytes a 5 x 5 needs, in whole words */
+  return qd_read(k, GQ_H, tx, ty, k->r, k->r == 2 && k->W * k->C % QD_W == 0, (2 * k->C + 3) / 4);
 }
 
 static void bq_run(ts_kctx *k, int tx, int ty)
