@@ -127,8 +127,12 @@ static void schedule(Func &out, Func &rows, int channels, int kind, int strip, i
 int main(int argc, char **argv)
 {
   int w, h;
-  if (argc != 5 || std::sscanf(argv[1], "%dx%d", &w, &h) != 2 || w < 8 || h < 8) {
+  if (argc != 5 || std::sscanf(argv[1], "%dx%d", &w, &h) != 2) {
     std::fprintf(stderr, "usage: ts_halidebench WxH CHANNELS REPEATS THREADS\n");
+    return 2;
+  }
+  if (w < 32 || h < 8) { // the inline schedule's 32-byte vectors and the 8-row strips fit
+    std::fprintf(stderr, "ts_halidebench: %dx%d: the image must be at least 32x8\n", w, h);
     return 2;
   }
   int ch = std::atoi(argv[2]), repeats = std::atoi(argv[3]), threads = std::atoi(argv[4]);
@@ -176,6 +180,8 @@ int main(int argc, char **argv)
           for (int vec : { 16, 32 }) {
             if (kind == 0 && (strip != 8 || vec != 32))
               continue; // the inline schedule has no strip
+            if (w < vec || h < strip || (kind == 2 && w < 256))
+              continue; // a tile or vector larger than the image: Halide would shift it out
             Func rows;
             Func f = filter == 0 ? box_algorithm(in, rows) : gauss_algorithm(in, gw, rows);
             schedule(f, rows, ch, kind, strip, vec);
