@@ -1,7 +1,7 @@
 # The rounds of tools/compare-halide.sh and tools/compare-opencv.sh (sourced by both): ROUNDS
 # rounds of the rival's command, then `tilescope bench --json`, each round's JSON kept in a
 # temporary folder, then the report (compare-report.py). Round 1 benches every variant, the
-# later ones only each filter's fastest of round 1.
+# later ones only each filter's two fastest of round 1 (the report takes the better of them).
 # usage: compare_rounds opencv|halide RIVAL_COMMAND... (with build, size, channels, repeats
 # and rounds set)
 compare_rounds() {
