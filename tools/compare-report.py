@@ -4,6 +4,8 @@ variant of each filter beside the rival's time, over rounds that alternated the 
 usage: compare-report.py opencv|halide DIR   (DIR holds rival.N.json and ts.N.json, N = 1..)
        compare-report.py fastest opencv|halide TS.json   (the two fastest variants of each
                                                          filter compared, comma-separated)
+       compare-report.py rival-fastest RIVAL.json   (Halide's best exact schedule of each
+                                                     filter, separated by ';')
 Round 1 benches every variant and the later rounds each filter's two fastest of round 1; of
 those two, the report takes the one with the lower median over the rounds, so that one
 noisy first round does not pick the variant. Each round's ratio is tilescope's median over
@@ -24,6 +26,12 @@ def fastest(ts, name, n=1):
     return [v["name"] for v in mine[:n]]
 
 
+if sys.argv[1] == "rival-fastest":
+    rival = json.load(open(sys.argv[2]))
+    best = {min((s for s in rival[key] if s["exact"]), key=lambda s: s["ms"])["schedule"]
+            for key, _ in FILTERS["halide"] if any(s["exact"] for s in rival[key])}
+    print(";".join(sorted(best)))
+    sys.exit(0)
 if sys.argv[1] == "fastest":
     rival_kind, ts = sys.argv[2], json.load(open(sys.argv[3]))
     print(",".join(",".join(fastest(ts, name, 2)) for _, name in FILTERS[rival_kind]))

@@ -4,7 +4,9 @@
 // the Gaussian with tilescope's 16-bit weights, rounded) and is checked bit for bit against
 // tilescope's scalar reference before it is timed. C++ because Halide's API is C++ only;
 // built only where Debian's libhalide14-0-dev is installed, and no part of tilescope itself.
-// usage: ts_halidebench WxH CHANNELS REPEATS THREADS
+// usage: ts_halidebench WxH CHANNELS REPEATS THREADS [SCHEDULES]
+// SCHEDULES: names as the JSON gives them, separated by ';': only those are compiled and
+// timed (each JIT compile takes seconds; tools/compare-rounds.sh passes round 1's best).
 #include <Halide.h>
 
 #include <algorithm>
@@ -127,8 +129,8 @@ static void schedule(Func &out, Func &rows, int channels, int kind, int strip, i
 int main(int argc, char **argv)
 {
   int w, h;
-  if (argc != 5 || std::sscanf(argv[1], "%dx%d", &w, &h) != 2) {
-    std::fprintf(stderr, "usage: ts_halidebench WxH CHANNELS REPEATS THREADS\n");
+  if ((argc != 5 && argc != 6) || std::sscanf(argv[1], "%dx%d", &w, &h) != 2) {
+    std::fprintf(stderr, "usage: ts_halidebench WxH CHANNELS REPEATS THREADS [SCHEDULES]\n");
     return 2;
   }
   if (w < 32 || h < 8) { // the inline schedule's 32-byte vectors and the 8-row strips fit
@@ -182,6 +184,13 @@ int main(int argc, char **argv)
               continue; // the inline schedule has no strip
             if (w < vec || h < strip || (kind == 2 && w < 256))
               continue; // a tile or vector larger than the image: Halide would shift it out
+            char name[64];
+            std::snprintf(name, sizeof name, "%s, %d rows, vector %d%s",
+                          kind == 0 ? "inline" : kind == 1 ? "rows per strip" : "256-wide tiles",
+                          kind == 0 ? 1 : strip, vec, tg.second);
+            if (argc == 6 && (";" + std::string(argv[5]) + ";").find(";" + std::string(name) + ";") ==
+                                 std::string::npos)
+              continue;
             Func rows;
             Func f = filter == 0 ? box_algorithm(in, rows) : gauss_algorithm(in, gw, rows);
             schedule(f, rows, ch, kind, strip, vec);
@@ -189,10 +198,6 @@ int main(int argc, char **argv)
             f.realize(out);
             bool exact = std::memcmp(out.data(), ref.data(), ref.size()) == 0;
             double ms = median_ms(repeats, [&] { f.realize(out); });
-            char name[64];
-            std::snprintf(name, sizeof name, "%s, %d rows, vector %d%s",
-                          kind == 0 ? "inline" : kind == 1 ? "rows per strip" : "256-wide tiles",
-                          kind == 0 ? 1 : strip, vec, tg.second);
             results.push_back({ name, ms, exact });
           }
     }
