@@ -162,10 +162,12 @@ inline uint gq_straddle(uint a, uint b)
    : ((e) & 3) == 1 ? xo[(k) + ((e) >> 2)]                                                 \
    : ((e) & 3) == 2 ? gq_straddle(xe[(k) + ((e) >> 2)], xe[(k) + ((e) >> 2) + 1])             \
                     : gq_straddle(xo[(k) + ((e) >> 2)], xo[(k) + ((e) >> 2) + 1]))
+/* The five taps' weighted sum, the weights mirrored about the centre (w0 w1 w2 w1 w0). */
+#define GQ_SUM5(a, b, c, d, e) (w2 * (c) + w1 * ((b) + (d)) + w0 * ((a) + (e)))
 /* The horizontal sum, two lanes, of the bytes at offset e0 and e0 + 2 of word k. */
 #define GQ_HSUM(xe, xo, k, e0)                                                             \
-  (w2 * GQ_G(xe, xo, k, e0) + w1 * (GQ_G(xe, xo, k, (e0) - C) + GQ_G(xe, xo, k, (e0) + C)) + \
-   w0 * (GQ_G(xe, xo, k, (e0) - 2 * C) + GQ_G(xe, xo, k, (e0) + 2 * C)))
+  GQ_SUM5(GQ_G(xe, xo, k, (e0) - 2 * C), GQ_G(xe, xo, k, (e0) - C), GQ_G(xe, xo, k, e0),    \
+          GQ_G(xe, xo, k, (e0) + C), GQ_G(xe, xo, k, (e0) + 2 * C))
 
 /* Row `row`'s words from byte x - 4 HW on: the item's 4 and HW a side, past the row's ends
  * the channel's byte of its edge pixel (the clamp). */
@@ -225,8 +227,8 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
       uint he[GQ_MAXW], ho[GQ_MAXW], le[GQ_MAXW], lo[GQ_MAXW]; /* V's high and low bytes */
 #pragma unroll
       for (int i = 0; i < NW; i++) {
-        uint ve = w2 * e[j + 2][i] + w1 * (e[j + 1][i] + e[j + 3][i]) + w0 * (e[j][i] + e[j + 4][i]);
-        uint vo = w2 * o[j + 2][i] + w1 * (o[j + 1][i] + o[j + 3][i]) + w0 * (o[j][i] + o[j + 4][i]);
+        uint ve = GQ_SUM5(e[j][i], e[j + 1][i], e[j + 2][i], e[j + 3][i], e[j + 4][i]);
+        uint vo = GQ_SUM5(o[j][i], o[j + 1][i], o[j + 2][i], o[j + 3][i], o[j + 4][i]);
         he[i] = (ve >> 8) & GQ_M;
         le[i] = ve & GQ_M;
         ho[i] = (vo >> 8) & GQ_M;
@@ -261,7 +263,7 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
   }
 #pragma unroll
   for (int j = 0; j < GQ_H && y0 + j < H; j++) {
-    uint16 s = w2 * h[j + 2] + w1 * (h[j + 1] + h[j + 3]) + w0 * (h[j] + h[j + 4]);
+    uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]);
     TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
   }
 }

@@ -26,11 +26,17 @@ def fastest(ts, name, n=1):
     return [v["name"] for v in mine[:n]]
 
 
+def best_schedule(rival, key):
+    """Halide's fastest schedule of a filter among those equal to tilescope's reference."""
+    exact = [s for s in rival[key] if s["exact"]]
+    if not exact:
+        sys.exit(f"compare-halide.sh: no Halide schedule of {key} equals tilescope's reference")
+    return min(exact, key=lambda s: s["ms"])
+
+
 if sys.argv[1] == "rival-fastest":
     rival = json.load(open(sys.argv[2]))
-    best = {min((s for s in rival[key] if s["exact"]), key=lambda s: s["ms"])["schedule"]
-            for key, _ in FILTERS["halide"] if any(s["exact"] for s in rival[key])}
-    print(";".join(sorted(best)))
+    print(";".join(sorted({best_schedule(rival, key)["schedule"] for key, _ in FILTERS["halide"]})))
     sys.exit(0)
 if sys.argv[1] == "fastest":
     rival_kind, ts = sys.argv[2], json.load(open(sys.argv[3]))
@@ -46,10 +52,7 @@ filters = FILTERS[rival_kind]
 def rival_ms(rival, key):
     if rival_kind == "opencv":
         return rival[key], "OpenCV"
-    exact = [s for s in rival[key] if s["exact"]]
-    if not exact:
-        sys.exit(f"compare-halide.sh: no Halide schedule of {key} equals tilescope's reference")
-    best = min(exact, key=lambda s: s["ms"])
+    best = best_schedule(rival, key)
     return best["ms"], best["schedule"]
 
 
@@ -66,11 +69,9 @@ for key, name in filters:
         return [next(v["median_ms"] for v in ts["variants"] if v["name"] == variant)
                 for _, ts in rounds]
     best = min(fastest(ts0, name, 2), key=lambda v: statistics.median(times(v)))
-    mine, theirs, ratios, scheds = [], [], [], set()
-    for rival, ts in rounds:
-        ms = next(v["median_ms"] for v in ts["variants"] if v["name"] == best)
+    mine, theirs, ratios, scheds = times(best), [], [], set()
+    for (rival, _), ms in zip(rounds, mine):
         r, sched = rival_ms(rival, key)
-        mine.append(ms)
         theirs.append(r)
         ratios.append(ms / r)
         scheds.add(sched)

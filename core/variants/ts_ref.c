@@ -16,31 +16,17 @@ static uint8_t px(const ts_image *im, int x, int y, int c)
   return im->data[((size_t)y * im->w + x) * im->c + c];
 }
 
-/* One band of rows of a filter: rows y0 .. y1 - 1 of out from in. */
+/* One band of rows of a filter: rows y0 .. y1 - 1 of out from in, the weighted sum over the
+ * clamped (2r + 1)^2 window, w the 1-D weights: the Gaussian's, or 1 1 1 for the box, whose
+ * sum is scaled instead of rounded. */
 typedef struct {
   const ts_image *in;
   ts_image *out;
-  const uint32_t *w; /* the Gaussian's 1-D weights, or NULL for the box */
-  int r, y0, y1;
+  const uint32_t *w;
+  int r, box, y0, y1;
 } ref_band;
 
-static void *box_rows(void *arg)
-{
-  const ref_band *b = arg;
-  const ts_image *in = b->in;
-  for (int y = b->y0; y < b->y1; y++)
-    for (int x = 0; x < in->w; x++)
-      for (int c = 0; c < in->c; c++) {
-        int s = 0;
-        for (int j = -1; j <= 1; j++)
-          for (int i = -1; i <= 1; i++)
-            s += px(in, x + i, y + j, c);
-        b->out->data[((size_t)y * in->w + x) * in->c + c] = (uint8_t)((float)s * 0.111f);
-      }
-  return NULL;
-}
-
-static void *gauss_rows(void *arg)
+static void *filter_rows(void *arg)
 {
   const ref_band *b = arg;
   const ts_image *in = b->in;
@@ -53,14 +39,15 @@ static void *gauss_rows(void *arg)
         for (int j = -r; j <= r; j++)
           for (int i = -r; i <= r; i++)
             s += w[i + r] * w[j + r] * px(in, x + i, y + j, c);
-        b->out->data[((size_t)y * in->w + x) * in->c + c] = (uint8_t)((s + 32768u) >> 16);
+        b->out->data[((size_t)y * in->w + x) * in->c + c] =
+            b->box ? (uint8_t)((float)s * 0.111f) : (uint8_t)((s + 32768u) >> 16);
       }
   return NULL;
 }
 
-/* Runs rows over the image in bands, one thread a band (a band whose thread does not start
+/* Filters the image in bands of rows, one thread a band (a band whose thread does not start
  * runs on this one): as many bands as cores, up to 64, and at least 32 rows a band. */
-static void in_bands(void *(*rows)(void *), ref_band job)
+static void in_bands(ref_band job)
 {
   enum { MAXT = 64, MINROWS = 32 };
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -75,14 +62,14 @@ static void in_bands(void *(*rows)(void *), ref_band job)
     band[t].y0 = (int)((long long)h * t / n);
     band[t].y1 = (int)((long long)h * (t + 1) / n);
     if (t > 0)
-      started[t] = pthread_create(&tid[t], NULL, rows, &band[t]) == 0;
+      started[t] = pthread_create(&tid[t], NULL, filter_rows, &band[t]) == 0;
   }
-  rows(&band[0]);
+  filter_rows(&band[0]);
   for (int t = 1; t < n; t++)
     if (started[t])
       pthread_join(tid[t], NULL);
     else
-      rows(&band[t]);
+      filter_rows(&band[t]);
 }
 
 ts_status ts_ref_box3(const ts_image *in, ts_image **out, ts_error *err)
@@ -91,7 +78,8 @@ ts_status ts_ref_box3(const ts_image *in, ts_image **out, ts_error *err)
   ts_status st = ts_image_create(in->w, in->h, in->c, &o, err);
   if (st != TS_OK)
     return st;
-  in_bands(box_rows, (ref_band){ .in = in, .out = o });
+  static const uint32_t ones[3] = { 1, 1, 1 };
+  in_bands((ref_band){ .in = in, .out = o, .w = ones, .r = 1, .box = 1 });
   *out = o;
   return TS_OK;
 }
@@ -106,7 +94,7 @@ ts_status ts_ref_gauss(const ts_image *in, int ksize, double sigma, ts_image **o
   ts_image *o;
   if ((st = ts_image_create(in->w, in->h, in->c, &o, err)) != TS_OK)
     return st;
-  in_bands(gauss_rows, (ref_band){ .in = in, .out = o, .w = w, .r = ksize / 2 });
+  in_bands((ref_band){ .in = in, .out = o, .w = w, .r = ksize / 2 });
   *out = o;
   return TS_OK;
 }
