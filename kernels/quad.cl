@@ -1,35 +1,19 @@
 /* boxquad and gaussquad: the box 3x3 and the Gaussian for a GPU (not in the seed). One
- * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (box) or 4 (Gaussian: its
- * window takes more registers, and fewer rows measured faster on the H200). It first loads every input
- * row it needs, each as its own 16-byte word and the aligned 32-bit words beside it (the
- * halo: the neighbours load them too, so on a GPU they are L1 hits), and only then computes
- * and stores: with no store between the loads, all of them are in flight at once, which is
- * what a memory-bound stencil needs to approach the copy bandwidth. Images whose rows are not
- * a multiple of 16 bytes long, and Gaussians of another size than 5 x 5, take a byte-by-byte
- * path with the clamp (correct, slower). */
+ * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (the box, and the Gaussian
+ * with more than one channel) or 4 (the Gaussian in grey, whose sums take more registers
+ * there). It first loads every input row it needs, each as its own 16-byte word and the
+ * aligned 32-bit words beside it (the halo: the neighbours load them too, so on a GPU they
+ * are L1 hits), and only then computes and stores: with no store between the loads, all of
+ * them are in flight at once, which is what a memory-bound stencil needs to approach the
+ * copy bandwidth. Both compute on two bytes a 32-bit word (below). Images whose rows are not
+ * a multiple of 16 bytes long, and Gaussians of another size than 5 x 5, take a
+ * byte-by-byte path with the clamp (correct, slower). */
 
 #define QD_W 16
-#define QD_H 8 /* box */
-#define GQ_H 4 /* Gaussian */
-
-/* Bytes x - 4 * hw .. x + 15 + 4 * hw of a row into b[8 - 4 * hw .. 23 + 4 * hw] (rows a
- * multiple of 16 bytes long): the item's own word and hw words either side. Past the row's
- * ends the bytes are the edge pixel's own (the clamp). C is a constant after inlining. */
-inline void qd_row(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x, int row,
-                   const int C, const int hw, uchar *b)
-{
-  vstore16(TS_LD8x16A(src, rowbytes, x, row), 0, b + 8);
-  for (int i = 1; i <= hw; i++) {
-    vstore4(TS_LD8x4A(src, rowbytes, max(x - 4 * i, 0), row), 0, b + 8 - 4 * i);
-    vstore4(TS_LD8x4A(src, rowbytes, min(x + 12 + 4 * i, rowbytes - 4), row), 0, b + 20 + 4 * i);
-  }
-  if (x == 0)
-    for (int j = -4 * hw; j < 0; j++)
-      b[8 + j] = b[8 + (j % C + C) % C];
-  if (x + QD_W == rowbytes)
-    for (int j = QD_W; j < QD_W + 4 * hw; j++)
-      b[8 + j] = b[8 + QD_W - C + (j - QD_W) % C];
-}
+#define QD_H 8  /* box */
+#define GQ_H 4  /* Gaussian, grey */
+#define GQ_HC 8 /* Gaussian, more channels */
+#define GQ_ROWS(C) ((C) == 1 ? GQ_H : GQ_HC)
 
 /* The horizontal sums of bytes x .. x + 15 of a row byte by byte, taps -r .. r pixels away,
  * each clamped to its channel of the edge pixel (bytes past the row's end repeat the last
@@ -73,21 +57,121 @@ inline uchar16 qd_box_scale(ushort16 s, const int C)
   return C == 1 ? box_scale16(s) : convert_uchar16_rtz(convert_float16(s) * 0.111f);
 }
 
-/* ---- boxquad ---- */
+/* ---- two bytes a word, the word paths of both filters ----
+ * SIMD within a register: the bytes of a word at even positions (mask 0x00ff00ff) and those
+ * at odd ones (shifted down a byte) each make a word of two 16-bit lanes, so one add or
+ * multiply works on two bytes; the sums are kept below 2^16 a lane, so nothing carries from
+ * lane to lane. */
+
+#define GQ_M 0x00ff00ffu
+#define GQ_MAXW 8 /* words a row: the item's 4 and up to 2 halo words a side */
+
+/* The high lane of a and the low lane of b: two shifts and an or on NVIDIA's compiler, as
+ * the H200 timed it; elsewhere a swap of halves, since clang makes the shifts a funnel shift
+ * that Oclgrind cannot run. */
+inline uint gq_straddle(uint a, uint b)
+{
+#ifdef __NV_CL_C_VERSION
+  return (a >> 16) | (b << 16);
+#else
+  return as_uint((ushort2)(as_ushort2(a).y, as_ushort2(b).x));
+#endif
+}
+
+/* The two lanes at byte offset e (a constant) from word k's first byte, out of the words
+ * of even bytes xe and of odd ones xo: for e = 4q + m, m 0 and 1 lie in one word, 2 and 3
+ * straddle two (a shift by one lane). */
+#define GQ_G(xe, xo, k, e)                                                                 \
+  (((e) & 3) == 0   ? xe[(k) + ((e) >> 2)]                                                 \
+   : ((e) & 3) == 1 ? xo[(k) + ((e) >> 2)]                                                 \
+   : ((e) & 3) == 2 ? gq_straddle(xe[(k) + ((e) >> 2)], xe[(k) + ((e) >> 2) + 1])             \
+                    : gq_straddle(xo[(k) + ((e) >> 2)], xo[(k) + ((e) >> 2) + 1]))
+/* Row `row`'s words from byte x - 4 HW on: the item's 4 and HW a side, past the row's ends
+ * the channel's byte of its edge pixel (the clamp). */
+inline void gq_row(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x, int row,
+                   const int C, const int HW, uint *u)
+{
+  uint4 m = as_uint4(TS_LD8x16A(src, rowbytes, x, row));
+  u[HW] = m.x;
+  u[HW + 1] = m.y;
+  u[HW + 2] = m.z;
+  u[HW + 3] = m.w;
+#pragma unroll
+  for (int i = 1; i <= HW; i++) {
+    u[HW - i] = as_uint(TS_LD8x4A(src, rowbytes, max(x - 4 * i, 0), row));
+    u[HW + 3 + i] = as_uint(TS_LD8x4A(src, rowbytes, min(x + 12 + 4 * i, rowbytes - 4), row));
+  }
+  if (x == 0)
+    for (int i = 0; i < HW; i++) {
+      uint v = 0;
+      for (int b = 0; b < 4; b++) {
+        int p = 4 * (i - HW) + b; /* byte p < 0: channel p mod C of the first pixel */
+        v |= ((u[HW] >> (8 * ((p % C + C) % C))) & 255u) << (8 * b);
+      }
+      u[i] = v;
+    }
+  if (x + QD_W == rowbytes)
+    for (int i = HW + 4; i < 2 * HW + 4; i++) {
+      uint v = 0;
+      for (int b = 0; b < 4; b++) {
+        int q = 4 - C + (4 * (i - HW - 4) + b) % C; /* that channel's byte in the last word */
+        v |= ((u[HW + 3] >> (8 * q)) & 255u) << (8 * b);
+      }
+      u[i] = v;
+    }
+}
+
+/* Rows y .. y + rows - 1 (clamped to the image) as words of even and odd bytes: each row's
+ * 4 words and HW a side (gq_row). */
+inline void gq_load(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x, int y, int H,
+                    const int C, const int HW, const int rows, uint e[][GQ_MAXW],
+                    uint o[][GQ_MAXW])
+{
+#pragma unroll
+  for (int j = 0; j < rows; j++) {
+    uint u[GQ_MAXW];
+    gq_row(TS_OBS_ARG src, rowbytes, x, clamp(y + j, 0, H - 1), C, HW, u);
+#pragma unroll
+    for (int i = 0; i < 4 + 2 * HW; i++) {
+      e[j][i] = u[i] & GQ_M;
+      o[j][i] = (u[i] >> 8) & GQ_M;
+    }
+  }
+}
+
+/* ---- boxquad ----
+ * On the word path the vertical sums first (at most 765 a lane), then the horizontal ones
+ * (at most 2295), unpacked for the scale. On an NVIDIA H200 at 7680x4320 this ran grey in
+ * 0.029 ms and RGB in 0.077-0.078 (a byte a 16-bit lane, the horizontal sums first: 0.030
+ * and 0.082). */
 
 inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
                      int2 t, const int C)
 {
+  const int HW = 1, NW = 6; /* a halo word a side: C <= 4 bytes */
   int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H;
-  ushort16 h[QD_H + 2];
-  for (int j = 0; j < QD_H + 2; j++) {
-    uchar b[32];
-    qd_row(TS_OBS_ARG src, rowbytes, x, clamp(y0 - 1 + j, 0, H - 1), C, 1, b);
-    h[j] = convert_ushort16(vload16(0, b + 8 - C)) + convert_ushort16(vload16(0, b + 8)) +
-           convert_ushort16(vload16(0, b + 8 + C));
+  uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW]; /* even and odd bytes, every row's */
+  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 1, H, C, HW, QD_H + 2, e, o);
+#pragma unroll
+  for (int j = 0; j < QD_H && y0 + j < H; j++) {
+    uint ve[GQ_MAXW] = { 0 }, vo[GQ_MAXW] = { 0 }; /* vertical sums, at most 765 a lane */
+#pragma unroll
+    for (int i = 0; i < NW; i++) {
+      ve[i] = e[j][i] + e[j + 1][i] + e[j + 2][i];
+      vo[i] = o[j][i] + o[j + 1][i] + o[j + 2][i];
+    }
+    ushort p[16];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      uint se = GQ_G(ve, vo, HW + k, -C) + ve[HW + k] + GQ_G(ve, vo, HW + k, C);
+      uint so = GQ_G(ve, vo, HW + k, 1 - C) + vo[HW + k] + GQ_G(ve, vo, HW + k, 1 + C);
+      p[4 * k] = (ushort)se;
+      p[4 * k + 1] = (ushort)so;
+      p[4 * k + 2] = (ushort)(se >> 16);
+      p[4 * k + 3] = (ushort)(so >> 16);
+    }
+    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_box_scale(vload16(0, p), C));
   }
-  for (int j = 0; j < QD_H && y0 + j < H; j++)
-    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_box_scale(h[j] + h[j + 1] + h[j + 2], C));
 }
 
 inline void boxquad_tile(TS_BODY_ARGS, int2 t)
@@ -125,43 +209,18 @@ inline uchar16 gq_round(uint16 s)
   return convert_uchar16((s + 32768u) >> 16); /* gauss_round */
 }
 
-/* The 5 x 5 word path, two 16-bit lanes a 32-bit word (SIMD within a register): the bytes of
- * a word at even positions (mask 0x00ff00ff) and those at odd ones (shifted down a byte)
- * each make a word of two lanes. Every sum below stays under 2^16 a lane (a lane's weights
- * add up to 256 and its bytes are at most 255), so one multiply or add works on two bytes
- * and nothing carries from lane to lane. Weights are symmetric (ts_gauss_weights), so the
- * taps at -i and +i are added before one multiply. C is a constant after inlining:
+/* The 5 x 5 word path. A lane's weights add up to 256 and its bytes are at most 255, so every
+ * sum stays under 2^16 a lane. Weights are symmetric (ts_gauss_weights), so the taps at -i
+ * and +i are added before one multiply. C is a constant after inlining:
  *  - grey: the vertical pass first, over the item's words and the halo words (V, at most
  *    255 * 256 a lane); each V split into its high and low bytes; the horizontal pass sums
  *    each (A, B), and (S + 32768) >> 16 = (A + (B >> 8) + 128) >> 8, a lane below 2^16
  *    since the result is at most 255;
  *  - more channels: the horizontal pass first, over the item's words only (the halo is
- *    wider there), unpacked to 32-bit lanes for the vertical pass.
+ *    wider there), unpacked to 32-bit lanes for the vertical pass, 8 rows a tile.
  * On an NVIDIA H200 at 7680x4320 this ran grey in 0.034 ms (the horizontal pass first 0.035,
- * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117). */
-#define GQ_M 0x00ff00ffu
-#define GQ_MAXW 8 /* words a row: the item's 4 and up to 2 halo words a side */
-
-/* The high lane of a and the low lane of b: two shifts and an or on NVIDIA's compiler, as
- * the H200 timed it; elsewhere a swap of halves, since clang makes the shifts a funnel shift
- * that Oclgrind cannot run. */
-inline uint gq_straddle(uint a, uint b)
-{
-#ifdef __NV_CL_C_VERSION
-  return (a >> 16) | (b << 16);
-#else
-  return as_uint((ushort2)(as_ushort2(a).y, as_ushort2(b).x));
-#endif
-}
-
-/* The two lanes at byte offset e (a constant) from word k's first byte, out of the words
- * of even bytes xe and of odd ones xo: for e = 4q + m, m 0 and 1 lie in one word, 2 and 3
- * straddle two (a shift by one lane). */
-#define GQ_G(xe, xo, k, e)                                                                 \
-  (((e) & 3) == 0   ? xe[(k) + ((e) >> 2)]                                                 \
-   : ((e) & 3) == 1 ? xo[(k) + ((e) >> 2)]                                                 \
-   : ((e) & 3) == 2 ? gq_straddle(xe[(k) + ((e) >> 2)], xe[(k) + ((e) >> 2) + 1])             \
-                    : gq_straddle(xo[(k) + ((e) >> 2)], xo[(k) + ((e) >> 2) + 1]))
+ * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117) with 4 rows a
+ * tile, 0.105-0.106 with 8. */
 /* The five taps' weighted sum, the weights mirrored about the centre (w0 w1 w2 w1 w0). */
 #define GQ_SUM5(a, b, c, d, e) (w2 * (c) + w1 * ((b) + (d)) + w0 * ((a) + (e)))
 /* The horizontal sum, two lanes, of the bytes at offset e0 and e0 + 2 of word k. */
@@ -169,61 +228,18 @@ inline uint gq_straddle(uint a, uint b)
   GQ_SUM5(GQ_G(xe, xo, k, (e0) - 2 * C), GQ_G(xe, xo, k, (e0) - C), GQ_G(xe, xo, k, e0),    \
           GQ_G(xe, xo, k, (e0) + C), GQ_G(xe, xo, k, (e0) + 2 * C))
 
-/* Row `row`'s words from byte x - 4 HW on: the item's 4 and HW a side, past the row's ends
- * the channel's byte of its edge pixel (the clamp). */
-inline void gq_row(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x, int row,
-                   const int C, const int HW, uint *u)
-{
-  uint4 m = as_uint4(TS_LD8x16A(src, rowbytes, x, row));
-  u[HW] = m.x;
-  u[HW + 1] = m.y;
-  u[HW + 2] = m.z;
-  u[HW + 3] = m.w;
-#pragma unroll
-  for (int i = 1; i <= HW; i++) {
-    u[HW - i] = as_uint(TS_LD8x4A(src, rowbytes, max(x - 4 * i, 0), row));
-    u[HW + 3 + i] = as_uint(TS_LD8x4A(src, rowbytes, min(x + 12 + 4 * i, rowbytes - 4), row));
-  }
-  if (x == 0)
-    for (int i = 0; i < HW; i++) {
-      uint v = 0;
-      for (int b = 0; b < 4; b++) {
-        int p = 4 * (i - HW) + b; /* byte p < 0: channel p mod C of the first pixel */
-        v |= ((u[HW] >> (8 * ((p % C + C) % C))) & 255u) << (8 * b);
-      }
-      u[i] = v;
-    }
-  if (x + QD_W == rowbytes)
-    for (int i = HW + 4; i < 2 * HW + 4; i++) {
-      uint v = 0;
-      for (int b = 0; b < 4; b++) {
-        int q = 4 - C + (4 * (i - HW - 4) + b) % C; /* that channel's byte in the last word */
-        v |= ((u[HW + 3] >> (8 * q)) & 255u) << (8 * b);
-      }
-      u[i] = v;
-    }
-}
-
 inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
                      __constant uint *wt, int2 t, const int C)
 {
   const int HW = (2 * C + 3) / 4, NW = 4 + 2 * HW; /* halo words a side: 2C bytes */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H;
+  const int TH = GQ_ROWS(C);
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
   uint w0 = wt[0], w1 = wt[1], w2 = wt[2];
-  uint e[GQ_H + 4][GQ_MAXW], o[GQ_H + 4][GQ_MAXW]; /* even and odd bytes, every row's */
-#pragma unroll
-  for (int j = 0; j < GQ_H + 4; j++) {
-    uint u[GQ_MAXW];
-    gq_row(TS_OBS_ARG src, rowbytes, x, clamp(y0 - 2 + j, 0, H - 1), C, HW, u);
-#pragma unroll
-    for (int i = 0; i < NW; i++) {
-      e[j][i] = u[i] & GQ_M;
-      o[j][i] = (u[i] >> 8) & GQ_M;
-    }
-  }
   if (C == 1) {
+    uint e[GQ_H + 4][GQ_MAXW], o[GQ_H + 4][GQ_MAXW]; /* even and odd bytes, every row's */
+    gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, TH + 4, e, o);
 #pragma unroll
-    for (int j = 0; j < GQ_H && y0 + j < H; j++) {
+    for (int j = 0; j < TH && y0 + j < H; j++) {
       uint he[GQ_MAXW], ho[GQ_MAXW], le[GQ_MAXW], lo[GQ_MAXW]; /* V's high and low bytes */
 #pragma unroll
       for (int i = 0; i < NW; i++) {
@@ -247,9 +263,11 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     }
     return;
   }
-  uint16 h[GQ_H + 4]; /* each row's horizontal sums, a lane a byte */
+  uint e[GQ_HC + 4][GQ_MAXW], o[GQ_HC + 4][GQ_MAXW];
+  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, TH + 4, e, o);
+  uint16 h[GQ_HC + 4]; /* each row's horizontal sums, a lane a byte */
 #pragma unroll
-  for (int j = 0; j < GQ_H + 4; j++) {
+  for (int j = 0; j < TH + 4; j++) {
     uint p[16];
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -262,7 +280,7 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     h[j] = vload16(0, p);
   }
 #pragma unroll
-  for (int j = 0; j < GQ_H && y0 + j < H; j++) {
+  for (int j = 0; j < TH && y0 + j < H; j++) {
     uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]);
     TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
   }
@@ -285,7 +303,7 @@ inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
     return;
   }
   /* Other sizes and row lengths: a ring of the last k rows' horizontal sums. */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H, y1 = min(y0 + GQ_H, H), k = 2 * r + 1;
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_ROWS(C), y1 = min(y0 + GQ_ROWS(C), H), k = 2 * r + 1;
   ushort16 ring[15];
   for (int j = 0; j < y1 - y0 + 2 * r; j++) {
     ring[j % k] = qd_hbytes(TS_OBS_ARG src, W, C, x, clamp(y0 - r + j, 0, H - 1), r, 0, weights);

@@ -1,13 +1,13 @@
 /* integral_colrow: the integral image for a GPU, a variant of tilescope's own
  * (kernels/integral_colrow.cl). Pass 1 writes the column prefix sums of the bytes to MID, a
- * work-group of 8 x 32 work-items a strip 32 columns wide (32 row segments summed, then
+ * work-group of 8 x 128 work-items a strip 32 columns wide (128 row segments summed, then
  * summed again with the segments above them added); pass 2 the row prefix sums of MID, a
- * work-group of 256 a row, scanned in local memory. What makes it fast there: no thread
- * walks a whole row or column alone, every tile's work is shared by a work-group, and the
- * loads and stores are aligned 32- and 128-bit words. */
+ * work-group of 256 a row, 8 chunks of 1024 scanned at once in local memory. What makes it
+ * fast there: no thread walks a whole row or column alone, every tile's work is shared by a
+ * work-group, and the loads and stores are aligned 32- and 128-bit words. */
 #include "variant_internal.h"
 
-enum { CR_STRIP = 32, CR_SEGS = 32, CR_ROWN = 256 };
+enum { CR_STRIP = 32, CR_SEGS = 128, CR_ROWN = 256, CR_ROWK = 8 };
 
 static void cr_space1(const ts_kctx *k, int *tw, int *th)
 {
@@ -75,12 +75,13 @@ static void cr_setup(ts_kctx *k)
   k->buf[TS_BUF_MID] = (ts_buf){ .cols = k->W, .rows = k->H, .esize = 4 };
 }
 
-/* Pass 1: each segment's sums of 4 columns (uint4); pass 2: the work-items' totals. */
+/* Pass 1: each segment's sums of 4 columns (uint4); pass 2: the work-items' totals, a chunk's
+ * row each. */
 static int cr_local_bytes(const ts_kctx *k)
 {
   (void)k;
-  return CR_SEGS * (CR_STRIP / 4) * 16 > CR_ROWN * 4 ? CR_SEGS * (CR_STRIP / 4) * 16
-                                                     : CR_ROWN * 4;
+  return CR_SEGS * (CR_STRIP / 4) * 16 > CR_ROWN * CR_ROWK * 4 ? CR_SEGS * (CR_STRIP / 4) * 16
+                                                               : CR_ROWN * CR_ROWK * 4;
 }
 
 static const ts_pass_desc cr_passes[] = {
@@ -97,7 +98,7 @@ static const ts_pass_desc cr_passes[] = {
 
 const ts_variant ts_variant_integral_colrow = {
   .name = "integral_colrow", .filter = TS_FILTER_INTEGRAL,
-  .summary = "no dependencies: column sums by work-groups of 32 row segments, then row scans "
+  .summary = "no dependencies: column sums by work-groups of 128 row segments, then row scans "
              "by work-groups in local memory (for GPUs)",
   .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = 4 * 16, .npasses = 2,
   .passes = cr_passes, .setup = cr_setup, .local_bytes = cr_local_bytes,

@@ -36,6 +36,17 @@ build=${TMPDIR:-/tmp}/tilescope-gpu-build
 work=${TMPDIR:-/tmp}/tilescope-gpu-work
 mkdir -p "$work"
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
+# The device machine returns at most 8 files: past that, the logs go into one logs.tgz
+# beside summary.txt, bench.txt and the traces.
+pack_logs() {
+  local keep='^(summary\.txt|bench\.txt|.*\.json\.gz|.*\.json)$' f logs=()
+  [[ $(find "$out" -maxdepth 1 -type f | wc -l) -le 8 ]] && return
+  for f in "$out"/*; do
+    [[ -f $f && ! $(basename "$f") =~ $keep ]] && logs+=("$(basename "$f")")
+  done
+  tar -C "$out" -czf "$out/logs.tgz" "${logs[@]}" && (cd "$out" && rm -f "${logs[@]}")
+}
+trap pack_logs EXIT
 
 # 1. The loader, headers and libpng, unpacked privately.
 rm -rf "$prefix" && mkdir -p "$prefix"
