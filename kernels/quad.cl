@@ -1,7 +1,6 @@
 /* boxquad and gaussquad: the box 3x3 and the Gaussian for a GPU (not in the seed). One
- * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (the box, and the Gaussian
- * with more than one channel) or 4 (the Gaussian in grey, whose sums take more registers
- * there). It first loads every input row it needs, each as its own 16-byte word and the
+ * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (box) or 4 (Gaussian: its
+ * window takes more registers, and fewer rows measured faster on the H200). It first loads every input row it needs, each as its own 16-byte word and the
  * aligned 32-bit words beside it (the halo: the neighbours load them too, so on a GPU they
  * are L1 hits), and only then computes and stores: with no store between the loads, all of
  * them are in flight at once, which is what a memory-bound stencil needs to approach the
@@ -11,9 +10,7 @@
 
 #define QD_W 16
 #define QD_H 8  /* box */
-#define GQ_H 4  /* Gaussian, grey */
-#define GQ_HC 8 /* Gaussian, more channels */
-#define GQ_ROWS(C) ((C) == 1 ? GQ_H : GQ_HC)
+#define GQ_H 4  /* Gaussian */
 
 /* The horizontal sums of bytes x .. x + 15 of a row byte by byte, taps -r .. r pixels away,
  * each clamped to its channel of the edge pixel (bytes past the row's end repeat the last
@@ -217,10 +214,11 @@ inline uchar16 gq_round(uint16 s)
  *    each (A, B), and (S + 32768) >> 16 = (A + (B >> 8) + 128) >> 8, a lane below 2^16
  *    since the result is at most 255;
  *  - more channels: the horizontal pass first, over the item's words only (the halo is
- *    wider there), unpacked to 32-bit lanes for the vertical pass, 8 rows a tile.
+ *    wider there), unpacked to 32-bit lanes for the vertical pass.
  * On an NVIDIA H200 at 7680x4320 this ran grey in 0.034 ms (the horizontal pass first 0.035,
- * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117) with 4 rows a
- * tile, 0.105-0.106 with 8. */
+ * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117). 8 rows a tile
+ * ran RGB in 0.105 ms but grey in 0.037 with the grey path unchanged (probably as a kernel
+ * has one register count, set by its hungriest path). */
 /* The five taps' weighted sum, the weights mirrored about the centre (w0 w1 w2 w1 w0). */
 #define GQ_SUM5(a, b, c, d, e) (w2 * (c) + w1 * ((b) + (d)) + w0 * ((a) + (e)))
 /* The horizontal sum, two lanes, of the bytes at offset e0 and e0 + 2 of word k. */
@@ -232,14 +230,13 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
                      __constant uint *wt, int2 t, const int C)
 {
   const int HW = (2 * C + 3) / 4, NW = 4 + 2 * HW; /* halo words a side: 2C bytes */
-  const int TH = GQ_ROWS(C);
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H;
   uint w0 = wt[0], w1 = wt[1], w2 = wt[2];
   if (C == 1) {
     uint e[GQ_H + 4][GQ_MAXW], o[GQ_H + 4][GQ_MAXW]; /* even and odd bytes, every row's */
-    gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, TH + 4, e, o);
+    gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, GQ_H + 4, e, o);
 #pragma unroll
-    for (int j = 0; j < TH && y0 + j < H; j++) {
+    for (int j = 0; j < GQ_H && y0 + j < H; j++) {
       uint he[GQ_MAXW], ho[GQ_MAXW], le[GQ_MAXW], lo[GQ_MAXW]; /* V's high and low bytes */
 #pragma unroll
       for (int i = 0; i < NW; i++) {
@@ -263,11 +260,11 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     }
     return;
   }
-  uint e[GQ_HC + 4][GQ_MAXW], o[GQ_HC + 4][GQ_MAXW];
-  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, TH + 4, e, o);
-  uint16 h[GQ_HC + 4]; /* each row's horizontal sums, a lane a byte */
+  uint e[GQ_H + 4][GQ_MAXW], o[GQ_H + 4][GQ_MAXW];
+  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, GQ_H + 4, e, o);
+  uint16 h[GQ_H + 4]; /* each row's horizontal sums, a lane a byte */
 #pragma unroll
-  for (int j = 0; j < TH + 4; j++) {
+  for (int j = 0; j < GQ_H + 4; j++) {
     uint p[16];
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -280,7 +277,7 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     h[j] = vload16(0, p);
   }
 #pragma unroll
-  for (int j = 0; j < TH && y0 + j < H; j++) {
+  for (int j = 0; j < GQ_H && y0 + j < H; j++) {
     uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]);
     TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
   }
@@ -303,7 +300,7 @@ inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
     return;
   }
   /* Other sizes and row lengths: a ring of the last k rows' horizontal sums. */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_ROWS(C), y1 = min(y0 + GQ_ROWS(C), H), k = 2 * r + 1;
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H, y1 = min(y0 + GQ_H, H), k = 2 * r + 1;
   ushort16 ring[15];
   for (int j = 0; j < y1 - y0 + 2 * r; j++) {
     ring[j % k] = qd_hbytes(TS_OBS_ARG src, W, C, x, clamp(y0 - r + j, 0, H - 1), r, 0, weights);
