@@ -5,11 +5,15 @@
  * a warm-up; beside it the device's copy bandwidth measured in the same run, and each
  * variant's share of it; then what limits each where the run can tell (limit_of): the
  * bytes it moves against the copy's, or, from one more one-launch run with records, the
- * time its groups waited and its critical path. A table, or --json. */
+ * time its groups waited and its critical path. A table, or --json. A way of a variant
+ * stops repeating after WAY_SECONDS once it has 3 timed runs, so that a slow variant (a seed
+ * form that launches thousands of times) does not hold the device for minutes; the table
+ * says where that cut its repeats. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,10 +58,27 @@ static const char usage[] =
     "(--exec device), without per-group records unless --records. 'limit': what limits\n"
     "each where the run can tell: its bytes against the copy's, or (one more one-launch\n"
     "run, recorded) the share of its groups' time spent waiting and its critical path,\n"
-    "the longest chain of waits (in time only where the device has a clock).";
+    "the longest chain of waits (in time only where the device has a clock). A way of a\n"
+    "variant stops repeating after 3 s once it has 3 timed runs; the table says where.";
+
+enum { WAY_SECONDS = 3, WAY_MIN_RUNS = 3 };
+
+static double now_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Whether a way timed k + 1 runs since t0 may stop before its repeats. */
+static int way_done(int k, double t0)
+{
+  return k + 1 >= WAY_MIN_RUNS && now_s() - t0 > WAY_SECONDS;
+}
 
 typedef struct result {
   const ts_variant *v;
+  int runs, dev_runs; /* the timed runs of each way (below --repeats where way_done cut it) */
   double ms, gbps, share, dev_ms;
   double bytes;
   int checked; /* the output of both ways against the filter's reference: 1 equal, 0 not,
@@ -277,24 +298,34 @@ int cmd_bench(int argc, char **argv)
                         .sched = { .pattern = v->pattern, .walk = ts_pattern_default_walk(v->pattern), .slots = TS_SLOTS_MAX } };
     ts_run *run = NULL;
     st = ts_run_create(img, &p, &run, &err);
+    int runs = 0, dev_runs = 0;
+    double t0 = 0;
     for (int k = -2; st == TS_OK && k < repeats; k++) {
+      if (k == 0)
+        t0 = now_s();
       st = ts_run_finish_fast(run, &err);
       double ms = ts_run_take_kernel_ms(run);
       if (k >= 0)
-        t[k] = ms;
+        t[runs++] = ms;
+      if (k >= 0 && way_done(k, t0))
+        break;
     }
     double launches_ms = 0;
     int checked = -1;
     if (st == TS_OK) {
-      qsort(t, (size_t)repeats, sizeof *t, cmp_double);
-      launches_ms = t[repeats / 2];
+      qsort(t, (size_t)runs, sizeof *t, cmp_double);
+      launches_ms = t[runs / 2];
       checked = output_matches(run);
     }
     ts_dev_opts dopts = { .record = records, .stuck = -1 };
     for (int k = -2; st == TS_OK && k < repeats; k++) {
+      if (k == 0)
+        t0 = now_s();
       st = ts_run_device(run, &dopts, &err);
       if (st == TS_OK && k >= 0)
-        t[k] = ts_run_device_result(run)->kernel_ms;
+        t[dev_runs++] = ts_run_device_result(run)->kernel_ms;
+      if (k >= 0 && way_done(k, t0))
+        break;
     }
     if (st != TS_OK) {
       if (tty)
@@ -303,9 +334,11 @@ int cmd_bench(int argc, char **argv)
       ts_run_destroy(run);
       break;
     }
-    qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+    qsort(t, (size_t)dev_runs, sizeof *t, cmp_double);
     result *x = &res[nres++];
     x->v = v;
+    x->runs = runs;
+    x->dev_runs = dev_runs;
     int dev_checked = output_matches(run);
     /* One more one-launch run, recorded, untimed: its waiting and its critical path. */
     ts_dev_opts ropts = { .record = 1, .stuck = -1 };
@@ -328,7 +361,7 @@ int cmd_bench(int argc, char **argv)
       rc = EXIT_DIFF;
     }
     x->ms = launches_ms;
-    x->dev_ms = t[repeats / 2];
+    x->dev_ms = t[dev_runs / 2];
     x->bytes = compulsory_bytes(run);
     x->gbps = x->ms > 0 ? x->bytes / (x->ms * 1e6) : 0;
     x->share = copy_gbps > 0 ? x->gbps / copy_gbps : 0;
@@ -364,11 +397,12 @@ int cmd_bench(int argc, char **argv)
         /* a user kernel without equals= computes no built-in filter */
         printf(", \"filter\": %s%s%s, \"median_ms\": %.4f, \"ns_per_pixel\": %.4f, "
                "\"gbps\": %.3f, \"copy_share\": %.4f, \"one_launch_ms\": %.4f, "
-               "\"one_launch_copy_share\": %.4f, \"output_ok\": %s",
+               "\"one_launch_copy_share\": %.4f, \"runs\": %d, \"one_launch_runs\": %d, "
+               "\"output_ok\": %s",
                x->v->unchecked ? "" : "\"", x->v->unchecked ? "null" : ts_filter_name(x->v->filter),
                x->v->unchecked ? "" : "\"", x->ms, x->ms * 1e6 / px, x->gbps, x->share, x->dev_ms,
                x->dev_ms > 0 && copy_gbps > 0 ? x->bytes / (x->dev_ms * 1e6) / copy_gbps : 0,
-               x->checked < 0 ? "null" : x->checked ? "true" : "false");
+               x->runs, x->dev_runs, x->checked < 0 ? "null" : x->checked ? "true" : "false");
         if (x->recorded)
           printf(", \"wait_share\": %.4f, \"critical_path_groups\": %u, "
                  "\"critical_path_share\": %.4f", x->clock_ns ? x->wait_share : 0,
@@ -398,6 +432,11 @@ int cmd_bench(int argc, char **argv)
       }
       printf("one launch: the device keeps the walk order with a scoreboard%s\n",
              records ? ", recording every work-group" : " (no records)");
+      for (int i = 0; i < nres; i++)
+        if (res[i].runs < repeats || res[i].dev_runs < repeats)
+          printf("%s: medians of %d runs with launches and %d in one launch (a way stops "
+                 "repeating after %d s once it has %d runs)\n", res[i].v->name, res[i].runs,
+                 res[i].dev_runs, WAY_SECONDS, WAY_MIN_RUNS);
       print_fastest(res, nres);
     }
   }

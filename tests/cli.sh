@@ -288,6 +288,7 @@ want = re.escape(model) + r" \(((AVX-512|AVX2|no AVX2), )?%d cores\)" % os.cpu_c
 sys.exit(0 if re.fullmatch(want, cpu) else 1)
 PY
   expect 0 "integral .*%" "$ts" bench --size 96x64 --repeats 2 --channels 3 --variants box2d,integral
+  expect 0 '"runs": 2, "one_launch_runs": 2, "output_ok": true' "$ts" bench --size 64x64 --repeats 2 --variants box2d --json
   expect 0 "^fastest integral image here: integral, " "$ts" bench --size 96x64 --repeats 1 --variants box2d,integral
   expect 0 "^fastest box 3x3 here: box2d, " "$ts" bench --size 96x64 --repeats 1 --variants box2d,integral
   expect 2 "--variants: unknown variant 'nope'" "$ts" bench --variants nope
