@@ -9,8 +9,11 @@
  * byte-by-byte path with the clamp (correct, slower). */
 
 #define QD_W 16
-#define QD_H 8  /* box */
-#define GQ_H 4  /* Gaussian */
+#define QD_H 8  /* box, grey */
+#define QD_HC 8 /* box, more channels */
+#define GQ_H 4  /* Gaussian, grey */
+#define GQ_HC 8 /* Gaussian, more channels */
+#define GQ_ROWS(C) ((C) == 1 ? GQ_H : GQ_HC)
 
 /* The horizontal sums of bytes x .. x + 15 of a row byte by byte, taps -r .. r pixels away,
  * each clamped to its channel of the edge pixel (bytes past the row's end repeat the last
@@ -142,15 +145,15 @@ inline void gq_load(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x,
  * 0.029 ms and RGB in 0.077-0.078 (a byte a 16-bit lane, the horizontal sums first: 0.030
  * and 0.082). */
 
+/* The word path for tiles of TH rows; e and o hold TH + 2 rows. */
 inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
-                     int2 t, const int C)
+                     int2 t, const int C, const int TH, uint e[][GQ_MAXW], uint o[][GQ_MAXW])
 {
   const int HW = 1, NW = 6; /* a halo word a side: C <= 4 bytes */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H;
-  uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW]; /* even and odd bytes, every row's */
-  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 1, H, C, HW, QD_H + 2, e, o);
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
+  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 1, H, C, HW, TH + 2, e, o);
 #pragma unroll
-  for (int j = 0; j < QD_H && y0 + j < H; j++) {
+  for (int j = 0; j < TH && y0 + j < H; j++) {
     uint ve[GQ_MAXW] = { 0 }, vo[GQ_MAXW] = { 0 }; /* vertical sums, at most 765 a lane */
 #pragma unroll
     for (int i = 0; i < NW; i++) {
@@ -171,33 +174,51 @@ inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
   }
 }
 
-inline void boxquad_tile(TS_BODY_ARGS, int2 t)
+/* Other row lengths: byte by byte, tiles of TH rows. */
+inline void bq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
+                     int C, int2 t, int TH)
 {
-  switch ((W * C) % QD_W == 0 ? C : 0) { /* each case a copy with C a constant */
-  case 1:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 1);
-    return;
-  case 2:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 2);
-    return;
-  case 3:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 3);
-    return;
-  case 4:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 4);
-    return;
-  }
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H;
-  ushort16 a = qd_hbytes(TS_OBS_ARG src, W, C, x, max(y0 - 1, 0), 1, 1, weights);
-  ushort16 b = qd_hbytes(TS_OBS_ARG src, W, C, x, y0, 1, 1, weights);
-  for (int y = y0; y < min(y0 + QD_H, H); y++) {
-    ushort16 c = qd_hbytes(TS_OBS_ARG src, W, C, x, min(y + 1, H - 1), 1, 1, weights);
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
+  ushort16 a = qd_hbytes(TS_OBS_ARG src, W, C, x, max(y0 - 1, 0), 1, 1, 0);
+  ushort16 b = qd_hbytes(TS_OBS_ARG src, W, C, x, y0, 1, 1, 0);
+  for (int y = y0; y < min(y0 + TH, H); y++) {
+    ushort16 c = qd_hbytes(TS_OBS_ARG src, W, C, x, min(y + 1, H - 1), 1, 1, 0);
     qd_store(TS_OBS_ARG dst, rowbytes, x, y, qd_box_scale(a + b + c, C));
     a = b;
     b = c;
   }
 }
+
+/* Grey (the host's entry point for one channel). */
+inline void boxquad_tile(TS_BODY_ARGS, int2 t)
+{
+  if (W % QD_W == 0) {
+    uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW]; /* even and odd bytes, every row's */
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 1, QD_H, e, o);
+    return;
+  }
+  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t, QD_H);
+}
 TS_ITEM_ENTRY(boxquad)
+
+/* More channels: a kernel of its own, whose register count does not weigh on grey's. */
+inline void boxquad_colour_tile(TS_BODY_ARGS, int2 t)
+{
+  uint e[QD_HC + 2][GQ_MAXW], o[QD_HC + 2][GQ_MAXW];
+  switch ((W * C) % QD_W == 0 ? C : 0) { /* each case a copy with C a constant */
+  case 2:
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 2, QD_HC, e, o);
+    return;
+  case 3:
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 3, QD_HC, e, o);
+    return;
+  case 4:
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 4, QD_HC, e, o);
+    return;
+  }
+  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t, QD_HC);
+}
+TS_ITEM_ENTRY(boxquad_colour)
 
 /* ---- gaussquad ---- */
 
@@ -230,13 +251,14 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
                      __constant uint *wt, int2 t, const int C)
 {
   const int HW = (2 * C + 3) / 4, NW = 4 + 2 * HW; /* halo words a side: 2C bytes */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H;
+  const int TH = GQ_ROWS(C);
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
   uint w0 = wt[0], w1 = wt[1], w2 = wt[2];
   if (C == 1) {
     uint e[GQ_H + 4][GQ_MAXW], o[GQ_H + 4][GQ_MAXW]; /* even and odd bytes, every row's */
     gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, GQ_H + 4, e, o);
 #pragma unroll
-    for (int j = 0; j < GQ_H && y0 + j < H; j++) {
+    for (int j = 0; j < TH && y0 + j < H; j++) {
       uint he[GQ_MAXW], ho[GQ_MAXW], le[GQ_MAXW], lo[GQ_MAXW]; /* V's high and low bytes */
 #pragma unroll
       for (int i = 0; i < NW; i++) {
@@ -260,11 +282,11 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     }
     return;
   }
-  uint e[GQ_H + 4][GQ_MAXW], o[GQ_H + 4][GQ_MAXW];
-  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, GQ_H + 4, e, o);
-  uint16 h[GQ_H + 4]; /* each row's horizontal sums, a lane a byte */
+  uint e[GQ_HC + 4][GQ_MAXW], o[GQ_HC + 4][GQ_MAXW];
+  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 2, H, C, HW, TH + 4, e, o);
+  uint16 h[GQ_HC + 4]; /* each row's horizontal sums, a lane a byte */
 #pragma unroll
-  for (int j = 0; j < GQ_H + 4; j++) {
+  for (int j = 0; j < TH + 4; j++) {
     uint p[16];
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -277,30 +299,17 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     h[j] = vload16(0, p);
   }
 #pragma unroll
-  for (int j = 0; j < GQ_H && y0 + j < H; j++) {
+  for (int j = 0; j < TH && y0 + j < H; j++) {
     uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]);
     TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
   }
 }
 
-inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
+/* Other sizes and row lengths: a ring of the last k rows' horizontal sums, tiles of TH rows. */
+inline void gq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
+                     int C, __constant uint *weights, int r, int2 t, int TH)
 {
-  switch (r == 2 && (W * C) % QD_W == 0 ? C : 0) {
-  case 1:
-    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 1);
-    return;
-  case 2:
-    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 2);
-    return;
-  case 3:
-    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 3);
-    return;
-  case 4:
-    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 4);
-    return;
-  }
-  /* Other sizes and row lengths: a ring of the last k rows' horizontal sums. */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * GQ_H, y1 = min(y0 + GQ_H, H), k = 2 * r + 1;
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH, y1 = min(y0 + TH, H), k = 2 * r + 1;
   ushort16 ring[15];
   for (int j = 0; j < y1 - y0 + 2 * r; j++) {
     ring[j % k] = qd_hbytes(TS_OBS_ARG src, W, C, x, clamp(y0 - r + j, 0, H - 1), r, 0, weights);
@@ -312,4 +321,31 @@ inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
     qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, gq_round(s));
   }
 }
+
+/* Grey (the host's entry point for one channel). */
+inline void gaussquad_tile(TS_BODY_ARGS, int2 t)
+{
+  if (r == 2 && W % QD_W == 0)
+    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 1);
+  else
+    gq_bytes(TS_OBS_ARG src, dst, W, H, C, weights, r, t, GQ_H);
+}
 TS_ITEM_ENTRY(gaussquad)
+
+/* More channels: a kernel of its own, whose register count does not weigh on grey's. */
+inline void gaussquad_colour_tile(TS_BODY_ARGS, int2 t)
+{
+  switch (r == 2 && (W * C) % QD_W == 0 ? C : 0) {
+  case 2:
+    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 2);
+    return;
+  case 3:
+    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 3);
+    return;
+  case 4:
+    gq_words(TS_OBS_ARG src, dst, W, H, weights, t, 4);
+    return;
+  }
+  gq_bytes(TS_OBS_ARG src, dst, W, H, C, weights, r, t, GQ_HC);
+}
+TS_ITEM_ENTRY(gaussquad_colour)

@@ -524,7 +524,8 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
   r->shared = cl->unified;
   ts_status st = TS_OK;
   for (int p = 0; p < v->npasses && st == TS_OK; p++)
-    st = tscl_make_kernel(cl, v->passes[p].cl_file, v->passes[p].cl_kernel, &r->kernel[p], err);
+    st = tscl_make_kernel(cl, v->passes[p].cl_file, ts_pass_kernel(&v->passes[p], r->C),
+                          &r->kernel[p], err);
   if (st == TS_OK)
     st = tscl_make_kernel(cl, "commit.cl", "commit_rects", &r->commit, err);
   for (int b = 0; b < TS_NBUF && st == TS_OK; b++) {
@@ -702,7 +703,7 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
       return ts_fail(err, TS_ERR_DEVICE,
                      "kernel %s (pass %d, %u tiles from %u, %s launch, W %d H %d C %d r %d, "
                      "local memory %zu) failed: %s (%d)",
-                     pd->cl_kernel, pass + 1, n, first, direct ? "direct" : "shadow", r->W, r->H,
+                     ts_pass_kernel(pd, r->C), pass + 1, n, first, direct ? "direct" : "shadow", r->W, r->H,
                      r->C, r->r, r->lmem, tscl_cl_error_name(e), (int)e);
     }
   }
@@ -801,7 +802,8 @@ ts_status ts_cl_run_observe(ts_cl_run *r, int pass, const uint32_t *init, size_t
     return TS_OK;
   ts_status st = TS_OK;
   if (!r->okernel[pass])
-    st = tscl_make_kernel_in(r->cl, r->v->passes[pass].cl_file, 2, r->v->passes[pass].cl_kernel,
+    st = tscl_make_kernel_in(r->cl, r->v->passes[pass].cl_file, 2,
+                             ts_pass_kernel(&r->v->passes[pass], r->C),
                         &r->okernel[pass], err);
   if (st != TS_OK)
     return st;

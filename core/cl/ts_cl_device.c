@@ -38,7 +38,7 @@ static ts_status device_state(ts_cl_run *r, uint32_t n, size_t words, ts_error *
   ts_status st = TS_OK;
   for (int p = 0; p < r->v->npasses && st == TS_OK; p++)
     if (!r->dkernel[p])
-      st = tscl_make_kernel_in(cl, r->v->passes[p].cl_file, 1, r->v->passes[p].cl_kernel,
+      st = tscl_make_kernel_in(cl, r->v->passes[p].cl_file, 1, ts_pass_kernel(&r->v->passes[p], r->C),
                           &r->dkernel[p], err);
   if (st != TS_OK)
     return st;
@@ -81,7 +81,7 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
     return ts_fail(err, TS_ERR_TOO_LARGE, "%u work-groups: too many for the board", l->n);
   if (l->sums > 0 && !l->ticket_of)
     return ts_fail(err, TS_ERR_ARG, "kernel %s looks back: its launch needs the tiles' tickets",
-                   pd->cl_kernel);
+                   ts_pass_kernel(pd, r->C));
   ts_status st = device_state(r, l->n, words, err);
   if (st == TS_OK)
     st = tscl_unmap_all(r, err);
@@ -156,7 +156,7 @@ ts_status ts_cl_run_device(ts_cl_run *r, int pass, const ts_cl_dev_launch *l, ts
     return st;
   if (fin != CL_SUCCESS)
     return ts_fail(err, TS_ERR_DEVICE, "kernel %s (pass %d, one launch of %u work-groups) failed: %s (%d)",
-                   pd->cl_kernel, pass + 1, l->n, tscl_cl_error_name(fin), (int)fin);
+                   ts_pass_kernel(pd, r->C), pass + 1, l->n, tscl_cl_error_name(fin), (int)fin);
   cl_int board[4];
   CL_TRY(clEnqueueReadBuffer(cl->queue, r->board, CL_TRUE, 0, sizeof board, board, 0, NULL, NULL),
          "clEnqueueReadBuffer");
@@ -210,7 +210,8 @@ ts_status ts_cl_kernel_mem(ts_cl *cl, const ts_variant *v, int pass, const ts_kc
                            uint64_t *private_bytes, uint64_t *local_bytes_out, ts_error *err)
 {
   cl_kernel kern;
-  ts_status st = tscl_make_kernel(cl, v->passes[pass].cl_file, v->passes[pass].cl_kernel, &kern, err);
+  ts_status st = tscl_make_kernel(cl, v->passes[pass].cl_file,
+                                 ts_pass_kernel(&v->passes[pass], k->in_c), &kern, err);
   if (st != TS_OK)
     return st;
   cl_int e = clSetKernelArg(kern, 11, tscl_local_bytes(v, k), NULL);

@@ -68,6 +68,9 @@ typedef struct ts_pass_desc {
   /* The OpenCL kernel: file in the kernels folder, entry point, and the work-group that
    * runs one thread's tile (0 x 0: one work-item per tile). */
   const char *cl_file, *cl_kernel;
+  /* The entry point for input of more than one channel where it is another (a kernel has
+   * one register count, so a colour path that needs more registers gets its own), or NULL. */
+  const char *cl_kernel_colour;
   int cl_group_w, cl_group_h;
   /* For a one-work-item kernel, the work-items that share a tile in device mode (the kernel
    * says how), or 0: a group of one. */
@@ -78,6 +81,12 @@ typedef struct ts_pass_desc {
    * as many more words per column of the image (a tile the image's width publishes a row). */
   int cl_dev_sums, cl_dev_sums_cols;
 } ts_pass_desc;
+
+/* The pass's entry point for input of C channels. */
+static inline const char *ts_pass_kernel(const ts_pass_desc *pd, int C)
+{
+  return C > 1 && pd->cl_kernel_colour ? pd->cl_kernel_colour : pd->cl_kernel;
+}
 
 typedef struct ts_variant {
   const char *name;

@@ -8,7 +8,11 @@
  * byte by byte. */
 #include "variant_internal.h"
 
-enum { QD_W = 16, QD_H = 8, GQ_H = 4 };
+enum { QD_W = 16, QD_H = 8, QD_HC = 8, GQ_H = 4, GQ_HC = 8 };
+
+/* Rows a tile, grey and with more channels: the kernels' own (each has its entry point). */
+static int bq_h(const ts_kctx *k) { return k->C == 1 ? QD_H : QD_HC; }
+static int gq_h(const ts_kctx *k) { return k->C == 1 ? GQ_H : GQ_HC; }
 
 /* The thread space, write rectangle and tile of a variant whose thread owns QD_W bytes of
  * th rows. */
@@ -36,38 +40,38 @@ static ts_rect qd_read(const ts_kctx *k, int th, int tx, int ty, int r, int word
   return (ts_rect){ lo / k->C, ty * th - r, hi / k->C - lo / k->C + 1, th + 2 * r };
 }
 
-static void bq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, QD_H, tw, th); }
-static void gq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, GQ_H, tw, th); }
+static void bq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, bq_h(k), tw, th); }
+static void gq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, gq_h(k), tw, th); }
 
 static ts_rect bq_write(const ts_kctx *k, int tx, int ty)
 {
-  return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * QD_H, QD_W, QD_H);
+  return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * bq_h(k), QD_W, bq_h(k));
 }
 
 static ts_rect gq_write(const ts_kctx *k, int tx, int ty)
 {
-  return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * GQ_H, QD_W, GQ_H);
+  return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * gq_h(k), QD_W, gq_h(k));
 }
 
-static ts_rect bq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, QD_H, tx, ty); }
-static ts_rect gq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, GQ_H, tx, ty); }
+static ts_rect bq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, bq_h(k), tx, ty); }
+static ts_rect gq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, gq_h(k), tx, ty); }
 
 static ts_rect bq_read(const ts_kctx *k, int tx, int ty)
 {
-  return qd_read(k, QD_H, tx, ty, 1, k->W * k->C % QD_W == 0, 1);
+  return qd_read(k, bq_h(k), tx, ty, 1, k->W * k->C % QD_W == 0, 1);
 }
 
 static ts_rect gq_read(const ts_kctx *k, int tx, int ty)
 {
   /* the word path's halo: the 2C bytes a 5 x 5 needs, in whole words */
-  return qd_read(k, GQ_H, tx, ty, k->r, k->r == 2 && k->W * k->C % QD_W == 0, (2 * k->C + 3) / 4);
+  return qd_read(k, gq_h(k), tx, ty, k->r, k->r == 2 && k->W * k->C % QD_W == 0, (2 * k->C + 3) / 4);
 }
 
 static void bq_run(ts_kctx *k, int tx, int ty)
 {
   const ts_buf *in = &k->buf[TS_BUF_IN];
   const int C = k->C;
-  for (int y = ty * QD_H; y < ty * QD_H + QD_H; y++)
+  for (int y = ty * bq_h(k); y < ty * bq_h(k) + bq_h(k); y++)
     for (int col = tx * QD_W; col < tx * QD_W + QD_W; col++) {
       int s = 0;
       for (int j = -1; j <= 1; j++)
@@ -81,7 +85,7 @@ static void gq_run(ts_kctx *k, int tx, int ty)
 {
   const ts_buf *in = &k->buf[TS_BUF_IN];
   const int C = k->C, r = k->r;
-  for (int y = ty * GQ_H; y < ty * GQ_H + GQ_H; y++)
+  for (int y = ty * gq_h(k); y < ty * gq_h(k) + gq_h(k); y++)
     for (int col = tx * QD_W; col < tx * QD_W + QD_W; col++) {
       uint32_t s = 0;
       for (int j = -r; j <= r; j++) {
@@ -103,12 +107,14 @@ static const ts_pass_desc bq_pass[] = { {
     .name = "16-byte words, loads first", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
     .tile = "16 bytes x 8 rows", .space = bq_space, .run = bq_run, .write_rect = bq_write,
     .tile_px = bq_tile, .read_px = bq_read, .cl_file = "quad.cl", .cl_kernel = "boxquad",
+    .cl_kernel_colour = "boxquad_colour",
 } };
 
 static const ts_pass_desc gq_pass[] = { {
     .name = "16-byte words, loads first", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
-    .tile = "16 bytes x 4 rows", .space = gq_space, .run = gq_run, .write_rect = gq_write,
+    .tile = "16 bytes x 4 rows (grey), 8 (more channels)", .space = gq_space, .run = gq_run, .write_rect = gq_write,
     .tile_px = gq_tile, .read_px = gq_read, .cl_file = "quad.cl", .cl_kernel = "gaussquad",
+    .cl_kernel_colour = "gaussquad_colour",
 } };
 
 /* Private memory: the horizontal sums of the rows, 16 a row (16-bit; the Gaussian's 32-bit for
@@ -123,8 +129,8 @@ const ts_variant ts_variant_boxquad = {
 
 const ts_variant ts_variant_gaussquad = {
   .name = "gaussquad", .filter = TS_FILTER_GAUSS,
-  .summary = "16-byte words x 4 rows, every load issued before any store: 128-bit aligned "
+  .summary = "16-byte words x 4 rows (8 in colour), every load issued before any store: 128-bit aligned "
              "accesses, the 5-tap halo from the neighbours' words (for GPUs)",
-  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = (GQ_H + 4) * 64 + 32, .npasses = 1,
+  .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = (GQ_HC + 4) * 64 + 32, .npasses = 1,
   .passes = gq_pass, .setup = qd_setup,
 };
