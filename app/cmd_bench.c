@@ -9,6 +9,7 @@
  * stops repeating after WAY_SECONDS once it has 3 timed runs, so that a slow variant (a seed
  * form that launches thousands of times) does not hold the device for minutes; the table
  * says where that cut its repeats. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
