@@ -237,9 +237,9 @@ inline uchar16 gq_round(uint16 s)
  *  - more channels: the horizontal pass first, over the item's words only (the halo is
  *    wider there), unpacked to 32-bit lanes for the vertical pass.
  * On an NVIDIA H200 at 7680x4320 this ran grey in 0.034 ms (the horizontal pass first 0.035,
- * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117). 8 rows a tile
- * ran RGB in 0.105 ms but grey in 0.037 with the grey path unchanged (probably as a kernel
- * has one register count, set by its hungriest path). */
+ * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117). 8 rows a tile in
+ * colour: 0.105 ms, with an entry point of its own (gaussquad_colour); in one kernel with grey
+ * it took grey from 0.034 to 0.037 ms, probably as a kernel has one register count. */
 /* The five taps' weighted sum, the weights mirrored about the centre (w0 w1 w2 w1 w0). */
 #define GQ_SUM5(a, b, c, d, e) (w2 * (c) + w1 * ((b) + (d)) + w0 * ((a) + (e)))
 /* The horizontal sum, two lanes, of the bytes at offset e0 and e0 + 2 of word k. */
