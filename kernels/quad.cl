@@ -1,16 +1,15 @@
 /* boxquad and gaussquad: the box 3x3 and the Gaussian for a GPU (not in the seed). One
- * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (box) or 4 (Gaussian: its
- * window takes more registers, and fewer rows measured faster on the H200). It first loads every input row it needs, each as its own 16-byte word and the
- * aligned 32-bit words beside it (the halo: the neighbours load them too, so on a GPU they
- * are L1 hits), and only then computes and stores: with no store between the loads, all of
- * them are in flight at once, which is what a memory-bound stencil needs to approach the
- * copy bandwidth. Both compute on two bytes a 32-bit word (below). Images whose rows are not
- * a multiple of 16 bytes long, and Gaussians of another size than 5 x 5, take a
- * byte-by-byte path with the clamp (correct, slower). */
+ * work-item owns 16 bytes (one aligned 128-bit word) of 8 rows (the box; the Gaussian with
+ * more than one channel) or 4 (the Gaussian in grey). It first loads every input row it
+ * needs, each as its own 16-byte word and the aligned 32-bit words beside it (the halo: the
+ * neighbours load them too, so on a GPU they are L1 hits), and only then computes and
+ * stores: with no store between the loads, all of them are in flight at once, which is what
+ * a memory-bound stencil needs to approach the copy bandwidth. Both compute on two bytes a
+ * 32-bit word (below). Images whose rows are not a multiple of 16 bytes long, and Gaussians
+ * of another size than 5 x 5, take a byte-by-byte path with the clamp (correct, slower). */
 
 #define QD_W 16
-#define QD_H 8  /* box, grey */
-#define QD_HC 8 /* box, more channels */
+#define QD_H 8  /* box */
 #define GQ_H 4  /* Gaussian, grey */
 #define GQ_HC 8 /* Gaussian, more channels */
 #define GQ_ROWS(C) ((C) == 1 ? GQ_H : GQ_HC)
@@ -204,19 +203,19 @@ TS_ITEM_ENTRY(boxquad)
 /* More channels: a kernel of its own, whose register count does not weigh on grey's. */
 inline void boxquad_colour_tile(TS_BODY_ARGS, int2 t)
 {
-  uint e[QD_HC + 2][GQ_MAXW], o[QD_HC + 2][GQ_MAXW];
+  uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW];
   switch ((W * C) % QD_W == 0 ? C : 0) { /* each case a copy with C a constant */
   case 2:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 2, QD_HC, e, o);
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 2, QD_H, e, o);
     return;
   case 3:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 3, QD_HC, e, o);
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 3, QD_H, e, o);
     return;
   case 4:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 4, QD_HC, e, o);
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 4, QD_H, e, o);
     return;
   }
-  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t, QD_HC);
+  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t, QD_H);
 }
 TS_ITEM_ENTRY(boxquad_colour)
 

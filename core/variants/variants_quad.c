@@ -8,10 +8,9 @@
  * byte by byte. */
 #include "variant_internal.h"
 
-enum { QD_W = 16, QD_H = 8, QD_HC = 8, GQ_H = 4, GQ_HC = 8 };
+enum { QD_W = 16, QD_H = 8, GQ_H = 4, GQ_HC = 8 };
 
-/* Rows a tile, grey and with more channels: the kernels' own (each has its entry point). */
-static int bq_h(const ts_kctx *k) { return k->C == 1 ? QD_H : QD_HC; }
+/* The Gaussian's rows a tile, grey and with more channels: its kernels' own. */
 static int gq_h(const ts_kctx *k) { return k->C == 1 ? GQ_H : GQ_HC; }
 
 /* The thread space, write rectangle and tile of a variant whose thread owns QD_W bytes of
@@ -40,12 +39,12 @@ static ts_rect qd_read(const ts_kctx *k, int th, int tx, int ty, int r, int word
   return (ts_rect){ lo / k->C, ty * th - r, hi / k->C - lo / k->C + 1, th + 2 * r };
 }
 
-static void bq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, bq_h(k), tw, th); }
+static void bq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, QD_H, tw, th); }
 static void gq_space(const ts_kctx *k, int *tw, int *th) { qd_space(k, gq_h(k), tw, th); }
 
 static ts_rect bq_write(const ts_kctx *k, int tx, int ty)
 {
-  return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * bq_h(k), QD_W, bq_h(k));
+  return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * QD_H, QD_W, QD_H);
 }
 
 static ts_rect gq_write(const ts_kctx *k, int tx, int ty)
@@ -53,12 +52,12 @@ static ts_rect gq_write(const ts_kctx *k, int tx, int ty)
   return ts_clip(&k->buf[TS_BUF_OUT], tx * QD_W, ty * gq_h(k), QD_W, gq_h(k));
 }
 
-static ts_rect bq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, bq_h(k), tx, ty); }
+static ts_rect bq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, QD_H, tx, ty); }
 static ts_rect gq_tile(const ts_kctx *k, int tx, int ty) { return qd_tile(k, gq_h(k), tx, ty); }
 
 static ts_rect bq_read(const ts_kctx *k, int tx, int ty)
 {
-  return qd_read(k, bq_h(k), tx, ty, 1, k->W * k->C % QD_W == 0, 1);
+  return qd_read(k, QD_H, tx, ty, 1, k->W * k->C % QD_W == 0, 1);
 }
 
 static ts_rect gq_read(const ts_kctx *k, int tx, int ty)
@@ -71,7 +70,7 @@ static void bq_run(ts_kctx *k, int tx, int ty)
 {
   const ts_buf *in = &k->buf[TS_BUF_IN];
   const int C = k->C;
-  for (int y = ty * bq_h(k); y < ty * bq_h(k) + bq_h(k); y++)
+  for (int y = ty * QD_H; y < ty * QD_H + QD_H; y++)
     for (int col = tx * QD_W; col < tx * QD_W + QD_W; col++) {
       int s = 0;
       for (int j = -1; j <= 1; j++)
