@@ -17,6 +17,8 @@
 # TS_GPU_QUICK=1 skips test_cl and the host-ordered 4K/8K comparison, and benches 4K grey only.
 # TS_GPU_ONLY=plain runs only the plain kernels' part (test_plain, test_launch, launch.sh,
 # OpenCV's kernels, and their timings).
+# TS_GPU_ONLY=core skips the plain kernels' part and runs the rest (5 to 7 below): the
+# variants' correctness, the device's schedule, observation, and every variant's timings.
 # TS_GPU_ONLY=adversary runs only the adversary's runs and the 8K bench (4z below).
 # TS_GPU_ONLY=build stops after the build and the device list (4x below).
 # TS_GPU_ONLY=ab benches the variants TS_GPU_VARIANTS names with each kernels folder that
@@ -270,6 +272,7 @@ if [[ ${TS_GPU_ONLY:-} == lookback ]]; then
   exit "$rc"
 fi
 
+if [[ ${TS_GPU_ONLY:-} != core ]]; then
 # 4b. Plain kernels (SPEC section 10): test_plain on the GPU (the examples equal their
 #     references plain and observed, the broken copies are caught at their lines, every
 #     spelling of an access is seen), then each example plain and observed at 1920x1080 and
@@ -321,6 +324,8 @@ fi
 if [[ ${TS_GPU_ONLY:-} == plain ]]; then
   log "done (plain only), exit $rp"
   exit "$rp"
+fi
+
 fi
 
 # 5. Correctness on the GPU: the OpenCL test suite (every variant against the CPU model and
@@ -409,5 +414,7 @@ for size in 3840x2160 7680x4320; do
       tee -a "$out/bench.txt"
   done
 done
+# The plain kernels' part (4b, 4c) counts too.
+[[ ${rp:-0} -eq 0 ]] || rc=1
 log "done, exit $rc"
 exit "$rc"
