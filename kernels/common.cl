@@ -57,6 +57,9 @@ typedef struct ts_obs_t {
  * every file twice:
  *  - simulated (the default): a launch runs tiles[first .. first + ntiles - 1], work-group
  *    (or work-item) k of the launch taking tiles[first + k]; the host orders the launches.
+ *    Where a pass runs its thread space in row-major order, ts_tw is that space's width and
+ *    tile k is computed instead (TS_BEGIN): on a GPU the load of tiles[] is a memory round
+ *    trip before a thread's first access;
  *  - device (-DTS_DEVICE): one launch runs a whole pass and the device keeps the order itself
  *    with a scoreboard (SPEC section 8), through the helpers below. Waits belong to
  *    work-groups: the work-items of one group need not make progress independently (pocl
@@ -66,7 +69,7 @@ typedef struct ts_obs_t {
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
       __global const int2 *tiles, int first, int ntiles, int W, int H, int C,        \
-      __constant uint *weights, int r, __local uint *lmem TS_OBS_KARG
+      __constant uint *weights, int r, __local uint *lmem, int ts_tw TS_OBS_KARG
 #else
 /* board: [0] ticket counter, [1] error (1 + the ticket that gave up), [2] logical clock,
  *        [3] the ticket it waited for, then one flag per ticket (TS_FLAG_*); for a pass that

@@ -310,7 +310,12 @@ inline uint ld_committed32(__global const uint *p)
 #else
 /* The host launches exactly ntiles work-groups, and TS_ITEM_ENTRY returns early for the
  * work-items past ntiles in the last group of a one-work-item kernel. */
-#define TS_BEGIN(k) int2 ts_t_ = tiles[first + (int)(k)];
+/* The launch's k-th thread: tiles[first + k], or where the pass runs its whole thread space
+ * in row-major order (ts_tw > 0, its width; first counts from the pass's first thread), the
+ * coordinates computed, without a load that everything else in the thread would wait for. */
+#define TS_BEGIN(k)                                                                   \
+  int ts_i_ = first + (int)(k);                                                       \
+  int2 ts_t_ = ts_tw > 0 ? (int2)(ts_i_ % ts_tw, ts_i_ / ts_tw) : tiles[ts_i_];
 #define TS_END()
 inline uint ld_committed32(__global const uint *p)
 {

@@ -656,6 +656,12 @@ ts_status tscl_keep_event(ts_cl_run *r, cl_event ev, ts_error *err)
   return TS_OK;
 }
 
+void ts_cl_run_rowmajor(ts_cl_run *r, int pass, uint32_t base, int tw)
+{
+  r->rm_tw[pass] = tw;
+  r->rm_base[pass] = base;
+}
+
 ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int direct,
                          ts_error *err)
 {
@@ -669,12 +675,15 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
   ts_status st = tscl_unmap_all(r, err);
   if (st != TS_OK)
     return st;
-  st = tscl_set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, (int)first,
-                          (int)n, err);
+  /* a pass in row-major order: first counts from its first thread, whose coordinates the
+   * kernel computes (TS_BEGIN) */
+  int tw = r->rm_tw[pass], f = (int)(tw > 0 ? first - r->rm_base[pass] : first);
+  st = tscl_set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, f, (int)n, err);
   if (st != TS_OK)
     return st;
+  CL_TRY(clSetKernelArg(kern, 12, sizeof(int), &tw), "clSetKernelArg");
   if (r->obs[pass])
-    CL_TRY(clSetKernelArg(kern, 12, sizeof(cl_mem), &r->obs[pass]), "clSetKernelArg");
+    CL_TRY(clSetKernelArg(kern, 13, sizeof(cl_mem), &r->obs[pass]), "clSetKernelArg");
   size_t global[2], local[2];
   cl_uint dims;
   if (pd->cl_group_w > 0) {

@@ -69,6 +69,10 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
                            const int *shadows, ts_cl_run **out, ts_error *err);
 void ts_cl_run_destroy(ts_cl_run *r);
 ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err);
+/* Pass `pass`'s threads are start-sequence indices base on, in row-major order of its thread
+ * space, tw wide: its kernels compute a thread's coordinates from its index rather than load
+ * them, which on a GPU is a memory round trip before the thread's first access. */
+void ts_cl_run_rowmajor(ts_cl_run *r, int pass, uint32_t base, int tw);
 /* Runs the threads at start-sequence indices first .. first + n - 1, all of pass `pass`:
  * into the shadow, or (direct) straight into the buffer. */
 ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int direct,

@@ -60,6 +60,10 @@ struct ts_cl_run {
   size_t dboard_words; /* the board's size: flags, and for a look-back the tiles' tickets and sums */
   size_t lmem;
   int W, H, C, r;
+  /* Passes whose threads are start-sequence indices rm_base[p] on, in row-major order of a
+   * thread space rm_tw[p] wide (ts_cl_run_rowmajor); 0: any other order. */
+  int rm_tw[MAX_KERNELS_PER_RUN];
+  uint32_t rm_base[MAX_KERNELS_PER_RUN];
   cl_event *events;
   size_t nevents, cap_events;
 };

@@ -253,6 +253,13 @@ static ts_status create_device_state(ts_run *run, const int *shadows, ts_error *
   const ts_sched *s = run->sched;
   int32_t *tiles = malloc((size_t)s->total * 2 * sizeof *tiles);
   int32_t *rects = malloc((size_t)s->total * 4 * sizeof *rects);
+  /* a pass is in row-major order when index - id is the same for all its threads */
+  int64_t base[TS_MAX_PASSES];
+  int rowmajor[TS_MAX_PASSES];
+  for (int p = 0; p < TS_MAX_PASSES; p++) {
+    base[p] = -1;
+    rowmajor[p] = 1;
+  }
   ts_status st = TS_OK;
   if (!tiles || !rects)
     st = ts_fail(err, TS_ERR_NOMEM, "out of memory for %u threads", s->total);
@@ -260,6 +267,9 @@ static ts_status create_device_state(ts_run *run, const int *shadows, ts_error *
     int pi;
     uint32_t id;
     ts_sched_locate(s, s->start_seq[i], &pi, &id);
+    if (base[pi] < 0)
+      base[pi] = (int64_t)i - id;
+    rowmajor[pi] &= (int64_t)i - id == base[pi];
     const ts_pass_desc *pd = &run->params.variant->passes[pi];
     int tx = (int)(id % (uint32_t)s->pass[pi].tw), ty = (int)(id / (uint32_t)s->pass[pi].tw);
     ts_rect r = pd->write_rect(&run->k, tx, ty);
@@ -274,6 +284,9 @@ static ts_status create_device_state(ts_run *run, const int *shadows, ts_error *
   if (st == TS_OK)
     st = ts_cl_run_create(run->params.cl, run->params.variant, &run->k, s->total, tiles, rects,
                           shadows, &run->cl, err);
+  for (int p = 0; st == TS_OK && p < run->params.variant->npasses; p++)
+    if (rowmajor[p] && base[p] >= 0)
+      ts_cl_run_rowmajor(run->cl, p, (uint32_t)base[p], s->pass[p].tw);
   free(tiles);
   free(rects);
   return st;
