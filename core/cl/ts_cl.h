@@ -71,7 +71,8 @@ void ts_cl_run_destroy(ts_cl_run *r);
 ts_status ts_cl_run_reset(ts_cl_run *r, ts_error *err);
 /* Pass `pass`'s threads are start-sequence indices base on, in row-major order of its thread
  * space, tw wide: its kernels compute a thread's coordinates from its index rather than load
- * them, which on a GPU is a memory round trip before the thread's first access. */
+ * them, which on a GPU is a memory round trip before the thread's first access (an H200 ran
+ * boxquad at 8K RGB in 0.076 ms against 0.078, gaussquad in 0.103 against 0.105). */
 void ts_cl_run_rowmajor(ts_cl_run *r, int pass, uint32_t base, int tw);
 /* Runs the threads at start-sequence indices first .. first + n - 1, all of pass `pass`:
  * into the shadow, or (direct) straight into the buffer. */
