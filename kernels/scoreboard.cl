@@ -292,6 +292,7 @@ inline void ts_group_end(__global int *board, __global const int2 *tiles, __glob
 #define TS_BEGIN(k)                                                                   \
   TS_TICKET(k)                                                                        \
   TS_WAIT()
+#define TS_BEGIN_ITEM(k) TS_BEGIN(k)
 
 #define TS_END()                                                                      \
   ts_items_fence();                                                                    \
@@ -310,10 +311,13 @@ inline uint ld_committed32(__global const uint *p)
 #else
 /* The host launches exactly ntiles work-groups, and TS_ITEM_ENTRY returns early for the
  * work-items past ntiles in the last group of a one-work-item kernel. */
-/* The launch's k-th thread: tiles[first + k], or where the pass runs its whole thread space
- * in row-major order (ts_tw > 0, its width; first counts from the pass's first thread), the
- * coordinates computed, without a load that everything else in the thread would wait for. */
-#define TS_BEGIN(k)                                                                   \
+/* The launch's k-th thread: tiles[first + k]. A one-work-item kernel's, where the pass runs
+ * its whole thread space in row-major order (ts_tw > 0, its width; first counts from the
+ * pass's first thread), computed instead, without a load that everything else in the thread
+ * would wait for (the host sets ts_tw for those kernels only: a work-group kernel's code with
+ * the division in it ran integral_colrow 4% slower on an H200). */
+#define TS_BEGIN(k) int2 ts_t_ = tiles[first + (int)(k)];
+#define TS_BEGIN_ITEM(k)                                                              \
   int ts_i_ = first + (int)(k);                                                       \
   int2 ts_t_ = ts_tw > 0 ? (int2)(ts_i_ % ts_tw, ts_i_ / ts_tw) : tiles[ts_i_];
 #define TS_END()

@@ -284,8 +284,7 @@ static ts_status create_device_state(ts_run *run, const int *shadows, ts_error *
   if (st == TS_OK)
     st = ts_cl_run_create(run->params.cl, run->params.variant, &run->k, s->total, tiles, rects,
                           shadows, &run->cl, err);
-  /* Only for one-work-item kernels: a work-group's one load of its tile costs little, and
-   * integral_colrow's groups ran 3% slower on an H200 computing it. */
+  /* Only for one-work-item kernels (TS_BEGIN_ITEM): a work-group loads its tile once. */
   for (int p = 0; st == TS_OK && p < run->params.variant->npasses; p++)
     if (rowmajor[p] && base[p] >= 0 && run->params.variant->passes[p].cl_group_w == 0)
       ts_cl_run_rowmajor(run->cl, p, (uint32_t)base[p], s->pass[p].tw);
