@@ -101,7 +101,7 @@ static void limit_of(result *x, double copy_gbps)
 {
   double best = x->ms > 0 && (x->dev_ms <= 0 || x->ms <= x->dev_ms) ? x->ms : x->dev_ms;
   double share = best > 0 && copy_gbps > 0 ? x->bytes / (best * 1e6) / copy_gbps : 0;
-  if (share >= 0.5)
+  if (100 * share >= 49.5) /* as printed: a share shown as 50% is bytes */
     snprintf(x->limit, sizeof x->limit, "bytes: %.0f%% of copy", 100 * share);
   else if (x->recorded && x->clock_ns && x->path_groups > 1 && x->path_share >= 0.5)
     snprintf(x->limit, sizeof x->limit, "its chain: %u wait%s, %.0f%% of the run",
