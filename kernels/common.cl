@@ -63,9 +63,10 @@ typedef struct ts_obs_t {
  * every file twice:
  *  - simulated (the default): a launch runs tiles[first .. first + ntiles - 1], work-group
  *    (or work-item) k of the launch taking tiles[first + k]; the host orders the launches.
- *    Where a pass runs its thread space in row-major order, ts_tw is that space's width and
- *    tile k is computed instead (TS_BEGIN): on a GPU the load of tiles[] is a memory round
- *    trip before a thread's first access;
+ *    Where a pass of one-work-item kernels runs its thread space in row-major order, ts_tw
+ *    (their last argument) is that space's width and tile k is computed instead
+ *    (TS_BEGIN_ITEM): on a GPU the load of tiles[] is a memory round trip before a thread's
+ *    first access;
  *  - device (-DTS_DEVICE): one launch runs a whole pass and the device keeps the order itself
  *    with a scoreboard (SPEC section 8), through the helpers below. Waits belong to
  *    work-groups: the work-items of one group need not make progress independently (pocl
@@ -75,7 +76,10 @@ typedef struct ts_obs_t {
 #define TS_ARGS                                                                      \
   __global const uchar *src, __global uchar *dst, __global const uchar *committed,   \
       __global const int2 *tiles, int first, int ntiles, int W, int H, int C,        \
-      __constant uint *weights, int r, __local uint *lmem, int ts_tw TS_OBS_KARG
+      __constant uint *weights, int r, __local uint *lmem TS_OBS_KARG
+/* A one-work-item kernel's last argument: its thread space's width where the host runs it in
+ * row-major order, else 0 (TS_BEGIN_ITEM). */
+#define TS_ITEM_KARG , int ts_tw
 #else
 /* board: [0] ticket counter, [1] error (1 + the ticket that gave up), [2] logical clock,
  *        [3] the ticket it waited for, then one flag per ticket (TS_FLAG_*); for a pass that
@@ -92,6 +96,7 @@ typedef struct ts_obs_t {
       __constant uint *weights, int r, __local uint *lmem, __global int *board,      \
       __global const int *waits, __global ulong *rec, int record, int stuck,         \
       uint spin_limit
+#define TS_ITEM_KARG
 #endif
 
 #define TS_BODY_ARGS                                                                 \
@@ -119,7 +124,7 @@ typedef struct ts_obs_t {
 
 /* A kernel whose work-item owns one tile (groups of one work-item in device mode). */
 #define TS_ITEM_ENTRY(name)                                                           \
-  __kernel void name(TS_ARGS)                                                         \
+  __kernel void name(TS_ARGS TS_ITEM_KARG)                                            \
   {                                                                                   \
     TS_ITEM_GUARD()                                                                   \
     TS_BEGIN_ITEM(get_global_id(0))                                                   \

@@ -314,8 +314,8 @@ inline uint ld_committed32(__global const uint *p)
 /* The launch's k-th thread: tiles[first + k]. A one-work-item kernel's, where the pass runs
  * its whole thread space in row-major order (ts_tw > 0, its width; first counts from the
  * pass's first thread), computed instead, without a load that everything else in the thread
- * would wait for (the host sets ts_tw for those kernels only: a work-group kernel's code with
- * the division in it ran integral_colrow 4% slower on an H200). */
+ * would wait for (ts_tw is those kernels' argument only: integral_colrow's work-group kernels
+ * ran 2% to 4% slower on an H200 with it). */
 #define TS_BEGIN(k) int2 ts_t_ = tiles[first + (int)(k)];
 #define TS_BEGIN_ITEM(k)                                                              \
   int ts_i_ = first + (int)(k);                                                       \

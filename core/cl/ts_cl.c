@@ -676,14 +676,15 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
   if (st != TS_OK)
     return st;
   /* a pass in row-major order: first counts from its first thread, whose coordinates the
-   * kernel computes (TS_BEGIN) */
+   * one-work-item kernel computes (TS_BEGIN_ITEM) */
   int tw = r->rm_tw[pass], f = (int)(tw > 0 ? first - r->rm_base[pass] : first);
   st = tscl_set_args(r, kern, r->buf[pd->src], dst, r->buf[pd->dst], r->tiles, f, (int)n, err);
   if (st != TS_OK)
     return st;
-  CL_TRY(clSetKernelArg(kern, 12, sizeof(int), &tw), "clSetKernelArg");
   if (r->obs[pass])
-    CL_TRY(clSetKernelArg(kern, 13, sizeof(cl_mem), &r->obs[pass]), "clSetKernelArg");
+    CL_TRY(clSetKernelArg(kern, 12, sizeof(cl_mem), &r->obs[pass]), "clSetKernelArg");
+  if (pd->cl_group_w == 0) /* a one-work-item kernel's last argument (TS_ITEM_KARG) */
+    CL_TRY(clSetKernelArg(kern, r->obs[pass] ? 13 : 12, sizeof(int), &tw), "clSetKernelArg");
   size_t global[2], local[2];
   cl_uint dims;
   if (pd->cl_group_w > 0) {
