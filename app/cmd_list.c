@@ -72,7 +72,8 @@ static int list_memory(int device, const char *kernels)
       }
       int declared_local = v->local_bytes ? v->local_bytes(ts_run_kctx(run)) : 0;
       printf("  %-16s %-16s %12d B %12llu B %12d B %12llu B%s\n", pass ? "" : v->name,
-             ts_pass_kernel(&v->passes[pass], ts_run_kctx(run)->in_c), v->private_bytes, (unsigned long long)priv,
+             ts_pass_kernel(&v->passes[pass], ts_run_kctx(run)->in_c), v->private_bytes,
+             (unsigned long long)priv,
              declared_local, (unsigned long long)local,
              v->private_bytes > GEN9_THREAD_BYTES ? "  (over the EU thread budget)" : "");
     }

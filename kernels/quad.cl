@@ -144,15 +144,15 @@ inline void gq_load(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x,
  * 0.029 ms and RGB in 0.077-0.078 (a byte a 16-bit lane, the horizontal sums first: 0.030
  * and 0.082). */
 
-/* The word path for tiles of TH rows; e and o hold TH + 2 rows. */
 inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
-                     int2 t, const int C, const int TH, uint e[][GQ_MAXW], uint o[][GQ_MAXW])
+                     int2 t, const int C)
 {
   const int HW = 1, NW = 6; /* a halo word a side: C <= 4 bytes */
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
-  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 1, H, C, HW, TH + 2, e, o);
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H;
+  uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW]; /* even and odd bytes, every row's */
+  gq_load(TS_OBS_ARG src, rowbytes, x, y0 - 1, H, C, HW, QD_H + 2, e, o);
 #pragma unroll
-  for (int j = 0; j < TH && y0 + j < H; j++) {
+  for (int j = 0; j < QD_H && y0 + j < H; j++) {
     uint ve[GQ_MAXW] = { 0 }, vo[GQ_MAXW] = { 0 }; /* vertical sums, at most 765 a lane */
 #pragma unroll
     for (int i = 0; i < NW; i++) {
@@ -173,14 +173,14 @@ inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
   }
 }
 
-/* Other row lengths: byte by byte, tiles of TH rows. */
+/* Other row lengths: byte by byte. */
 inline void bq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
-                     int C, int2 t, int TH)
+                     int C, int2 t)
 {
-  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * TH;
+  int rowbytes = W * C, x = t.x * QD_W, y0 = t.y * QD_H;
   ushort16 a = qd_hbytes(TS_OBS_ARG src, W, C, x, max(y0 - 1, 0), 1, 1, 0);
   ushort16 b = qd_hbytes(TS_OBS_ARG src, W, C, x, y0, 1, 1, 0);
-  for (int y = y0; y < min(y0 + TH, H); y++) {
+  for (int y = y0; y < min(y0 + QD_H, H); y++) {
     ushort16 c = qd_hbytes(TS_OBS_ARG src, W, C, x, min(y + 1, H - 1), 1, 1, 0);
     qd_store(TS_OBS_ARG dst, rowbytes, x, y, qd_box_scale(a + b + c, C));
     a = b;
@@ -191,31 +191,28 @@ inline void bq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
 /* Grey (the host's entry point for one channel). */
 inline void boxquad_tile(TS_BODY_ARGS, int2 t)
 {
-  if (W % QD_W == 0) {
-    uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW]; /* even and odd bytes, every row's */
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 1, QD_H, e, o);
-    return;
-  }
-  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t, QD_H);
+  if (W % QD_W == 0)
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 1);
+  else
+    bq_bytes(TS_OBS_ARG src, dst, W, H, C, t);
 }
 TS_ITEM_ENTRY(boxquad)
 
 /* More channels: a kernel of its own, whose register count does not weigh on grey's. */
 inline void boxquad_colour_tile(TS_BODY_ARGS, int2 t)
 {
-  uint e[QD_H + 2][GQ_MAXW], o[QD_H + 2][GQ_MAXW];
   switch ((W * C) % QD_W == 0 ? C : 0) { /* each case a copy with C a constant */
   case 2:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 2, QD_H, e, o);
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 2);
     return;
   case 3:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 3, QD_H, e, o);
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 3);
     return;
   case 4:
-    bq_words(TS_OBS_ARG src, dst, W, H, t, 4, QD_H, e, o);
+    bq_words(TS_OBS_ARG src, dst, W, H, t, 4);
     return;
   }
-  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t, QD_H);
+  bq_bytes(TS_OBS_ARG src, dst, W, H, C, t);
 }
 TS_ITEM_ENTRY(boxquad_colour)
 

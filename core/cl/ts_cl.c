@@ -713,8 +713,8 @@ ts_status ts_cl_run_exec(ts_cl_run *r, int pass, uint32_t first, uint32_t n, int
       return ts_fail(err, TS_ERR_DEVICE,
                      "kernel %s (pass %d, %u tiles from %u, %s launch, W %d H %d C %d r %d, "
                      "local memory %zu) failed: %s (%d)",
-                     ts_pass_kernel(pd, r->C), pass + 1, n, first, direct ? "direct" : "shadow", r->W, r->H,
-                     r->C, r->r, r->lmem, tscl_cl_error_name(e), (int)e);
+                     ts_pass_kernel(pd, r->C), pass + 1, n, first, direct ? "direct" : "shadow",
+                     r->W, r->H, r->C, r->r, r->lmem, tscl_cl_error_name(e), (int)e);
     }
   }
   return tscl_keep_event(r, ev, err);

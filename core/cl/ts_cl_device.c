@@ -38,8 +38,8 @@ static ts_status device_state(ts_cl_run *r, uint32_t n, size_t words, ts_error *
   ts_status st = TS_OK;
   for (int p = 0; p < r->v->npasses && st == TS_OK; p++)
     if (!r->dkernel[p])
-      st = tscl_make_kernel_in(cl, r->v->passes[p].cl_file, 1, ts_pass_kernel(&r->v->passes[p], r->C),
-                          &r->dkernel[p], err);
+      st = tscl_make_kernel_in(cl, r->v->passes[p].cl_file, 1,
+                               ts_pass_kernel(&r->v->passes[p], r->C), &r->dkernel[p], err);
   if (st != TS_OK)
     return st;
   if (words > r->dboard_words) {

@@ -111,7 +111,8 @@ static const ts_pass_desc bq_pass[] = { {
 
 static const ts_pass_desc gq_pass[] = { {
     .name = "16-byte words, loads first", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
-    .tile = "16 bytes x 4 rows (grey), 8 (more channels)", .space = gq_space, .run = gq_run, .write_rect = gq_write,
+    .tile = "16 bytes x 4 rows (grey), 8 (more channels)", .space = gq_space, .run = gq_run,
+    .write_rect = gq_write,
     .tile_px = gq_tile, .read_px = gq_read, .cl_file = "quad.cl", .cl_kernel = "gaussquad",
     .cl_kernel_colour = "gaussquad_colour",
 } };
