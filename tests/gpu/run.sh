@@ -30,7 +30,8 @@
 # leaves at most 8 files in OUT_DIR.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-debs=$(cd "${1:?DEBS_DIR}" && pwd)
+debs=$(cd "${1:?DEBS_DIR}" 2>/dev/null && pwd) ||
+  { echo "tests/gpu/run.sh: DEBS_DIR $1: no such folder" >&2; exit 2; }
 out=${2:?OUT_DIR}
 mkdir -p "$out"
 prefix=${TMPDIR:-/tmp}/tilescope-gpu-prefix
