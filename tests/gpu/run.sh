@@ -30,9 +30,10 @@
 # leaves at most 8 files in OUT_DIR.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-debs=$(cd "${1:?DEBS_DIR}" 2>/dev/null && pwd) ||
+[[ $# -eq 2 ]] || { echo "usage: tests/gpu/run.sh DEBS_DIR OUT_DIR" >&2; exit 2; }
+debs=$(cd "$1" 2>/dev/null && pwd) ||
   { echo "tests/gpu/run.sh: DEBS_DIR $1: no such folder" >&2; exit 2; }
-out=${2:?OUT_DIR}
+out=$2
 mkdir -p "$out"
 prefix=${TMPDIR:-/tmp}/tilescope-gpu-prefix
 build=${TMPDIR:-/tmp}/tilescope-gpu-build
