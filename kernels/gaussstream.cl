@@ -1,8 +1,8 @@
 /* gauss_stream: the Gaussian for a CPU's vector units and prefetchers (not in the seed). One
  * work-item owns GT_H whole output rows and streams along them in chunks of GT_CW bytes,
  * each chunk down its rows, vertical pass first: for an output row it reads the 2r + 1 input
- * rows around it, 16 bytes at a time, and keeps their vertical sums v for the chunk in
- * private memory, then runs the horizontal pass over them and stores 16 bytes at a time.
+ * rows around it, GT_N bytes at a time, and keeps their vertical sums v for the chunk in
+ * private memory, then runs the horizontal pass over them and stores GT_N bytes at a time.
  * What makes it fast on pocl:
  *  - memory is walked along rows, as a copy walks it, so the prefetchers follow, where a
  *    narrow strip walked down the image (gauss_slide) waits on memory at every row; and the
@@ -11,7 +11,7 @@
  *    always-inlined body per (C, r), written as straight-line code whose taps are guarded by
  *    conditions on the constant r (pocl unrolls no loops, not even under #pragma unroll), so
  *    every tap is unrolled and every tap offset is an immediate;
- *  - exact 16-bit integer arithmetic only, 16 lanes a vector: v is at most 255 * 256, so
+ *  - exact 16-bit integer arithmetic only, GT_N lanes a vector: v is at most 255 * 256, so
  *    16-bit sums that wrap on the way still end exact; the weights are symmetric
  *    (ts_gauss_weights), so the pixels at -i and +i are added before one multiply;
  *  - the full sum S (up to 2^24) is never formed: with vh = v >> 8, A = sum w_i vh_i and
@@ -19,53 +19,89 @@
  *    S - 256 A = sum w_i (v_i & 255), which lies in 0 .. 65280; and
  *    (S + 32768) >> 16 = (A + (B >> 8) + 128) >> 8, a sum below 65536 since the result is
  *    at most 255;
- *  - unaligned 16-byte loads and stores (TS_LD8x16, TS_ST8x16); the last vector of a chunk
- *    overlaps the one before it instead of running past the row.
- * Rows shorter than 16 bytes take a byte-by-byte path. The weights' symmetry holds by
+ *  - on x86 (pocl), 32 lanes a vector: OpenCL C's widest built-in vector has 16, which
+ *    fills half of an AVX-512 register, so clang's own 32-lane vectors are used there: pocl's
+ *    AVX-512 build then runs the taps in 512-bit registers, and without AVX-512 it splits
+ *    each in two, with half the loop's overhead of 16 lanes; elsewhere 16 lanes;
+ *  - unaligned 16-byte loads and stores (TS_LD8x16, TS_ST8x16), two a vector for 32 lanes;
+ *    the last vector of a chunk overlaps the one before it instead of running past the row.
+ * Rows shorter than GT_N bytes take a byte-by-byte path. The weights' symmetry holds by
  * construction (g_i of the centred offset, each rounded alike, the centre adjusted). */
 
 #define GT_H 4       /* output rows a work-item */
-#define GT_CW 512    /* bytes a chunk of a row; the last chunk takes up to 15 more */
+#define GT_CW 512    /* bytes a chunk of a row; the last chunk takes up to GT_N - 1 more */
 #define GT_HALO 32   /* halo bytes each side of a chunk: a multiple of 16, >= r * C */
 #define GT_RMAX 7
-#define GT_BUF (GT_CW + 16 + 2 * GT_HALO)
 
 /* Inlined whatever the inliner's budget: the radius and C must reach the code as constants. */
 #define GT_INLINE __attribute__((always_inline)) inline
 
-/* The vertical sum of 16 bytes from column x over the 2r + 1 rows rows[0 .. 2R] (row indices,
+/* The vectors: gt_v of GT_N 16-bit lanes, loaded from and stored to GT_N bytes. */
+#if defined(__clang__) && defined(__x86_64__)
+#define GT_N 32
+typedef uchar gt_b __attribute__((ext_vector_type(32)));
+typedef ushort gt_v __attribute__((ext_vector_type(32)));
+#else
+#define GT_N 16
+typedef ushort16 gt_v;
+#endif
+GT_INLINE gt_v gt_ld(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x, int row)
+{
+#if GT_N == 32
+  uchar16 a = TS_LD8x16(src, rowbytes, x, row), b = TS_LD8x16(src, rowbytes, x + 16, row);
+  gt_b ab = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+                                    31);
+  return __builtin_convertvector(ab, gt_v);
+#else
+  return convert_ushort16(TS_LD8x16(src, rowbytes, x, row));
+#endif
+}
+GT_INLINE void gt_st(TS_OBS_PARAM __global uchar *dst, int rowbytes, int x, int row, gt_v o)
+{
+#if GT_N == 32
+  gt_b b = __builtin_convertvector(o, gt_b);
+  TS_ST8x16(dst, rowbytes, x, row, b.lo);
+  TS_ST8x16(dst, rowbytes, x + 16, row, b.hi);
+#else
+  TS_ST8x16(dst, rowbytes, x, row, convert_uchar16(o));
+#endif
+}
+#define GT_BUF (GT_CW + GT_N + 2 * GT_HALO)
+
+/* The vertical sum of GT_N bytes from column x over the 2r + 1 rows rows[0 .. 2R] (row indices,
  * clamped), the rows at -i and +i from the centre paired. */
 #define GT_VTAP(i)                                                                        \
   if (R >= i)                                                                             \
-    s += w[R - i] * (convert_ushort16(TS_LD8x16(src, rowbytes, x, rows[R - i])) +          \
-                     convert_ushort16(TS_LD8x16(src, rowbytes, x, rows[R + i])));
-GT_INLINE ushort16 gt_vsum(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x,
-                           const int *rows, const int R, const ushort *w)
+    s += w[R - i] * (gt_ld(TS_OBS_ARG src, rowbytes, x, rows[R - i]) +                    \
+                     gt_ld(TS_OBS_ARG src, rowbytes, x, rows[R + i]));
+GT_INLINE gt_v gt_vsum(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x,
+                       const int *rows, const int R, const ushort *w)
 {
-  ushort16 s = w[R] * convert_ushort16(TS_LD8x16(src, rowbytes, x, rows[R]));
+  gt_v s = w[R] * gt_ld(TS_OBS_ARG src, rowbytes, x, rows[R]);
   GT_VTAP(1) GT_VTAP(2) GT_VTAP(3) GT_VTAP(4) GT_VTAP(5) GT_VTAP(6) GT_VTAP(7)
   return s;
 }
 
-/* 16 output bytes from the horizontal sums over v and vh, centred at p and q (their entries
+/* GT_N output bytes from the horizontal sums over v and vh, centred at p and q (their entries
  * for the output's first byte), the taps C bytes apart; the rounding as the file's head says. */
-typedef ushort16 gt_ushort16_u __attribute__((aligned(2))); /* one unaligned access */
-#define GT_LDV(b, o) (*(const gt_ushort16_u *)((b) + (o)))
+typedef gt_v gt_v_u __attribute__((aligned(2))); /* one unaligned access */
+#define GT_LDV(b, o) (*(const gt_v_u *)((b) + (o)))
 #define GT_HTAP(i)                                                                        \
   if (R >= i) {                                                                           \
     L += w[R - i] * (GT_LDV(p, -i * C) + GT_LDV(p, i * C));                               \
     A += w[R - i] * (GT_LDV(q, -i * C) + GT_LDV(q, i * C));                               \
   }
-GT_INLINE uchar16 gt_hsum(const ushort *p, const ushort *q, const int C, const int R,
-                          const ushort *w)
+GT_INLINE gt_v gt_hsum(const ushort *p, const ushort *q, const int C, const int R,
+                       const ushort *w)
 {
-  ushort16 L = w[R] * GT_LDV(p, 0), A = w[R] * GT_LDV(q, 0);
+  gt_v L = w[R] * GT_LDV(p, 0), A = w[R] * GT_LDV(q, 0);
   GT_HTAP(1) GT_HTAP(2) GT_HTAP(3) GT_HTAP(4) GT_HTAP(5) GT_HTAP(6) GT_HTAP(7)
-  ushort16 B = L - (A << (ushort)8);
-  return convert_uchar16((A + (B >> (ushort)8) + (ushort)128) >> (ushort)8);
+  gt_v B = L - (A << (ushort)8);
+  return (A + (B >> (ushort)8) + (ushort)128) >> (ushort)8;
 }
 
-/* Chunk [c0, c1) of output row y (rows of at least 16 bytes). v[b] and vh[b] hold the
+/* Chunk [c0, c1) of output row y (rows of at least GT_N bytes). v[b] and vh[b] hold the
  * vertical sum of column c0 - GT_HALO + b and its high byte. */
 GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *dst,
                         int rowbytes, int H, const int C, const int R, const ushort *w, int y,
@@ -76,12 +112,12 @@ GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *
     rows[j] = clamp(y - R + j, 0, H - 1);
   /* Vertical sums over the chunk and r * C columns either side, those inside the row. */
   int a0 = max(c0 - R * C, 0), a1 = min(c1 + R * C, rowbytes);
-  for (int x = a0;; x += 16) {
-    x = min(x, a1 - 16); /* the last vector ends at a1, over the one before it */
-    ushort16 s = gt_vsum(TS_OBS_ARG src, rowbytes, x, rows, R, w);
-    *(gt_ushort16_u *)(v + (x - base)) = s;
-    *(gt_ushort16_u *)(vh + (x - base)) = s >> (ushort)8;
-    if (x == a1 - 16)
+  for (int x = a0;; x += GT_N) {
+    x = min(x, a1 - GT_N); /* the last vector ends at a1, over the one before it */
+    gt_v s = gt_vsum(TS_OBS_ARG src, rowbytes, x, rows, R, w);
+    *(gt_v_u *)(v + (x - base)) = s;
+    *(gt_v_u *)(vh + (x - base)) = s >> (ushort)8;
+    if (x == a1 - GT_N)
       break;
   }
   /* Past the row's ends, the same channel of the edge pixel (the clamp commutes with the
@@ -98,15 +134,15 @@ GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *
       v[col - base] = v[from - base];
       vh[col - base] = vh[from - base];
     }
-  for (int x = c0;; x += 16) {
-    x = min(x, c1 - 16);
-    TS_ST8x16(dst, rowbytes, x, y, gt_hsum(v + (x - base), vh + (x - base), C, R, w));
-    if (x == c1 - 16)
+  for (int x = c0;; x += GT_N) {
+    x = min(x, c1 - GT_N);
+    gt_st(TS_OBS_ARG dst, rowbytes, x, y, gt_hsum(v + (x - base), vh + (x - base), C, R, w));
+    if (x == c1 - GT_N)
       break;
   }
 }
 
-/* Rows shorter than 16 bytes: each byte from its clamped window. */
+/* Rows shorter than GT_N bytes: each byte from its clamped window. */
 inline void gt_row_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W,
                          int H, int C, int r, __constant uint *weights, int y)
 {
@@ -133,10 +169,10 @@ GT_INLINE void gt_rows(TS_OBS_PARAM __global const uchar *src, __global uchar *d
   ushort v[GT_BUF], vh[GT_BUF];
   int rowbytes = W * C, y0 = t.y * GT_H, y1 = min(y0 + GT_H, H);
   /* Chunk by chunk, each down the work-item's rows: the input rows' chunks stay in L1 while
-   * the rows use them. The last chunk takes the rest when under GT_CW + 16 bytes, so that
+   * the rows use them. The last chunk takes the rest when under GT_CW + GT_N bytes, so that
    * every chunk has at least one whole vector. */
   for (int c0 = 0; c0 < rowbytes;) {
-    int c1 = rowbytes - c0 < GT_CW + 16 ? rowbytes : c0 + GT_CW;
+    int c1 = rowbytes - c0 < GT_CW + GT_N ? rowbytes : c0 + GT_CW;
     for (int y = y0; y < y1; y++)
       gt_chunk(TS_OBS_ARG src, dst, rowbytes, H, C, R, w, y, c0, c1, v, vh);
     c0 = c1;
@@ -160,7 +196,7 @@ GT_INLINE void gt_rows_r(TS_OBS_PARAM __global const uchar *src, __global uchar 
 
 inline void gauss_stream_tile(TS_BODY_ARGS, int2 t)
 {
-  if (W * C < 16 || C > 4) { /* (C > 4 would outgrow GT_HALO; images have 1, 3 or 4) */
+  if (W * C < GT_N || C > 4) { /* (C > 4 would outgrow GT_HALO; images have 1, 3 or 4) */
     for (int y = t.y * GT_H; y < min(t.y * GT_H + GT_H, H); y++)
       gt_row_bytes(TS_OBS_ARG src, dst, W, H, C, r, weights, y);
     return;

@@ -4,11 +4,11 @@
  * them, in exact 16-bit vector arithmetic: with vh = v >> 8, A = sum w_i vh_i and
  * L = sum w_i v_i modulo 2^16, B = L - 256 A (mod 2^16) is the exact remainder and
  * out = (A + (B >> 8) + 128) >> 8. What makes it fast on a CPU: memory walked along rows as
- * a copy walks it (the prefetchers follow), every tap unrolled with r and C constants, 16
- * lanes a vector op. This model computes the same 16-bit quantities byte by byte. */
+ * a copy walks it (the prefetchers follow), every tap unrolled with r and C constants, 32
+ * lanes a vector op on x86 (16 elsewhere). This model computes the same 16-bit quantities byte by byte. */
 #include "variant_internal.h"
 
-enum { GT_H = 4, GT_CW = 512, GT_HALO = 32, GT_BUF = GT_CW + 16 + 2 * GT_HALO };
+enum { GT_H = 4, GT_CW = 512, GT_HALO = 32, GT_BUF = GT_CW + 32 + 2 * GT_HALO };
 
 static void gt_space(const ts_kctx *k, int *tw, int *th)
 {
@@ -74,7 +74,7 @@ static const ts_pass_desc gt_pass[] = { {
 } };
 
 /* Declared: the vertical sums of one chunk of a row and their high bytes, 16 bits each
- * (GT_BUF entries: 512 bytes of row, up to 15 more for the last chunk, a 32-byte halo
+ * (GT_BUF entries: 512 bytes of row, up to 31 more for the last chunk, a 32-byte halo
  * either side). The input rows are read where they are, through the caches. */
 const ts_variant ts_variant_gauss_stream = {
   .name = "gauss_stream", .filter = TS_FILTER_GAUSS,
