@@ -77,4 +77,4 @@ for key, name in filters:
         scheds.add(sched)
     spread = f"{min(ratios):.2f}-{max(ratios):.2f}x" if n > 1 else "one round"
     print(f"{name:<15} {best:<24} {statistics.median(mine):>8.3f} {statistics.median(theirs):>9.3f} "
-          f"{statistics.median(ratios):>6.2f}x  {spread:<13} {', '.join(sorted(scheds))}")
+          f"{statistics.median(ratios):>6.2f}x  {spread:<13} {'; '.join(sorted(scheds))}")
