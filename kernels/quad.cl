@@ -47,13 +47,38 @@ inline void qd_store(TS_OBS_PARAM __global uchar *dst, int rowbytes, int x, int 
     TS_ST8(dst, rowbytes, x + i, y, tmp[i]);
 }
 
-/* box_scale, 16 at a time: in grey the exact integer form (box_scale16), which an NVIDIA H200
- * and an H100 ran faster there (8K 0.030 ms against 0.031, 0.034 against 0.035); with more
- * channels the float form, as the integer one was slower there (RGB 0.089 against 0.083,
- * 0.096 against 0.092). C is a constant after inlining. */
-inline uchar16 qd_box_scale(ushort16 s, const int C)
+/* Byte k (a constant) of each of four words, in one word: three byte permutes (prmt) on
+ * NVIDIA, where narrowing 32-bit lanes to bytes (convert_uchar16) took a shift and a
+ * conversion instruction a lane. On an NVIDIA H200 at 7680x4320 this took the Gaussian in RGB
+ * from 0.102 to 0.095 ms and, with the box's scale below, the box from 0.029 to 0.027 ms in
+ * grey and from 0.076 to 0.070 in RGB. */
+inline uint qd_pick(uint a, uint b, uint c, uint d, const uint k)
 {
-  return C == 1 ? box_scale16(s) : convert_uchar16_rtz(convert_float16(s) * 0.111f);
+#ifdef __NV_CL_C_VERSION
+  uint lo, hi, r, sel = k | (k + 4) << 4;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(lo) : "r"(a), "r"(b), "r"(sel));
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(hi) : "r"(c), "r"(d), "r"(sel));
+  asm("prmt.b32 %0, %1, %2, 0x5410;" : "=r"(r) : "r"(lo), "r"(hi));
+  return r;
+#else
+  uint sh = 8 * k;
+  return (a >> sh & 255u) | (b >> sh & 255u) << 8 | (c >> sh & 255u) << 16 | (d >> sh & 255u) << 24;
+#endif
+}
+
+/* Byte k of each lane of s. */
+inline uchar16 qd_pick16(uint16 s, const uint k)
+{
+  return as_uchar16((uint4)(qd_pick(s.s0, s.s1, s.s2, s.s3, k), qd_pick(s.s4, s.s5, s.s6, s.s7, k),
+                            qd_pick(s.s8, s.s9, s.sa, s.sb, k), qd_pick(s.sc, s.sd, s.se, s.sf, k)));
+}
+
+/* box_scale, 16 at a time, exact without a float: box_scale16's (S * 58196) >> 19 as byte 3
+ * of S * 58196 * 32 (below 2^32 for S <= 2295). Before the byte permutes, the float form was
+ * the faster one with more than one channel. */
+inline uchar16 qd_box_scale(ushort16 s)
+{
+  return qd_pick16(convert_uint16(s) * (58196u << 5), 3);
 }
 
 /* ---- two bytes a word, the word paths of both filters ----
@@ -142,7 +167,7 @@ inline void gq_load(TS_OBS_PARAM __global const uchar *src, int rowbytes, int x,
  * On the word path the vertical sums first (at most 765 a lane), then the horizontal ones
  * (at most 2295), unpacked for the scale. On an NVIDIA H200 at 7680x4320 this ran grey in
  * 0.029 ms and RGB in 0.077-0.078 (a byte a 16-bit lane, the horizontal sums first: 0.030
- * and 0.082). */
+ * and 0.082), before the byte permutes of qd_pick. */
 
 inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int H,
                      int2 t, const int C)
@@ -169,7 +194,7 @@ inline void bq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
       p[4 * k + 2] = (ushort)(se >> 16);
       p[4 * k + 3] = (ushort)(so >> 16);
     }
-    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_box_scale(vload16(0, p), C));
+    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_box_scale(vload16(0, p)));
   }
 }
 
@@ -182,7 +207,7 @@ inline void bq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
   ushort16 b = qd_hbytes(TS_OBS_ARG src, W, C, x, y0, 1, 1, 0);
   for (int y = y0; y < min(y0 + QD_H, H); y++) {
     ushort16 c = qd_hbytes(TS_OBS_ARG src, W, C, x, min(y + 1, H - 1), 1, 1, 0);
-    qd_store(TS_OBS_ARG dst, rowbytes, x, y, qd_box_scale(a + b + c, C));
+    qd_store(TS_OBS_ARG dst, rowbytes, x, y, qd_box_scale(a + b + c));
     a = b;
     b = c;
   }
@@ -218,11 +243,6 @@ TS_ITEM_ENTRY(boxquad_colour)
 
 /* ---- gaussquad ---- */
 
-inline uchar16 gq_round(uint16 s)
-{
-  return convert_uchar16((s + 32768u) >> 16); /* gauss_round */
-}
-
 /* The 5 x 5 word path. A lane's weights add up to 256 and its bytes are at most 255, so every
  * sum stays under 2^16 a lane. Weights are symmetric (ts_gauss_weights), so the taps at -i
  * and +i are added before one multiply. C is a constant after inlining:
@@ -235,7 +255,8 @@ inline uchar16 gq_round(uint16 s)
  * On an NVIDIA H200 at 7680x4320 this ran grey in 0.034 ms (the horizontal pass first 0.035,
  * 16-bit lanes of one byte each 0.042) and RGB in 0.110 ms (0.114, 0.117). 8 rows a tile in
  * colour: 0.105 ms, with an entry point of its own (gaussquad_colour); in one kernel with grey
- * it took grey from 0.034 to 0.037 ms, probably as a kernel has one register count. */
+ * it took grey from 0.034 to 0.037 ms, probably as a kernel has one register count. The
+ * rounding of colour by the byte permutes of qd_pick: 0.095 ms. */
 /* The five taps' weighted sum, the weights mirrored about the centre (w0 w1 w2 w1 w0). */
 #define GQ_SUM5(a, b, c, d, e) (w2 * (c) + w1 * ((b) + (d)) + w0 * ((a) + (e)))
 /* The horizontal sum, two lanes, of the bytes at offset e0 and e0 + 2 of word k. */
@@ -296,8 +317,8 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
   }
 #pragma unroll
   for (int j = 0; j < TH && y0 + j < H; j++) {
-    uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]);
-    TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
+    uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]) + 32768u;
+    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_pick16(s, 2)); /* (S + 32768) >> 16 */
   }
 }
 
@@ -314,7 +335,7 @@ inline void gq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     uint16 s = (uint16)0;
     for (int i = 0; i < k; i++) /* ring row of input row j - 2r + i */
       s += weights[i] * convert_uint16(ring[(j - 2 * r + i) % k]);
-    qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, gq_round(s));
+    qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, qd_pick16(s + 32768u, 2)); /* gauss_round */
   }
 }
 
