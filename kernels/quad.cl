@@ -69,8 +69,10 @@ inline uint qd_pick(uint a, uint b, uint c, uint d, const uint k)
 /* Byte k of each lane of s. */
 inline uchar16 qd_pick16(uint16 s, const uint k)
 {
-  return as_uchar16((uint4)(qd_pick(s.s0, s.s1, s.s2, s.s3, k), qd_pick(s.s4, s.s5, s.s6, s.s7, k),
-                            qd_pick(s.s8, s.s9, s.sa, s.sb, k), qd_pick(s.sc, s.sd, s.se, s.sf, k)));
+  return as_uchar16((uint4)(qd_pick(s.s0, s.s1, s.s2, s.s3, k),
+                            qd_pick(s.s4, s.s5, s.s6, s.s7, k),
+                            qd_pick(s.s8, s.s9, s.sa, s.sb, k),
+                            qd_pick(s.sc, s.sd, s.se, s.sf, k)));
 }
 
 /* box_scale, 16 at a time, exact without a float: box_scale16's (S * 58196) >> 19 as byte 3
@@ -335,7 +337,8 @@ inline void gq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     uint16 s = (uint16)0;
     for (int i = 0; i < k; i++) /* ring row of input row j - 2r + i */
       s += weights[i] * convert_uint16(ring[(j - 2 * r + i) % k]);
-    qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, qd_pick16(s + 32768u, 2)); /* gauss_round */
+    /* gauss_round: (S + 32768) >> 16 */
+    qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, qd_pick16(s + 32768u, 2));
   }
 }
 

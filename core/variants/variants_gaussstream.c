@@ -5,7 +5,8 @@
  * L = sum w_i v_i modulo 2^16, B = L - 256 A (mod 2^16) is the exact remainder and
  * out = (A + (B >> 8) + 128) >> 8. What makes it fast on a CPU: memory walked along rows as
  * a copy walks it (the prefetchers follow), every tap unrolled with r and C constants, 32
- * lanes a vector op on x86 (16 elsewhere). This model computes the same 16-bit quantities byte by byte. */
+ * lanes a vector op on x86 (16 elsewhere). This model computes the same 16-bit quantities
+ * byte by byte. */
 #include "variant_internal.h"
 
 enum { GT_H = 4, GT_CW = 512, GT_HALO = 32, GT_BUF = GT_CW + 32 + 2 * GT_HALO };
