@@ -245,6 +245,12 @@ TS_ITEM_ENTRY(boxquad_colour)
 
 /* ---- gaussquad ---- */
 
+/* gauss_round, 16 at a time: (S + 32768) >> 16 is byte 2 of S + 32768. */
+inline uchar16 gq_round(uint16 s)
+{
+  return qd_pick16(s + 32768u, 2);
+}
+
 /* The 5 x 5 word path. A lane's weights add up to 256 and its bytes are at most 255, so every
  * sum stays under 2^16 a lane. Weights are symmetric (ts_gauss_weights), so the taps at -i
  * and +i are added before one multiply. C is a constant after inlining:
@@ -319,8 +325,8 @@ inline void gq_words(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
   }
 #pragma unroll
   for (int j = 0; j < TH && y0 + j < H; j++) {
-    uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]) + 32768u;
-    TS_ST8x16A(dst, rowbytes, x, y0 + j, qd_pick16(s, 2)); /* (S + 32768) >> 16 */
+    uint16 s = GQ_SUM5(h[j], h[j + 1], h[j + 2], h[j + 3], h[j + 4]);
+    TS_ST8x16A(dst, rowbytes, x, y0 + j, gq_round(s));
   }
 }
 
@@ -337,8 +343,7 @@ inline void gq_bytes(TS_OBS_PARAM __global const uchar *src, __global uchar *dst
     uint16 s = (uint16)0;
     for (int i = 0; i < k; i++) /* ring row of input row j - 2r + i */
       s += weights[i] * convert_uint16(ring[(j - 2 * r + i) % k]);
-    /* gauss_round: (S + 32768) >> 16 */
-    qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, qd_pick16(s + 32768u, 2));
+    qd_store(TS_OBS_ARG dst, rowbytes, x, y0 + j - 2 * r, gq_round(s));
   }
 }
 
