@@ -1,12 +1,14 @@
 /* Option parsing and the shared schedule options (see cli.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <float.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -168,7 +170,7 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
     return 0;
   }
   p->sched.slots = s->slots;
-  if (s->cost != 0 && (s->cost < 1 || s->cost > TS_COST_MAX)) {
+  if ((s->have_cost || s->cost != 0) && (s->cost < 1 || s->cost > TS_COST_MAX)) {
     fprintf(stderr, "tilescope %s: --cost %d: must be 1..%d\n", cmd, s->cost, TS_COST_MAX);
     return 0;
   }
@@ -336,6 +338,102 @@ int cli_image_name(const char *cmd, const char *opt, const char *path, int gif)
     return 1;
   fprintf(stderr, "tilescope %s: %s '%s': writes PNG%s, not %s (name the file .png%s)\n", cmd,
           opt, path, gif ? " or GIF" : "", dot + 1, gif ? " or .gif" : "");
+  return 0;
+}
+
+/* path's folder, as given ("." for a bare name), into dir. */
+static void folder_of(const char *path, char *dir, size_t size)
+{
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, size, ".");
+  else if (slash == path)
+    snprintf(dir, size, "/");
+  else
+    snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
+/* Whether a and b name the same regular file: the same device and inode where both exist;
+ * where neither does yet, the same name in the same (resolved) folder. Devices such as
+ * /dev/null may be named twice. */
+static int same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  int ha = stat(a, &sa) == 0, hb = stat(b, &sb) == 0;
+  if (ha && hb)
+    return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ha || hb)
+    return 0;
+  char da[PATH_MAX], db[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+  folder_of(a, da, sizeof da);
+  folder_of(b, db, sizeof db);
+  const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+  ba = ba ? ba + 1 : a;
+  bb = bb ? bb + 1 : b;
+  if (!realpath(da, ra) || !realpath(db, rb))
+    return strcmp(a, b) == 0;
+  return strcmp(ra, rb) == 0 && strcmp(ba, bb) == 0;
+}
+
+int cli_check_files(const char *cmd, const cli_file *in, int nin, const cli_file *out,
+                    int nout)
+{
+  for (int i = 0; i < nin; i++)
+    if (in[i].path && access(in[i].path, R_OK) != 0) {
+      fprintf(stderr, "tilescope %s: cannot open '%s': %s\n", cmd, in[i].path, strerror(errno));
+      return 0;
+    }
+  for (int i = 0; i < nout; i++) {
+    const char *p = out[i].path;
+    if (!p)
+      continue;
+    struct stat st;
+    char dir[PATH_MAX];
+    folder_of(p, dir, sizeof dir);
+    const char *why = NULL;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+      why = "it is a directory";
+    else if (stat(p, &st) != 0 && (stat(dir, &st) != 0 || access(dir, W_OK | X_OK) != 0))
+      why = strerror(errno); /* no such folder, or one that cannot be written to */
+    if (why) {
+      fprintf(stderr, "tilescope %s: cannot write '%s': %s\n", cmd, p, why);
+      return 0;
+    }
+    for (int j = 0; j < nin; j++)
+      if (in[j].path && same_file(p, in[j].path)) {
+        fprintf(stderr, "tilescope %s: %s '%s' is also %s: an output may not overwrite an "
+                        "input\n", cmd, out[i].opt, p, in[j].opt);
+        return 0;
+      }
+    for (int j = 0; j < i; j++)
+      if (out[j].path && same_file(p, out[j].path)) {
+        fprintf(stderr, "tilescope %s: %s '%s' is also %s: give each output a file of its "
+                        "own\n", cmd, out[i].opt, p, out[j].opt);
+        return 0;
+      }
+  }
+  return 1;
+}
+
+int cli_record_input(const char *cmd, const char *given, const char *record, const char *named,
+                     char *buf, size_t n, const char **input)
+{
+  *input = given;
+  if (given || !named[0])
+    return 1;
+  snprintf(buf, n, "%s", named);
+  if (access(buf, R_OK) == 0) {
+    *input = buf;
+    return 1;
+  }
+  const char *base = strrchr(named, '/'), *dir = strrchr(record, '/');
+  snprintf(buf, n, "%.*s%s", dir ? (int)(dir - record + 1) : 0, record, base ? base + 1 : named);
+  if (access(buf, R_OK) == 0) {
+    *input = buf;
+    return 1;
+  }
+  fprintf(stderr, "tilescope %s: --record %s: its input '%s' is not there, nor beside the record "
+                  "(give it with -i)\n", cmd, record, named);
   return 0;
 }
 

@@ -28,7 +28,7 @@ typedef struct cli_sched {
   int slots, cost, ksize, device;
   double sigma;
   int64_t tick;
-  int have_tick, have_walk, have_sigma, have_backend, adversary;
+  int have_tick, have_walk, have_sigma, have_backend, have_cost, adversary;
 } cli_sched;
 
 #define CLI_SCHED_OPTS(s)                                                                      \
@@ -36,7 +36,7 @@ typedef struct cli_sched {
   { "--pattern", 0, OPT_STR, &(s)->pattern, "NAME", "dependency pattern (default: the variant's)", NULL }, \
   { "--walk", 0, OPT_STR, &(s)->walk, "NAME", "dispatch order (default: the pattern's)", &(s)->have_walk }, \
   { "--slots", 0, OPT_INT, &(s)->slots, "N", "resident thread slots, 1..65536 (default 168)", NULL }, \
-  { "--cost", 0, OPT_INT, &(s)->cost, "N", "ticks per thread, 1..1000 (default: the variant's)", NULL }, \
+  { "--cost", 0, OPT_INT, &(s)->cost, "N", "ticks per thread, 1..1000 (default: the variant's)", &(s)->have_cost },  \
   { "--backend", 0, OPT_STR, &(s)->backend, "cl|cpu", "OpenCL or the CPU model (default cl)", &(s)->have_backend }, \
   { "--device", 0, OPT_UINT, &(s)->device, "N", "OpenCL device (see tilescope list; default: first GPU, else first)", NULL }, \
   { "--kernels", 0, OPT_STR, &(s)->kernels, "DIR", "kernels folder (default: TILESCOPE_KERNELS, next to the executable, or the source tree)", NULL }, \
@@ -80,6 +80,23 @@ const char *cli_kernels_dir(const char *given);
 /* Whether an image output's name says what is written: no extension, .png (or .gif when gif
  * is set); else prints the error (naming cmd's option opt) and returns 0. */
 int cli_image_name(const char *cmd, const char *opt, const char *path, int gif);
+/* A file a command reads or writes, by the option that names it ("-o", "--expect"); path
+ * NULL when not given. */
+typedef struct cli_file {
+  const char *opt, *path;
+} cli_file;
+/* Before any work: every input can be read, every output's folder exists and can be written
+ * to, and no output is an input or another output (it would overwrite it, and the command
+ * would report success). Prints one line naming the option and returns 0 at the first
+ * problem. */
+int cli_check_files(const char *cmd, const cli_file *in, int nin, const cli_file *out,
+                    int nout);
+/* The input a record's run is rebuilt on, into *input: `given` (-i); else the path the
+ * record names (`named`), as given or beside the record when the two were moved together
+ * (built in buf); NULL, the default chart, for a record that names none. Prints the error and
+ * returns 0 when the named input is in neither place. */
+int cli_record_input(const char *cmd, const char *given, const char *record, const char *named,
+                     char *buf, size_t n, const char **input);
 /* Prints s to stdout as a JSON string (ts_json_string). */
 void cli_json_string(const char *s);
 

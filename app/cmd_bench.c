@@ -221,7 +221,7 @@ int cmd_bench(int argc, char **argv)
   if (r)
     return r < 0 ? EXIT_OK : r;
   if (!(timeout > 0 && timeout <= 86400)) {
-    fprintf(stderr, "tilescope bench: --timeout: give 1 to 86400 seconds\n");
+    fprintf(stderr, "tilescope bench: --timeout: give more than 0 and at most 86400 seconds\n");
     return EXIT_USAGE;
   }
   int64_t wh[2] = { 0, 0 };
@@ -237,6 +237,11 @@ int cmd_bench(int argc, char **argv)
   }
   if (repeats < 1 || repeats > 1000) {
     fprintf(stderr, "tilescope bench: --repeats %d: must be 1..1000\n", repeats);
+    return EXIT_USAGE;
+  }
+  if (variants && !*variants) {
+    fprintf(stderr, "tilescope bench: --variants: name at least one variant (see tilescope "
+                    "list)\n");
     return EXIT_USAGE;
   }
   for (const char *p = variants; p && *p;) {

@@ -78,7 +78,7 @@ int cmd_bench_plain(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (!(timeout > 0 && timeout <= 86400)) {
-    fprintf(stderr, "tilescope bench: --timeout: give 1 to 86400 seconds\n");
+    fprintf(stderr, "tilescope bench: --timeout: give more than 0 and at most 86400 seconds\n");
     return EXIT_USAGE;
   }
   const char *kdir = cli_kernels_dir(kernels);

@@ -24,7 +24,9 @@ static int parse_allowance(const char *s, size_t total, size_t *out)
   double v;
   size_t n = ts_scan_real(s, &v);
   if (n && s[n] == '%' && s[n + 1] == 0 && s[0] != '-' && v <= 100) {
-    *out = (size_t)floor(v / 100.0 * (double)total);
+    /* rounded down, but not below a count the share names exactly (v / 100 * total may
+     * come out a hair under it) */
+    *out = (size_t)floor(v / 100.0 * (double)total + 1e-6);
     return 1;
   }
   int64_t count;
@@ -87,6 +89,9 @@ int cmd_diff(int argc, char **argv)
     fprintf(stderr, "tilescope diff: --tolerance %d: must be 0..255\n", tol);
     return EXIT_USAGE;
   }
+  const cli_file ins[] = { { "A", pos[0] }, { "B", pos[1] } }, outs[] = { { "-o", out_path } };
+  if (!cli_check_files("diff", ins, 2, outs, 1))
+    return EXIT_USAGE;
   ts_error err = { 0 };
   ts_image *a = NULL, *b = NULL, *d = NULL;
   int rc = EXIT_USAGE;
@@ -102,6 +107,8 @@ int cmd_diff(int argc, char **argv)
   }
   if (a->w != b->w || a->h != b->h || a->c != b->c) {
     rc = report_mismatch(pos[0], a, pos[1], b, json);
+    if (out_path && !json)
+      printf("no diff image: %s was not written\n", out_path);
     goto out;
   }
   ts_diff_stats s;
@@ -145,9 +152,9 @@ int cmd_diff(int argc, char **argv)
       printf("PSNR inf\n");
     else
       printf("PSNR %.2f dB\n", s.psnr);
-    if (!same)
+    if (!same) /* the share rounded up, so that it passes as given */
       printf("would pass with --tolerance %d, or with --max-diff-pixels %zu (%.4f%%)\n",
-             pass_tol, s.differing, 100.0 * share);
+             pass_tol, s.differing, ceil(1e6 * share) / 1e4);
     if (out_path)
       printf("wrote %s\n", out_path);
   }

@@ -103,25 +103,6 @@ static int parse_dev_time(const char *s, ex_view *v)
   return 1;
 }
 
-/* The input a record's run is rebuilt on: -i, else the path the record names (as given, or
- * beside the record when the two were moved together), else the default chart. */
-static const char *record_input(const ex_args *a, const ts_trace_info *info, char *buf, size_t n)
-{
-  if (a->input)
-    return a->input;
-  if (info->input[0]) {
-    snprintf(buf, n, "%s", info->input);
-    if (access(buf, R_OK) == 0)
-      return buf;
-    const char *base = strrchr(info->input, '/'), *dir = strrchr(a->record, '/');
-    snprintf(buf, n, "%.*s%s", dir ? (int)(dir - a->record + 1) : 0, a->record,
-             base ? base + 1 : info->input);
-    if (access(buf, R_OK) == 0)
-      return buf;
-  }
-  return NULL;
-}
-
 static const ts_image *load_image(ex_image *imgs, int *nimgs, const char *path)
 {
   for (int i = 0; i < *nimgs; i++)
@@ -261,7 +242,8 @@ static int read_record(ex_args *a, ex_conf *c, ts_run_params *p, ts_dev_run **re
   p->ksize = info.ksize;
   p->sigma = info.sigma;
   p->exec_device = 0;
-  c->input = record_input(a, &info, inbuf, inlen);
+  if (!cli_record_input("export", a->input, a->record, info.input, inbuf, inlen, &c->input))
+    return 0;
   c->view.device = 1;
   return 1;
 }
@@ -296,6 +278,11 @@ static int parse_args(int argc, char **argv, ex_args *a)
     fprintf(stderr, "tilescope export: needs --html OUT.html\n");
     return EXIT_USAGE;
   }
+  const cli_file ins[] = { { "-i", a->input }, { "--record", a->record },
+                           { "--script", a->script } };
+  const cli_file outs[] = { { "--html", a->html } };
+  if (!cli_check_files("export", ins, 3, outs, 1))
+    return EXIT_USAGE;
   return 0;
 }
 

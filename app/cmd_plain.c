@@ -230,7 +230,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   isolate = !isolate_s || strcmp(isolate_s, "none") != 0;
   if (!(timeout > 0 && timeout <= 86400)) {
-    fprintf(stderr, "tilescope run: --timeout: give 0 to 86400 seconds\n");
+    fprintf(stderr, "tilescope run: --timeout: give more than 0 and at most 86400 seconds\n");
     return EXIT_USAGE;
   }
   if (repeats < 1 || repeats > 1000) {
@@ -238,6 +238,11 @@ int cmd_run_plain(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (!in_path && !(in_path = cli_default_asset()))
+    return EXIT_USAGE;
+  const cli_file ins[] = { { "--kernel-file", cli_plain_file }, { "--launch", cli_plain_launch },
+                           { "-i", in_path }, { "--expect", expect_path } };
+  const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path } };
+  if (!cli_check_files("run", ins, 4, outs, 2))
     return EXIT_USAGE;
   const char *kdir = cli_kernels_dir(kernels);
   if (!kdir)
@@ -445,7 +450,7 @@ int cmd_plain_worker(void)
     st = ts_plain_run(cl, d, in, &q.opts, &r, &err);
   if (st == TS_OK)
     ts_plain_result_pack(r, &out);
-  int ok = ts_isolate_reply(1, st, &err, &out);
+  int ok = ts_isolate_reply(TS_ISOLATE_REPLY_FD, st, &err, &out);
   ts_blob_free(&out);
   ts_plain_result_free(r);
   ts_cl_destroy(cl);

@@ -541,7 +541,7 @@ int cmd_run(int argc, char **argv)
   cli_sched_defaults(&cs);
   const char *in_path = NULL, *out_path = NULL, *raw_path = NULL, *csv_path = NULL,
              *trace_path = NULL, *expect_path = NULL;
-  int stuck = -1, spin_limit = 0, json = 0, observe = 0, cx = -1, cy = -1;
+  int stuck = -1, spin_limit = 0, have_spin = 0, json = 0, observe = 0, cx = -1, cy = -1;
   double timeout = 600; /* the supervisor's (main.c): parsed here to be checked and listed */
   const char *thread_xy = NULL, *fail_on = NULL;
   const cli_opt opts[] = {
@@ -554,7 +554,7 @@ int cmd_run(int argc, char **argv)
     { "--expect", 0, OPT_STR, &expect_path, "REF.png", "compare the output with this image, exactly (exit 1 when it differs)", NULL },
     { "--observe-thread", 0, OPT_STR, &thread_xy, "X,Y", "with --observe: print this thread's observed accesses per buffer (in every pass)", NULL },
     { "--observe", 0, OPT_FLAG, &observe, NULL, "record every buffer access and check footprints, write rectangles and write conflicts (OpenCL, --exec sim)", NULL },
-    { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^30 else)", NULL },
+    { "--spin-limit", 0, OPT_INT, &spin_limit, "N", "spins before a device wait gives up (default: 2^24 on a GPU, 2^30 else)", &have_spin },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object (README: run --json)", NULL },
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped, exit 1 (default 600)", NULL },
     { "--fail-on", 0, OPT_STR, &fail_on, "LIST", "exit 1 on these findings too: hazards, races, wrong (device tiles), any (README: exit codes)", NULL },
@@ -567,7 +567,7 @@ int cmd_run(int argc, char **argv)
   if (r)
     return r < 0 ? EXIT_OK : r;
   if (!(timeout > 0 && timeout <= 86400)) {
-    fprintf(stderr, "tilescope run: --timeout: give 1 to 86400 seconds\n");
+    fprintf(stderr, "tilescope run: --timeout: give more than 0 and at most 86400 seconds\n");
     return EXIT_USAGE;
   }
   if (out_path && !cli_image_name("run", "-o", out_path, 0))
@@ -580,13 +580,18 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   if (!in_path && !(in_path = cli_default_asset()))
     return EXIT_USAGE;
-  if ((trace_path || stuck >= 0 || spin_limit) && !p.exec_device) {
+  const cli_file ins[] = { { "-i", in_path }, { "--expect", expect_path } };
+  const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path }, { "--schedule", csv_path },
+                            { "--trace", trace_path } };
+  if (!cli_check_files("run", ins, 2, outs, 4))
+    return EXIT_USAGE;
+  if ((trace_path || stuck >= 0 || have_spin) && !p.exec_device) {
     fprintf(stderr, "tilescope run: %s: needs --exec device\n",
             trace_path ? "--trace" : stuck >= 0 ? "--test-stuck" : "--spin-limit");
     return EXIT_USAGE;
   }
-  if (spin_limit < 0 || (p.exec_device && cs.have_tick)) {
-    fprintf(stderr, "tilescope run: %s\n", spin_limit < 0 ? "--spin-limit: must be 1 or more"
+  if ((have_spin && spin_limit < 1) || (p.exec_device && cs.have_tick)) {
+    fprintf(stderr, "tilescope run: %s\n", have_spin && spin_limit < 1 ? "--spin-limit: must be 1 or more"
                     : "--tick: the device runs the whole schedule; ticks belong to --exec sim");
     return EXIT_USAGE;
   }

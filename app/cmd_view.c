@@ -4,6 +4,7 @@
  * schedule on the device too, and `--record` opens a saved record of such a run. With a plain
  * kernel (--kernel-file K.cl, plain_view.h) both show its observed run and work-groups. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,11 @@ typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
       *dev_time, *pixel, *split;
-  int help_overlay, show_times, bench_frames, fps, have_fps, have_scale;
+  int help_overlay, show_times, bench_frames, fps, have_fps, have_scale, have_zoom, have_bench,
+      have_timeout;
   double zoom, scale, timeout;
   char record_input[1100]; /* the record's input path, resolved */
+  int no_display;          /* view without a display: say so once the options are good */
 } view_args;
 
 static const char view_usage[] =
@@ -54,25 +57,6 @@ static int parse_pair(const char *s, const char *sep, double *a, double *b)
   return m && !t[m] && *a >= -1e6 && *a <= 1e6 && *b >= -1e6 && *b <= 1e6;
 }
 
-/* The input a record's run is rebuilt on: -i, else the path the record names (as given, or
- * beside the record when the two were moved together), else the default chart. */
-static const char *record_input(view_args *a, const ts_trace_info *info)
-{
-  if (a->input)
-    return a->input;
-  if (info->input[0]) {
-    snprintf(a->record_input, sizeof a->record_input, "%s", info->input);
-    if (access(a->record_input, R_OK) == 0)
-      return a->record_input;
-    const char *base = strrchr(info->input, '/'), *dir = strrchr(a->record, '/');
-    snprintf(a->record_input, sizeof a->record_input, "%.*s%s", dir ? (int)(dir - a->record + 1) : 0,
-             a->record, base ? base + 1 : info->input);
-    if (access(a->record_input, R_OK) == 0)
-      return a->record_input;
-  }
-  return NULL;
-}
-
 /* Reads --record, takes the run's settings from it and checks that it fits that run on the
  * input (image size, then every tile in walk order). One error line and 0 when it does not. */
 static int load_record(const char *cmd, view_args *a, vw_options *o)
@@ -95,7 +79,9 @@ static int load_record(const char *cmd, view_args *a, vw_options *o)
             cmd, a->record, info.variant, info.pattern, info.walk);
     goto fail;
   }
-  o->input = record_input(a, &info);
+  if (!cli_record_input(cmd, a->input, a->record, info.input, a->record_input,
+                        sizeof a->record_input, &o->input))
+    goto fail;
   const char *in = o->input ? o->input : cli_default_asset();
   if (!in)
     goto fail;
@@ -211,10 +197,20 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     o->hover_x = (float)hx + 0.5f;
     o->hover_y = (float)hy + 0.5f;
   }
-  if (a->zoom != 0) {
+  if (a->have_zoom || a->center) {
     double cx = 0, cy = 0;
-    if (!(a->zoom >= 0.02 && a->zoom <= 256) || !a->center || !parse_pair(a->center, ",", &cx, &cy)) {
-      fprintf(stderr, "tilescope %s: --zoom needs 0.02..256 and --center X,Y\n", cmd);
+    if (!a->have_zoom || !a->center) {
+      fprintf(stderr, "tilescope %s: %s: goes with %s\n", cmd, a->center ? "--center" : "--zoom",
+              a->center ? "--zoom Z" : "--center X,Y");
+      return 0;
+    }
+    if (!(a->zoom >= 0.02 && a->zoom <= 256)) {
+      fprintf(stderr, "tilescope %s: --zoom %g: give 0.02..256 screen pixels an image pixel\n",
+              cmd, a->zoom);
+      return 0;
+    }
+    if (!parse_pair(a->center, ",", &cx, &cy) || !(fabs(cx) <= 1e6 && fabs(cy) <= 1e6)) {
+      fprintf(stderr, "tilescope %s: --center '%s': give X,Y in image pixels\n", cmd, a->center);
       return 0;
     }
     o->zoom = (float)a->zoom;
@@ -274,14 +270,14 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     o->have_split = 1;
     const char *why = cli_plain_file ? "shows two runs of a variant; a plain kernel is shown alone"
                       : o->split.device && !a->record && !p.exec_device
-                          ? "device shows the device's run beside the simulation: give "
+                          ? "shows the device's run beside the simulation: give "
                             "--record FILE or --exec device"
                       : o->split.device && a->dev_time
-                          ? "device: the tick is the cursor (the device half shows the same "
+                          ? "the tick is the cursor (the device half shows the same "
                             "share of its run); --device-time goes with the device view alone"
                           : NULL;
     if (why) {
-      fprintf(stderr, "tilescope %s: --split %s %s\n", cmd, a->split, why);
+      fprintf(stderr, "tilescope %s: --split %s: %s\n", cmd, a->split, why);
       return 0;
     }
   }
@@ -309,10 +305,10 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot, observed or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "hover output pixel X,Y (footprint and arrows)", NULL },
     { "--pixel", 0, OPT_STR, &a->pixel, "X,Y", "a plain kernel: watch output pixel X,Y, list its every access (a click on it)", NULL },
-    { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", NULL },
+    { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", &a->have_zoom },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },
-    { "--bench-frames", 0, OPT_INT, &a->bench_frames, "N", "time the first frame, N frames with the hover moving and N one-tick steps (from --tick), then quit", NULL },
+    { "--bench-frames", 0, OPT_INT, &a->bench_frames, "N", "time the first frame, N frames with the hover moving and N one-tick steps (from --tick), then quit", &a->have_bench },
     { "--show-times", 0, OPT_FLAG, &a->show_times, NULL, "shot: draw the measured kernel time too (it varies from run to run)", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "play a script of actions", NULL },
     { "--frames", 0, OPT_STR, &a->frames, "A:B:S", "a numbered sequence of ticks, or one animated .gif (shot)", NULL },
@@ -321,7 +317,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--record", 0, OPT_STR, &a->record, "IN.json", "open a record saved by tilescope run --exec device --trace (the run's settings come from it)", NULL },
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "the device view at device time T (ns, or logical events) or at P% of the run", NULL },
     { "--split", 0, OPT_STR, &a->split, "SPEC", "two runs side by side on one cursor: the right half changes pattern=P, walk=W, variant=V, slots=N, cost=N (comma-separated), or device: the device's run beside the simulation", NULL },
-    { "--timeout", 0, OPT_DBL, &a->timeout, "S", "shot: the watchdog, a run not done in S seconds ends the shot (default 600)", NULL },
+    { "--timeout", 0, OPT_DBL, &a->timeout, "S", "shot: the watchdog, a run not done in S seconds ends the shot (default 600)", &a->have_timeout },
     CLI_SCHED_OPTS(&a->cs),
   };
   const char *pos[1];
@@ -333,7 +329,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     a->input = pos[0];
   if (!a->have_fps)
     a->fps = 4;
-  if (a->bench_frames < 0 || a->bench_frames > 100000) {
+  if (a->have_bench && (a->bench_frames < 1 || a->bench_frames > 100000)) {
     fprintf(stderr, "tilescope %s: --bench-frames %d: needs 1..100000\n", cmd, a->bench_frames);
     return EXIT_USAGE;
   }
@@ -455,6 +451,16 @@ static int shoot(viewer *v, const view_args *a, anim *an)
   return shot_result(v);
 }
 
+/* The files the viewer or a shot reads and writes (cli_check_files). */
+static int check_files(const char *cmd, const view_args *a)
+{
+  const cli_file ins[] = { { "-i", a->input }, { "--record", a->record },
+                           { "--script", a->script }, { "--kernel-file", cli_plain_file },
+                           { "--launch", cli_plain_launch } };
+  const cli_file outs[] = { { "-o", a->frames && !is_gif(a->out) ? NULL : a->out } };
+  return cli_check_files(cmd, ins, 5, outs, 1);
+}
+
 static int run_viewer(const char *cmd, view_args *a, int offscreen)
 {
   vw_options o;
@@ -462,6 +468,11 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
     ts_dev_run_free(o.record);
     return EXIT_USAGE;
   }
+  if (a->no_display && a->bench_frames > 0)
+    fprintf(stderr, "tilescope: no display: --bench-frames draws offscreen\n");
+  else if (a->no_display)
+    fprintf(stderr, "tilescope: no display (DISPLAY and WAYLAND_DISPLAY are unset); writing a "
+                    "screenshot of the scene to %s instead\n", a->out);
   o.offscreen = offscreen;
   /* The window, and a scripted shot, try each user kernel in a process of its own before
    * running it (worker.c): one that crashes or hangs costs that process, and the window goes
@@ -522,19 +533,14 @@ int cmd_view(int argc, char **argv)
   int r = parse_view_args("view", argc, argv, &a, view_usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
-  if (!have_display() && a.bench_frames > 0) {
-    fprintf(stderr, "tilescope: no display: --bench-frames draws offscreen\n");
-    return run_viewer("view", &a, 1);
-  }
-  if (!have_display()) {
-    if (!a.out)
-      a.out = "tilescope-shot.png";
-    fprintf(stderr, "tilescope: no display (DISPLAY and WAYLAND_DISPLAY are unset); writing a "
-                    "screenshot of the scene to %s instead\n", a.out);
-    return run_viewer("view", &a, 1);
-  }
-  a.out = NULL;
-  return run_viewer("view", &a, 0);
+  a.no_display = !have_display();
+  if (a.no_display && a.bench_frames == 0 && !a.out)
+    a.out = "tilescope-shot.png";
+  else if (!a.no_display)
+    a.out = NULL;
+  if (!check_files("view", &a))
+    return EXIT_USAGE;
+  return run_viewer("view", &a, a.no_display);
 }
 
 int cmd_shot(int argc, char **argv)
@@ -547,6 +553,8 @@ int cmd_shot(int argc, char **argv)
     fprintf(stderr, "tilescope shot: needs -o SHOT.png\n");
     return EXIT_USAGE;
   }
+  if (!check_files("shot", &a))
+    return EXIT_USAGE;
   int gif = is_gif(a.out);
   if ((a.have_fps || a.have_scale) && !gif) {
     fprintf(stderr, "tilescope shot: %s: goes with an animation, -o NAME.gif\n",
@@ -562,8 +570,9 @@ int cmd_shot(int argc, char **argv)
     fprintf(stderr, "tilescope shot: --scale %g: give a share of the window, 0.1..1\n", a.scale);
     return EXIT_USAGE;
   }
-  if (a.timeout != 0 && !(a.timeout > 0 && a.timeout <= 86400)) {
-    fprintf(stderr, "tilescope shot: --timeout %g: give 1 to 86400 seconds\n", a.timeout);
+  if (a.have_timeout && !(a.timeout > 0 && a.timeout <= 86400)) {
+    fprintf(stderr, "tilescope shot: --timeout %g: give more than 0 and at most 86400 seconds\n",
+            a.timeout);
     return EXIT_USAGE;
   }
   return run_viewer("shot", &a, 1);

@@ -72,6 +72,11 @@ static void usage(FILE *f)
 static const char *file_variants[MAX_FILE_VARIANTS];
 static int nfile_variants;
 
+static void skipped_user_kernel(const char *why)
+{
+  fprintf(stderr, "tilescope: warning: %s (this kernel is skipped)\n", why);
+}
+
 /* Loads the user kernels and removes the --kernel-file options from argv; returns 0 after
  * printing the error. */
 static int load_user_kernels(int *argc, char **argv)
@@ -89,10 +94,8 @@ static int load_user_kernels(int *argc, char **argv)
       path[0] = 0;
     dir = path;
   }
-  if (*dir && ts_user_load_dir(dir, &err) != TS_OK) {
-    fprintf(stderr, "tilescope: %s\n", err.msg);
-    return 0;
-  }
+  if (*dir)
+    ts_user_load_dir(dir, skipped_user_kernel);
   /* --launch FILE: the launch file of the plain kernel file given (its kernel file needs no
    * lines of its own, as a library ships it) */
   int out = 1;

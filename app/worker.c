@@ -46,6 +46,11 @@ struct vw_worker {
   const ts_run *advised;  /* the run whose pattern advice `advice` holds */
   char advice[sizeof ((vw_snapshot *)0)->advice];
   int advice_warn;
+  /* the run's kernel time and the device's figures for its kernels, for every snapshot of it
+   * (measured once, when it is made) */
+  double kernel_ms;
+  uint64_t dev_private[TS_MAX_PASSES], dev_local[TS_MAX_PASSES];
+  int have_dev_mem;
   SDL_mutex *mu;
   SDL_mutex *own_turn;    /* held while it works, or while it makes or frees its device */
   SDL_mutex *turn;        /* own_turn, or the one it shares (vw_worker_share_turns) */
@@ -449,6 +454,8 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   w->run = run;
   w->published = NULL; /* a new run, even one at the address of a run since destroyed */
   w->advised = NULL;
+  w->kernel_ms = 0;
+  w->have_dev_mem = 0;
   w->run_gen = w->job_gen;
   w->run_set = *set;
   if (!run)
@@ -471,12 +478,15 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   }
   if (ok) {
     qsort(t, 5, sizeof t[0], cmp_double);
-    s->kernel_ms = t[2];
+    w->kernel_ms = s->kernel_ms = t[2];
   }
   for (int i = 0; i < p.variant->npasses; i++)
     if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &s->dev_private[i],
                          &s->dev_local[i], NULL) == TS_OK)
       s->have_dev_mem = 1;
+  w->have_dev_mem = s->have_dev_mem;
+  memcpy(w->dev_private, s->dev_private, sizeof w->dev_private);
+  memcpy(w->dev_local, s->dev_local, sizeof w->dev_local);
   trim();
 }
 
@@ -571,6 +581,10 @@ static void fill_snapshot(vw_worker *w, vw_snapshot *s)
   s->generation = w->run_gen;
   s->run = w->run;
   s->copy_gbps = w->copy_gbps;
+  s->kernel_ms = w->kernel_ms;
+  s->have_dev_mem = w->have_dev_mem;
+  memcpy(s->dev_private, w->dev_private, sizeof s->dev_private);
+  memcpy(s->dev_local, w->dev_local, sizeof s->dev_local);
   s->build_log = dup_str(w->build_log);
   s->on_cl = w->run && ts_run_params_of(w->run)->cl != NULL;
   if (s->on_cl)

@@ -145,7 +145,7 @@ one_line 2 "^tilescope shot: cannot write '$tmp/full.gif': No space left on devi
   "$ts" shot --backend cpu --size 640x400 -o "$tmp/full.gif"
 one_line 2 "^tilescope: cannot write '/dev/full': No space left on device$" \
   "$ts" shot --backend cpu --size 640x400 -o /dev/full
-one_line 2 "^tilescope: cannot write '$tmp/outdir': it is a directory$" \
+one_line 2 "^tilescope shot: cannot write '$tmp/outdir': it is a directory$" \
   "$ts" shot --backend cpu --size 640x400 -o "$tmp/outdir"
 one_line 2 "cannot read '$tmp': it is a directory" "$ts" shot --backend cpu -i "$tmp" -o "$tmp/x.png"
 

@@ -316,11 +316,12 @@ static void spellings_observed(void)
     "}\n");
   ts_plain_desc *d = load(path, NULL, 0);
   ts_image *img = random_image(8, 8, 4);
+  /* Observed only: the plain run's read past the buffer would fault in the guard beyond it
+   * (on pocl), which is why a command makes no plain run of a kernel observed doing that. */
   ts_plain_result *o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
-  ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
-  if (o && p) {
-    /* (the plain run's read past the buffer adds whatever lies there; the observed one adds 0)
-     * out equals in, but for pixel (1,1) whose first 4 bytes, as an int, went up by one */
+  if (o) {
+    /* the observed read past the buffer gives 0: out equals in, but for pixel (1,1) whose
+     * first 4 bytes, as an int, went up by one */
     ts_image *want = NULL;
     ts_image_clone(img, &want, NULL);
     uint8_t *q = want->data + (1 * 8 + 1) * 4;
@@ -356,7 +357,6 @@ static void spellings_observed(void)
           "spell: races where there are none");
   }
   ts_plain_result_free(o);
-  ts_plain_result_free(p);
   ts_image_destroy(img);
   ts_plain_desc_free(d);
 }

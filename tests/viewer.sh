@@ -211,13 +211,13 @@ expect2 "--fps 5: .* with --frames" shot -o "$tmp/x.gif" --fps 5
 expect2 "--scale 2: give a share of the window, 0.1..1" shot -o "$tmp/x.gif" --scale 2
 expect2 "--size '10x10'" shot -o "$tmp/x.png" --size 10x10
 expect2 "--hover 'here'" shot -o "$tmp/x.png" --hover here
-expect2 "--script: cannot open '$tmp/none.txt'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/none.txt"
+expect2 "cannot open '$tmp/none.txt'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/none.txt"
 printf 'frobnicate 3\n' >"$tmp/bad.txt"
 expect2 "bad.txt:1: unknown action 'frobnicate'" shot -o "$tmp/x.png" --backend cpu --script "$tmp/bad.txt"
 expect2 "cannot open '$tmp/missing.png'" shot -o "$tmp/x.png" -i "$tmp/missing.png"
 # View points that crashed the drawing code (a NaN hover, a centre far outside int range).
 expect2 "--hover 'nan,5'" shot -o "$tmp/x.png" --backend cpu --hover nan,5
-expect2 "--zoom needs 0.02..256 and --center" shot -o "$tmp/x.png" --backend cpu --zoom 20 --center 1e30,5
+expect2 "--center '1e30,5': give X,Y in image pixels" shot -o "$tmp/x.png" --backend cpu --zoom 20 --center 1e30,5
 expect2 "--zoom: 'nan' is not a number" shot -o "$tmp/x.png" --backend cpu --zoom nan --center 5,5
 expect2 "--size 'nanx500'" shot -o "$tmp/x.png" --backend cpu --size nanx500
 # Scripts are checked whole before anything plays: numbers, ranges, names, arguments.
@@ -365,7 +365,7 @@ expect2 "--split: unknown pattern 'spiral'" shot -o "$tmp/x.png" --backend cpu -
 expect2 "--split: unknown key" shot -o "$tmp/x.png" --backend cpu --split colour=red
 expect2 "--split: a key given twice: 'walk'" shot -o "$tmp/x.png" --backend cpu --split walk=vertical,walk=horizontal
 expect2 "--split: slots out of range" shot -o "$tmp/x.png" --backend cpu --split slots=0
-expect2 "--split device .*--record FILE or --exec device" shot -o "$tmp/x.png" --backend cpu --split device
+expect2 "--split device: .*--record FILE or --exec device" shot -o "$tmp/x.png" --backend cpu --split device
 check "no half-written screenshot" test ! -e "$tmp/x.png"
 check "no half-written animation" test ! -e "$tmp/x.gif"
 echo "$passes passed, $fails failed"

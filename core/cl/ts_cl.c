@@ -486,6 +486,11 @@ ts_status tscl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
   return tscl_cl_check(e, "clCreateBuffer", err);
 }
 
+ts_status ts_cl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
+{
+  return tscl_new_buffer(cl, bytes, out, err);
+}
+
 /* A buffer in the host's memory at `host` (bytes > 0). */
 static ts_status host_buffer(ts_cl *cl, size_t bytes, void *host, cl_mem *out, ts_error *err)
 {

@@ -8,6 +8,10 @@
 #include "ts_cl.h"
 
 void ts_cl_handles(const ts_cl *cl, cl_context *ctx, cl_device_id *dev, cl_command_queue *q);
+/* A device buffer of `bytes`, zeroed; where the device works in the host's memory (pocl), a
+ * guarded block (tscl_new_buffer): a kernel that overruns it faults, or, observed, lands in
+ * no buffer, instead of reaching its neighbour. */
+ts_status ts_cl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err);
 /* OpenCL's name for an error code (CL_INVALID_KERNEL_NAME, ...). */
 const char *ts_cl_error_name(cl_int e);
 

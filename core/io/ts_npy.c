@@ -112,14 +112,27 @@ ts_status ts_npy_read(const char *path, ts_npy *a, ts_error *err)
       break;
     }
     a->shape[a->ndim++] = v;
-    count *= v;
+    if (__builtin_mul_overflow(count, (int64_t)v, &count))
+      count = INT64_MAX; /* saturated: too many all the same */
     p = end;
   }
   int size = ok ? atoi(a->descr + 2) : 0;
-  if (!ok || size < 1 || size > 8 || count > ((int64_t)1 << 31)) {
+  if (ok && size >= 1 && size <= 8 && count > ((int64_t)1 << 31)) {
     free(f);
+    return ts_fail(err, TS_ERR_FORMAT, "'%s': %lld elements, more than tilescope reads (2^31)",
+                   path, (long long)count);
+  }
+  if (!ok || size < 1 || size > 8) {
+    free(f);
+    /* the header as one line: its padding and newline, and any control byte, as spaces */
+    size_t m = hl > 120 ? 120 : hl;
+    for (size_t i = 0; i < m; i++)
+      if ((unsigned char)h[i] < 32 || h[i] == 127)
+        h[i] = ' ';
+    while (m > 0 && h[m - 1] == ' ')
+      m--;
     return ts_fail(err, TS_ERR_FORMAT, "'%s': a .npy header tilescope cannot read (C order, "
-                   "at most %d dimensions): %.*s", path, TS_NPY_MAX_DIMS, (int)(hl > 120 ? 120 : hl), h);
+                   "at most %d dimensions): %.*s", path, TS_NPY_MAX_DIMS, (int)m, h);
   }
   a->bytes = (size_t)count * (size_t)size;
   if (n - start - hl != a->bytes) {

@@ -4,6 +4,7 @@
  * wrong for sums. */
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +14,25 @@
 typedef struct src {
   const uint8_t *data;
   size_t len, at;
+  char msg[128]; /* libpng's error */
 } src;
 
 static void read_fn(png_structp png, png_bytep out, png_size_t n)
 {
   src *s = png_get_io_ptr(png);
   if (n > s->len - s->at)
-    png_error(png, "the file ends early");
+    png_error(png, "file is truncated");
   memcpy(out, s->data + s->at, n);
   s->at += n;
+}
+
+/* libpng's error: kept for the message, then back to setjmp (a handler that returned would
+ * have libpng print it and jump itself). */
+static void on_error(png_structp png, png_const_charp msg)
+{
+  src *s = png_get_error_ptr(png);
+  snprintf(s->msg, sizeof s->msg, "%s", msg);
+  png_longjmp(png, 1);
 }
 
 static void quiet(png_structp png, png_const_charp msg)
@@ -42,8 +53,8 @@ ts_status ts_png_load_samples(const char *path, int *w, int *h, int *c, int *dep
     free(data);
     return ts_fail(err, TS_ERR_FORMAT, "'%s' is not a PNG file", path);
   }
-  src s = { data, len, 0 };
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, quiet, quiet);
+  src s = { data, len, 0, "" };
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &s, on_error, quiet);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   uint16_t *volatile out = NULL;
   if (!info) {
@@ -55,7 +66,8 @@ ts_status ts_png_load_samples(const char *path, int *w, int *h, int *c, int *dep
     png_destroy_read_struct(&png, &info, NULL);
     free(data);
     free(out);
-    return ts_fail(err, TS_ERR_FORMAT, "'%s' is a corrupt PNG", path);
+    return ts_fail(err, TS_ERR_FORMAT, "'%s' is a corrupt PNG: %s", path,
+                   s.msg[0] ? s.msg : "unreadable");
   }
   png_set_user_limits(png, TS_IMAGE_MAX_DIM, TS_IMAGE_MAX_DIM);
   png_set_read_fn(png, &s, read_fn);

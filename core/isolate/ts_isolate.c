@@ -2,13 +2,15 @@
  * to the pipe: its status, its error line, the result's length and the result; then it
  * exits without running the parent's exit handlers. The parent reads with a deadline, kills
  * the child when the deadline passes, and reaps it. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* prctl, F_DUPFD_CLOEXEC */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -167,6 +169,15 @@ static ts_status collect(const char *what, pid_t pid, int fd, double timeout_s, 
 }
 
 
+/* In a child just forked from `parent`: SIGKILL when the parent dies, and at once where it
+ * died already (async-signal-safe). */
+static void die_with_parent(pid_t parent)
+{
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    _exit(1);
+}
+
 /* A child with a pipe back to this process: *pid is 0 in the child (fds[1] its end), the
  * child's pid in the parent (fds[0] its end). */
 static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error *err)
@@ -175,7 +186,10 @@ static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error 
     return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
   fflush(stdout);
   fflush(stderr);
+  pid_t parent = getpid();
   *pid = fork();
+  if (*pid == 0)
+    die_with_parent(parent);
   if (*pid < 0) {
     close(fds[0]);
     close(fds[1]);
@@ -203,6 +217,7 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
     return st0;
   if (pid == 0) {
     ts_isolate_child_signals();
+    dup2(2, 1); /* what the kernel prints goes to stderr, not into this command's output */
     ts_blob out = { 0 };
     ts_error e = { 0 };
     ts_status st = fn(arg, &out, &e);
@@ -224,8 +239,11 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
   if (st0 != TS_OK)
     return st0;
   if (pid == 0) {
-    /* only async-signal-safe calls between fork and exec: the parent may have threads */
-    if (dup2(fds[1], 1) < 0 || (request_fd != 3 && dup2(request_fd, 3) < 0))
+    /* only async-signal-safe calls between fork and exec: the parent may have threads. The
+     * pipe and the request first out of the way of fds 3 and 4 (closed at the exec). */
+    int reply = fcntl(fds[1], F_DUPFD_CLOEXEC, 10), req = fcntl(request_fd, F_DUPFD_CLOEXEC, 10);
+    if (reply < 0 || req < 0 || dup2(req, 3) < 0 || dup2(reply, TS_ISOLATE_REPLY_FD) < 0 ||
+        dup2(2, 1) < 0)
       _exit(127);
     execv(argv[0], argv);
     _exit(127);
@@ -260,7 +278,10 @@ int ts_supervise(const char *what, double timeout_s, int *code)
 {
   fflush(stdout);
   fflush(stderr);
+  pid_t parent = getpid();
   pid_t pid = fork();
+  if (pid == 0)
+    die_with_parent(parent);
   if (pid <= 0)
     return 1; /* the child goes on (and where fork fails, this process does, unwatched) */
   supervised = pid;

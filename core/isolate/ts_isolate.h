@@ -44,9 +44,13 @@ int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob 
 void ts_isolate_child_signals(void);
 
 /* The same work in a new program: argv (argv[0] a path) runs with the request readable at
- * file descriptor 3 (request_fd, inherited) and its standard output the message pipe, and
- * answers with ts_isolate_reply on fd 1. For a parent whose state a fork cannot take along
- * (the viewer's threads and its OpenCL runtime). */
+ * file descriptor 3 (request_fd, inherited) and the message pipe at fd 4 (TS_ISOLATE_REPLY_FD),
+ * and answers there with ts_isolate_reply. Its standard output is its standard error, so that
+ * what a kernel prints (printf) cannot garble the message. For a parent whose state a fork
+ * cannot take along (the viewer's threads and its OpenCL runtime).
+ * Every child, of a fork or an exec, is killed when the process that started it dies (a
+ * kill, a crash): a kernel that never ends does not outlive the debugger. */
+enum { TS_ISOLATE_REPLY_FD = 4 };
 ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
                           ts_blob *result, ts_error *err);
 

@@ -36,6 +36,7 @@ typedef struct rbuf {
 
 typedef struct runner {
   const ts_plain_desc *d;
+  ts_cl *cl;
   cl_context ctx;
   cl_device_id dev;
   cl_command_queue q;

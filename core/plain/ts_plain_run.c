@@ -401,9 +401,12 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
         uint8_t *first = NULL;
         if ((st = first_contents(r, r->img, b, &first)) != TS_OK)
           break;
-        b->mem = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, b->bytes, NULL, &e);
-        if (e == CL_SUCCESS)
-          e = clEnqueueWriteBuffer(r->q, b->mem, CL_TRUE, 0, b->bytes, first, 0, NULL, NULL);
+        /* guarded on pocl: past its end or before its start is no other buffer */
+        if ((st = ts_cl_new_buffer(r->cl, b->bytes, &b->mem, r->err)) != TS_OK) {
+          free(first);
+          break;
+        }
+        e = clEnqueueWriteBuffer(r->q, b->mem, CL_TRUE, 0, b->bytes, first, 0, NULL, NULL);
         free(first);
         if (e != CL_SUCCESS) {
           st = clfail(r, e, "making a buffer");
@@ -611,6 +614,7 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
 {
   runner r = { 0 };
   r.d = d;
+  r.cl = cl;
   r.err = err;
   ts_cl_handles(cl, &r.ctx, &r.dev, &r.q);
   r.kernels_dir = ts_cl_kernels_dir(cl);

@@ -414,11 +414,11 @@ static int cmp_str(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-ts_status ts_user_load_dir(const char *dir, ts_error *err)
+int ts_user_load_dir(const char *dir, void (*skipped)(const char *why))
 {
   DIR *d = opendir(dir);
   if (!d)
-    return TS_OK;
+    return 0;
   char *names[TS_USER_MAX + 1];
   int n = 0;
   struct dirent *e;
@@ -429,19 +429,26 @@ ts_status ts_user_load_dir(const char *dir, ts_error *err)
   }
   closedir(d);
   qsort(names, (size_t)n, sizeof *names, cmp_str);
-  ts_status st = TS_OK;
+  int bad = 0;
   for (int i = 0; i < n; i++) {
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", dir, names[i] ? names[i] : "");
     ts_variant *v = NULL;
-    if (st == TS_OK && names[i] && (st = ts_user_load(path, &v, err)) == TS_OK &&
-        (st = ts_variant_add(v, err)) != TS_OK) {
+    ts_error err = { 0 };
+    ts_status st = names[i] ? ts_user_load(path, &v, &err)
+                            : ts_fail(&err, TS_ERR_NOMEM, "out of memory");
+    if (st == TS_OK && (st = ts_variant_add(v, &err)) != TS_OK) {
       ts_user_free(v);
-      char what[sizeof err->msg];
-      snprintf(what, sizeof what, "%s", err->msg);
-      st = ts_fail(err, st, "%s: %s", path, what);
+      char what[sizeof err.msg];
+      snprintf(what, sizeof what, "%s", err.msg);
+      ts_fail(&err, st, "%s: %s", path, what);
+    }
+    if (st != TS_OK) {
+      bad++;
+      if (skipped)
+        skipped(err.msg);
     }
     free(names[i]);
   }
-  return st;
+  return bad;
 }

@@ -32,7 +32,9 @@ ts_status ts_user_parse(const char *text, size_t len, const char *path, ts_varia
 void ts_user_free(ts_variant *v);
 
 /* Loads and registers (ts_variant_add) every *.cl file of a folder, in name order; a folder
- * that does not exist holds none. */
-ts_status ts_user_load_dir(const char *dir, ts_error *err);
+ * that does not exist holds none. A file that does not load (a bad header, a name taken) is
+ * skipped, its error passed to `skipped` (may be NULL), so that one broken file costs only its
+ * own variant. Returns the number skipped. */
+int ts_user_load_dir(const char *dir, void (*skipped)(const char *why));
 
 #endif

@@ -609,7 +609,7 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
     }
   }
   uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
-  ts_finding(c, TS_FIND_OOB, line, space, best, acc, off, 0, 0, 0);
+  ts_finding(c, TS_FIND_OOB, line, space, best, acc | 8, off, 0, 0, 0);
   ts_log(c, space, best, acc | 8, off, n, line);
 }
 
