@@ -113,8 +113,14 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int n
       continue;
     }
     const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-    if (!v) {
-      fprintf(stderr, "tilescope %s: %s needs a value (%s)\n", cmd, o->name, o->arg);
+    /* "-o --json": the value forgotten, the next option taken for it (write -o=--json for a
+     * file of that name) */
+    int next_is_option = 0;
+    for (int k = 0; !eq && v && v[0] == '-' && v[1] == '-' && k < nopts; k++)
+      next_is_option |= strcmp(v, opts[k].name) == 0 || strcmp(v, "--help") == 0;
+    if (!v || next_is_option) {
+      fprintf(stderr, "tilescope %s: %s needs a value (%s)%s%s\n", cmd, o->name, o->arg,
+              v ? ", not the option " : "", v ? v : "");
       return EXIT_USAGE;
     }
     if (!parse_value(cmd, o, v))

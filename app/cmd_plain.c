@@ -278,6 +278,14 @@ int cmd_run_plain(int argc, char **argv)
   if (st == TS_OK && (!res || !res->counts[TS_FIND_OOB]))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
                  : ts_plain_run(cl, d, in, &plain_o, &plain, &err);
+  /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
+   * observed run found is reported first, then the failure; no output is written. */
+  ts_status plain_failed = res && st != TS_OK ? st : TS_OK;
+  if (plain_failed != TS_OK) {
+    ts_plain_result_free(plain);
+    plain = NULL;
+    st = TS_OK;
+  }
   if (st != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     rc = st == TS_ERR_ARG || st == TS_ERR_BUILD || st == TS_ERR_FORMAT ? EXIT_USAGE : EXIT_DIFF;
@@ -308,7 +316,7 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain)
+  if (!plain && plain_failed == TS_OK)
     fprintf(o, "the plain run was not made: it would access memory outside its buffers (below); "
                "the output is the observed run's, which performs none of those accesses\n");
   uint64_t total = 0;
@@ -336,6 +344,12 @@ int cmd_run_plain(int argc, char **argv)
       print_log(o, d, res, &po, 1);
     if (total)
       rc = EXIT_DIFF;
+  }
+  if (plain_failed != TS_OK) {
+    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    rc = plain_failed == TS_ERR_ARG || plain_failed == TS_ERR_BUILD ||
+                 plain_failed == TS_ERR_FORMAT ? EXIT_USAGE : EXIT_DIFF;
+    goto out;
   }
   int matches = -1;
   if (expect_path) {
@@ -365,6 +379,10 @@ int cmd_run_plain(int argc, char **argv)
     rc = EXIT_USAGE;
     goto out;
   }
+  if (raw_path && !json)
+    fprintf(o, "wrote %s\n", raw_path);
+  if (out_path && !json)
+    fprintf(o, "wrote %s\n", out_path);
   if (json) {
     printf("{\"kernel\":");
     cli_json_string(d->path);

@@ -684,10 +684,9 @@ int cmd_run(int argc, char **argv)
   }
   if (json)
     print_json(run, &p, in_path, in, kernel_ms, NULL, outputs, checks);
-  if (out_path && !json)
-    printf("wrote %s\n", out_path);
-  if (trace_path && !json)
-    printf("wrote %s\n", trace_path);
+  for (int i = 0; i < 4 && !json; i++)
+    if (outputs[i])
+      printf("wrote %s\n", outputs[i]);
   int device_ok = !(p.exec_device && device_broke(run));
   rc = device_ok && observed_ok && output_ok ? EXIT_OK : EXIT_DIFF;
   /* --fail-on: findings that are not failures by default */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cmd_lesson.h"
@@ -214,10 +215,11 @@ static int supervise(const char *cmd, int argc, char **argv, int *code)
   return ts_supervise(what, plain_run ? 2 * timeout + 30 : shot ? timeout + 30 : timeout, code);
 }
 
+/* Whether s ends with tail, in either case (Photo.PNG is a PNG too). */
 static int ends_with(const char *s, const char *tail)
 {
   size_t n = strlen(s), t = strlen(tail);
-  return n > t && strcmp(s + n - t, tail) == 0;
+  return n > t && strcasecmp(s + n - t, tail) == 0;
 }
 
 static int run_command(int argc, char **argv)

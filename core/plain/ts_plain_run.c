@@ -326,9 +326,18 @@ static ts_status build(runner *r, int observe)
    * observe.cl keeps the group's bounds in local memory there (TS_GROUP_SERIAL) */
   cl_device_type type = 0;
   clGetDeviceInfo(r->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-  char opts[700];
-  snprintf(opts, sizeof opts, "-cl-std=CL1.2%s %s",
-           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", d->options);
+  /* the kernel file's folder for its #include "...", as a compiler given the file would
+   * have it (the runtime builds from a string); a folder whose name has a space goes
+   * without, since build options are split at spaces */
+  char inc[4200] = "";
+  const char *slash = strrchr(d->path, '/');
+  if (slash && !memchr(d->path, ' ', (size_t)(slash - d->path)))
+    snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
+  else if (!slash)
+    snprintf(inc, sizeof inc, " -I .");
+  char opts[5000];
+  snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s %s",
+           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, d->options);
   e = clBuildProgram(r->prog, 1, &r->dev, opts, NULL, NULL);
   if (e != CL_SUCCESS) {
     size_t n = 0;
@@ -464,18 +473,33 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
         double d;
       } u;
       size_t sz = (size_t)p->elem_size;
-      if (p->is_float && sz == 4)
+      /* a scalar of the argument's own type: an integer that fits it, whole */
+      int bits = sz == 1 || sz == 2 || sz == 8 ? 8 * (int)sz : 32;
+      double lo = p->is_signed ? -ldexp(1, bits - 1) : 0;
+      double hi = p->is_signed ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
+      if (st == TS_OK && (p->lanes > 1 || strstr(p->type, "struct") || (sz != 1 && sz != 2 &&
+                                                                      sz != 4 && sz != 8)))
+        st = ts_fail(r->err, TS_ERR_ARG, "%s: %s: argument '%s' (%s): a launch line gives "
+                     "scalars only, not a vector or a struct", r->d->path, k->name, p->name,
+                     p->type);
+      else if (st == TS_OK && !p->is_float && !(v >= lo && v <= hi && v == floor(v)))
+        st = ts_fail(r->err, TS_ERR_ARG, "%s: %s: argument '%s' (%s): %.17g is not a whole "
+                     "number in %.0f..%.0f", r->d->path, k->name, p->name, p->type, v, lo, hi);
+      if (st != TS_OK)
+        u.l = 0;
+      else if (p->is_float && sz == 4)
         u.f = (float)v;
       else if (p->is_float)
         u.d = v;
       else if (sz == 1)
-        u.c = (int8_t)v;
+        u.c = (int8_t)(uint8_t)(int64_t)v;
       else if (sz == 2)
-        u.s = (int16_t)v;
+        u.s = (int16_t)(uint16_t)(int64_t)v;
       else if (sz == 8)
-        u.l = (int64_t)v;
+        u.l = p->is_signed || v < ldexp(1, 63) ? (int64_t)v
+                                               : (int64_t)(uint64_t)(v - ldexp(1, 63)) + INT64_MIN;
       else
-        u.i = (int32_t)v, sz = 4;
+        u.i = (int32_t)(uint32_t)(int64_t)v, sz = 4;
       if (st == TS_OK)
         e = clSetKernelArg(kn, (cl_uint)j, sz, &u);
     }
