@@ -43,6 +43,7 @@
 /* SDL's codes for script_key_names, in the same order. */
 static const SDL_Keycode named_keys[SCRIPT_NAMED_KEYS] = {
   SDLK_SPACE, SDLK_LEFT, SDLK_RIGHT, SDLK_HOME, SDLK_END, SDLK_ESCAPE, SDLK_F1, SDLK_PLUS, SDLK_MINUS,
+  SDLK_TAB,
 };
 
 /* The value of `field` in a report line "a=b c=d ...". */

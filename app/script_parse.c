@@ -16,7 +16,8 @@ enum { MAX_ARGS = 8 };
 
 const char *const script_key_names[SCRIPT_NAMED_KEYS] = { "space", "left",   "right",
                                                           "home",  "end",    "escape",
-                                                          "f1",    "plus",   "minus" };
+                                                          "f1",    "plus",   "minus",
+                                                          "tab" };
 
 /* The fields of the viewer's report line that `expect` may check. */
 static const char *const report_fields[] = { "variant", "pattern", "walk",     "slots",

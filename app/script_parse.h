@@ -28,7 +28,7 @@ enum {
   SCRIPT_PIXEL_MAX = 1000000, /* expect-pixel coordinates */
   SCRIPT_MAX_VALUES = 4,      /* expect-pixel: one per channel, RGBA at most */
   SCRIPT_MAX_BYTES = 1 << 20,
-  SCRIPT_NAMED_KEYS = 9
+  SCRIPT_NAMED_KEYS = 10
 };
 #define SCRIPT_TICK_END (-1)
 

@@ -392,9 +392,13 @@ static void advise(const ts_run *run, char *out, size_t n, int *warn)
     for (int i = 0; i < a.nunneeded; i++)
       v[i] = a.unneeded[i].v;
     ts_vec_list(v, a.nunneeded, l1, sizeof l1);
-    snprintf(out, n, "advice: %s unneeded; without %s: %" PRId64
-             " ticks, not %" PRId64, l1, a.nunneeded == 1 ? "it" : "them",
-             a.unneeded[a.nunneeded - 1].ticks_without, a.ticks);
+    int64_t without = a.unneeded[a.nunneeded - 1].ticks_without;
+    if (without < a.ticks)
+      snprintf(out, n, "advice: %s unneeded; without %s: %" PRId64 " ticks, not %" PRId64, l1,
+               a.nunneeded == 1 ? "it" : "them", without, a.ticks);
+    else
+      snprintf(out, n, "advice: %s unneeded; %s no tick", l1,
+               a.nunneeded == 1 ? "it costs" : "they cost");
   } else if (a.nneeded) {
     snprintf(out, n, "advice: each of the pattern's %d vector%s is needed",
              a.nneeded, a.nneeded == 1 ? "" : "s");
