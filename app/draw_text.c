@@ -103,10 +103,23 @@ void draw_titles(viewer *v, const vw_rect *rin, const vw_rect *rout)
 {
   gfx_rect(&v->g, 0, 0, rin->w + rout->w + 2, rin->y, PANEL);
   const char *slash = strrchr(v->input_name, '/');
-  if (v->input)
-    gfx_textf(&v->g, FONT_UI, rin->x + 8, 4, WHITE, "input  %s  %dx%d, %d channel%s   zoom %.0f%%",
-              slash ? slash + 1 : v->input_name, v->input->w, v->input->h, v->input->c,
-              v->input->c > 1 ? "s" : "", v->zoom * 100);
+  if (v->input) {
+    /* the longest of these that fits the pane, so that the zoom stays in sight */
+    const char *name = slash ? slash + 1 : v->input_name;
+    const ts_image *im = v->input;
+    char t[4][600];
+    snprintf(t[0], sizeof t[0], "input  %s  %dx%d, %d channel%s   zoom %.0f%%", name, im->w,
+             im->h, im->c, im->c > 1 ? "s" : "", v->zoom * 100);
+    snprintf(t[1], sizeof t[1], "input  %s  %dx%dx%d  zoom %.0f%%", name, im->w, im->h, im->c,
+             v->zoom * 100);
+    snprintf(t[2], sizeof t[2], "%s  %dx%dx%d  %.0f%%", name, im->w, im->h, im->c,
+             v->zoom * 100);
+    snprintf(t[3], sizeof t[3], "zoom %.0f%%  %s", v->zoom * 100, name);
+    int k = 0;
+    while (k < 3 && (float)gfx_text_width(&v->g, FONT_UI, t[k]) > rin->w - 12)
+      k++;
+    gfx_textf(&v->g, FONT_UI, rin->x + 8, 4, WHITE, "%s", t[k]);
+  }
   /* A long input title stops at its pane. */
   gfx_rect(&v->g, rout->x - 2, 0, rout->w + 2, rin->y, PANEL);
   const ts_dev_run *dev = viewer_dev(v);
