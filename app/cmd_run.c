@@ -155,6 +155,14 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
 {
   ts_advice a;
   ts_error err = { 0 };
+  if (p->variant->file) {
+    /* its header declares what it reads of its input, not of its own output as committed:
+     * advice from those footprints would call needed vectors unneeded */
+    if (p->sched.pattern != TS_PAT_NONE)
+      printf("advice: none for a kernel of the dialect: its header cannot declare reads of the "
+             "output as committed (--observe sees every read)\n");
+    return;
+  }
   if (ts_run_advice(run, &a, &err) != TS_OK) {
     printf("advice: %s\n", err.msg);
     return;
