@@ -309,8 +309,12 @@ static void panel_schedule(viewer *v, float x, float *yp)
     panel_line(v, x, &y, WARN, "walk is not the pattern's own: dependencies may drop");
   panel_line(v, x, &y, WHITE, "%d slots [ ]   cost %d tick%s [c]", s->params.slots,
              ts_run_params_of(v->snap.run)->cost, ts_run_params_of(v->snap.run)->cost > 1 ? "s" : "");
-  panel_line(v, x, &y, WHITE, "%u threads (%dx%d), %" PRId64 " ticks", s->total, s->pass[p].tw,
-             s->pass[p].th, s->length);
+  if (s->npasses > 1) /* the total over the passes; the shown pass's thread space */
+    panel_line(v, x, &y, WHITE, "%u threads in %d passes (this one %dx%d), %" PRId64 " ticks",
+               s->total, s->npasses, s->pass[p].tw, s->pass[p].th, s->length);
+  else
+    panel_line(v, x, &y, WHITE, "%u threads (%dx%d), %" PRId64 " ticks", s->total,
+               s->pass[p].tw, s->pass[p].th, s->length);
   panel_line(v, x, &y, WHITE, "mean %.1f running, peak %u resident",
              ts_sched_mean_running(s), s->peak_resident);
   size_t nh;

@@ -31,7 +31,9 @@ const tsPanel = (() => {
     out.push(line('', `pattern ${j.pattern}   walk ${j.walk}`));
     if (j.pattern !== 'none' && j.walk !== j.own_walk) out.push(line('warn', "walk is not the pattern's own: dependencies may drop"));
     out.push(line('', `${j.slots} slots   cost ${j.cost} tick${j.cost > 1 ? 's' : ''}`));
-    out.push(line('', `${j.total} threads (${P.tw}x${P.th}), ${j.length} ticks`));
+    out.push(line('', run.passes.length > 1
+      ? `${j.total} threads in ${run.passes.length} passes (this one ${P.tw}x${P.th}), ${j.length} ticks`
+      : `${j.total} threads (${P.tw}x${P.th}), ${j.length} ticks`));
     out.push(line('', `mean ${j.mean_running.toFixed(1)} running, peak ${j.peak} resident`));
     if (j.nhazards) {
       const hp = run.hz.pass[0];
