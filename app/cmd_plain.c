@@ -270,9 +270,14 @@ int cmd_run_plain(int argc, char **argv)
     goto out;
   }
   ts_status st = TS_OK;
+  char unobservable[sizeof err.msg] = "";
   if (observe)
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &po, timeout, &res, &err)
                  : ts_plain_run(cl, d, in, &po, &res, &err);
+  if (st == TS_ERR_UNSUPPORTED) { /* it cannot be observed here: said, and the plain run made */
+    snprintf(unobservable, sizeof unobservable, "%s", err.msg);
+    st = TS_OK;
+  }
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
   if (st == TS_OK && (!res || !res->counts[TS_FIND_OOB]))
@@ -425,6 +430,10 @@ int cmd_run_plain(int argc, char **argv)
     if (matches >= 0)
       printf(",\"output_ok\":%s", matches ? "true" : "false");
     printf("}\n");
+  }
+  if (unobservable[0]) { /* --observe asked for what this device cannot do */
+    fprintf(stderr, "tilescope run: --observe: %s\n", unobservable);
+    rc = EXIT_USAGE;
   }
 out:
   ts_plain_result_free(res);

@@ -108,5 +108,28 @@ rc=$?
 check "--launch without its kernel: exit 2 ($rc: $(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 2 ]] && grep -q 'give the kernel file it launches (--kernel-file FILE.cl)' '$tmp/out'"
 
+# A kernel whose __local memory fits the device but not once observed (two words beside each
+# element): the plain run is made and its output written; --observe fails with one line, exit 2.
+# Its array is a quarter of the device's __local memory (tilescope list).
+lkib=$("$ts" list | sed -n 's/^  0: .*, \([0-9]*\) KiB local$/\1/p')
+cat >"$tmp/bigl.cl" <<CL
+// tilescope: plain global=W,H local=16,16
+__kernel void bigl(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  __local uchar t[${lkib:-64} * 256];
+  int x = get_global_id(0), y = get_global_id(1), l = get_local_id(1) * 16 + get_local_id(0);
+  t[l] = in[(y * W + x) * C];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < C; c++)
+    out[(y * W + x) * C + c] = t[l];
+}
+CL
+"$ts" run --kernel-file "$tmp/bigl.cl" --observe -o "$tmp/bigl.png" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "__local too large to observe: exit 2 ($rc: $(cat "$tmp/err"))" test $rc -eq 2
+check "  one line naming the kernel and both sizes" \
+  grep -Eq "^tilescope run: --observe: .*bigl.cl: bigl: observed, it needs [0-9]+ bytes of __local memory a work-group, more than the device's [0-9]+" "$tmp/err"
+check "  the plain run's output written" test -s "$tmp/bigl.png"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -525,6 +525,20 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
         li++;
       }
   }
+  /* __local memory past the device's would fail the launch, or abort the runtime (pocl): said
+   * first. The kernel's figure counts its arrays and its __local arguments set above. */
+  cl_ulong lneed = 0, lhave = 0;
+  if (st == TS_OK &&
+      clGetKernelWorkGroupInfo(kn, r->dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lneed, &lneed,
+                               NULL) == CL_SUCCESS &&
+      clGetDeviceInfo(r->dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lhave, &lhave, NULL) ==
+          CL_SUCCESS &&
+      lhave > 0 && lneed > lhave)
+    st = ts_fail(r->err, TS_ERR_UNSUPPORTED, "%s: %s: %s %llu bytes of __local memory a "
+                 "work-group, more than the device's %llu%s", r->d->path, ps->entry,
+                 o->observe ? "observed, it needs" : "it needs", (unsigned long long)lneed,
+                 (unsigned long long)lhave, o->observe ? " (observation keeps two words "
+                 "beside each __local element: run it unobserved)" : "");
   int repeats = o->repeats > 0 ? o->repeats : 1;
   double best = 0, times[1000];
   if (repeats > 1000)
