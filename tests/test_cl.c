@@ -294,19 +294,8 @@ static void reload_keeps_last_good(void)
   ts_run *run = run_variant(img, v, TS_PAT_NONE, TS_WALK_HORIZONTAL, 168, 0, 0, 0, INT64_MAX);
   ts_run_destroy(run);
   copy_kernel(TS_KERNELS_DIR, dir, "box.cl", "\n__kernel void broken(void) { nonsense }\n");
-  /* The compiler may print its own "1 error generated." on stderr (pocl, NVIDIA): a log that
-   * reads like a failure. The error is checked below, from the build log. */
-  fflush(stderr);
-  int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
-  if (saved >= 0 && devnull >= 0)
-    dup2(devnull, 2);
+  /* (the compiler's own "1 error generated." is muted by the build: ts_cl_build) */
   ts_status st = ts_cl_reload(cl, &err);
-  if (saved >= 0 && devnull >= 0)
-    dup2(saved, 2);
-  if (saved >= 0)
-    close(saved);
-  if (devnull >= 0)
-    close(devnull);
   CHECK(st == TS_ERR_BUILD, "a broken kernel reloaded");
   CHECK(strstr(err.msg, "box.cl") != NULL, "message: %s", err.msg);
   CHECK(strstr(ts_cl_build_log(cl), "nonsense") != NULL, "log: %s", ts_cl_build_log(cl));

@@ -3,9 +3,11 @@
  * which names the call and the error. */
 #define _POSIX_C_SOURCE 200809L
 #include <CL/cl.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ts_cl_int.h"
 #include "ts_cl_handles.h"
@@ -325,7 +327,7 @@ static ts_status build(ts_cl *cl, const char *file, int device_exec, cl_program 
                      : cl->nvidia                 ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_NVIDIA=1"
                      : cl->info.type[0] == 'C'    ? "-cl-std=CL1.2 -DTS_DEVICE=1 -DTS_CPU=1"
                                                   : "-cl-std=CL1.2 -DTS_DEVICE=1";
-  e = clBuildProgram(p, 1, &cl->device, opts, NULL, NULL);
+  e = ts_cl_build(p, cl->device, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;
     clGetProgramBuildInfo(p, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
@@ -484,6 +486,22 @@ ts_status tscl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
   }
   *out = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
   return tscl_cl_check(e, "clCreateBuffer", err);
+}
+
+cl_int ts_cl_build(cl_program p, cl_device_id dev, const char *opts)
+{
+  fflush(stderr);
+  int saved = dup(2), quiet = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (saved >= 0 && quiet >= 0)
+    dup2(quiet, 2);
+  cl_int e = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+  if (saved >= 0 && quiet >= 0)
+    dup2(saved, 2);
+  if (saved >= 0)
+    close(saved);
+  if (quiet >= 0)
+    close(quiet);
+  return e;
 }
 
 ts_status ts_cl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)

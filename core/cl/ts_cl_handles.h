@@ -8,6 +8,9 @@
 #include "ts_cl.h"
 
 void ts_cl_handles(const ts_cl *cl, cl_context *ctx, cl_device_id *dev, cl_command_queue *q);
+/* clBuildProgram with the compiler's own lines on stderr ("2 errors generated.") muted: the
+ * caller reads the build log and says what failed in one line of its own. */
+cl_int ts_cl_build(cl_program p, cl_device_id dev, const char *opts);
 /* A device buffer of `bytes`, zeroed; where the device works in the host's memory (pocl), a
  * guarded block (tscl_new_buffer): a kernel that overruns it faults, or, observed, lands in
  * no buffer, instead of reaching its neighbour. */

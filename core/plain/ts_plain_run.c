@@ -338,7 +338,7 @@ static ts_status build(runner *r, int observe)
   char opts[5000];
   snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s %s",
            observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, d->options);
-  e = clBuildProgram(r->prog, 1, &r->dev, opts, NULL, NULL);
+  e = ts_cl_build(r->prog, r->dev, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;
     clGetProgramBuildInfo(r->prog, r->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
