@@ -5,7 +5,6 @@
  * whole-image path is exact; the device reports each kernel's memory.
  * Without an OpenCL platform it is skipped (exit 77), except in CI, where that fails. */
 #define _POSIX_C_SOURCE 200809L
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
