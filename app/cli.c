@@ -321,7 +321,9 @@ int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)
     fprintf(stderr, "tilescope %s: %s; using the CPU back end\n", cmd, err.msg);
     return 1;
   }
-  fprintf(stderr, "tilescope %s: --backend cl: %s\n", cmd, err.msg);
+  fprintf(stderr, "tilescope %s: %s: %s\n", cmd,
+          !s->have_backend && strcmp(s->exec, "device") == 0 ? "--exec device" : "--backend cl",
+          err.msg);
   return 0;
 }
 

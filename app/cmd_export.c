@@ -308,7 +308,8 @@ int cmd_export(int argc, char **argv)
   int sw = 0, sh = 0;
   if (a.size && (!parse_pair(a.size, "x", &sw, &sh) || sw < 640 || sh < 400 || sw > 8192 ||
                  sh > 8192)) {
-    fprintf(stderr, "tilescope export: --size '%s': give WIDTHxHEIGHT, at least 640x400\n", a.size);
+    fprintf(stderr, "tilescope export: --size '%s': give WIDTHxHEIGHT from 640x400 to "
+                    "8192x8192\n", a.size);
     return EXIT_USAGE;
   }
   if (a.overlay && !overlay_ok(a.overlay)) {

@@ -155,6 +155,15 @@ static int expect_output(const char *path, const ts_plain_result *r, char *why, 
   return eq;
 }
 
+/* A failure that is the command's to fix (exit 2): a kernel that does not build, a launch or
+ * an argument that is wrong, sizes past a limit, what the device cannot do; the others (a
+ * crash, the watchdog) are the kernel's, found by running it (exit 1). */
+static int usage_error(ts_status st)
+{
+  return st == TS_ERR_ARG || st == TS_ERR_BUILD || st == TS_ERR_FORMAT ||
+         st == TS_ERR_TOO_LARGE || st == TS_ERR_UNSUPPORTED || st == TS_ERR_IO;
+}
+
 int cmd_run_plain(int argc, char **argv)
 {
   /* --pass is repeatable: take them out before the table parser */
@@ -293,7 +302,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   if (st != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
-    rc = st == TS_ERR_ARG || st == TS_ERR_BUILD || st == TS_ERR_FORMAT ? EXIT_USAGE : EXIT_DIFF;
+    rc = usage_error(st) ? EXIT_USAGE : EXIT_DIFF;
     goto out;
   }
   const ts_plain_result *shown = plain ? plain : res;
@@ -352,8 +361,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   if (plain_failed != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
-    rc = plain_failed == TS_ERR_ARG || plain_failed == TS_ERR_BUILD ||
-                 plain_failed == TS_ERR_FORMAT ? EXIT_USAGE : EXIT_DIFF;
+    rc = usage_error(plain_failed) ? EXIT_USAGE : EXIT_DIFF;
     goto out;
   }
   int matches = -1;

@@ -199,6 +199,8 @@ static int supervise(const char *cmd, int argc, char **argv, int *code)
       timeout = t;
     if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc)
       variant = argv[i + 1];
+    if ((strcmp(argv[i], "--record") == 0 || strncmp(argv[i], "--record=", 9) == 0) && !variant)
+      variant = "of the record";
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
       return 1;
   }
@@ -209,7 +211,7 @@ static int supervise(const char *cmd, int argc, char **argv, int *code)
     snprintf(what, sizeof what, "%s: the kernel file %s", cmd, cli_plain_file);
   else
     snprintf(what, sizeof what, "%s: the variant %s", cmd,
-             variant ? variant : nfile_variants ? file_variants[0] : "(the default)");
+             variant ? variant : nfile_variants ? file_variants[0] : "box2d");
   int plain_run = cli_plain_file && (strcmp(cmd, "run") == 0 || strcmp(cmd, "bench") == 0);
   int shot = strcmp(cmd, "shot") == 0;
   return ts_supervise(what, plain_run ? 2 * timeout + 30 : shot ? timeout + 30 : timeout, code);

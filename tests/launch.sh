@@ -131,5 +131,18 @@ check "  one line naming the kernel and both sizes" \
   grep -Eq "^tilescope run: --observe: .*bigl.cl: bigl: observed, it needs [0-9]+ bytes of __local memory a work-group, more than the device's [0-9]+" "$tmp/err"
 check "  the plain run's output written" test -s "$tmp/bigl.png"
 
+# Passes that ask for different build options: one line naming both, exit 2 (the file is
+# built once; they would all get the last set).
+cat >"$tmp/twoopt.cl" <<'CL'
+// tilescope: plain entry=a options="-DGAIN=2" tmp=buffer
+// tilescope: plain entry=b options="-DGAIN=3" tmp=buffer
+__kernel void a(__global const uchar *in, __global uchar *tmp, int W, int H, int C) { tmp[0] = in[0] * GAIN; }
+__kernel void b(__global const uchar *tmp, __global uchar *out, int W, int H, int C) { out[0] = tmp[0] * GAIN; }
+CL
+"$ts" run --kernel-file "$tmp/twoopt.cl" >"$tmp/out" 2>&1
+rc=$?
+check "two passes, two sets of options: exit 2 ($rc: $(cat "$tmp/out"))" test $rc -eq 2
+check "  names the line and both" grep -q "^tilescope run: $tmp/twoopt.cl:2: options: '-DGAIN=3' differs from pass 1's '-DGAIN=2'" "$tmp/out"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -156,7 +156,8 @@ typedef struct ts_plain_pass {
 typedef struct ts_plain_desc {
   char path[1024];
   char launch[1024];           /* the launch file, or "" (then the kernel file's lines) */
-  char options[512];
+  char options[512];            /* the build options, one set for the file: every pass's */
+  int options_pass;            /* the pass whose options= set them (1-based), or 0 */
   int nbufs;
   ts_plain_bufdecl bufs[TS_PLAIN_MAX_BUFS];
   int npasses;

@@ -294,7 +294,18 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       }
       ps->halo = (int)h;
     } else if (strcmp(key, "options") == 0) {
+      /* the file is built once: passes that asked for different options would all get the
+       * last ones, silently */
+      int me = (int)(ps - d->pass) + 1;
+      if (d->options_pass && d->options_pass != me && strcmp(d->options, val) != 0) {
+        char what[760];
+        snprintf(what, sizeof what, "'%.200s' differs from pass %d's '%.200s': the file is "
+                 "built once, with one set of options for every pass", val, d->options_pass,
+                 d->options);
+        return field_error(err, lines_path(d), line, key, what);
+      }
       snprintf(d->options, sizeof d->options, "%s", val);
+      d->options_pass = me;
     } else {
       if (ps->nargs == TS_PLAIN_MAX_PARAMS)
         return field_error(err, lines_path(d), line, key, "too many arguments");
@@ -623,6 +634,7 @@ static ts_status read_extra(ts_plain_desc *d, const char *const *extra, int next
   if (nextra > 0) {
     d->npasses = 0;
     d->options[0] = 0;
+    d->options_pass = 0;
   }
   for (int i = 0; i < nextra && st == TS_OK; i++) {
     if (d->npasses == TS_PLAIN_MAX_PASSES)

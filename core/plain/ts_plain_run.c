@@ -183,20 +183,28 @@ static uint8_t to_u8(const uint8_t *p, const rbuf *b)
   return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
+/* Where a pass's line is: "FILE:LINE", or "FILE: --pass" for a pass given on the command
+ * line, which has none. */
+static const char *pass_at(const runner *r, const ts_plain_pass *ps, char *b, size_t n)
+{
+  if (ps->line > 0)
+    snprintf(b, n, "%s:%d", r->d->path, ps->line);
+  else
+    snprintf(b, n, "%s: --pass", r->d->path);
+  return b;
+}
+
 static ts_status eval_size(runner *r, const ts_plain_pass *ps, const char *field, const char *e,
                            size_t *out)
 {
   double v;
   int is_int;
   ts_error e2 = { 0 };
+  char at[4200];
   if (ts_plain_eval(e, r->W, r->H, r->C, &v, &is_int, &e2) != TS_OK || v < 1 || v > 1e9 ||
-      v != floor(v)) {
-    if (ps->line)
-      return ts_fail(r->err, TS_ERR_ARG, "%s:%d: %s: '%s' is %s", r->d->path, ps->line, field, e,
-                     e2.code ? "not an expression of W, H and C" : "not a size of 1 or more here");
-    return ts_fail(r->err, TS_ERR_ARG, "%s: %s: '%s' is %s", r->d->path, field, e,
-                   e2.code ? "not an expression of W, H and C" : "not a size of 1 or more here");
-  }
+      v != floor(v))
+    return ts_fail(r->err, TS_ERR_ARG, "%s: %s: '%s' is %s", pass_at(r, ps, at, sizeof at), field,
+                   e, e2.code ? "not an expression of W, H and C" : "not a size of 1 or more here");
   *out = (size_t)v;
   return TS_OK;
 }
@@ -219,18 +227,19 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
   size_t maxg = 256;
   clGetDeviceInfo(r->dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxg, &maxg, NULL);
   if (ps->ldims) {
+    char at[4200];
     if (ps->ldims != L->dims)
-      return ts_fail(r->err, TS_ERR_ARG, "%s:%d: local: %d sizes for a %d-dimensional global",
-                     r->d->path, ps->line, ps->ldims, L->dims);
+      return ts_fail(r->err, TS_ERR_ARG, "%s: local: %d sizes for a %d-dimensional global",
+                     pass_at(r, ps, at, sizeof at), ps->ldims, L->dims);
     for (int i = 0; i < ps->ldims; i++)
       if ((st = eval_size(r, ps, "local", ps->local[i], &L->local[i])) != TS_OK)
         return st;
     for (int i = 0; i < L->dims; i++)
       if (L->global[i] % L->local[i])
         return ts_fail(r->err, TS_ERR_ARG,
-                       "%s:%d: local: %zu does not divide the global size %zu (dimension %d); "
+                       "%s: local: %zu does not divide the global size %zu (dimension %d); "
                        "OpenCL 1.2 needs whole work-groups",
-                       r->d->path, ps->line, L->local[i], L->global[i], i);
+                       pass_at(r, ps, at, sizeof at), L->local[i], L->global[i], i);
   } else {
     size_t total = 1;
     for (int i = 0; i < L->dims; i++) {
