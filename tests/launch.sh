@@ -144,5 +144,28 @@ rc=$?
 check "two passes, two sets of options: exit 2 ($rc: $(cat "$tmp/out"))" test $rc -eq 2
 check "  names the line and both" grep -q "^tilescope run: $tmp/twoopt.cl:2: options: '-DGAIN=3' differs from pass 1's '-DGAIN=2'" "$tmp/out"
 
+# A second pass that updates the output in place reads what the first wrote: no "read of
+# what nothing wrote" (each launch's shadows are its own; the earlier pass's writes count).
+cat >"$tmp/inplace.cl" <<'CL'
+// tilescope: plain entry=a
+// tilescope: plain entry=b
+__kernel void a(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int i = (get_global_id(1) * W + get_global_id(0)) * C;
+  for (int c = 0; c < C; c++)
+    out[i + c] = in[i + c];
+}
+__kernel void b(__global uchar *out, int W, int H, int C)
+{
+  int i = (get_global_id(1) * W + get_global_id(0)) * C;
+  for (int c = 0; c < C; c++)
+    out[i + c] = 255 - out[i + c];
+}
+CL
+"$ts" run --kernel-file "$tmp/inplace.cl" --observe >"$tmp/out" 2>&1
+rc=$?
+check "in place over two passes: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+check "  no finding" grep -q "^observed: no finding, every access in order$" "$tmp/out"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

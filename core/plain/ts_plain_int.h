@@ -13,7 +13,7 @@ enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG
        H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, HEADER = 32 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,
        B_XDIV = 12, BI = 16 };
-enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4 };
+enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8 };
 #define NPLACES 4
 #define PLACE 7
 #define LOG_REC 6
@@ -32,6 +32,7 @@ typedef struct rbuf {
   int cols, rows;      /* pixels a row, and rows */
   size_t step, offset; /* bytes a row, and before the first row */
   const ts_plain_bufdecl *decl; /* a declared buffer's line, or NULL for the image roles */
+  int written;         /* an earlier pass had it as a pointer that is not const */
 } rbuf;
 
 typedef struct runner {

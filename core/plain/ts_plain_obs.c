@@ -133,8 +133,11 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     uint32_t *b = hdr + HEADER + i * BI;
     const rbuf *rb = gb[i];
     b[B_SIZE] = (uint32_t)(rb->bytes > UINT32_MAX ? UINT32_MAX : rb->bytes);
+    /* F_UNSET: what this launch reads of the output and did not write, nothing wrote (an
+     * earlier pass's writes are not in this launch's shadows) */
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
-                 (lay->shadow[i] ? 0 : F_READONLY);
+                 (lay->shadow[i] ? 0 : F_READONLY) |
+                 (rb->role == TS_ARG_OUTPUT && !rb->written ? F_UNSET : 0);
     b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
     b[B_PITCH] = (uint32_t)rb->step;
     b[B_OFFSET] = (uint32_t)rb->offset;

@@ -585,6 +585,18 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   }
   if (st == TS_OK && ob)
     st = ts_plain_ob_read(r, ob, &lay, pass, L, res);
+  /* what it may have written, for the next passes' checks of reads nothing wrote */
+  for (int j = 0; st == TS_OK && j < k->nparams; j++) {
+    const ts_plain_param *p = &k->params[j];
+    ts_plain_role role = ps->args[j].role;
+    if (p->pointer && p->space == TS_SPACE_GLOBAL && !p->is_const &&
+        (role == TS_ARG_INPUT || role == TS_ARG_OUTPUT || role == TS_ARG_BUFFER ||
+         role == TS_ARG_NAMED)) {
+      rbuf *b = buffer_for(r, &ps->args[j], p);
+      if (b)
+        b->written = 1;
+    }
+  }
   if (ob)
     clReleaseMemObject(ob);
   clReleaseKernel(kn);

@@ -61,6 +61,7 @@
 #define TS_F_INPUT 1
 #define TS_F_OUTPUT 2
 #define TS_F_READONLY 4  /* declared const: no shadows needed for races on it */
+#define TS_F_UNSET 8     /* the output, written by no earlier launch: a read nothing wrote */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
@@ -556,7 +557,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   if (acc & TS_K_READ) {
     uint o = *w;
     if (o == TS_NOBODY) {
-      if ((flags & TS_F_OUTPUT) && acc == TS_K_READ)
+      if ((flags & TS_F_UNSET) && acc == TS_K_READ)
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     } else if (o != me) {
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0,
