@@ -358,6 +358,25 @@ int cmd_run_plain(int argc, char **argv)
       print_log(o, d, res, &po, 1);
     if (total)
       rc = EXIT_DIFF;
+    /* a work-item or a pixel in no launch: said, rather than an empty log */
+    int in_some = 0;
+    for (int p = 0; p < res->npasses; p++) {
+      const ts_plain_launch *L = &res->launch[p];
+      in_some |= po.chosen_group[0] < (long)L->ngroups[0] && po.chosen_group[1] < (long)L->ngroups[1] &&
+                 po.chosen_item[0] < (long)L->local[0] && po.chosen_item[1] < (long)L->local[1];
+    }
+    if (po.chosen_group[0] >= 0 && !in_some) {
+      const ts_plain_launch *L = &res->launch[0];
+      fprintf(stderr, "tilescope run: --observe-thread '%s': no pass has that work-group and "
+              "work-item (pass 1: %ux%u work-groups of %zux%zu)\n", thread, L->ngroups[0],
+              L->ngroups[1], L->local[0], L->local[1]);
+      rc = EXIT_USAGE;
+    }
+    if (po.watch_x >= 0 && (po.watch_x >= res->raw_cols || po.watch_y >= res->raw_rows)) {
+      fprintf(stderr, "tilescope run: --observe-pixel '%s': outside the output (%dx%d)\n", pixel,
+              res->raw_cols, res->raw_rows);
+      rc = EXIT_USAGE;
+    }
   }
   if (plain_failed != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);

@@ -670,6 +670,17 @@ int cmd_run(int argc, char **argv)
     print_text(run, &p, in_path, in, kernel_ms);
 
   int observed_ok = 1, checks[2] = { -1, -1 };
+  if (observe && cx >= 0) { /* a thread in no pass's space: said, rather than no accesses */
+    const ts_sched *sc = ts_run_sched(run);
+    int in_some = 0;
+    for (int i = 0; i < sc->npasses; i++)
+      in_some |= cx < sc->pass[i].tw && cy < sc->pass[i].th;
+    if (!in_some) {
+      fprintf(stderr, "tilescope run: --observe-thread '%s': no pass has that thread (pass 1: "
+              "%dx%d threads)\n", thread_xy, sc->pass[0].tw, sc->pass[0].th);
+      goto out;
+    }
+  }
   if (observe) {
     int orc = print_observed(json ? stderr : stdout, run, ob, &rep, observe_ms,
                              skip_plain ? -1 : kernel_ms);

@@ -628,6 +628,10 @@ expect 0 "^same" "$ts" diff "$chart" "$tmp/boxed.png" --max-diff-pixels "$share"
 cp "$chart" "$tmp/old-diff.png"
 expect 1 "no diff image: $tmp/old-diff.png was not written" "$ts" diff "$chart" "$tmp/small.png" -o "$tmp/old-diff.png"
 
+# A thread to observe that no pass has: one line, exit 2.
+expect 2 "^tilescope run: --observe-thread '99999,1': no pass has that thread \(pass 1: 40x30 threads\)$" \
+  "$ts" run --observe --observe-thread 99999,1
+
 # --- help ---
 for c in run diff list bench; do
   expect 0 "usage: tilescope $c" "$ts" $c --help

@@ -167,5 +167,15 @@ rc=$?
 check "in place over two passes: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
 check "  no finding" grep -q "^observed: no finding, every access in order$" "$tmp/out"
 
+# A work-item or a pixel to follow that no launch has: one line each, exit 2.
+"$ts" run --kernel-file "$tmp/inplace.cl" --observe --observe-thread 99,99:0,0 >"$tmp/out" 2>&1
+rc=$?
+check "--observe-thread in no launch: exit 2 ($rc)" test $rc -eq 2
+check "  says so" grep -q "^tilescope run: --observe-thread '99,99:0,0': no pass has that work-group and work-item (pass 1: 40x30 work-groups of 16x16)$" "$tmp/out"
+"$ts" run --kernel-file "$tmp/inplace.cl" --observe --observe-pixel 5000,1 >"$tmp/out" 2>&1
+rc=$?
+check "--observe-pixel outside the output: exit 2 ($rc)" test $rc -eq 2
+check "  says so" grep -q "^tilescope run: --observe-pixel '5000,1': outside the output (640x480)$" "$tmp/out"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]
