@@ -320,7 +320,7 @@ static void panel_findings(viewer *v, float x, float *y, const plain_view *pv)
     panel_line(v, x, y, SEEN, "none: every access was in order");
   const uint32_t *n = pv->ntinted[pv->pass];
   panel_line(v, x, y, n[PV_RED] || n[PV_ORANGE] ? WARN : DIM,
-             "work-groups they name: %u red, %u orange", n[PV_RED], n[PV_ORANGE]);
+             "work-groups with findings: %u red, %u orange", n[PV_RED], n[PV_ORANGE]);
 }
 
 /* The watched pixel (a click): every access of it by any work-item, all passes, one line per
@@ -408,6 +408,20 @@ static void panel_group(viewer *v, const vw_rect *r, float x, float *y, const pl
       break;
     *y += 3;
   }
+  /* findings keep their first places only: one made here that names other groups first */
+  uint32_t others = G->kinds;
+  for (size_t i = 0; i < pv->res->nfindings; i++) {
+    const ts_plain_finding *f = &pv->res->findings[i];
+    for (int j = 0; f->pass == pv->pass && j < f->nplaces; j++)
+      if (f->place[j].group == g)
+        others &= ~(1u << f->kind);
+  }
+  for (int kind = 0; kind < TS_NFIND && *y < bottom; kind++)
+    if (others >> kind & 1) {
+      if (n++ == 0)
+        panel_line(v, x, y, ACCENT, "made here too (their lines name others)");
+      panel_line(v, x, y, TINTS[plain_view_kind_tint(kind)], "  %s", ts_plain_kind_name(kind));
+    }
   if (!n)
     panel_line(v, x, y, DIM, "no finding names it");
 }

@@ -285,6 +285,13 @@ static void make_tints(plain_view *pv)
   memset(pv->ntinted, 0, sizeof pv->ntinted);
   for (int p = 0; p < r->npasses; p++)
     pv->tint[p] = calloc(r->launch[p].ngroups_all + 1u, 1);
+  /* every work-group a finding was made in (a finding keeps only its first places) */
+  for (int p = 0; p < r->npasses; p++)
+    for (uint32_t g = 0; pv->tint[p] && r->launch[p].groups && g < r->launch[p].ngroups_all; g++)
+      for (int kind = 0; kind < TS_NFIND; kind++)
+        if (r->launch[p].groups[g].kinds >> kind & 1 &&
+            pv->tint[p][g] < (uint8_t)plain_view_kind_tint(kind))
+          pv->tint[p][g] = (uint8_t)plain_view_kind_tint(kind);
   for (size_t i = 0; i < r->nfindings; i++) {
     const ts_plain_finding *f = &r->findings[i];
     if (f->pass < 0 || f->pass >= r->npasses || !pv->tint[f->pass])

@@ -235,6 +235,7 @@ typedef struct ts_plain_rect {
 
 typedef struct ts_plain_group {
   ts_plain_rect read, wrote;
+  uint32_t kinds;              /* 1 << kind of every finding made by one of its work-items */
 } ts_plain_group;
 
 typedef struct ts_plain_access {

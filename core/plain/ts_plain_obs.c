@@ -59,6 +59,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   w = (w + 3) & ~(size_t)3; /* the rectangles are filled 16 bytes at a time */
   lay->rect = (uint32_t)w;
   w += (size_t)L->ngroups_all * 16;
+  lay->gfind = (uint32_t)w; /* a word a work-group: the kinds of finding its items made */
+  w += (size_t)L->ngroups_all;
   lay->scratch = (uint32_t)w;
   w += 64;
   lay->sink = (uint32_t)w;
@@ -104,6 +106,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   hdr[H_FIND] = lay->find;
   hdr[H_LOG] = lay->log;
   hdr[H_RECT] = lay->rect;
+  hdr[H_GFIND] = lay->gfind;
   hdr[H_TILE_W] = (uint32_t)ps->tile_w;
   hdr[H_TILE_H] = (uint32_t)ps->tile_h;
   hdr[H_HALO] = (uint32_t)ps->halo;
@@ -215,7 +218,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
 {
   uint32_t nlines = (uint32_t)r->d->src.nlines;
   size_t nfind = find_words(nlines);
-  size_t nrect = (size_t)L->ngroups_all * 16;
+  size_t nrect = (size_t)L->ngroups_all * 17; /* the rectangles, then the kinds (gfind) */
   uint32_t *f = malloc(nfind * 4), *rect = malloc(nrect * 4), *log = malloc((size_t)LOG_CAP * LOG_REC * 4);
   uint32_t hdr[HEADER];
   if (!f || !rect || !log) {
@@ -279,6 +282,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
       const uint32_t *q = rect + (size_t)g * 16;
       L->groups[g].read = rect_of(q, ib[0]);
       L->groups[g].wrote = rect_of(q + 12, ib[1]);
+      L->groups[g].kinds = rect[(size_t)L->ngroups_all * 16 + g];
     }
   L->nlog_all = hdr[H_LOGN];
   if (nlog) {

@@ -41,6 +41,7 @@
 #define TS_H_WATCH_LO 25  /* that touches bytes [lo, hi) is logged, by any work-item */
 #define TS_H_WATCH_HI 26
 #define TS_H_NONCE 27     /* this launch's number: tells a group's bounds from stale ones */
+#define TS_H_GFIND 28     /* word offset of a word a work-group: 1 << kind of its findings */
 #define TS_HEADER 32
 
 /* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
@@ -332,6 +333,7 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
   uint row = kind * nlines + line;
   __global uint *f = ob + ob[TS_H_FIND];
   uint n = atomic_inc(f + row);
+  atomic_or(ob + ob[TS_H_GFIND] + c->group, 1u << kind);
   uint w0 = space | buf << 8 | acc << 16; /* never 0: acc is */
   if (n < TS_NPLACES) {
     __global uint *p = f + TS_NFIND * nlines + (row * TS_NPLACES + n) * TS_PLACE;
