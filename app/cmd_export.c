@@ -77,12 +77,18 @@ static int variant_index(const ts_variant *v)
 
 static const char *const overlays[] = { "none", "state", "order", "depth", "slot" };
 
-static int overlay_ok(const char *s)
+/* The page's name for an overlay: the device view's wait and unit are the page's depth and
+ * slot (it draws them as wait and unit there, as the viewer does), or NULL: not in a page. */
+static const char *page_overlay(const char *s)
 {
+  if (strcmp(s, "wait") == 0)
+    return "depth";
+  if (strcmp(s, "unit") == 0)
+    return "slot";
   for (size_t i = 0; i < sizeof overlays / sizeof overlays[0]; i++)
     if (strcmp(s, overlays[i]) == 0)
-      return 1;
-  return 0;
+      return overlays[i];
+  return NULL;
 }
 
 /* --device-time T or P% into the view. */
@@ -188,13 +194,18 @@ static int script_confs(const char *path, const ex_conf *first, ex_conf *out, in
         continue;
       case SCRIPT_FIT: cur.view.zoom = 0; continue;
       case SCRIPT_OVERLAY:
-        if (!overlay_ok(a->text)) {
+        if (!page_overlay(a->text)) {
           fprintf(stderr, "tilescope export: --script %s:%d: overlay %s is not in a page (none, "
-                  "state, order, depth, slot); the page shows state\n", path, a->line, a->text);
+                  "state, order, depth, slot; wait, unit in the device view); the page shows "
+                  "state\n", path, a->line, a->text);
           cur.view.overlay = "state";
         } else {
-          cur.view.overlay = a->text;
+          cur.view.overlay = page_overlay(a->text);
         }
+        continue;
+      case SCRIPT_SPLIT:
+        fprintf(stderr, "tilescope export: --script %s:%d: split is not in a page (it shows one "
+                "run at a time: the runs of a split are pages of their own)\n", path, a->line);
         continue;
       case SCRIPT_WAIT: case SCRIPT_SHOT: case SCRIPT_REPORT: case SCRIPT_EXPECT:
       case SCRIPT_EXPECT_PIXEL: case SCRIPT_EXPECT_STATUS: case SCRIPT_QUIT:
@@ -256,7 +267,7 @@ static int parse_args(int argc, char **argv, ex_args *a)
     { "--html", 0, OPT_STR, &a->html, "OUT.html", "the page to write", NULL },
     { "--input", 'i', OPT_STR, &a->input, "IN.png", "input image (default: the test chart)", NULL },
     { "--size", 0, OPT_STR, &a->size, "WxH", "the page's view at a fixed size in CSS pixels (default: the browser's window)", NULL },
-    { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot or none (default state)", NULL },
+    { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot or none; wait and unit in the device view (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "open with output pixel X,Y hovered (footprint and inspector)", NULL },
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "open at Z screen pixels an image pixel (with --center; default: fit)", NULL },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "the image point at the centre of the panes", NULL },
@@ -312,13 +323,13 @@ int cmd_export(int argc, char **argv)
                     "8192x8192\n", a.size);
     return EXIT_USAGE;
   }
-  if (a.overlay && !overlay_ok(a.overlay)) {
-    fprintf(stderr, "tilescope export: --overlay '%s': one of none, state, order, depth, slot\n",
-            a.overlay);
+  if (a.overlay && !page_overlay(a.overlay)) {
+    fprintf(stderr, "tilescope export: --overlay '%s': one of none, state, order, depth, slot "
+            "(wait, unit: the device view's)\n", a.overlay);
     return EXIT_USAGE;
   }
   if (a.overlay)
-    first.view.overlay = a.overlay;
+    first.view.overlay = page_overlay(a.overlay);
   if (a.hover && !parse_pair(a.hover, ",", &first.view.hover_x, &first.view.hover_y)) {
     fprintf(stderr, "tilescope export: --hover '%s': give X,Y in image pixels\n", a.hover);
     return EXIT_USAGE;
