@@ -165,6 +165,25 @@ void draw_tile_labels(viewer *v, const vw_rect *r)
 }
 
 /* Pixel values written in each pixel when zoomed in far enough for them to fit. */
+/* A sum too wide for its cell, coarser each try (1.2k, then 1k; 6.7M, then 7M): try 1 and 2;
+ * the inspector has it exactly. */
+static void compact_sum(uint32_t v, int coarse, char *s, size_t n)
+{
+  static const char unit[] = "kMG";
+  double x = v;
+  int u = -1;
+  while (x >= 999.5 && u < 2) {
+    x /= 1000;
+    u++;
+  }
+  if (u < 0)
+    snprintf(s, n, "%u", v);
+  else if (coarse == 1 && x < 9.95)
+    snprintf(s, n, "%.1f%c", x, unit[u]);
+  else
+    snprintf(s, n, "%.0f%c", x, unit[u]);
+}
+
 void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
 {
   if (v->zoom < 16 || !v->input)
@@ -203,6 +222,10 @@ void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
         else
           snprintf(s, sizeof s, "%u", vals[c]);
         float w = (float)gfx_text_width(&v->g, font, s);
+        for (int coarse = 1; coarse <= 2 && w > v->zoom - 2 && wide; coarse++) {
+          compact_sum(sum, coarse, s, sizeof s);
+          w = (float)gfx_text_width(&v->g, font, s);
+        }
         if (w > v->zoom - 2)
           continue;
         float tx = x0 + (v->zoom - w) / 2, ty = y0 + (v->zoom - (float)(lines * lh)) / 2 + (float)(c * lh);

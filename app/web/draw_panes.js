@@ -234,6 +234,12 @@ class TsPanes {
 
   /* Past 16 screen pixels an image pixel: the pixel grid and each pixel's values. */
   drawPixelGrid(run, S, pane, r) {
+    const compactSum = (v, coarse) => {
+      let x = v, u = -1;
+      while (x >= 999.5 && u < 2) { x /= 1000; u++; }
+      if (u < 0) return String(v);
+      return (coarse === 1 && x < 9.95 ? x.toFixed(1) : x.toFixed(0)) + 'kMG'[u];
+    };
     const z = S.zoom;
     if (z < 16) return;
     const ctx = this.ctx;
@@ -252,8 +258,12 @@ class TsPanes {
         const lines = parts.length * 12 <= z - 2 ? parts : parts.slice(0, 1);
         const [sx, sy] = this.toScreen(S, pane, x + 0.5, y + 0.5);
         lines.forEach((s, i) => {
+          const wide = run.j.wide && pane === 1;
+          /* a sum too wide for its cell, coarser each try (1.2k, then 1k), as the viewer */
+          for (let coarse = 1; coarse <= 2 && wide && ctx.measureText(s).width > z - 2; coarse++)
+            s = compactSum(Number(text), coarse);
           if (ctx.measureText(s).width > z - 2) return;
-          const v = run.j.wide && pane === 1 ? 128 : Number(s);
+          const v = wide ? 128 : Number(s);
           ctx.fillStyle = v > 140 ? '#000' : '#fff';
           ctx.fillText(s, sx, sy + (i - (lines.length - 1) / 2) * 12);
         });
