@@ -177,5 +177,23 @@ rc=$?
 check "--observe-pixel outside the output: exit 2 ($rc)" test $rc -eq 2
 check "  says so" grep -q "^tilescope run: --observe-pixel '5000,1': outside the output (640x480)$" "$tmp/out"
 
+# Outputs that are not whole numbers in 0..255 are shown normalised: floats of 0..1, and
+# signed values from their least.
+cat >"$tmp/sh.cl" <<'CL'
+// tilescope: plain out=output(1)
+__kernel void sh(__global const uchar *in, __global short *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * W + x] = in[(y * W + x) * C] - 128;
+}
+CL
+"$ts" run --kernel-file "$tmp/sh.cl" -i "$tmp/g40x31.png" >"$tmp/out" 2>&1
+check "a signed output: shown from its least value ($(cat "$tmp/out"))" \
+  grep -Eq "^output: 40x31, 1 channel of 2-byte signed integers, shown normalised: -?[0-9]+ is 0, -?[0-9]+ is 255$" "$tmp/out"
+sed 's/__global short \*out/__global float *out/; s/ - 128;/ \/ 255.0f;/' "$tmp/sh.cl" >"$tmp/fl.cl"
+"$ts" run --kernel-file "$tmp/fl.cl" -i "$tmp/g40x31.png" >"$tmp/out" 2>&1
+check "a float output of 0..1: normalised ($(cat "$tmp/out"))" \
+  grep -Eq "^output: 40x31, 1 channel of 4-byte floats, shown normalised: [0-9.e-]+ is 255$" "$tmp/out"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -627,21 +627,29 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
       memcpy(raw + (size_t)y * row, bytes + ob->offset + (size_t)y * ob->step, row);
     size_t n = (size_t)ob->cols * (size_t)ob->rows * (size_t)ob->channels;
     int low8 = ob->decl && ob->decl->low8 && !ob->is_float;
-    double top = 0;
+    /* as they are when every value is a whole number in 0..255; else normalised, from 0 (or
+     * the least value, when one is negative) to the largest */
+    double top = 0, bottom = 0;
+    int whole = 1;
     for (size_t i = 0; ob->lane_bytes > 1 && i < n; i++) {
       double v = lane_value(raw + i * (size_t)ob->lane_bytes, ob);
       top = v > top ? v : top;
+      bottom = v < bottom ? v : bottom;
+      whole &= v == floor(v);
     }
-    int norm = top > 255 && !low8;
+    int norm = (top > 255 || bottom < 0 || !whole) && top > bottom && !low8;
     if (low8)
       snprintf(res->mapping, sizeof res->mapping, "as their low 8 bits");
+    else if (norm && bottom < 0)
+      snprintf(res->mapping, sizeof res->mapping, "normalised: %.9g is 0, %.9g is 255", bottom,
+               top);
     else
       snprintf(res->mapping, sizeof res->mapping, norm ? "normalised: %.17g is 255" : "as is", top);
     int step = ob->channels == 2 ? 2 : 1; /* two channels: the first, as grey */
     for (size_t i = 0, j = 0; i < n; i += (size_t)step, j++) {
       const uint8_t *q = raw + i * (size_t)ob->lane_bytes;
       o8->data[j] = low8   ? (uint8_t)(int64_t)lane_value(q, ob)
-                    : norm ? (uint8_t)(lane_value(q, ob) * 255.0 / top)
+                    : norm ? (uint8_t)((lane_value(q, ob) - bottom) * 255.0 / (top - bottom))
                            : to_u8(q, ob);
     }
     if (!ob->decl && ob->channels == r->C && r->C != in->c) {
