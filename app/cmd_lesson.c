@@ -498,21 +498,39 @@ static int check_schedule(const lesson *l, const char *path, const ts_image *in,
     size_t nh;
     ts_run_hazards(run, &nh);
     if (nh == 0 && s->length > bound) {
-      int64_t at = 0;
-      uint32_t most = 0, running_then = 0;
-      for (int64_t t = 0; t < s->length; t++) {
-        uint32_t res, run_now;
-        ts_sched_occupancy(s, t, &res, &run_now);
-        if (res - run_now > most) {
-          most = res - run_now;
-          running_then = run_now;
+      /* against the pattern's own walk, on the same slots: the first tick it runs fewer
+       * threads, and its mean (tick 0 looks alike under every walk: one thread runs) */
+      ts_run_params q = p;
+      q.sched.walk = ts_pattern_default_walk(pat);
+      ts_run *good = NULL;
+      ts_error e2 = { 0 };
+      const ts_sched *gs = NULL;
+      if (ts_run_create(in, &q, &good, &e2) == TS_OK)
+        gs = ts_run_sched(good);
+      int64_t at = -1;
+      uint32_t mine = 0, theirs = 0;
+      for (int64_t t = 0; gs && at < 0 && t < s->length && t < gs->length; t++) {
+        uint32_t res, r1, r2;
+        ts_sched_occupancy(s, t, &res, &r1);
+        ts_sched_occupancy(gs, t, &res, &r2);
+        if (r1 < r2) {
           at = t;
+          mine = r1;
+          theirs = r2;
         }
       }
-      say(v, "your walk takes %" PRId64 " ticks where the waits allow %" PRId64 ": at tick %" PRId64
-             ", %u threads held slots waiting for their producers while %u ran; dispatch them "
-             "in the order the wave reaches them",
-          s->length, bound, at, most, running_then);
+      if (at >= 0)
+        say(v, "your walk takes %" PRId64 " ticks where the waits allow %" PRId64 ": from tick %"
+               PRId64 " it runs fewer threads than the walk %s (%u against %u; %.1f a tick on "
+               "average against %.1f), its slots held by threads far ahead of the wave; "
+               "dispatch them in the order the wave reaches them",
+            s->length, bound, at, ts_walk_name(q.sched.walk), mine, theirs,
+            ts_sched_mean_running(s), ts_sched_mean_running(gs));
+      else
+        say(v, "your walk takes %" PRId64 " ticks where the waits allow %" PRId64 ": its slots "
+               "are held by threads far ahead of the wave; dispatch them in the order the wave "
+               "reaches them", s->length, bound);
+      ts_run_destroy(good);
     }
   }
   const uint32_t *got = ts_run_output_u32(run);
