@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -90,7 +91,18 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
   }
   memcpy(o->tmp, path, n);
   memcpy(o->tmp + n, ".tmp-XXXXXX", 12);
+  /* the interrupting signals held from the file's creation to its registration, so that
+   * one that comes between them still finds it to remove (ts_outfile_interrupted) */
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &stop, &old);
   int fd = mkstemp(o->tmp);
+  if (fd >= 0)
+    o->slot = live_add(o->tmp);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (fd < 0) {
     int e = errno;
     free(o->tmp);
@@ -98,7 +110,6 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
     ts_outfile_abort(o);
     return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
   }
-  o->slot = live_add(o->tmp);
   /* mkstemp creates 0600; give the file the permissions a plain fopen would. */
   mode_t mask = umask(0);
   umask(mask);

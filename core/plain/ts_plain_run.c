@@ -336,11 +336,19 @@ static ts_status build(runner *r, int observe)
   cl_device_type type = 0;
   clGetDeviceInfo(r->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   /* the kernel file's folder for its #include "...", as a compiler given the file would
-   * have it (the runtime builds from a string); a folder whose name has a space goes
+   * have it (the runtime builds from a string); only for a file that includes one, since the
+   * options key the runtime's cache of builds; a folder whose name has a space goes
    * without, since build options are split at spaces */
   char inc[4200] = "";
   const char *slash = strrchr(d->path, '/');
-  if (slash && !memchr(d->path, ' ', (size_t)(slash - d->path)))
+  int includes = 0;
+  for (size_t i = 0; !includes && i + 8 <= d->len; i++) /* (the text has no terminator) */
+    for (size_t j = i + 8; memcmp(d->text + i, "#include", 8) == 0 && j < d->len &&
+                           d->text[j] != '\n' && !includes; j++)
+      includes = d->text[j] == '"';
+  if (!includes)
+    ;
+  else if (slash && !memchr(d->path, ' ', (size_t)(slash - d->path)))
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
   else if (!slash)
     snprintf(inc, sizeof inc, " -I .");
