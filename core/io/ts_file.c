@@ -1,5 +1,5 @@
 /* Capped whole-file reads and atomic (temporary file + rename) writes. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -80,16 +80,27 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
     }
     return TS_OK;
   }
-  size_t n = strlen(path);
-  o->path = dup_str(path);
+  /* a symbolic link: the file it names is the one replaced, and the link stays */
+  struct stat lst;
+  char *resolved = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+  const char *target = resolved ? resolved : path;
+  size_t n = strlen(target);
+  o->path = dup_str(target);
   o->tmp = malloc(n + 16);
+  free(resolved);
   if (!o->path || !o->tmp) {
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);
     return ts_fail(err, TS_ERR_NOMEM, "%s: out of memory", path);
   }
-  memcpy(o->tmp, path, n);
+  /* the temporary beside it, NAME.tmp-XXXXXX; .tmp-XXXXXX in its folder where NAME is too
+   * long to take the suffix (a name has at most 255 bytes) */
+  const char *slash = strrchr(o->path, '/');
+  size_t dir = slash ? (size_t)(slash - o->path) + 1 : 0;
+  if (n - dir + 11 > 255)
+    n = dir;
+  memcpy(o->tmp, o->path, n);
   memcpy(o->tmp + n, ".tmp-XXXXXX", 12);
   /* the interrupting signals held from the file's creation to its registration, so that
    * one that comes between them still finds it to remove (ts_outfile_interrupted) */
