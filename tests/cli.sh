@@ -607,6 +607,19 @@ expect 2 "^tilescope shot: -o '$tmp/same.png' is also -i" "$ts" shot -i "$tmp/sa
   fails=$((fails + 1))
 }
 expect 0 "wrote /dev/null" "$ts" run -o /dev/null --raw /dev/null
+# An output through a symbolic link replaces the file it names and keeps the link; a name too
+# long for the temporary's suffix is written all the same.
+cp "$chart" "$tmp/real.png"
+ln -s real.png "$tmp/link.png"
+expect 0 "wrote $tmp/link.png" "$ts" run --variant boxstrip -o "$tmp/link.png"
+[[ -L $tmp/link.png ]] && ! cmp -s "$chart" "$tmp/real.png" && passes=$((passes + 1)) || {
+  echo "FAIL: -o through a link: the link replaced, or its file not written"
+  fails=$((fails + 1))
+}
+long=$tmp/$(printf 'a%.0s' $(seq 246)).png
+expect 0 "^wrote " "$ts" run -o "$long"
+[[ -s $long ]] && passes=$((passes + 1)) || { echo "FAIL: a 250-byte name not written"; fails=$((fails + 1)); }
+rm -f "$long"
 # Files are checked before the run: a missing reference, an output in no folder.
 expect 2 "^tilescope run: cannot open '$tmp/none.png'" "$ts" run --expect "$tmp/none.png"
 expect 2 "^tilescope shot: cannot write '$tmp/no/dir.png': No such file or directory$" \
