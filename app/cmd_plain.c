@@ -285,6 +285,7 @@ int cmd_run_plain(int argc, char **argv)
                  : ts_plain_run(cl, d, in, &po, &res, &err);
   if (st == TS_ERR_UNSUPPORTED) { /* it cannot be observed here: said, and the plain run made */
     snprintf(unobservable, sizeof unobservable, "%s", err.msg);
+    fprintf(stderr, "tilescope run: --observe: %s\n", unobservable);
     st = TS_OK;
   }
   ts_plain_opts plain_o = po;
@@ -458,10 +459,8 @@ int cmd_run_plain(int argc, char **argv)
       printf(",\"output_ok\":%s", matches ? "true" : "false");
     printf("}\n");
   }
-  if (unobservable[0]) { /* --observe asked for what this device cannot do */
-    fprintf(stderr, "tilescope run: --observe: %s\n", unobservable);
+  if (unobservable[0]) /* --observe asked for what cannot be done here (said above) */
     rc = EXIT_USAGE;
-  }
 out:
   ts_plain_result_free(res);
   ts_plain_result_free(plain);

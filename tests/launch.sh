@@ -195,5 +195,29 @@ sed 's/__global short \*out/__global float *out/; s/ - 128;/ \/ 255.0f;/' "$tmp/
 check "a float output of 0..1: normalised ($(cat "$tmp/out"))" \
   grep -Eq "^output: 40x31, 1 channel of 4-byte floats, shown normalised: [0-9.e-]+ is 255$" "$tmp/out"
 
+# Accesses written through macros: one the macro makes from its arguments (AT(p, i) for
+# p[i]) is observed; two in one use cannot be told apart, and say so.
+cat >"$tmp/macro.cl" <<'CL'
+// tilescope: plain global=W,H
+#define AT(p, i) p[i]
+#define PIX(p, x, y) p[((y) * W + (x)) * C]
+__kernel void m(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  for (int c = 1; c < C; c++)
+    AT(out, (y * W + x) * C + c) = AT(in, (y * W + x) * C + c);
+  PIX(out, x, y) = PIX(in, x, y);
+}
+CL
+"$ts" run --kernel-file "$tmp/macro.cl" --observe >"$tmp/out" 2>&1
+rc=$?
+check "accesses made by macros from their arguments: observed, exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+check "  no finding" grep -q "^observed: no finding, every access in order$" "$tmp/out"
+printf '// tilescope: plain global=W,H\n#define COPY(d, s, i) d[i] = s[i]\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H, int C)\n{\n  COPY(out, in, get_global_id(1) * W * C + get_global_id(0) * C);\n}\n' >"$tmp/copy.cl"
+"$ts" run --kernel-file "$tmp/copy.cl" --observe >"$tmp/out" 2>&1
+rc=$?
+check "two accesses in one macro's use: exit 2 ($rc)" test $rc -eq 2
+check "  says so at its line" grep -q "^tilescope run: --observe: $tmp/copy.cl:5: several memory accesses come from one macro's use here" "$tmp/out"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

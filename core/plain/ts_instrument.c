@@ -59,6 +59,21 @@ void ti_sb_fmt(sbuf *b, const char *fmt, ...)
     ti_sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
+/* Whether text holds a comma outside parentheses and brackets: the range of several macro
+ * arguments (AT(p, i) for p[i]), not one argument's text. */
+static int spans_arguments(const char *text, size_t n)
+{
+  int depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    char ch = text[i];
+    depth += ch == '(' || ch == '[' || ch == '{';
+    depth -= ch == ')' || ch == ']' || ch == '}';
+    if (ch == ',' && depth <= 0)
+      return 1;
+  }
+  return 0;
+}
+
 span ti_span_of(walker *w, CXCursor c)
 {
   CXSourceRange r = clang_getCursorExtent(c);
@@ -75,8 +90,11 @@ span ti_span_of(walker *w, CXCursor c)
   unsigned m1 = 0, m2 = 0, ml = 0;
   clang_getFileLocation(clang_getRangeStart(r), &g1, &ml, NULL, &m1);
   clang_getFileLocation(clang_getRangeEnd(r), &g2, NULL, NULL, &m2);
+  /* Not where the access is made by the macro from several of its arguments (AT(p, i) for
+   * p[i]): then the use is wrapped, as for an access in the macro's body. */
   if (s.ok && g1 && g2 && clang_File_isEqual(g1, w->file) && clang_File_isEqual(g2, w->file) &&
-      m1 < m2 && m2 <= w->len && (o1 == o2 || (m1 >= o1 && m2 <= o2)) && (m1 != o1 || m2 != o2)) {
+      m1 < m2 && m2 <= w->len && (o1 == o2 || (m1 >= o1 && m2 <= o2)) && (m1 != o1 || m2 != o2) &&
+      !spans_arguments(w->src + m1, m2 - m1)) {
     s.s = m1;
     s.t = m2;
     s.line = ml;
@@ -195,12 +213,39 @@ int ti_is_kernel(walker *w, CXCursor c)
   return kernel;
 }
 
+/* Whether a cursor's subtree reads or writes __global or __local memory by a subscript, a
+ * dereference or a member through a pointer (what emit wraps). */
+static enum CXChildVisitResult find_memory(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  CXType t = clang_getCursorType(c);
+  if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
+       k == CXCursor_UnaryOperator) && t.kind != CXType_Pointer && space_of(t) && !is_array(t)) {
+    *(int *)d = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
 /* The cursor's text with its children rewritten, ctx[i] the context of child i. */
 static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *ctx)
 {
   unsigned pos = s.s;
   for (int i = 0; i < k->n; i++) {
     span cs = ti_span_of(w, k->c[i]);
+    if (cs.ok && cs.s == s.s && cs.t == s.t && k->n > 1) {
+      /* one macro's use, made of several parts: an access among them cannot be wrapped
+       * alone, and would go unobserved */
+      int mem = 0;
+      clang_visitChildren(k->c[i], find_memory, &mem);
+      if (!mem)
+        find_memory(k->c[i], c, &mem);
+      if (mem)
+        ti_fail(w, cs.line, "several memory accesses come from one macro's use here; "
+                "tilescope observes each access, so write them out (or make the macro one "
+                "access)");
+    }
     if (!cs.ok || cs.s < pos || cs.t > s.t || (cs.s == s.s && cs.t == s.t && k->n > 1))
       continue; /* inside a macro's use: its text is the use's */
     ti_sb_add(o, w->src + pos, cs.s - pos);
