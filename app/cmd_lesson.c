@@ -133,7 +133,7 @@ static void say_plain_finding(verdict *v, const lesson *l, const ts_plain_desc *
 {
   const ts_plain_launch *L = &r->launch[f->pass];
   const ts_plain_place *p = &f->place[0];
-  char g[32], it[32], other[32], el[256], times[64] = "", hint[200] = "";
+  char g[40], it[40], other[40], el[256], times[64] = "", hint[200] = "";
   ts_plain_group_name(L, p->group, g, sizeof g);
   ts_plain_item_name(L, p->item, it, sizeof it);
   ts_plain_item_name(L, p->other_item, other, sizeof other);

@@ -55,7 +55,7 @@ static void print_log(FILE *out, const ts_plain_desc *d, const ts_plain_result *
       if (shown++ >= 200)
         continue;
       ts_plain_place pl = { .space = a->space, .buf = a->buf, .acc = a->acc, .off = a->off };
-      char el[256], g[32] = "", it[32] = "", who[96] = "";
+      char el[256], g[40] = "", it[40] = "", who[112] = "";
       ts_plain_element_name(d, r, p, &pl, el, sizeof el);
       if (watch) {
         ts_plain_group_name(L, a->group, g, sizeof g);
@@ -314,8 +314,13 @@ int cmd_run_plain(int argc, char **argv)
           d->npasses, d->npasses == 1 ? "" : "es");
   for (int p = 0; p < d->npasses; p++) {
     const ts_plain_launch *L = &shown->launch[p];
-    fprintf(o, "  %s: global %zux%zu, local %zux%zu, %u work-groups", L->entry, L->global[0],
-            L->global[1], L->local[0], L->local[1], L->ngroups_all);
+    if (L->dims == 3)
+      fprintf(o, "  %s: global %zux%zux%zu, local %zux%zux%zu, %u work-groups", L->entry,
+              L->global[0], L->global[1], L->global[2], L->local[0], L->local[1], L->local[2],
+              L->ngroups_all);
+    else
+      fprintf(o, "  %s: global %zux%zu, local %zux%zu, %u work-groups", L->entry, L->global[0],
+              L->global[1], L->local[0], L->local[1], L->ngroups_all);
     if (plain)
       fprintf(o, ", %.3f ms", L->ms);
     if (res && plain)

@@ -408,7 +408,7 @@ static void make_rows(plain_view *pv)
   for (size_t j = 0; j < pv->nrows; j++) {
     pv_watch_row *w = &pv->rows[j];
     const ts_plain_launch *L = &r->launch[w->pass];
-    char g[32], it[32], ch[96] = "", pass[24] = "";
+    char g[40], it[40], ch[96] = "", pass[24] = "";
     ts_plain_group_name(L, w->group, g, sizeof g);
     ts_plain_item_name(L, w->item, it, sizeof it);
     if (w->channels) {

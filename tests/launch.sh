@@ -219,5 +219,18 @@ rc=$?
 check "two accesses in one macro's use: exit 2 ($rc)" test $rc -eq 2
 check "  says so at its line" grep -q "^tilescope run: --observe: $tmp/copy.cl:5: several memory accesses come from one macro's use here" "$tmp/out"
 
+# A 3-D launch is printed and named in three dimensions.
+cat >"$tmp/g3.cl" <<'CL'
+// tilescope: plain global=W,H,3 local=1,1,1
+__kernel void g3(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * W + x] = in[y * W + x] + get_global_id(2);
+}
+CL
+"$ts" run --kernel-file "$tmp/g3.cl" --observe -i "$tmp/g40x31.png" >"$tmp/out" 2>&1
+check "3-D: global and local in three sizes ($(head -3 "$tmp/out"))" grep -q "^  g3: global 40x31x3, local 1x1x1, 3720 work-groups" "$tmp/out"
+check "  a work-group named by three coordinates" grep -Eq "work-group \([0-9]+,[0-9]+,[12]\) item \(0,0,0\)" "$tmp/out"
+
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -25,19 +25,25 @@ const char *ts_plain_kind_name(int kind)
 void ts_plain_group_name(const ts_plain_launch *L, uint32_t g, char *b, size_t n)
 {
   uint32_t gx = g % L->ngroups[0], gy = (g / L->ngroups[0]) % L->ngroups[1];
+  uint32_t gz = g / L->ngroups[0] / L->ngroups[1];
   if (L->dims == 1)
     snprintf(b, n, "(%u)", gx);
-  else
+  else if (L->dims == 2)
     snprintf(b, n, "(%u,%u)", gx, gy);
+  else
+    snprintf(b, n, "(%u,%u,%u)", gx, gy, gz);
 }
 
 void ts_plain_item_name(const ts_plain_launch *L, uint32_t i, char *b, size_t n)
 {
   uint32_t lx = i % (uint32_t)L->local[0], ly = (i / (uint32_t)L->local[0]) % (uint32_t)L->local[1];
+  uint32_t lz = i / (uint32_t)L->local[0] / (uint32_t)L->local[1];
   if (L->dims == 1)
     snprintf(b, n, "(%u)", lx);
-  else
+  else if (L->dims == 2)
     snprintf(b, n, "(%u,%u)", lx, ly);
+  else
+    snprintf(b, n, "(%u,%u,%u)", lx, ly, lz);
 }
 
 /* A __global place's buffer (the launch's, in argument order), pixel, row and channel, from
@@ -134,7 +140,7 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
 {
   const ts_plain_launch *L = &r->launch[f->pass];
   const ts_plain_place *p = &f->place[0];
-  char g[32], it[32], el[200], og[32] = "", oi[32] = "";
+  char g[40], it[40], el[200], og[40] = "", oi[40] = "";
   ts_plain_group_name(L, p->group, g, sizeof g);
   ts_plain_item_name(L, p->item, it, sizeof it);
   ts_plain_element_name(d, r, f->pass, p, el, sizeof el);
