@@ -52,6 +52,7 @@ static void usage(FILE *f)
   fprintf(f,
           "usage: tilescope [IN.png] [options]    opens the viewer\n"
           "       tilescope <command> [options]   (tilescope <command> --help for more)\n"
+          "       tilescope --version\n"
           "commands:\n"
           "  view   the viewer (the default): input, output and the thread-space overlay\n"
           "  shot   what the viewer shows, rendered headless to a PNG\n"
@@ -234,6 +235,10 @@ static int run_command(int argc, char **argv)
   const char *cmd = argc > 1 ? argv[1] : NULL;
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
     usage(stdout);
+    return EXIT_OK;
+  }
+  if (cmd && strcmp(cmd, "--version") == 0) {
+    printf("tilescope %s\n", TS_VERSION);
     return EXIT_OK;
   }
   if (cmd && (strcmp(cmd, "run") == 0 || strcmp(cmd, "shot") == 0 || strcmp(cmd, "bench") == 0)) {

@@ -645,7 +645,8 @@ expect 1 "no diff image: $tmp/old-diff.png was not written" "$ts" diff "$chart" 
 expect 2 "^tilescope run: --observe-thread '99999,1': no pass has that thread \(pass 1: 40x30 threads\)$" \
   "$ts" run --observe --observe-thread 99999,1
 
-# --- help ---
+# --- help and version ---
+expect 0 "^tilescope [0-9]+\.[0-9]+\.[0-9]+$" "$ts" --version
 for c in run diff list bench; do
   expect 0 "usage: tilescope $c" "$ts" $c --help
 done
