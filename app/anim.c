@@ -25,6 +25,17 @@ struct anim {
   uint64_t count[NBINS], sum[NBINS][3];
 };
 
+int anim_fits(int out_w, int out_h, long long nframes, char *err, size_t n)
+{
+  size_t px = (size_t)out_w * (size_t)out_h;
+  long long most = px ? (long long)(ANIM_MAX_BYTES / (px * 2)) : 0;
+  if (nframes <= most)
+    return 1;
+  snprintf(err, n, "more than %lld frames of %dx%d do not fit in the %zu MiB an animation may "
+           "take: fewer frames, or a smaller --scale", most, out_w, out_h, ANIM_MAX_BYTES >> 20);
+  return 0;
+}
+
 anim *anim_create(int src_w, int src_h, int out_w, int out_h)
 {
   if (src_w < 1 || src_h < 1 || out_w < 1 || out_h < 1 || out_w > src_w || out_h > src_h ||
@@ -59,11 +70,8 @@ int anim_frames(const anim *a)
 int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n)
 {
   size_t px = (size_t)a->w * a->h;
-  if ((size_t)(a->n + 1) * px * 2 > ANIM_MAX_BYTES) {
-    snprintf(err, n, "more than %d frames of %dx%d do not fit in the %zu MiB an animation may "
-             "take: fewer frames, or a smaller --scale", a->n, a->w, a->h, ANIM_MAX_BYTES >> 20);
+  if (!anim_fits(a->w, a->h, a->n + 1, err, n))
     return 0;
-  }
   if (a->n == a->cap) {
     int cap = a->cap ? 2 * a->cap : 16;
     uint16_t **f = realloc(a->frame, (size_t)cap * sizeof *f);

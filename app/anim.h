@@ -16,6 +16,9 @@ typedef struct anim anim;
  * sizes or no memory. */
 anim *anim_create(int src_w, int src_h, int out_w, int out_h);
 void anim_destroy(anim *a);
+/* Whether nframes frames of out_w x out_h fit in the memory an animation may take; else 0,
+ * with the line anim_add would give at the first frame past it. */
+int anim_fits(int out_w, int out_h, long long nframes, char *err, size_t n);
 /* Adds a frame (src_w x src_h RGB, rows top-down) shown for delay_cs hundredths of a second.
  * Returns 0, with a line in err, when the frames would take too much memory. */
 int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n);

@@ -500,6 +500,15 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
       fprintf(stderr, "tilescope %s: %s: out of memory\n", cmd, a->out);
       rc = EXIT_USAGE;
     }
+    /* --frames' count known: refused before any frame is drawn */
+    int64_t f[3];
+    char err[300];
+    if (an && a->frames && ts_parse_ints(a->frames, "::", 0, INT64_MAX, f) && f[1] >= f[0] &&
+        f[2] >= 1 && !anim_fits((int)(v->width * s + 0.5), (int)(v->height * s + 0.5),
+                                (long long)((f[1] - f[0]) / f[2] + 1), err, sizeof err)) {
+      fprintf(stderr, "tilescope %s: %s\n", cmd, err);
+      rc = EXIT_USAGE;
+    }
     v->anim = a->frames ? NULL : an; /* without --frames, the script's pauses are the frames */
   }
   if (rc == EXIT_OK && a->script) {

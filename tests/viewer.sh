@@ -217,6 +217,8 @@ expect2 "bad.txt:1: unknown action 'frobnicate'" shot -o "$tmp/x.png" --backend 
 expect2 "cannot open '$tmp/missing.png'" shot -o "$tmp/x.png" -i "$tmp/missing.png"
 # View points that crashed the drawing code (a NaN hover, a centre far outside int range).
 expect2 "--hover 'nan,5'" shot -o "$tmp/x.png" --backend cpu --hover nan,5
+# An animation that cannot fit its memory is refused before any frame is drawn.
+expect2 "more than 8 frames of 8192x8192 do not fit in the 1024 MiB" shot -o "$tmp/big.gif" --backend cpu --frames 0:9000:1 --size 8192x8192
 expect2 "--center '1e30,5': give X,Y in image pixels" shot -o "$tmp/x.png" --backend cpu --zoom 20 --center 1e30,5
 expect2 "--zoom: 'nan' is not a number" shot -o "$tmp/x.png" --backend cpu --zoom nan --center 5,5
 expect2 "--size 'nanx500'" shot -o "$tmp/x.png" --backend cpu --size nanx500
