@@ -300,8 +300,9 @@
 
   /* A mouse event at image point (x, y) of a pane, through the page's own handlers. */
   function mouseAt(type, pane, x, y) {
+    /* whole client pixels (a MouseEvent keeps no fraction): the nearest to the pixel's centre */
     const [sx, sy] = panes.toScreen(S, pane, x + 0.5, y + 0.5), rc = panes.canvas.getBoundingClientRect();
-    panes.canvas.dispatchEvent(new MouseEvent(type, { clientX: rc.left + sx, clientY: rc.top + sy, bubbles: true }));
+    panes.canvas.dispatchEvent(new MouseEvent(type, { clientX: Math.round(rc.left + sx), clientY: Math.round(rc.top + sy), bubbles: true }));
   }
 
   /* Test actions, played through the same handlers as a user's: key:NAME (shift+NAME),
