@@ -1,11 +1,11 @@
 /* Option parsing and the shared schedule options (see cli.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>

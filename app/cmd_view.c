@@ -4,7 +4,6 @@
  * schedule on the device too, and `--record` opens a saved record of such a run. With a plain
  * kernel (--kernel-file K.cl, plain_view.h) both show its observed run and work-groups. */
 #define _POSIX_C_SOURCE 200809L
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +208,7 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
               cmd, a->zoom);
       return 0;
     }
-    if (!parse_pair(a->center, ",", &cx, &cy) || !(fabs(cx) <= 1e6 && fabs(cy) <= 1e6)) {
+    if (!parse_pair(a->center, ",", &cx, &cy)) {
       fprintf(stderr, "tilescope %s: --center '%s': give X,Y in image pixels\n", cmd, a->center);
       return 0;
     }
@@ -378,6 +377,12 @@ static void sync_or_exit(viewer *v, const view_args *a)
   _exit(EXIT_DIFF);
 }
 
+/* --frames A:B:S into f; 0 when it is not FIRST:LAST:STEP ticks. */
+static int parse_frames(const char *s, int64_t f[3])
+{
+  return ts_parse_ints(s, "::", 0, INT64_MAX, f) && f[1] >= f[0] && f[2] >= 1;
+}
+
 /* Writes one picture, or one per tick of --frames; to a .gif, adds them to `an` instead (a
  * script may have added frames already) and writes it. */
 static int shoot(viewer *v, const view_args *a, anim *an)
@@ -395,7 +400,7 @@ static int shoot(viewer *v, const view_args *a, anim *an)
       return EXIT_USAGE;
   } else {
     int64_t f[3];
-    if (!ts_parse_ints(a->frames, "::", 0, INT64_MAX, f) || f[1] < f[0] || f[2] < 1) {
+    if (!parse_frames(a->frames, f)) {
       fprintf(stderr, "tilescope shot: --frames '%s': give FIRST:LAST:STEP ticks\n", a->frames);
       return EXIT_USAGE;
     }
@@ -503,9 +508,9 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
     /* --frames' count known: refused before any frame is drawn */
     int64_t f[3];
     char err[300];
-    if (an && a->frames && ts_parse_ints(a->frames, "::", 0, INT64_MAX, f) && f[1] >= f[0] &&
-        f[2] >= 1 && !anim_fits((int)(v->width * s + 0.5), (int)(v->height * s + 0.5),
-                                (long long)((f[1] - f[0]) / f[2] + 1), err, sizeof err)) {
+    if (an && a->frames && parse_frames(a->frames, f) &&
+        !anim_fits((int)(v->width * s + 0.5), (int)(v->height * s + 0.5),
+                   (long long)((f[1] - f[0]) / f[2] + 1), err, sizeof err)) {
       fprintf(stderr, "tilescope %s: %s\n", cmd, err);
       rc = EXIT_USAGE;
     }

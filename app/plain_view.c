@@ -292,9 +292,9 @@ static void make_tints(plain_view *pv)
         if (r->launch[p].groups[g].kinds >> kind & 1 &&
             pv->tint[p][g] < (uint8_t)plain_view_kind_tint(kind))
           pv->tint[p][g] = (uint8_t)plain_view_kind_tint(kind);
-  for (size_t i = 0; i < r->nfindings; i++) {
+  for (size_t i = 0; i < r->nfindings; i++) { /* where no group's kinds came back */
     const ts_plain_finding *f = &r->findings[i];
-    if (f->pass < 0 || f->pass >= r->npasses || !pv->tint[f->pass])
+    if (f->pass < 0 || f->pass >= r->npasses || !pv->tint[f->pass] || r->launch[f->pass].groups)
       continue;
     for (int j = 0; j < f->nplaces; j++) {
       uint32_t g = f->place[j].group;

@@ -461,6 +461,8 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   w->advised = NULL;
   w->kernel_ms = 0;
   w->have_dev_mem = 0;
+  memset(w->dev_private, 0, sizeof w->dev_private);
+  memset(w->dev_local, 0, sizeof w->dev_local);
   w->run_gen = w->job_gen;
   w->run_set = *set;
   if (!run)
@@ -483,16 +485,13 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   }
   if (ok) {
     qsort(t, 5, sizeof t[0], cmp_double);
-    w->kernel_ms = s->kernel_ms = t[2];
+    w->kernel_ms = t[2];
   }
   for (int i = 0; i < p.variant->npasses; i++)
-    if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &s->dev_private[i],
-                         &s->dev_local[i], NULL) == TS_OK)
-      s->have_dev_mem = 1;
-  w->have_dev_mem = s->have_dev_mem;
-  memcpy(w->dev_private, s->dev_private, sizeof w->dev_private);
-  memcpy(w->dev_local, s->dev_local, sizeof w->dev_local);
-  trim();
+    if (ts_cl_kernel_mem(w->cl, p.variant, i, ts_run_kctx(run), &w->dev_private[i],
+                         &w->dev_local[i], NULL) == TS_OK)
+      w->have_dev_mem = 1;
+  trim(); /* (fill_snapshot hands the figures to this snapshot and every later one) */
 }
 
 int64_t vw_observe_max_px(const ts_run *run)

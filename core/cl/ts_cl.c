@@ -465,7 +465,7 @@ static void CL_CALLBACK free_guarded(cl_mem m, void *host)
 /* A device buffer. Where the device works in the host's memory (pocl), it is a guarded
  * block of ours (ts_alloc_zeroed), freed when the buffer goes: a kernel that writes past it
  * faults at once instead of corrupting the heap that the runtime's own allocation lies in. */
-ts_status tscl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
+ts_status ts_cl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
 {
   cl_int e;
   if (cl->unified) {
@@ -502,11 +502,6 @@ cl_int ts_cl_build(cl_program p, cl_device_id dev, const char *opts)
   if (quiet >= 0)
     close(quiet);
   return e;
-}
-
-ts_status ts_cl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err)
-{
-  return tscl_new_buffer(cl, bytes, out, err);
 }
 
 /* A buffer in the host's memory at `host` (bytes > 0). */
@@ -558,16 +553,16 @@ ts_status ts_cl_run_create(ts_cl *cl, const ts_variant *v, const ts_kctx *k, uin
     r->bytes[b] = (size_t)hb->cols * hb->rows * hb->esize;
     r->pitch[b] = hb->cols * hb->esize;
     st = r->shared ? host_buffer(cl, r->bytes[b], hb->data, &r->buf[b], err)
-                   : tscl_new_buffer(cl, r->bytes[b], &r->buf[b], err);
+                   : ts_cl_new_buffer(cl, r->bytes[b], &r->buf[b], err);
     if (st == TS_OK && b != TS_BUF_IN && shadows[b])
-      st = tscl_new_buffer(cl, r->bytes[b], &r->shadow[b], err);
+      st = ts_cl_new_buffer(cl, r->bytes[b], &r->shadow[b], err);
   }
   if (st == TS_OK)
-    st = tscl_new_buffer(cl, (size_t)total * 2 * sizeof(int32_t), &r->tiles, err);
+    st = ts_cl_new_buffer(cl, (size_t)total * 2 * sizeof(int32_t), &r->tiles, err);
   if (st == TS_OK)
-    st = tscl_new_buffer(cl, (size_t)total * 4 * sizeof(int32_t), &r->rects, err);
+    st = ts_cl_new_buffer(cl, (size_t)total * 4 * sizeof(int32_t), &r->rects, err);
   if (st == TS_OK)
-    st = tscl_new_buffer(cl, sizeof k->w1, &r->weights, err);
+    st = ts_cl_new_buffer(cl, sizeof k->w1, &r->weights, err);
   if (st == TS_OK && !r->shared)
     st = tscl_cl_check(clEnqueueWriteBuffer(cl->queue, r->buf[TS_BUF_IN], CL_TRUE, 0,
                                        r->bytes[TS_BUF_IN], k->buf[TS_BUF_IN].data, 0, NULL, NULL),
@@ -845,7 +840,7 @@ ts_status ts_cl_run_observe(ts_cl_run *r, int pass, const uint32_t *init, size_t
     return ts_fail(err, TS_ERR_NOMEM, "out of memory for the observation of pass %d", pass + 1);
   memcpy(r->obs_init[pass], init, bytes);
   r->obs_words[pass] = nwords;
-  if ((st = tscl_new_buffer(r->cl, bytes, &r->obs[pass], err)) == TS_OK)
+  if ((st = ts_cl_new_buffer(r->cl, bytes, &r->obs[pass], err)) == TS_OK)
     st = tscl_cl_check(clEnqueueWriteBuffer(r->cl->queue, r->obs[pass], CL_TRUE, 0, bytes, init, 0,
                                        NULL, NULL),
                   "clEnqueueWriteBuffer", err);

@@ -47,7 +47,7 @@ static ts_status device_state(ts_cl_run *r, uint32_t n, size_t words, ts_error *
       clReleaseMemObject(r->board);
     r->board = NULL;
     r->dboard_words = 0;
-    if ((st = tscl_new_buffer(cl, words * sizeof(cl_int), &r->board, err)) != TS_OK)
+    if ((st = ts_cl_new_buffer(cl, words * sizeof(cl_int), &r->board, err)) != TS_OK)
       return st;
     r->dboard_words = words;
   }
@@ -63,7 +63,7 @@ static ts_status device_state(ts_cl_run *r, uint32_t n, size_t words, ts_error *
   }
   r->dcap = 0;
   for (int i = 0; i < 3 && st == TS_OK; i++)
-    st = tscl_new_buffer(cl, sizes[i], bufs[i], err);
+    st = ts_cl_new_buffer(cl, sizes[i], bufs[i], err);
   if (st == TS_OK)
     r->dcap = n;
   return st;
@@ -239,9 +239,9 @@ ts_status ts_cl_copy_bandwidth(ts_cl *cl, size_t bytes, int repeats, double *gbp
   bytes = (bytes + 15) / 16 * 16;
   cl_mem a = NULL, b = NULL;
   cl_kernel kern = NULL;
-  ts_status st = tscl_new_buffer(cl, bytes, &a, err);
+  ts_status st = ts_cl_new_buffer(cl, bytes, &a, err);
   if (st == TS_OK)
-    st = tscl_new_buffer(cl, bytes, &b, err);
+    st = ts_cl_new_buffer(cl, bytes, &b, err);
   if (st == TS_OK)
     st = tscl_make_kernel(cl, "commit.cl", "copy_words", &kern, err);
   double *t = calloc((size_t)repeats, sizeof *t);

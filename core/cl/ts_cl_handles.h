@@ -11,9 +11,10 @@ void ts_cl_handles(const ts_cl *cl, cl_context *ctx, cl_device_id *dev, cl_comma
 /* clBuildProgram with the compiler's own lines on stderr ("2 errors generated.") muted: the
  * caller reads the build log and says what failed in one line of its own. */
 cl_int ts_cl_build(cl_program p, cl_device_id dev, const char *opts);
-/* A device buffer of `bytes`, zeroed; where the device works in the host's memory (pocl), a
- * guarded block (tscl_new_buffer): a kernel that overruns it faults, or, observed, lands in
- * no buffer, instead of reaching its neighbour. */
+/* A device buffer of `bytes`. Where the device works in the host's memory (pocl), it is a
+ * guarded block of ours (ts_alloc_zeroed), freed when the buffer goes: a kernel that writes
+ * past it faults at once, or, observed, lands in no buffer, instead of corrupting the heap or
+ * reaching its neighbour. */
 ts_status ts_cl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err);
 /* OpenCL's name for an error code (CL_INVALID_KERNEL_NAME, ...). */
 const char *ts_cl_error_name(cl_int e);

@@ -7,6 +7,7 @@
 #include <CL/cl.h>
 
 #include "ts_cl.h"
+#include "ts_cl_handles.h" /* ts_cl_new_buffer */
 
 enum { MAX_PROGRAMS = 64, MAX_KERNELS_PER_RUN = TS_MAX_PASSES };
 
@@ -77,7 +78,6 @@ struct ts_cl_run {
 
 const char *tscl_cl_error_name(cl_int e);
 ts_status tscl_cl_check(cl_int e, const char *call, ts_error *err);
-ts_status tscl_new_buffer(ts_cl *cl, size_t bytes, cl_mem *out, ts_error *err);
 ts_status tscl_make_kernel(ts_cl *cl, const char *file, const char *name, cl_kernel *out,
                            ts_error *err);
 ts_status tscl_make_kernel_in(ts_cl *cl, const char *file, int device_exec, const char *name,

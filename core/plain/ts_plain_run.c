@@ -342,16 +342,17 @@ static ts_status build(runner *r, int observe)
   char inc[4200] = "";
   const char *slash = strrchr(d->path, '/');
   int includes = 0;
-  for (size_t i = 0; !includes && i + 8 <= d->len; i++) /* (the text has no terminator) */
-    for (size_t j = i + 8; memcmp(d->text + i, "#include", 8) == 0 && j < d->len &&
-                           d->text[j] != '\n' && !includes; j++)
-      includes = d->text[j] == '"';
-  if (!includes)
-    ;
-  else if (slash && !memchr(d->path, ' ', (size_t)(slash - d->path)))
-    snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
-  else if (!slash)
+  for (size_t i = 0; !includes && i + 8 <= d->len; i++) { /* (the text has no terminator) */
+    if (memcmp(d->text + i, "#include", 8) != 0)
+      continue;
+    const char *nl = memchr(d->text + i, '\n', d->len - i);
+    size_t end = nl ? (size_t)(nl - d->text) : d->len;
+    includes = memchr(d->text + i + 8, '"', end - i - 8) != NULL;
+  }
+  if (includes && !slash)
     snprintf(inc, sizeof inc, " -I .");
+  else if (includes && !memchr(d->path, ' ', (size_t)(slash - d->path)))
+    snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
   char opts[5000];
   snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s %s",
            observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, d->options);
