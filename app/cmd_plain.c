@@ -445,7 +445,8 @@ int cmd_run_plain(int argc, char **argv)
     if (res) {
       printf(",\"counts\":{");
       static const char *keys[TS_NFIND] = { "outside_buffer", "race_groups", "race_local",
-                                            "race_global", "uninitialised", "footprint", "tile" };
+                                            "race_global", "uninitialised", "footprint", "tile",
+                                            "barrier_divergence" };
       for (int k = 0; k < TS_NFIND; k++)
         printf("%s\"%s\":%llu", k ? "," : "", keys[k], (unsigned long long)res->counts[k]);
       printf("},\"findings\":[");

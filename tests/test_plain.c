@@ -401,6 +401,133 @@ static void barrier_spaces(void)
   }
 }
 
+/* Whether a run's findings hold one of the kind at the line (and, where bline > 0, naming
+ * that barrier line). */
+static int has_finding(const ts_plain_result *o, int kind, int line, int bline)
+{
+  for (size_t i = 0; o && i < o->nfindings; i++)
+    if (o->findings[i].kind == kind && o->findings[i].line == line &&
+        (bline <= 0 || o->findings[i].place[0].other_line == bline))
+      return 1;
+  return 0;
+}
+
+/* Barrier divergence: a branch before a barrier that a work-group's items decide apart is
+ * named at its condition's line with the barrier's, first of the findings; the same kernel
+ * on an image its groups divide, and a correct reduction, have none. */
+static void barrier_divergence(void)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/kernels/plain/broken_divergence.cl", TS_ASSETS_DIR);
+  ts_plain_desc *d = load(path, NULL, 0);
+  for (int odd = 0; d && odd < 2; odd++) {
+    ts_image *img = odd ? random_image(45, 31, 3) : random_image(64, 48, 3);
+    ts_plain_result *o = run(d, img, 1, -1, 0, 0, 0);
+    if (odd) {
+      CHECK(o && o->nfindings > 0 && o->findings[0].kind == TS_FIND_DIVERGE &&
+            o->findings[0].line == 21 && o->findings[0].place[0].other_line == 29,
+            "broken_divergence.cl 45x31: not a divergence at line 21 (barrier 29) first");
+      if (o && o->nfindings > 0) {
+        char line[1024], want[] = "broken_divergence.cl:21: barrier divergence in gauss_tiled: "
+                                  "work-group (";
+        ts_plain_finding_line(d, o, &o->findings[0], line, sizeof line);
+        CHECK(strncmp(line, want, strlen(want)) == 0 && strstr(line, "the barrier at line 29"),
+              "broken_divergence.cl: '%s'", line);
+        /* 45 = 2 * 16 + 13: the least group that diverges is (2,0), whatever the order (the
+         * count and the items named depend on which item decided first) */
+        CHECK(o->findings[0].place[0].group == 2, "divergence named group %u, not (2,0)",
+              o->findings[0].place[0].group);
+      }
+    } else
+      CHECK(o && o->counts[TS_FIND_DIVERGE] == 0, "broken_divergence.cl 64x48: a divergence");
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+  }
+  ts_plain_desc_free(d);
+  /* a reduction whose loop runs apart, a barrier in a helper, a break before a barrier; then
+   * the same shapes decided alike */
+  for (int ok = 0; ok < 2; ok++) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             "// tilescope: plain global=W,H local=16,4\n"
+             "void sync_all(void) { barrier(CLK_LOCAL_MEM_FENCE); }\n"
+             "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+             "{\n"
+             "  __local uint acc[64];\n"
+             "  int l = get_local_id(1) * 16 + get_local_id(0), x = get_global_id(0);\n"
+             "  acc[l] = in[get_global_id(1) * W + x];\n"
+             "  sync_all();\n"
+             "  for (int s = %s; s > 0; s >>= 1) {\n"                   /* line 9 */
+             "    uint v = l < s ? acc[l + s] : 0;\n"
+             "    sync_all();\n"
+             "    if (l < s)\n"
+             "      acc[l] += v;\n"
+             "    sync_all();\n"
+             "  }\n"
+             "  if (%s)\n"                                               /* line 16 */
+             "    sync_all();\n"
+             "  for (int i = 0; i < 3; i++) {\n"
+             "    if (i == 1 && %s)\n"                                   /* line 19 */
+             "      break;\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"                       /* line 21 */
+             "  }\n"
+             "  if (x >= W)\n"
+             "    return;\n"
+             "  out[get_global_id(1) * W + x] = (uchar)acc[0];\n"
+             "}\n",
+             ok ? "32" : "(l & 1) ? 16 : 32", ok ? "H > 0" : "l == 0", ok ? "W < 0" : "x == 3");
+    const char *kp = write_kernel("diverge.cl", text);
+    ts_plain_desc *dk = load(kp, NULL, 0);
+    ts_image *img = random_image(32, 8, 1);
+    ts_plain_result *o = dk ? run(dk, img, 1, -1, 0, 0, 0) : NULL;
+    if (ok)
+      CHECK(o && o->nfindings == 0, "diverge.cl decided alike: %zu findings",
+            o ? o->nfindings : 0);
+    else {
+      CHECK(has_finding(o, TS_FIND_DIVERGE, 9, 11), "diverge.cl: no divergence of the loop at 9");
+      CHECK(has_finding(o, TS_FIND_DIVERGE, 16, 17), "diverge.cl: no divergence at 16 (helper)");
+      CHECK(has_finding(o, TS_FIND_DIVERGE, 19, 21), "diverge.cl: no divergence at 19 (break)");
+    }
+    for (size_t i = 0; o && i < o->nfindings; i++) {
+      char line[1024];
+      ts_plain_finding_line(dk, o, &o->findings[i], line, sizeof line);
+      fprintf(stderr, "  %s: %s\n", ok ? "unexpected" : "found", line);
+    }
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(dk);
+  }
+}
+
+/* A private pointer to __local memory (`__local uchar *p;`, as OpenCV's integral_sum.cl
+ * declares one) is a pointer, not a __local array: it builds observed, and its accesses are
+ * the array's. */
+static void local_pointer_variable(void)
+{
+  const char *path = write_kernel("lptr.cl",
+    "// tilescope: plain global=W,H local=16,1\n"
+    "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+    "{\n"
+    "  __local uchar tile[16];\n"
+    "  __local uchar *p;\n"
+    "  int x = get_global_id(0), y = get_global_id(1), l = get_local_id(0);\n"
+    "  p = tile + l;\n"
+    "  *p = in[y * W + x];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[y * W + x] = tile[15 - l];\n"
+    "}\n");
+  ts_plain_desc *d = load(path, NULL, 0);
+  ts_image *img = random_image(32, 4, 1);
+  ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL, *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+  CHECK(o && o->nfindings == 0, "lptr.cl: not observed, or %zu findings", o ? o->nfindings : 0);
+  CHECK(p && o && differ(o->out, p->out) == 0, "lptr.cl: the observed output differs");
+  CHECK(p && p->out->data[0] == img->data[15], "lptr.cl: the plain output is not the tile reversed");
+  ts_plain_result_free(p);
+  ts_plain_result_free(o);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+}
+
 /* Description errors name the file, line and field. */
 static void description_errors(void)
 {
@@ -467,6 +594,8 @@ int main(void)
   watched_pixel();
   spellings_observed();
   barrier_spaces();
+  barrier_divergence();
+  local_pointer_variable();
   description_errors();
   ts_cl_destroy(cl);
   char cmd[600];

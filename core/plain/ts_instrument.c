@@ -3,7 +3,8 @@
  * observation runtime (kernels/plain/observe.cl), whatever its spelling: subscripts, `*p`,
  * `p->f`, derived pointers (the type says where a pointer points, so a pointer made by
  * arithmetic is seen like its source), vloadN / vstoreN / vload_half and atomics. barrier()
- * becomes ts_barrier(), which counts the intervals. Every function of the file takes the
+ * becomes ts_barrier(), which counts the intervals, and the condition of a branch that
+ * decides whether a barrier is reached goes through ts_uniform() (emit_branch). Every function of the file takes the
  * work-item's context first; each kernel gets the observation buffer as its last argument
  * (and two shadows per __local pointer argument), so the kernel's own arguments keep their
  * indices. A call of a built-in that takes a __global or __local pointer tilescope does not
@@ -228,8 +229,10 @@ static enum CXChildVisitResult find_memory(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Recurse;
 }
 
-/* The cursor's text with its children rewritten, ctx[i] the context of child i. */
-static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *ctx)
+/* The cursor's text with its children rewritten, ctx[i] the context of child i; child wrap
+ * (>= 0), a branch's condition, passed through ts_uniform with bline, the barrier's line. */
+static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k,
+                           const int *ctx, int wrap, unsigned bline)
 {
   unsigned pos = s.s;
   for (int i = 0; i < k->n; i++) {
@@ -249,11 +252,191 @@ static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, con
     if (!cs.ok || cs.s < pos || cs.t > s.t || (cs.s == s.s && cs.t == s.t && k->n > 1))
       continue; /* inside a macro's use: its text is the use's */
     ti_sb_add(o, w->src + pos, cs.s - pos);
+    if (i == wrap) {
+      ti_sb_fmt(o, "ts_uniform(ts_c, %u, %u, (", cs.line - w->line_base, bline - w->line_base);
+      w->out->guards++;
+    }
     emit(w, o, k->c[i], ctx[i]);
+    if (i == wrap)
+      ti_sb_str(o, ") ? 1 : 0)");
     pos = cs.t;
   }
   (void)c;
   ti_sb_add(o, w->src + pos, s.t - pos);
+}
+
+static void emit_body(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *ctx)
+{
+  emit_body_wrap(w, o, c, s, k, ctx, -1, 0);
+}
+
+/* ---- branches before a barrier ----
+ * A work-group's work-items must all reach the same barriers. A branch decides that when its
+ * statement holds a barrier (an if's branches, a loop's body), or when it holds a return
+ * with a barrier after it in the function, or a break or continue of a loop that holds one.
+ * Its condition is passed through ts_uniform (observe.cl), which tells a group's items that
+ * decide it apart. A call of a function that reaches a barrier counts as a barrier. */
+
+static int is_barrier_call(walker *w, CXCursor c)
+{
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return 0;
+  CXString ns = clang_getCursorSpelling(c);
+  const char *n = clang_getCString(ns);
+  int hit = n && (strcmp(n, "barrier") == 0 || strcmp(n, "work_group_barrier") == 0);
+  for (int i = 0; n && !hit && i < w->nbfns; i++)
+    hit = strcmp(n, w->bfns[i]) == 0;
+  clang_disposeString(ns);
+  return hit;
+}
+
+typedef struct bfind {
+  walker *w;
+  unsigned after, line; /* the first barrier at or after offset `after`: its line */
+} bfind;
+
+static enum CXChildVisitResult find_barrier(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  bfind *b = d;
+  if (is_barrier_call(b->w, c)) {
+    unsigned line = 0, off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, &off);
+    if (off >= b->after) {
+      b->line = line ? line : 1;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* The line of the first barrier in c's subtree at or after offset `after` (0: none). */
+static unsigned barrier_in(walker *w, CXCursor c, unsigned after)
+{
+  bfind b = { w, after, 0 };
+  clang_visitChildren(c, find_barrier, &b);
+  return b.line;
+}
+
+static enum CXChildVisitResult note_fn(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  walker *w = d;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
+      w->nbfns == (int)(sizeof w->bfns / sizeof w->bfns[0]))
+    return CXChildVisit_Continue;
+  CXString ns = clang_getCursorSpelling(c);
+  const char *n = clang_getCString(ns);
+  int known = 0;
+  for (int i = 0; n && i < w->nbfns; i++)
+    known |= strcmp(n, w->bfns[i]) == 0;
+  if (n && !known && barrier_in(w, c, 0)) {
+    snprintf(w->bfns[w->nbfns++], sizeof w->bfns[0], "%s", n);
+    w->bchanged = 1;
+  }
+  clang_disposeString(ns);
+  return CXChildVisit_Continue;
+}
+
+void ti_barrier_fns(walker *w, CXCursor root)
+{
+  do {
+    w->bchanged = 0;
+    clang_visitChildren(root, note_fn, w);
+  } while (w->bchanged);
+}
+
+typedef struct exits {
+  int ret, brk; /* a return; a break or continue of the enclosing loop */
+} exits;
+
+static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  exits *e = d;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_ReturnStmt:
+    e->ret = 1;
+    return CXChildVisit_Continue;
+  case CXCursor_BreakStmt:
+  case CXCursor_ContinueStmt:
+    e->brk = 1;
+    return CXChildVisit_Continue;
+  case CXCursor_ForStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+  case CXCursor_SwitchStmt: { /* their breaks are their own */
+    exits in = { 0, 0 };
+    clang_visitChildren(c, find_exit, &in);
+    e->ret |= in.ret;
+    return CXChildVisit_Continue;
+  }
+  default:
+    return CXChildVisit_Recurse;
+  }
+}
+
+/* The index among k of a branch statement's condition (-1: none, as in for (;;)). A for's
+ * children leave out the parts it lacks, so its condition is the child between the two
+ * semicolons of its head. */
+static int cond_index(walker *w, CXCursor c, const kids *k)
+{
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  if (ck != CXCursor_ForStmt) {
+    for (int i = 0; i < k->n; i++) {
+      int j = ck == CXCursor_DoStmt ? k->n - 1 - i : i;
+      if (clang_isExpression(clang_getCursorKind(k->c[j])))
+        return j;
+    }
+    return -1;
+  }
+  CXToken *toks = NULL;
+  unsigned nt = 0, semi[2] = { 0, 0 };
+  int depth = 0, ns = 0;
+  clang_tokenize(w->tu, clang_getCursorExtent(c), &toks, &nt);
+  for (unsigned i = 0; i < nt && ns < 2; i++) {
+    CXString t = clang_getTokenSpelling(w->tu, toks[i]);
+    const char *ts = clang_getCString(t);
+    depth += strcmp(ts, "(") == 0;
+    depth -= strcmp(ts, ")") == 0;
+    if (depth == 1 && strcmp(ts, ";") == 0)
+      clang_getExpansionLocation(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL,
+                                 &semi[ns++]);
+    clang_disposeString(t);
+  }
+  clang_disposeTokens(w->tu, toks, nt);
+  for (int i = 0; ns == 2 && i < k->n; i++) {
+    span cs = ti_span_of(w, k->c[i]);
+    if (cs.ok && cs.s > semi[0] && cs.t <= semi[1] &&
+        clang_isExpression(clang_getCursorKind(k->c[i])))
+      return i;
+  }
+  return -1;
+}
+
+/* An if, for, while or do in a function that reaches a barrier: its condition wrapped where
+ * it decides a barrier, and what a return, break or continue inside it would skip. */
+static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *kctx)
+{
+  int loop = clang_getCursorKind(c) != CXCursor_IfStmt;
+  unsigned inside = barrier_in(w, c, 0), bline = inside;
+  if (!bline && !loop) {
+    exits e = { 0, 0 };
+    clang_visitChildren(c, find_exit, &e);
+    if (e.ret)
+      bline = w->ret_bline ? w->ret_bline : barrier_in(w, w->fn, s.t);
+    if (!bline && e.brk)
+      bline = w->brk_bline;
+  }
+  unsigned ret = w->ret_bline, brk = w->brk_bline;
+  if (loop) {
+    w->brk_bline = inside; /* a break in its body leaves this loop only */
+    if (inside)
+      w->ret_bline = inside;
+  }
+  emit_body_wrap(w, o, c, s, k, kctx, bline ? cond_index(w, c, k) : -1, bline);
+  w->ret_bline = ret;
+  w->brk_bline = brk;
 }
 
 /* Remembers an access's extent; two accesses with one extent are one macro's use. */
@@ -563,6 +746,9 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     clang_disposeString(ns);
   }
   w->kernel = kn;
+  w->fn = c;
+  w->fn_barrier = barrier_in(w, c, 0) != 0;
+  w->ret_bline = w->brk_bline = 0;
   int body = -1, nparm = 0, lastparm = -1;
   for (int i = 0; i < k->n; i++) {
     enum CXCursorKind ck = clang_getCursorKind(k->c[i]);
@@ -658,7 +844,9 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     if (clang_getCursorKind(k->c[i]) != CXCursor_VarDecl)
       continue;
     CXType t = clang_getCursorType(k->c[i]);
-    if (clang_Cursor_getStorageClass(k->c[i]) != CX_SC_OpenCLWorkGroupLocal && space_of(t) != 2)
+    /* (a pointer to __local memory, `__local int *p;`, is a private variable) */
+    if (clang_getCanonicalType(t).kind == CXType_Pointer ||
+        (clang_Cursor_getStorageClass(k->c[i]) != CX_SC_OpenCLWorkGroupLocal && space_of(t) != 2))
       continue;
     if (!w->in_kernel) {
       ti_fail(w, s.line, "a __local variable outside a kernel");
@@ -704,6 +892,15 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   case CXCursor_DeclStmt:
     emit_decl_stmt(w, o, c, s, &k);
     return;
+  case CXCursor_IfStmt:
+  case CXCursor_ForStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+    if (!w->dialect && w->fn_barrier) {
+      emit_branch(w, o, c, s, &k, kctx);
+      return;
+    }
+    break;
   case CXCursor_ReturnStmt:
     /* a kernel's return flushes the work-item's bounds first; `for` keeps it one statement
      * (an `else` after it still belongs to the `if` before it) */

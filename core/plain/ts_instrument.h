@@ -37,6 +37,14 @@ typedef struct walker {
   unsigned (*wrapped)[2];
   size_t nwrapped, capwrapped;
   ts_plain_src *out;
+  /* Barrier divergence: the file's functions that reach a barrier (ti_barrier_fns), whether
+   * the function being written does, and the line of the barrier that a return, or a break
+   * or continue, would skip from where the writing is (0: none). */
+  char bfns[128][64];
+  int nbfns, bchanged;
+  CXCursor fn;
+  int fn_barrier;
+  unsigned ret_bline, brk_bline;
 } walker;
 
 typedef struct span {
@@ -52,6 +60,9 @@ void ti_fail(walker *w, unsigned line, const char *fmt, ...) __attribute__((form
 char *ti_type_str(CXType t);
 /* Whether a function is a kernel: __kernel (or kernel) comes before its name. */
 int ti_is_kernel(walker *w, CXCursor c);
+/* Notes the functions of the translation unit that reach a barrier, themselves or through
+ * the functions they call, for the rewrite's branches (before ti_top_level). */
+void ti_barrier_fns(walker *w, CXCursor root);
 /* The top-level visitor: client data { walker *, sbuf *, unsigned *pos }: writes the text
  * from *pos to each function's start as it is and the function rewritten. */
 enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d);

@@ -12,7 +12,8 @@
  * program on the ts_cl's device, makes the buffers, launches the passes in sequence, and
  * reads back the output and, observed, the findings: accesses outside a buffer (not
  * performed), races between work-groups and inside one (per barrier interval and address
- * space), uninitialised reads, and reads and writes outside a declared tile and halo, each
+ * space), uninitialised reads, reads and writes outside a declared tile and halo, and
+ * branches before a barrier that a group's work-items decide apart (barrier divergence), each
  * grouped by kind and source line with a count and its first places; per work-group the
  * rectangles it read and wrote; and one chosen work-item's every access.
  *
@@ -85,6 +86,8 @@ typedef struct ts_plain_src {
   int nkernels;
   ts_plain_kernel kernels[TS_PLAIN_MAX_KERNELS];
   int nlines;
+  int guards;   /* branches whose condition decides whether a barrier is reached (wrapped in
+                 * ts_uniform when rewritten) */
   char *source; /* rewritten for observation (rewrite != 0), else NULL */
 } ts_plain_src;
 
@@ -203,6 +206,7 @@ enum {
   TS_FIND_UNINIT,       /* an output or __local element read before any write */
   TS_FIND_FOOTPRINT,    /* a read outside the declared tile and halo */
   TS_FIND_TILE,         /* a write outside the declared tile */
+  TS_FIND_DIVERGE,      /* work-items of a group decide a branch before a barrier apart */
   TS_NFIND
 };
 

@@ -10,7 +10,7 @@
 /* observe.cl's layout */
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
-       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, HEADER = 32 };
+       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, HEADER = 32 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,
        B_XDIV = 12, BI = 16 };
 enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8 };
@@ -19,6 +19,7 @@ enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8 };
 #define LOG_REC 6
 #define LOG_CAP 65536u
 #define MAXG 8
+#define UNI 32 /* observe.cl's TS_UNI */
 
 /* The buffers of a run, shared by the passes: the input, the output, and temporaries by
  * argument name. */
@@ -47,6 +48,7 @@ typedef struct runner {
   const char *kernels_dir;
   rbuf bufs[16];
   int nbufs;
+  int guards;          /* the observed build's branches before a barrier (ts_plain_src) */
   ts_error *err;
 } runner;
 
@@ -59,7 +61,7 @@ static inline ts_status clfail(runner *r, cl_int e, const char *what)
 /* The observation buffer of one launch (ts_plain_obs.c): where its sections lie. */
 typedef struct oblayout {
   size_t words;
-  uint32_t find, log, rect, gfind, scratch, sink, ngroups;
+  uint32_t find, log, rect, gfind, uni, scratch, sink, ngroups;
   uint32_t shadow[MAXG];
   int img[MAXG];
   uint32_t hdr[HEADER + BI * MAXG]; /* the header and the buffers' words, as written */

@@ -61,6 +61,13 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   w += (size_t)L->ngroups_all * 16;
   lay->gfind = (uint32_t)w; /* a word a work-group: the kinds of finding its items made */
   w += (size_t)L->ngroups_all;
+  /* the branches before a barrier, UNI a work-group (observe.cl's ts_uniform): only where
+   * the kernel has such a branch and a group has two work-items to differ */
+  lay->uni = 0;
+  if (r->guards > 0 && items > 1) {
+    lay->uni = (uint32_t)w;
+    w += (size_t)L->ngroups_all * UNI;
+  }
   lay->scratch = (uint32_t)w;
   w += 64;
   lay->sink = (uint32_t)w;
@@ -107,6 +114,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   hdr[H_LOG] = lay->log;
   hdr[H_RECT] = lay->rect;
   hdr[H_GFIND] = lay->gfind;
+  hdr[H_UNI] = lay->uni;
   hdr[H_TILE_W] = (uint32_t)ps->tile_w;
   hdr[H_TILE_H] = (uint32_t)ps->tile_h;
   hdr[H_HALO] = (uint32_t)ps->halo;
@@ -242,9 +250,10 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
     free(log);
     return clfail(r, e, "reading the observation back");
   }
-  /* findings */
-  for (uint32_t kind = 0; kind < TS_NFIND; kind++)
-    for (uint32_t line = 0; line < nlines; line++) {
+  /* findings, a barrier divergence first: on a device that takes one branch for the whole
+   * group (pocl) the accesses past the image that follow from it come after it */
+  for (uint32_t ki = 0; ki < TS_NFIND; ki++)
+    for (uint32_t line = 0, kind = (ki + TS_FIND_DIVERGE) % TS_NFIND; line < nlines; line++) {
       uint32_t n = f[kind * nlines + line];
       if (!n)
         continue;

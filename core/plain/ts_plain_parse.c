@@ -214,6 +214,7 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
     unsigned pos = 0;
     ti_sb_fmt(&o, "#line 1 \"%s\"\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
     void *pp[3] = { &w, &o, &pos };
+    ti_barrier_fns(&w, root);
     clang_visitChildren(root, ti_top_level, pp);
     ti_sb_add(&o, text + pos, len - pos);
     if (o.oom && !w.failed)

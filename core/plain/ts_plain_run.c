@@ -276,6 +276,7 @@ static ts_status build(runner *r, int observe)
     st = ts_plain_parse(d->path, d->text, d->len, d->options, 1, &src, r->err);
     if (st != TS_OK)
       return st;
+    r->guards = src.guards;
     char path[4096];
     snprintf(path, sizeof path, "%s/plain/observe.cl", r->kernels_dir);
     uint8_t *data = NULL;

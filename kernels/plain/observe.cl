@@ -18,7 +18,9 @@
  * Races follow SPEC section 10: between work-groups, an element one group writes and another
  * reads or writes in the launch; inside a group, an element written by one work-item and read
  * or written by another in the same barrier interval of its address space (a barrier that does
- * not fence that space does not order it). Atomics do not race with each other. */
+ * not fence that space does not order it). Atomics do not race with each other. A branch
+ * that decides whether a barrier is reached must be decided alike by a group's work-items
+ * (ts_uniform); its decisions are kept per work-group after the rectangles' kinds. */
 
 /* Header words. */
 #define TS_H_NBUF 0      /* global buffers */
@@ -42,6 +44,8 @@
 #define TS_H_WATCH_HI 26
 #define TS_H_NONCE 27     /* this launch's number: tells a group's bounds from stale ones */
 #define TS_H_GFIND 28     /* word offset of a word a work-group: 1 << kind of its findings */
+#define TS_H_UNI 29       /* word offset of TS_UNI words a work-group: the branches before a
+                           * barrier, as its work-items decided them (ts_uniform); 0: none */
 #define TS_HEADER 32
 
 /* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
@@ -77,7 +81,9 @@
 #define TS_FIND_UNINIT 4       /* an output or __local element read before any write */
 #define TS_FIND_FOOTPRINT 5    /* a read outside the declared tile and halo */
 #define TS_FIND_TILE 6         /* a write outside the declared tile */
-#define TS_NFIND 7
+#define TS_FIND_DIVERGE 7      /* work-items of a group decide a branch before a barrier apart */
+#define TS_NFIND 8
+#define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #define TS_NPLACES 4           /* places kept per kind and line */
 #define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
                                 * group, item, other group, other item, other line */
@@ -143,6 +149,7 @@ typedef struct ts_ctx {
                            * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
+  uint nuni;              /* the branches before a barrier this work-item decided so far */
 #ifdef TS_GROUP_SERIAL
   __local ts_group *g;    /* buffers and bounds: the group's (TS_GRP) */
 #else
@@ -253,6 +260,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->lscratch = lscratch;
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
+  c->nuni = 0;
   c->watch_buf = ob[TS_H_WATCH_BUF];
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
@@ -762,6 +770,31 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
 }
 
 /* barrier(flags): the intervals it closes. */
+/* A branch that decides whether a barrier is reached (the instrumenter wraps its condition:
+ * one that holds a barrier, or leaves by return, break or continue with a barrier after it):
+ * every work-item of a group must decide it alike. The group's n-th such decision is kept
+ * as the first of its items to make it decided it, (line + 1) << 12 | item << 1 | v; an item
+ * that decides the same line the other way is a finding, naming that item and bline, the
+ * barrier's line. Its value is the condition's: on a device that follows each work-item's
+ * own branch (a GPU) and on one that makes the group take one (pocl) alike, so the finding
+ * does not depend on what the device did with the divergence. */
+inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
+{
+  __global uint *ob = c->ob;
+  uint n = c->nuni++;
+  if (n >= TS_UNI || ob[TS_H_UNI] == 0)
+    return v;
+  __global volatile uint *s =
+    (__global volatile uint *)(ob + ob[TS_H_UNI] + (size_t)c->group * TS_UNI + n);
+  uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
+  uint was = *s;
+  if (was == 0)
+    was = atomic_cmpxchg(s, 0, me);
+  if (was != 0 && was >> 12 == line + 1 && (was & 1) != (uint)(v != 0))
+    ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
+  return v;
+}
+
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
 #ifdef TS_GROUP_SERIAL
