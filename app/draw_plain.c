@@ -20,7 +20,7 @@ static const gfx_color TINTS[PV_NTINTS] = { { 0.80f, 0.84f, 0.92f, 0.30f },
                                             { 0.97f, 0.16f, 0.12f, 1 } };
 static const gfx_color WATCH = { 0.15f, 0.95f, 1.0f, 1 }; /* the watched pixel, its writers */
 static const char *const TINT_NAMES[PV_NTINTS] = { "clean", "uninitialised, tile",
-                                                    "race, outside a buffer" };
+                                                    "race, outside, divergence" };
 
 /* A rectangle cut to the clip (screen coordinates). */
 static void clip_rect(viewer *v, const vw_rect *c, float x, float y, float w, float h,
