@@ -89,7 +89,8 @@ int cmd_bench_plain(int argc, char **argv)
   ts_image *src = NULL, *img = NULL;
   ts_plain_result *plain = NULL, *ob = NULL;
   int rc = EXIT_USAGE;
-  ts_status st = ts_plain_load_launch(cli_plain_file, cli_plain_launch, NULL, 0, &d, &err);
+  ts_status st = ts_plain_load_launch(cli_plain_file, cli_plain_launch, NULL, 0, timeout, &d,
+                                      &err);
   if (st == TS_OK)
     st = in_path ? ts_image_load_png(in_path, &src, &err)
                  : ts_chart_render((int)wh[0], (int)wh[1], &src, &err);

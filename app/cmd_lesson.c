@@ -264,7 +264,7 @@ static int check_plain(const lesson *l, const char *path, const ts_image *in, in
   const char *kdir = cli_kernels_dir(NULL);
   if (!kdir)
     return EXIT_USAGE;
-  if (ts_plain_load_launch(path, NULL, NULL, 0, &d, &err) != TS_OK) {
+  if (ts_plain_load_launch(path, NULL, NULL, 0, 120, &d, &err) != TS_OK) {
     fprintf(stderr, "tilescope lesson: %s\n", err.msg);
     goto out;
   }

@@ -262,7 +262,8 @@ int cmd_run_plain(int argc, char **argv)
   ts_cl *cl = NULL;
   ts_plain_result *res = NULL, *plain = NULL;
   int rc = EXIT_USAGE;
-  if (ts_plain_load_launch(cli_plain_file, cli_plain_launch, passes, npasses, &d, &err) != TS_OK) {
+  if (ts_plain_load_launch(cli_plain_file, cli_plain_launch, passes, npasses,
+                           isolate ? timeout : 0, &d, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
@@ -502,7 +503,7 @@ int cmd_plain_worker(void)
   ts_status st = ts_plain_request_unpack(&req, &q, &in, &err);
   ts_blob_free(&req);
   if (st == TS_OK)
-    st = ts_plain_load_launch(q.path, q.launch[0] ? q.launch : NULL, NULL, 0, &d, &err);
+    st = ts_plain_load_launch(q.path, q.launch[0] ? q.launch : NULL, NULL, 0, 0, &d, &err);
   if (st == TS_OK)
     st = ts_cl_create(q.device, q.kernels_dir, &cl, &err);
   if (st == TS_OK)

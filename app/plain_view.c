@@ -64,7 +64,8 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  if (ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0, d, &err) != TS_OK) {
+  if (ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0,
+                           worker_exe[0] ? worker_timeout : 0, d, &err) != TS_OK) {
     *d = NULL;
     snprintf(error, n, "%s", err.msg);
     return;

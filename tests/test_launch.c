@@ -25,7 +25,7 @@ static ts_plain_desc *load(const char *file, const char *launch, const char *con
     snprintf(lpath, sizeof lpath, "%s/%s", TS_TESTS_DIR, launch);
   ts_plain_desc *d = NULL;
   ts_error err = { 0 };
-  CHECK(ts_plain_load_launch(path, launch ? lpath : NULL, extra, n, &d, &err) == TS_OK, "%s: %s",
+  CHECK(ts_plain_load_launch(path, launch ? lpath : NULL, extra, n, 0, &d, &err) == TS_OK, "%s: %s",
         path, err.msg);
   return d;
 }
@@ -266,7 +266,7 @@ static void launch_errors(void)
     const char *lpath = write_file("k.launch", cases[i].launch);
     ts_plain_desc *d = NULL;
     ts_error err = { 0 };
-    ts_status st = ts_plain_load_launch(kcopy, lpath, NULL, 0, &d, &err);
+    ts_status st = ts_plain_load_launch(kcopy, lpath, NULL, 0, 0, &d, &err);
     ts_image *img = random_image(16, 16, 1);
     ts_plain_result *r = NULL;
     if (st == TS_OK) {

@@ -178,9 +178,13 @@ int ts_plain_is_plain(const char *text, size_t len);
  * kernels' arguments: every argument gets a role. Errors name PATH:LINE: FIELD. */
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err);
-/* The same with a launch file (NULL: none): its lines replace the kernel file's. */
+/* The same with a launch file (NULL: none): its lines replace the kernel file's. With
+ * parse_timeout_s > 0, libclang parses the file in a process of its own with that watchdog
+ * (core/isolate/), so that a file that makes it crash or run on (a macro that expands
+ * without end) costs one line; 0 parses it in this process (ts_plain_load does). */
 ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
-                               int nextra, ts_plain_desc **out, ts_error *err);
+                               int nextra, double parse_timeout_s, ts_plain_desc **out,
+                               ts_error *err);
 /* The declared buffer of that name, or NULL. */
 const ts_plain_bufdecl *ts_plain_buf_named(const ts_plain_desc *d, const char *name);
 void ts_plain_desc_free(ts_plain_desc *d);

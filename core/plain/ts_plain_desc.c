@@ -3,6 +3,7 @@
  * the pass fields from the command line, checked against the kernels' arguments as libclang
  * reads them. Every argument ends with a role, from the description or from its name; one
  * that has none is an error naming the kernel and the argument. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "ts_file.h"
+#include "ts_isolate.h"
 #include "ts_number.h"
 #include "ts_plain.h"
 
@@ -658,11 +660,46 @@ ts_status ts_plain_read_desc(ts_plain_desc *d, const char *const *extra, int nex
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err)
 {
-  return ts_plain_load_launch(path, NULL, extra, nextra, out, err);
+  return ts_plain_load_launch(path, NULL, extra, nextra, 0, out, err);
+}
+
+/* The parse in the child (ts_isolate): the kernels' facts, as bytes (no rewritten source).
+ * libclang parses on this thread: the child of a process with threads (the viewer) had
+ * better start none. */
+static ts_status parse_child(void *arg, ts_blob *out, ts_error *err)
+{
+  const ts_plain_desc *d = arg;
+  setenv("LIBCLANG_NOTHREADS", "1", 1);
+  ts_plain_src src;
+  ts_status st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &src, err);
+  if (st == TS_OK) {
+    src.source = NULL;
+    ts_blob_put(out, &src, sizeof src);
+  }
+  return st;
+}
+
+static ts_status parse(ts_plain_desc *d, double timeout_s, ts_error *err)
+{
+  if (timeout_s <= 0)
+    return ts_plain_parse(d->path, d->text, d->len, d->options, 0, &d->src, err);
+  char what[sizeof d->path + 16];
+  const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  snprintf(what, sizeof what, "%s, parsed", base);
+  ts_blob r;
+  ts_status st = ts_isolate(what, parse_child, d, timeout_s, &r, err);
+  if (st == TS_OK && r.n != sizeof d->src)
+    st = ts_fail(err, TS_ERR_DEVICE, "%s: the parse sent %zu bytes, not %zu", what, r.n,
+                 sizeof d->src);
+  if (st == TS_OK)
+    memcpy(&d->src, r.p, sizeof d->src);
+  ts_blob_free(&r);
+  return st;
 }
 
 ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
-                               int nextra, ts_plain_desc **out, ts_error *err)
+                               int nextra, double parse_timeout_s, ts_plain_desc **out,
+                               ts_error *err)
 {
   ts_plain_desc *d = calloc(1, sizeof *d);
   if (!d)
@@ -691,7 +728,7 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
     st = ts_plain_read_desc(d, extra, nextra, err);
   }
   if (st == TS_OK)
-    st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &d->src, err);
+    st = parse(d, parse_timeout_s, err);
   for (int i = 0; st == TS_OK && i < d->npasses; i++)
     st = resolve(d, &d->pass[i], err);
   if (st != TS_OK) {
