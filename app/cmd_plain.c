@@ -303,7 +303,10 @@ int cmd_run_plain(int argc, char **argv)
     st = TS_OK;
   }
   if (st != TS_OK) {
-    fprintf(stderr, "tilescope run: %s\n", err.msg);
+    /* a crash of an unobserved run: the observed one would name the access */
+    int hint = !observe && st == TS_ERR_DEVICE && strstr(err.msg, "crashed (");
+    fprintf(stderr, "tilescope run: %s%s\n", err.msg,
+            hint ? " (--observe names what it accessed)" : "");
     rc = usage_error(st) ? EXIT_USAGE : EXIT_DIFF;
     goto out;
   }
