@@ -45,6 +45,39 @@ printf 'hello, not a png' >"$tmp/text.png"
 expect 2 "'$tmp/text.png' is not a PNG file" "$ts" run -i "$tmp/text.png"
 head -c 300 "$chart" >"$tmp/trunc.png"
 expect 2 "'$tmp/trunc.png' is a corrupt PNG" "$ts" run -i "$tmp/trunc.png"
+# A corrupt PNG is one line naming the file, exit 2, with nothing of libpng's own on any
+# stream: the IDAT bytes damaged (their CRCs right, so that zlib and the row filters meet
+# them), an IDAT's CRC wrong, and the file cut short (above).
+python3 - "$chart" "$tmp" <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+pos, out = 8, bytearray(d[:8])
+while pos < len(d):
+    n, t = struct.unpack(">I4s", d[pos:pos + 8])
+    body = bytearray(d[pos + 8:pos + 8 + n])
+    if t == b"IDAT":
+        for i in range(n // 2, min(n, n // 2 + 64)):
+            body[i] ^= 0x5A
+    out += struct.pack(">I", n) + t + body + struct.pack(">I", zlib.crc32(t + body))
+    pos += 12 + n
+open(sys.argv[2] + "/idat.png", "wb").write(out)
+crc = bytearray(d)
+i = d.index(b"IDAT") + 104
+crc[i:i + 16] = bytes(b ^ 0xFF for b in crc[i:i + 16])
+open(sys.argv[2] + "/idatcrc.png", "wb").write(crc)
+PY
+for f in idat idatcrc trunc; do
+  expect 2 "^tilescope run: '$tmp/$f.png' is a corrupt PNG: [^ ]" "$ts" run -i "$tmp/$f.png"
+  one_line_error "$ts" run -i "$tmp/$f.png"
+  if "$ts" run -i "$tmp/$f.png" 2>&1 | grep -qi libpng; then
+    echo "FAIL: run -i $f.png: libpng's own text: $("$ts" run -i "$tmp/$f.png" 2>&1)"
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+done
+expect 2 "^tilescope diff: '$tmp/idat.png' is a corrupt PNG: [^ ]" "$ts" diff "$tmp/idat.png" "$chart"
+one_line_error "$ts" diff "$tmp/idat.png" "$chart"
 # A header that claims 40000 x 40000 pixels (valid CRC).
 python3 - "$tmp/huge.png" <<'PY'
 import struct, sys, zlib
@@ -66,6 +99,8 @@ expect 2 "--sigma -1: must be between" "$ts" run --variant gauss_local --sigma -
 expect 2 "--tick -3: must be 0 or more" "$ts" run --tick -3
 expect 2 "--slots needs a value" "$ts" run --slots
 expect 2 "unknown command 'frobnicate'" "$ts" frobnicate
+expect 2 "^tilescope bench: --variants: name at least one variant" "$ts" bench --variants ''
+one_line_error "$ts" bench --variants ''
 expect 2 "cannot write '/nonexistent-dir/out.png'" "$ts" run -o /nonexistent-dir/out.png
 for args in "run --bogus" "run -i $tmp/text.png" "run --variant nope" "diff $tmp/text.png $chart"; do
   # shellcheck disable=SC2086
@@ -85,6 +120,10 @@ chmod 755 "$tmp/ro"
 # --- run ---
 expect 0 "box2d on .*chart.png \(640x480x3\).*1200 threads" "$ts" run -o "$tmp/box.png"
 expect 0 "same: 0 of 307200 pixels" "$ts" diff "$tmp/box.png" "$tmp/box.png"
+# An input named in upper case (.PNG) is a PNG all the same.
+cp "$chart" "$tmp/X.PNG"
+expect 0 "^box2d on $tmp/X.PNG \(640x480x3\)" "$ts" run -i "$tmp/X.PNG" -o "$tmp/upper.png"
+expect 0 "^same: 0 of 307200 pixels" "$ts" diff "$tmp/box.png" "$tmp/upper.png"
 expect 0 "tick 0 of " "$ts" run --variant integral --tick 0 -o "$tmp/ii0.png"
 expect 0 "tick 69 of 69, 0 hazards" "$ts" run --variant integral --raw "$tmp/ii.npy" \
   --schedule "$tmp/ii.csv" -o "$tmp/ii.png"
@@ -511,6 +550,34 @@ PY
   expect 0 "output equals $tmp/box_ref.png" "$ts" run --kernel-file "$ks/box_rows.cl" --variant box_rows --expect "$tmp/box_ref.png"
   expect 1 "output differs from $chart: first at pixel \([0-9]+,[0-9]+\) channel [0-9]: [0-9]+, want [0-9]+" \
     "$ts" run --variant box2d --expect "$chart"
+  # A .npy reference whose header holds a newline and control bytes (ESC, CR, BEL): one line,
+  # exit 2, the header shown with them as spaces; the same header without them is read.
+  python3 - "$tmp" <<'PY'
+import sys
+def npy(name, header):
+    h = header.encode("latin-1")
+    h += b" " * ((64 - (10 + len(h) + 1) % 64) % 64) + b"\n"
+    open(sys.argv[1] + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + bytes([len(h) & 255, len(h) >> 8])
+                                            + h + bytes(481 * 641 * 4))
+npy("nl.npy", "{'descr':\n'<i4', 'fortran_order': False, 'shape': (481, 641), }")
+npy("ctl.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (\x1b[31m481, 641), }\r\x07")
+npy("zero.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (481, 641), }")
+PY
+  li=$src/tests/kernels/lib_integral.cl
+  expect 2 "^tilescope run: --expect: '$tmp/nl.npy': a .npy header tilescope cannot read \(C order, at most 4 dimensions\): \{'descr': '<i4', 'fortran_order'" \
+    "$ts" run --kernel-file "$li" --expect "$tmp/nl.npy"
+  expect 2 "^tilescope run: --expect: '$tmp/ctl.npy': a .npy header tilescope cannot read .*'shape': \( \[31m481, 641\), \}$" \
+    "$ts" run --kernel-file "$li" --expect "$tmp/ctl.npy"
+  for f in nl ctl; do
+    one_line_error "$ts" run --kernel-file "$li" --expect "$tmp/$f.npy"
+    if "$ts" run --kernel-file "$li" --expect "$tmp/$f.npy" 2>&1 | LC_ALL=C grep -q '[[:cntrl:]]'; then
+      echo "FAIL: --expect $f.npy: a control byte in the message"
+      fails=$((fails + 1))
+    else
+      passes=$((passes + 1))
+    fi
+  done
+  expect 1 "^output differs from $tmp/zero.npy: first at pixel" "$ts" run --kernel-file "$li" --expect "$tmp/zero.npy"
   # The examples without a built-in equivalent: Sobel (halo 1) and a 5x5 median (halo 2)
   # read exactly their declared footprints; on a flat image Sobel gives black and the median
   # the same flat image (flat PNGs written here, RGB 8-bit).

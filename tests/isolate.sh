@@ -3,8 +3,10 @@
 # past the output, a far write and read, a kernel that never ends, a barrier half a group
 # reaches, a 16 MB private array) each end run and shot in one line
 # naming the kernel, with exit 1, never a core dump or a hang; --observe names the write
-# instead of making it; and a scripted window goes on after a plain kernel that hangs, and
-# after a user kernel edited into one that does not build, to run the good one.
+# instead of making it; tilescope killed (SIGKILL) while a kernel that never ends runs leaves
+# none of its processes behind (PR_SET_PDEATHSIG); and a scripted window goes on after a plain
+# kernel that hangs, and after a user kernel edited into one that does not build, to run the
+# good one.
 # usage: isolate.sh TILESCOPE SOURCE_DIR
 set -u
 ts=$(realpath "$1") src=$(realpath "$2")
@@ -44,6 +46,51 @@ took=$(($(date +%s) - start))
 check "run hostile_loop: exit 1 ($rc)" test $rc -eq 1
 check "  the watchdog's line: $(cat "$tmp/err")" grep -qx "tilescope run: the variant hostile_loop: did not finish in 3 s; the watchdog stopped it (--timeout S)" "$tmp/err"
 check "  stopped well before the default watchdog ($took s)" test $took -lt 120
+
+# Kernel processes die with tilescope (PR_SET_PDEATHSIG): tilescope killed with SIGKILL, which
+# it cannot catch, while a kernel that never ends runs, leaves none of its processes running.
+# A plain kernel runs two levels down (the supervisor's child, the plain run's), a dialect
+# kernel one.
+descendants() { # descendants PID: the pids of every process under PID
+  local c
+  for c in $(pgrep -P "$1"); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+running() { # running PID...: those still running (a zombie is not)
+  local p s
+  for p in "$@"; do
+    s=$(ps -o stat= -p "$p" 2>/dev/null) && [[ $s != Z* ]] && echo "$p"
+  done
+}
+for kind in forever hostile_loop; do
+  levels=2 how=
+  [[ $kind == hostile_loop ]] && levels=1 how="--backend cl"
+  # shellcheck disable=SC2086
+  "$ts" run --kernel-file "$k/$kind.cl" $how --timeout 300 >"$tmp/out" 2>"$tmp/err" &
+  top=$!
+  for _ in $(seq 150); do
+    [[ $(descendants $top | wc -l) -ge $levels ]] && break
+    sleep 0.2
+  done
+  sleep 1 # well into the kernel
+  kids=$(descendants $top | tr '\n' ' ')
+  check "$kind: tilescope runs it in $levels process(es) under it (${kids:-none})" \
+    test "$(wc -w <<<"$kids")" -ge $levels
+  kill -9 $top
+  wait $top 2>/dev/null
+  left=
+  for _ in $(seq 50); do
+    # shellcheck disable=SC2086
+    left=$(running $kids | tr '\n' ' ')
+    [[ -z $left ]] && break
+    sleep 0.1
+  done
+  check "  killed with SIGKILL, none of them left within 5 s (still running: ${left:-none})" test -z "$left"
+  # shellcheck disable=SC2086
+  [[ -n $left ]] && kill -9 $left 2>/dev/null
+done
 
 # --observe: the write past the buffer is named, not made
 "$ts" run --kernel-file "$k/hostile_past.cl" --backend cl --observe >"$tmp/out" 2>&1

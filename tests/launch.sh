@@ -2,8 +2,10 @@
 # Kernels as libraries ship them, from the command line: a kernel file with no tilescope
 # lines run from a launch file beside it (--launch), its typed output written as NumPy
 # (--raw) and compared (--expect REF.npy, and a PNG of the output as shown), the exit codes
-# and one-line messages of a launch that is wrong, and a kernel launched outside its
-# contract failing with its findings.
+# and one-line messages of a launch that is wrong (a constant that does not fit its
+# argument's type, a struct by value, a work-group too large to observe), and a kernel
+# launched outside its contract failing with its findings. Also: a kernel's printf on stderr
+# (stdout stays JSON under --json), and #include of a header beside the kernel file.
 # usage: launch.sh TILESCOPE SOURCE_DIR
 set -u
 ts=$(realpath "$1") src=$(realpath "$2")
@@ -231,6 +233,121 @@ CL
 "$ts" run --kernel-file "$tmp/g3.cl" --observe -i "$tmp/g40x31.png" >"$tmp/out" 2>&1
 check "3-D: global and local in three sizes ($(head -3 "$tmp/out"))" grep -q "^  g3: global 40x31x3, local 1x1x1, 3720 work-groups" "$tmp/out"
 check "  a work-group named by three coordinates" grep -Eq "work-group \([0-9]+,[0-9]+,[12]\) item \(0,0,0\)" "$tmp/out"
+
+# A kernel's printf goes to stderr, never stdout: under --json, run's and bench's standard
+# output stays one JSON object, plain and observed, and the printed line is on stderr.
+cat >"$tmp/pf.cl" <<'CL'
+// tilescope: plain global=W,H
+__kernel void pf(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x == 0 && y == 0)
+    printf("pf says %d\n", W);
+  for (int c = 0; c < C; c++)
+    out[(y * W + x) * C + c] = in[(y * W + x) * C + c];
+}
+CL
+for how in "run" "run --observe" "bench --size 64x64 --repeats 1"; do
+  # shellcheck disable=SC2086
+  "$ts" $how --kernel-file "$tmp/pf.cl" --json >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "printf under $how --json: exit 0 ($rc: $(head -3 "$tmp/err"))" test $rc -eq 0
+  check "  stdout is the JSON alone ($(head -c 200 "$tmp/out"))" \
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/out"
+  check "  the printed line on stderr" grep -Eq "^pf says (640|64)$" "$tmp/err"
+done
+
+# Observation names a work-item of its group in 11 bits: a work-group of more than 2047
+# work-items (64x64 here, which the device runs plain) is refused in one line naming the
+# kernel, exit 2; 2048 in one dimension too, and 2047 is observed.
+cat >"$tmp/wg.cl" <<'CL'
+// tilescope: plain global=(W+63)/64*64,(H+63)/64*64 local=64,64
+__kernel void wg(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x < W && y < H)
+    for (int c = 0; c < C; c++)
+      out[(y * W + x) * C + c] = in[(y * W + x) * C + c];
+}
+CL
+"$ts" run --kernel-file "$tmp/wg.cl" >"$tmp/out" 2>&1
+rc=$?
+check "64x64 work-groups, plain: exit 0 ($rc: $(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^  wg: global 640x512, local 64x64, 80 work-groups' '$tmp/out'"
+"$ts" run --kernel-file "$tmp/wg.cl" --observe >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "64x64 work-groups observed: exit 2 ($rc)" test $rc -eq 2
+check "  one line naming the kernel and 2047 ($(cat "$tmp/err"))" bash -c "[[ \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q '^tilescope run: .*wg.cl: wg: work-groups of 4096 work-items; observation tells at most 2047 of a group apart' '$tmp/err'"
+"$ts" run --kernel-file "$tmp/wg.cl" --pass 'global=2048,1 local=2048,1' --observe >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "2048 work-items observed: exit 2, one line ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q ': wg: work-groups of 2048 work-items; observation tells at most 2047' '$tmp/err'"
+"$ts" run --kernel-file "$tmp/wg.cl" --pass 'global=2047,1 local=2047,1' --observe >"$tmp/out" 2>&1
+rc=$?
+check "2047 work-items observed: exit 0, no finding ($rc: $(tail -2 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^observed: no finding, every access in order$' '$tmp/out'"
+
+# #include "x.h" finds the header beside the kernel file, whatever the current folder:
+# plain and observed, with the output the header's function makes.
+mkdir -p "$tmp/inc"
+cat >"$tmp/inc/inv.h" <<'CL'
+#define MAXV 255
+uchar invert(uchar v) { return MAXV - v; }
+CL
+cat >"$tmp/inc/inc.cl" <<'CL'
+// tilescope: plain global=W,H
+#include "inv.h"
+__kernel void inc(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  for (int c = 0; c < C; c++) {
+    uchar v = in[(y * W + x) * C + c];
+    out[(y * W + x) * C + c] = invert(v);
+  }
+}
+CL
+sed 's/invert(v)/255 - v/; /#include/d' "$tmp/inc/inc.cl" >"$tmp/noinc.cl"
+"$ts" run --kernel-file "$tmp/noinc.cl" -i "$tmp/g40x31.png" -o "$tmp/inv.png" >/dev/null 2>&1
+for obs in "" --observe; do
+  # shellcheck disable=SC2086
+  (cd "$tmp" && "$ts" run --kernel-file inc/inc.cl $obs -i g40x31.png --expect inv.png) >"$tmp/out" 2>&1
+  rc=$?
+  check "#include beside the kernel${obs:+, $obs}: exit 0 ($rc: $(tail -2 "$tmp/out"))" \
+    bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals inv.png$' '$tmp/out'"
+done
+
+# A constant on the launch line is given to the argument as its own type: 4000000000 fits a
+# uint (the kernel sees it, and copies its input); 2^32 and -1 do not, nor a fraction, and a
+# struct is not a scalar: one line naming the argument, exit 2.
+cat >"$tmp/big.cl" <<'CL'
+// tilescope: plain global=W,H big=4000000000
+__kernel void big(__global const uchar *in, __global uchar *out, int W, int H, int C, uint big)
+{
+  int i = (get_global_id(1) * W + get_global_id(0)) * C;
+  for (int c = 0; c < C; c++)
+    out[i + c] = big == 4000000000u ? in[i + c] : 0;
+}
+CL
+"$ts" run --kernel-file "$tmp/big.cl" -i "$tmp/g40x31.png" --expect "$tmp/g40x31.png" >"$tmp/out" 2>&1
+rc=$?
+check "uint big=4000000000: exit 0, the kernel sees it ($rc: $(tail -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals .*g40x31.png$' '$tmp/out'"
+for v in 4294967296 -1 1.5; do
+  "$ts" run --kernel-file "$tmp/big.cl" --pass "big=$v" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "uint big=$v: exit 2, one line naming it ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q \"^tilescope run: .*big.cl: big: argument 'big' (__private uint): $v is not a whole number in 0..4294967295$\" '$tmp/err'"
+done
+cat >"$tmp/st.cl" <<'CL'
+// tilescope: plain global=W,H g=2
+struct pair { int a, b; };
+__kernel void st(__global const uchar *in, __global uchar *out, int W, int H, int C, struct pair g)
+{
+  int i = (get_global_id(1) * W + get_global_id(0)) * C;
+  out[i] = in[i] * g.a;
+}
+CL
+"$ts" run --kernel-file "$tmp/st.cl" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a struct by value: exit 2, one line naming it ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q \"^tilescope run: .*st.cl: st: argument 'g' (__private struct pair): a launch line gives scalars only, not a vector or a struct$\" '$tmp/err'"
 
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]
