@@ -348,6 +348,32 @@ CL
 "$ts" run --kernel-file "$tmp/st.cl" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "a struct by value: exit 2, one line naming it ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -q \"^tilescope run: .*st.cl: st: argument 'g' (__private struct pair): a launch line gives scalars only, not a vector or a struct$\" '$tmp/err'"
+# The argument's own type, seen through a typedef: an int takes -5 (the kernel sees it) but
+# not 4000000000; a typedef'd struct and a float2 are not scalars.
+cat >"$tmp/sig.cl" <<'CL'
+// tilescope: plain entry=sig global=W,H neg=-5
+typedef struct { int a, b; } pair;
+__kernel void sig(__global const uchar *in, __global uchar *out, int W, int H, int C, int neg)
+{
+  int i = (get_global_id(1) * W + get_global_id(0)) * C;
+  for (int c = 0; c < C; c++)
+    out[i + c] = neg == -5 ? in[i + c] : 0;
+}
+__kernel void vec(__global const uchar *in, __global uchar *out, int W, int H, float2 v) { }
+__kernel void rec(__global const uchar *in, __global uchar *out, int W, int H, pair p) { }
+CL
+"$ts" run --kernel-file "$tmp/sig.cl" -i "$tmp/g40x31.png" --expect "$tmp/g40x31.png" >"$tmp/out" 2>&1
+rc=$?
+check "int neg=-5: exit 0, the kernel sees it ($rc: $(tail -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals .*g40x31.png$' '$tmp/out'"
+for pass in "sig neg=4000000000|argument 'neg' (__private int): 4000000000 is not a whole number in -2147483648..2147483647" \
+  "vec v=2|argument 'v' (__private float2): a launch line gives scalars only, not a vector or a struct" \
+  "rec p=2|argument 'p' (__private pair): a launch line gives scalars only, not a vector or a struct"; do
+  set -- ${pass%%|*}
+  "$ts" run --kernel-file "$tmp/sig.cl" --pass "entry=$1 $2" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "$1 $2: exit 2, one line naming it ($rc: $(cat "$tmp/err"))" bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/err') -eq 1 ]] && grep -qF \"${pass#*|}\" '$tmp/err'"
+done
 
 echo "launch.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -66,6 +66,7 @@ typedef struct ts_plain_param {
   int pointer;      /* a pointer argument (then space and the pointee's facts) */
   int space;        /* TS_SPACE_* of the pointee */
   int is_const, is_float, is_signed;
+  int is_record;    /* a struct or union (by value: a launch line cannot give one) */
   int elem_size;    /* bytes of the pointee (or of the scalar) */
   int lanes;        /* vector lanes of the pointee, 1 for a scalar */
 } ts_plain_param;

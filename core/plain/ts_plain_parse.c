@@ -10,6 +10,18 @@
 
 /* ---- the kernels' signatures ---- */
 
+/* A type's lanes, element kind and signedness (ct canonical: a typedef seen through). */
+static void scalar_facts(CXType ct, ts_plain_param *out)
+{
+  out->lanes = ct.kind == CXType_ExtVector ? clang_getNumElements(ct) : 1;
+  CXType et = ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct;
+  enum CXTypeKind k = et.kind;
+  out->is_float = k == CXType_Float || k == CXType_Double || k == CXType_Half;
+  out->is_signed = k == CXType_Char_S || k == CXType_SChar || k == CXType_Short ||
+                   k == CXType_Int || k == CXType_Long || k == CXType_LongLong || k == CXType_Enum;
+  out->is_record = k == CXType_Record;
+}
+
 static int param_of(CXCursor p, ts_plain_param *out)
 {
   memset(out, 0, sizeof *out);
@@ -31,16 +43,11 @@ static int param_of(CXCursor p, ts_plain_param *out)
     long long sz = clang_Type_getSizeOf(pt);
     out->elem_size = sz > 0 ? (int)sz : 1;
     CXType ct = clang_getCanonicalType(pt);
-    out->lanes = ct.kind == CXType_ExtVector ? clang_getNumElements(ct) : 1;
-    CXType et = ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct;
-    out->is_float = et.kind == CXType_Float || et.kind == CXType_Double || et.kind == CXType_Half;
-    out->is_signed = et.kind == CXType_Char_S || et.kind == CXType_SChar ||
-                     et.kind == CXType_Short || et.kind == CXType_Int || et.kind == CXType_Long;
+    scalar_facts(ct, out);
     free(ps);
     out->pointer = 1;
   } else {
-    CXType ct = clang_getCanonicalType(t);
-    out->is_float = ct.kind == CXType_Float || ct.kind == CXType_Double;
+    scalar_facts(clang_getCanonicalType(t), out);
     long long sz = clang_Type_getSizeOf(t);
     out->elem_size = sz > 0 ? (int)sz : 4;
     out->space = TS_SPACE_PRIVATE;

@@ -496,7 +496,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       int bits = sz == 1 || sz == 2 || sz == 8 ? 8 * (int)sz : 32;
       double lo = p->is_signed ? -ldexp(1, bits - 1) : 0;
       double hi = p->is_signed ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
-      if (st == TS_OK && (p->lanes > 1 || strstr(p->type, "struct") || (sz != 1 && sz != 2 &&
+      if (st == TS_OK && (p->lanes > 1 || p->is_record || (sz != 1 && sz != 2 &&
                                                                       sz != 4 && sz != 8)))
         st = ts_fail(r->err, TS_ERR_ARG, "%s: %s: argument '%s' (%s): a launch line gives "
                      "scalars only, not a vector or a struct", r->d->path, k->name, p->name,
