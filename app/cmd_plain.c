@@ -164,6 +164,24 @@ static int usage_error(ts_status st)
          st == TS_ERR_TOO_LARGE || st == TS_ERR_UNSUPPORTED || st == TS_ERR_IO;
 }
 
+/* A run in this process (--isolate none): what the kernel prints (printf) goes to stderr, as
+ * an isolated run's does, so that it cannot garble this command's output (--json). */
+static ts_status run_here(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
+                          const ts_plain_opts *o, ts_plain_result **res, ts_error *err)
+{
+  fflush(stdout);
+  int saved = dup(1);
+  if (saved >= 0)
+    dup2(2, 1);
+  ts_status st = ts_plain_run(cl, d, in, o, res, err);
+  fflush(stdout);
+  if (saved >= 0) {
+    dup2(saved, 1);
+    close(saved);
+  }
+  return st;
+}
+
 int cmd_run_plain(int argc, char **argv)
 {
   /* --pass is repeatable: take them out before the table parser */
@@ -283,7 +301,7 @@ int cmd_run_plain(int argc, char **argv)
   char unobservable[sizeof err.msg] = "";
   if (observe)
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &po, timeout, &res, &err)
-                 : ts_plain_run(cl, d, in, &po, &res, &err);
+                 : run_here(cl, d, in, &po, &res, &err);
   if (st == TS_ERR_UNSUPPORTED) { /* it cannot be observed here: said, and the plain run made */
     snprintf(unobservable, sizeof unobservable, "%s", err.msg);
     fprintf(stderr, "tilescope run: --observe: %s\n", unobservable);
@@ -293,7 +311,7 @@ int cmd_run_plain(int argc, char **argv)
   plain_o.observe = 0;
   if (st == TS_OK && (!res || !res->counts[TS_FIND_OOB]))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
-                 : ts_plain_run(cl, d, in, &plain_o, &plain, &err);
+                 : run_here(cl, d, in, &plain_o, &plain, &err);
   /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
    * observed run found is reported first, then the failure; no output is written. */
   ts_status plain_failed = res && st != TS_OK ? st : TS_OK;

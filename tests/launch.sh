@@ -235,7 +235,8 @@ check "3-D: global and local in three sizes ($(head -3 "$tmp/out"))" grep -q "^ 
 check "  a work-group named by three coordinates" grep -Eq "work-group \([0-9]+,[0-9]+,[12]\) item \(0,0,0\)" "$tmp/out"
 
 # A kernel's printf goes to stderr, never stdout: under --json, run's and bench's standard
-# output stays one JSON object, plain and observed, and the printed line is on stderr.
+# output stays one JSON object, plain, observed and in tilescope's own process (--isolate
+# none), and the printed line is on stderr.
 cat >"$tmp/pf.cl" <<'CL'
 // tilescope: plain global=W,H
 __kernel void pf(__global const uchar *in, __global uchar *out, int W, int H, int C)
@@ -247,7 +248,7 @@ __kernel void pf(__global const uchar *in, __global uchar *out, int W, int H, in
     out[(y * W + x) * C + c] = in[(y * W + x) * C + c];
 }
 CL
-for how in "run" "run --observe" "bench --size 64x64 --repeats 1"; do
+for how in "run" "run --observe" "run --isolate none" "bench --size 64x64 --repeats 1"; do
   # shellcheck disable=SC2086
   "$ts" $how --kernel-file "$tmp/pf.cl" --json >"$tmp/out" 2>"$tmp/err"
   rc=$?
