@@ -870,6 +870,65 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     ti_sb_str(o, "\n  barrier(CLK_LOCAL_MEM_FENCE);");
 }
 
+/* The contexts of c's children (kctx) for c in context ctx; c's address space (1 __global,
+ * 2 __local) when c itself is an access of observed memory there, else 0. */
+static int contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx)
+{
+  for (int i = 0; i < k->n; i++)
+    kctx[i] = CTX_READ;
+  CXType t = clang_getCursorType(c);
+  char op[16];
+  int access = 0;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_ArraySubscriptExpr:
+    if (k->n == 2)
+      kctx[0] = CTX_NONE, kctx[1] = CTX_READ;
+    access = 1;
+    break;
+  case CXCursor_MemberRefExpr:
+    /* p->f is an access of f; s.f passes the context to s only when s is not observed
+     * memory itself (then s.f is the access) */
+    if (k->n >= 1)
+      kctx[0] = CTX_NONE;
+    access = 1;
+    break;
+  case CXCursor_UnaryOperator:
+    op_of(w, c, k, 0, op, sizeof op);
+    if (strcmp(op, "&") == 0) {
+      kctx[0] = CTX_NONE;
+    } else if (strcmp(op, "*") == 0) {
+      kctx[0] = CTX_NONE;
+      access = 1;
+    } else if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+      kctx[0] = CTX_UPDATE;
+    }
+    break;
+  case CXCursor_BinaryOperator:
+    op_of(w, c, k, 1, op, sizeof op);
+    if (strcmp(op, "=") == 0 && k->n == 2)
+      kctx[0] = CTX_WRITE;
+    break;
+  case CXCursor_CompoundAssignOperator:
+    if (k->n == 2)
+      kctx[0] = CTX_UPDATE;
+    break;
+  case CXCursor_ParenExpr:
+  case CXCursor_UnexposedExpr:
+    /* implicit conversions and vector components: the context passes through */
+    for (int i = 0; i < k->n; i++)
+      kctx[i] = ctx;
+    break;
+  case CXCursor_UnaryExpr: /* sizeof, vec_step: nothing evaluated */
+    for (int i = 0; i < k->n; i++)
+      kctx[i] = CTX_NONE;
+    break;
+  default:
+    break;
+  }
+  int sp = access && ctx != CTX_NONE && !is_array(t) ? space_of(t) : 0;
+  return sp;
+}
+
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
 {
   if (w->failed)
@@ -882,10 +941,7 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   int kctx[64];
   for (int i = 0; i < k.n; i++)
     kctx[i] = CTX_READ;
-  enum CXCursorKind ck = clang_getCursorKind(c);
-  CXType t = clang_getCursorType(c);
-  char op[16];
-  switch (ck) {
+  switch (clang_getCursorKind(c)) {
   case CXCursor_FunctionDecl:
     emit_function(w, o, c, s, &k);
     return;
@@ -911,64 +967,13 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     if (emit_call(w, o, c, s, &k))
       return;
     break;
-  case CXCursor_ArraySubscriptExpr: {
-    if (k.n == 2)
-      kctx[0] = CTX_NONE, kctx[1] = CTX_READ;
-    int sp = space_of(t);
-    if (sp && !is_array(t) && ctx != CTX_NONE) {
-      emit_access(w, o, c, s, sp, ctx, &k, kctx);
-      return;
-    }
-    break;
-  }
-  case CXCursor_MemberRefExpr: {
-    /* p->f is an access of f; s.f passes the context to s only when s is not observed
-     * memory itself (then s.f is the access) */
-    int sp = space_of(t);
-    if (k.n >= 1)
-      kctx[0] = CTX_NONE;
-    if (sp && !is_array(t) && ctx != CTX_NONE) {
-      emit_access(w, o, c, s, sp, ctx, &k, kctx);
-      return;
-    }
-    break;
-  }
-  case CXCursor_UnaryOperator:
-    op_of(w, c, &k, 0, op, sizeof op);
-    if (strcmp(op, "&") == 0) {
-      kctx[0] = CTX_NONE;
-    } else if (strcmp(op, "*") == 0) {
-      kctx[0] = CTX_NONE;
-      int sp = space_of(t);
-      if (sp && !is_array(t) && ctx != CTX_NONE) {
-        emit_access(w, o, c, s, sp, ctx, &k, kctx);
-        return;
-      }
-    } else if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
-      kctx[0] = CTX_UPDATE;
-    }
-    break;
-  case CXCursor_BinaryOperator:
-    op_of(w, c, &k, 1, op, sizeof op);
-    if (strcmp(op, "=") == 0 && k.n == 2)
-      kctx[0] = CTX_WRITE;
-    break;
-  case CXCursor_CompoundAssignOperator:
-    if (k.n == 2)
-      kctx[0] = CTX_UPDATE;
-    break;
-  case CXCursor_ParenExpr:
-  case CXCursor_UnexposedExpr:
-    /* implicit conversions and vector components: the context passes through */
-    for (int i = 0; i < k.n; i++)
-      kctx[i] = ctx;
-    break;
-  case CXCursor_UnaryExpr: /* sizeof, vec_step: nothing evaluated */
-    for (int i = 0; i < k.n; i++)
-      kctx[i] = CTX_NONE;
-    break;
   default:
     break;
+  }
+  int sp = contexts(w, c, &k, ctx, kctx);
+  if (sp) {
+    emit_access(w, o, c, s, sp, ctx, &k, kctx);
+    return;
   }
   emit_body(w, o, c, s, &k, kctx);
 }
