@@ -499,6 +499,54 @@ static void barrier_divergence(void)
   }
 }
 
+/* Accesses spelt in a macro's arguments are observed each at its own text, in the context
+ * the macro's body gives it, and one made in the body (DEREF) wraps the use: the chosen
+ * work-item's log has each access once per evaluation, with its kind. */
+static void macro_spellings(void)
+{
+  const char *path = write_kernel("macros.cl",
+    "// tilescope: plain global=W,H local=4,4\n"                                    /* 1 */
+    "#define PLUS1(v) ((v) + 1)\n"
+    "#define SET(p, v) (p) = (v)\n"
+    "#define ADD(a, b) ((a) + (b))\n"
+    "#define SQ(x) ((x) * (x))\n"                                                   /* 5 */
+    "#define DEREF(p) (*(p))\n"
+    "#define INC(x) ((x)++)\n"
+    "__kernel void mac(__global const uchar *in, __global uchar *out, int W, int H)\n"
+    "{\n"
+    "  int i = (get_global_id(1) * W + get_global_id(0)) * 4;\n"                   /* 10 */
+    "  out[i] = PLUS1(in[i]);\n"                                                    /* 11 */
+    "  SET(out[i + 1], ADD(in[i], in[i + 1]));\n"                                   /* 12 */
+    "  out[i + 2] = SQ(in[i + 2]);\n"                                               /* 13 */
+    "  out[i + 3] = DEREF(in + i + 3);\n"                                           /* 14 */
+    "  INC(out[i + 3]);\n"                                                          /* 15 */
+    "}\n");
+  ts_plain_desc *d = load(path, NULL, 0);
+  ts_image *img = random_image(8, 8, 4);
+  ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL, *o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
+  CHECK(o && o->nfindings == 0, "macros.cl: not observed, or %zu findings", o ? o->nfindings : 0);
+  CHECK(p && o && differ(o->out, p->out) == 0, "macros.cl: the observed output differs");
+  if (o) {
+    /* per line: reads, writes, updates, in the log's order */
+    static const char *want[16] = { [11] = "rw", [12] = "rrw", [13] = "rrw", [14] = "rw", [15] = "u" };
+    char got[16][8] = { { 0 } };
+    const ts_plain_launch *L = &o->launch[0];
+    for (size_t i = 0; i < L->nlog; i++) {
+      int ln = L->log[i].line;
+      size_t n = ln >= 0 && ln < 16 ? strlen(got[ln]) : 7;
+      if (n < 7)
+        got[ln][n] = L->log[i].acc == 1 ? 'r' : L->log[i].acc == 2 ? 'w' : L->log[i].acc == 3 ? 'u' : '?';
+    }
+    for (int ln = 11; ln <= 15; ln++)
+      CHECK(strcmp(got[ln], want[ln]) == 0, "macros.cl line %d: accesses '%s', not '%s'", ln,
+            got[ln], want[ln]);
+  }
+  ts_plain_result_free(p);
+  ts_plain_result_free(o);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+}
+
 /* A private pointer to __local memory (`__local uchar *p;`, as OpenCV's integral_sum.cl
  * declares one) is a pointer, not a __local array: it builds observed, and its accesses are
  * the array's. */
@@ -596,6 +644,7 @@ int main(void)
   barrier_spaces();
   barrier_divergence();
   local_pointer_variable();
+  macro_spellings();
   description_errors();
   ts_cl_destroy(cl);
   char cmd[600];

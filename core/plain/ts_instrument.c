@@ -214,19 +214,63 @@ int ti_is_kernel(walker *w, CXCursor c)
   return kernel;
 }
 
-/* Whether a cursor's subtree reads or writes __global or __local memory by a subscript, a
- * dereference or a member through a pointer (what emit wraps). */
-static enum CXChildVisitResult find_memory(CXCursor c, CXCursor parent, CXClientData d)
+static int contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx);
+
+/* What of a cursor is written in turn: a child, or, where children span the whole of one
+ * macro's use (parts made in the macro's body), what of them is spelt in the use's
+ * arguments (PLUS1(in[i]) for ((v) + 1): in[i]). */
+typedef struct part {
+  CXCursor c;
+  span s;
+  int ctx, index; /* index: the child's, or -1 for a part found inside the use */
+} part;
+
+enum { MAX_PARTS = 64 };
+
+/* The parts of node n (in context ctx) that spans the whole of the use u: its children spelt
+ * in the use's arguments, and those of its children that span the use too. A node that
+ * spans the use and is itself an access was made in the macro's body from several parts:
+ * it cannot be wrapped alone. */
+static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
 {
-  (void)parent;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  CXType t = clang_getCursorType(c);
-  if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
-       k == CXCursor_UnaryOperator) && t.kind != CXType_Pointer && space_of(t) && !is_array(t)) {
-    *(int *)d = 1;
-    return CXChildVisit_Break;
+  kids k;
+  children(n, &k);
+  int kctx[64];
+  if (contexts(w, n, &k, ctx, kctx)) {
+    ti_fail(w, u.line, "several memory accesses come from one macro's use here; tilescope "
+            "observes each access, so write them out (or make the macro one access)");
+    return;
   }
-  return CXChildVisit_Recurse;
+  for (int i = 0; i < k.n && !w->failed; i++) {
+    span cs = ti_span_of(w, k.c[i]);
+    if (!cs.ok || cs.s < u.s || cs.t > u.t)
+      continue;
+    if ((cs.s == u.s && cs.t == u.t) || cs.s == cs.t) { /* (a point: a nested use's body) */
+      use_parts(w, k.c[i], kctx[i], u, p, np);
+      continue;
+    }
+    /* an argument the body uses twice (SQ(x) ((x) * (x))) is one text: written once, in the
+     * contexts of both uses */
+    int j = 0;
+    while (j < *np && (p[j].s.s != cs.s || p[j].s.t != cs.t))
+      j++;
+    if (j < *np) {
+      if (p[j].ctx != kctx[i])
+        p[j].ctx = p[j].ctx == CTX_NONE ? kctx[i] : kctx[i] == CTX_NONE ? p[j].ctx : CTX_UPDATE;
+      continue;
+    }
+    if (*np == MAX_PARTS) {
+      ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
+      return;
+    }
+    p[(*np)++] = (part){ k.c[i], cs, kctx[i], -1 };
+  }
+}
+
+static int part_cmp(const void *a, const void *b)
+{
+  const part *x = a, *y = b;
+  return x->s.s < y->s.s ? -1 : x->s.s > y->s.s;
 }
 
 /* The cursor's text with its children rewritten, ctx[i] the context of child i; child wrap
@@ -234,34 +278,43 @@ static enum CXChildVisitResult find_memory(CXCursor c, CXCursor parent, CXClient
 static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k,
                            const int *ctx, int wrap, unsigned bline)
 {
-  unsigned pos = s.s;
-  for (int i = 0; i < k->n; i++) {
+  (void)c;
+  part p[MAX_PARTS];
+  int np = 0, use = 0;
+  for (int i = 0; i < k->n && np < MAX_PARTS; i++) {
     span cs = ti_span_of(w, k->c[i]);
-    if (cs.ok && cs.s == s.s && cs.t == s.t && k->n > 1) {
-      /* one macro's use, made of several parts: an access among them cannot be wrapped
-       * alone, and would go unobserved */
-      int mem = 0;
-      clang_visitChildren(k->c[i], find_memory, &mem);
-      if (!mem)
-        find_memory(k->c[i], c, &mem);
-      if (mem)
-        ti_fail(w, cs.line, "several memory accesses come from one macro's use here; "
-                "tilescope observes each access, so write them out (or make the macro one "
-                "access)");
+    if (cs.ok && cs.s == s.s && cs.t == s.t && k->n > 1)
+      use = 1; /* parts of one macro's use: gathered below */
+    else if (cs.ok && cs.s >= s.s && cs.t <= s.t)
+      p[np++] = (part){ k->c[i], cs, ctx[i], i };
+  }
+  if (use) { /* then every child is part of the use: what its arguments spell, in order */
+    np = 0;
+    for (int i = 0; i < k->n && !w->failed; i++) {
+      span cs = ti_span_of(w, k->c[i]);
+      if (cs.ok && cs.s == s.s && cs.t == s.t)
+        use_parts(w, k->c[i], ctx[i], s, p, &np);
+      else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
+        p[np++] = (part){ k->c[i], cs, ctx[i], -1 };
     }
-    if (!cs.ok || cs.s < pos || cs.t > s.t || (cs.s == s.s && cs.t == s.t && k->n > 1))
-      continue; /* inside a macro's use: its text is the use's */
-    ti_sb_add(o, w->src + pos, cs.s - pos);
-    if (i == wrap) {
-      ti_sb_fmt(o, "ts_uniform(ts_c, %u, %u, (", cs.line - w->line_base, bline - w->line_base);
+    qsort(p, (size_t)np, sizeof *p, part_cmp);
+  }
+  unsigned pos = s.s;
+  for (int i = 0; i < np; i++) {
+    if (p[i].s.s < pos)
+      continue; /* overlapping texts: the first is written */
+    ti_sb_add(o, w->src + pos, p[i].s.s - pos);
+    int wrapped = p[i].index >= 0 && p[i].index == wrap;
+    if (wrapped) {
+      ti_sb_fmt(o, "ts_uniform(ts_c, %u, %u, (", p[i].s.line - w->line_base,
+                bline - w->line_base);
       w->out->guards++;
     }
-    emit(w, o, k->c[i], ctx[i]);
-    if (i == wrap)
+    emit(w, o, p[i].c, p[i].ctx);
+    if (wrapped)
       ti_sb_str(o, ") ? 1 : 0)");
-    pos = cs.t;
+    pos = p[i].s.t;
   }
-  (void)c;
   ti_sb_add(o, w->src + pos, s.t - pos);
 }
 
@@ -669,12 +722,67 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
 
 /* The operator of a unary or binary expression: the first token after the first child (binary,
  * postfix) or before it (prefix). */
+/* An operator made in a macro's body (SET(p, v) for (p) = (v)), where the use's tokens do
+ * not show it (and libclang 15 gives no expression's operator): told from the operands'
+ * types and conversions, as far as contexts() needs it. Binary: "=" when the first operand
+ * is an lvalue used as it is, with no conversion (a[i], x, s.f, *p, in parentheses); any
+ * other operator reads it. Unary: "*" when it takes a pointer to its own type, "&" when it
+ * makes a pointer to its operand's, "++" (or --: the same context) when it takes an lvalue
+ * as it is. */
+static int same_type(CXType a, CXType b)
+{
+  return clang_equalTypes(clang_getCanonicalType(a), clang_getCanonicalType(b));
+}
+
+static int is_deref(CXCursor c)
+{
+  kids k;
+  children(c, &k);
+  CXType ct = clang_getCanonicalType(k.n == 1 ? clang_getCursorType(k.c[0]) : clang_getCursorType(c));
+  return clang_getCursorKind(c) == CXCursor_UnaryOperator && k.n == 1 &&
+         ct.kind == CXType_Pointer && same_type(clang_getPointeeType(ct), clang_getCursorType(c));
+}
+
+static int plain_lvalue(CXCursor x)
+{
+  kids k;
+  while (clang_getCursorKind(x) == CXCursor_ParenExpr) {
+    children(x, &k);
+    if (k.n != 1)
+      return 0;
+    x = k.c[0];
+  }
+  enum CXCursorKind xk = clang_getCursorKind(x);
+  return xk == CXCursor_DeclRefExpr || xk == CXCursor_ArraySubscriptExpr ||
+         xk == CXCursor_MemberRefExpr || is_deref(x);
+}
+
+static void op_from_types(CXCursor c, const kids *k, int binary, char *op, size_t n)
+{
+  const char *o = "";
+  if (binary)
+    o = plain_lvalue(k->c[0]) ? "=" : "";
+  else if (is_deref(c))
+    o = "*";
+  else if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer &&
+           same_type(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(c))),
+                     clang_getCursorType(k->c[0])))
+    o = "&";
+  else if (plain_lvalue(k->c[0]))
+    o = "++"; /* -x, !x and ~x convert their operand; ++ and -- take it as it is */
+  snprintf(op, n, "%s", o);
+}
+
 static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, size_t n)
 {
   op[0] = 0;
   if (k->n == 0)
     return;
   span s = ti_span_of(w, c), cs = ti_span_of(w, k->c[0]);
+  if (cs.s == s.s && cs.t == s.t && (binary || k->n == 1)) {
+    op_from_types(c, k, binary, op, n);
+    return;
+  }
   if (!binary) {
     if (cs.s > s.s)
       token_after(w, c, s.s, op, n);
