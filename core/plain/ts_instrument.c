@@ -283,8 +283,8 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
   int np = 0, use = 0;
   for (int i = 0; i < k->n && np < MAX_PARTS; i++) {
     span cs = ti_span_of(w, k->c[i]);
-    if (cs.ok && cs.s == s.s && cs.t == s.t && k->n > 1)
-      use = 1; /* parts of one macro's use: gathered below */
+    if (cs.ok && ((cs.s == s.s && cs.t == s.t && k->n > 1) || cs.s == cs.t))
+      use = 1; /* parts of one macro's use (a point: of a use nested in it): gathered below */
     else if (cs.ok && cs.s >= s.s && cs.t <= s.t)
       p[np++] = (part){ k->c[i], cs, ctx[i], i };
   }
@@ -292,7 +292,7 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     np = 0;
     for (int i = 0; i < k->n && !w->failed; i++) {
       span cs = ti_span_of(w, k->c[i]);
-      if (cs.ok && cs.s == s.s && cs.t == s.t)
+      if (cs.ok && ((cs.s == s.s && cs.t == s.t) || cs.s == cs.t))
         use_parts(w, k->c[i], ctx[i], s, p, &np);
       else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
         p[np++] = (part){ k->c[i], cs, ctx[i], -1 };
