@@ -291,6 +291,16 @@ for img in chart1080 chart4k; do
       --observe --repeats 5 2>&1 | head -6 | tee -a "$out/plain.txt"
   done
 done
+# A barrier that the work-items past the image's edge skip (1080 rows are no multiple of 16):
+# named at its branch on a device whose work-items really diverge.
+"$ts" run --kernel-file "$root/assets/kernels/plain/broken_divergence.cl" -i "$work/chart1080.png" \
+  --device "$gpu" --observe --timeout 60 >"$work/diverge.txt" 2>&1
+rd=$?
+if [[ $rd -eq 1 ]] && grep -q "^broken_divergence.cl:21: barrier divergence in gauss_tiled: work-group" "$work/diverge.txt"; then
+  log "divergence observed: $(grep -m1 'barrier divergence' "$work/diverge.txt")"
+else
+  log "divergence NOT observed (exit $rd): $(tail -3 "$work/diverge.txt")"; rp=1
+fi
 # The viewer's observation of a built-in at 4K (its limit on a GPU): the observed replay's time.
 for v in box2d integral; do
   s0=$(date +%s.%N)
