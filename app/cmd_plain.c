@@ -309,7 +309,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
-  if (st == TS_OK && (!res || !res->counts[TS_FIND_OOB]))
+  if (st == TS_OK && (!res || (!res->counts[TS_FIND_OOB] && !res->counts[TS_FIND_DIVERGE])))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
                  : run_here(cl, d, in, &plain_o, &plain, &err);
   /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
@@ -358,9 +358,13 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain && plain_failed == TS_OK)
+  if (!plain && plain_failed == TS_OK && res && res->counts[TS_FIND_OOB])
     fprintf(o, "the plain run was not made: it would access memory outside its buffers (below); "
                "the output is the observed run's, which performs none of those accesses\n");
+  else if (!plain && plain_failed == TS_OK && res)
+    fprintf(o, "the plain run was not made: its work-groups part at a barrier (below), which a "
+               "GPU may hang on; the output is the observed run's, where each group takes the "
+               "way its first work-item took\n");
   uint64_t total = 0;
   if (res) {
     for (int k = 0; k < TS_NFIND; k++)

@@ -775,9 +775,11 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
  * every work-item of a group must decide it alike. The group's n-th such decision is kept
  * as the first of its items to make it decided it, (line + 1) << 12 | item << 1 | v; an item
  * that decides the same line the other way is a finding, naming that item and bline, the
- * barrier's line. Its value is the condition's: on a device that follows each work-item's
- * own branch (a GPU) and on one that makes the group take one (pocl) alike, so the finding
- * does not depend on what the device did with the divergence. */
+ * barrier's line. Each item's own condition is what is checked, so the finding does not
+ * depend on what the device does with a divergence; and every item then takes the group's
+ * way, as pocl makes a group do, so that a device whose work-items really part (a GPU) does
+ * not hang at the barrier: the observed run ends, with its finding. Past TS_UNI decisions an
+ * item takes its own way, unchecked. */
 inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
 {
   __global uint *ob = c->ob;
@@ -790,9 +792,11 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
   uint was = *s;
   if (was == 0)
     was = atomic_cmpxchg(s, 0, me);
-  if (was != 0 && was >> 12 == line + 1 && (was & 1) != (uint)(v != 0))
+  if (was == 0 || was >> 12 != line + 1) /* the group's first, or (unchecked) another branch */
+    return v;
+  if ((was & 1) != (uint)(v != 0))
     ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
-  return v;
+  return (int)(was & 1);
 }
 
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)

@@ -282,7 +282,7 @@ if [[ ${TS_GPU_ONLY:-} != core ]]; then
 "$build/assets/ts_mkchart" "$work/chart1080.png" 1920x1080 >/dev/null
 "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
 log "test_plain"
-"$build/tests/test_plain" 2>&1 | tee "$out/test_plain.txt" | tail -3
+timeout 300 "$build/tests/test_plain" 2>&1 | tee "$out/test_plain.txt" | tail -3
 rp=${PIPESTATUS[0]}
 log "test_plain exit $rp"
 for img in chart1080 chart4k; do
@@ -320,7 +320,7 @@ fi
 #     integral_sum.cl, and grey.png with OpenCV's CPU results blur.npy and sum.npy from
 #     tools/cvref.cpp), compared value for value and timed.
 log "test_launch"
-"$build/tests/test_launch" 2>&1 | tee "$out/test_launch.txt" | tail -2
+timeout 300 "$build/tests/test_launch" 2>&1 | tee "$out/test_launch.txt" | tail -2
 [[ ${PIPESTATUS[0]} -eq 0 ]] || rp=1
 bash "$root/tests/launch.sh" "$ts" "$root" 2>&1 | tee "$out/launch.txt" | tail -2
 [[ ${PIPESTATUS[0]} -eq 0 ]] || rp=1
