@@ -48,9 +48,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   /* a shadow word names its work-item in 11 bits (observe.cl) */
   size_t items = L->local[0] * (L->dims > 1 ? L->local[1] : 1) * (L->dims > 2 ? L->local[2] : 1);
   if (items > 2047)
-    return ts_fail(r->err, TS_ERR_ARG, "%s: %s: work-groups of %zu work-items; observation tells "
-                   "at most 2047 of a group apart (give a smaller local size, or run unobserved)",
-                   r->d->path, k->name, items);
+    return ts_fail(r->err, TS_ERR_UNSUPPORTED, "%s: %s: work-groups of %zu work-items; "
+                   "observation tells at most 2047 of a group apart (give a smaller local size, "
+                   "or run unobserved)", r->d->path, k->name, items);
   size_t w = HEADER + (size_t)BI * MAXG;
   lay->find = (uint32_t)w;
   w += find_words(nlines);

@@ -558,6 +558,20 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
                  o->observe ? "observed, it needs" : "it needs", (unsigned long long)lneed,
                  (unsigned long long)lhave, o->observe ? " (observation keeps two words "
                  "beside each __local element: run it unobserved)" : "");
+  /* a group the device cannot run this kernel in: said before the launch, as the launch
+   * description's fault (observed, the kernel may take more registers than plain) */
+  size_t wgmax = 0, items = 1;
+  for (int i = 0; i < L->dims; i++)
+    items *= L->local[i];
+  if (st == TS_OK &&
+      clGetKernelWorkGroupInfo(kn, r->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgmax, &wgmax,
+                               NULL) == CL_SUCCESS &&
+      wgmax > 0 && items > wgmax)
+    st = ts_fail(r->err, o->observe ? TS_ERR_UNSUPPORTED : TS_ERR_ARG,
+                 "%s: %s: work-groups of %zu work-items; the device runs this kernel%s in "
+                 "groups of at most %zu (give a smaller local size%s)", r->d->path, ps->entry,
+                 items, o->observe ? " observed" : "", wgmax,
+                 o->observe ? ", or run it unobserved" : "");
   int repeats = o->repeats > 0 ? o->repeats : 1;
   double best = 0, times[1000];
   if (repeats > 1000)
