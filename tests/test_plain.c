@@ -553,6 +553,56 @@ static void macro_spellings(void)
   ts_plain_desc_free(d);
 }
 
+/* A temporary that the first pass writes only part of (its even rows): the second pass's
+ * reads of the rest are reads nothing wrote, through a const pointer or not; lanes the first
+ * pass updated atomically count as written. */
+static void temporary_across_passes(void)
+{
+  for (int v = 0; v < 3; v++) {
+    char text[1536];
+    snprintf(text, sizeof text,
+             "// tilescope: buffer tmp type=uint shape=W,H role=temp\n"
+             "// tilescope: plain entry=fill global=W,H\n"
+             "// tilescope: plain entry=use global=W,H\n"
+             "__kernel void fill(__global const uchar *in, __global uint *tmp, int W, int H)\n"
+             "{\n"                                                                   /* 5 */
+             "  int x = get_global_id(0), y = get_global_id(1);\n"
+             "  if (%s)\n"
+             "    %s;\n"
+             "}\n"
+             "__kernel void use(__global %suint *tmp, __global uchar *out, int W, int H)\n" /* 10 */
+             "{\n"
+             "  int x = get_global_id(0), y = get_global_id(1);\n"
+             "  out[y * W + x] = (uchar)tmp[(y / 2 * 2) * W + x];\n"                   /* 13 */
+             "  out[y * W + x] += (uchar)tmp[y * W + x];\n"                            /* 14 */
+             "}\n",
+             v == 2 ? "1" : "y % 2 == 0",
+             v == 2 ? "atomic_inc(&tmp[y * W + x])" : "tmp[y * W + x] = in[y * W + x]",
+             v == 1 ? "" : "const ");
+    const char *path = write_kernel("passes.cl", text);
+    ts_plain_desc *d = load(path, NULL, 0);
+    ts_image *img = random_image(20, 9, 1);
+    ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+    if (v < 2) {
+      CHECK(o && o->nfindings == 1 && o->findings[0].kind == TS_FIND_UNINIT &&
+                o->findings[0].line == 14 && o->findings[0].count == 20 * 4,
+            "passes.cl (%s reader): not one read nothing wrote at line 14, 80 times",
+            v ? "a writable" : "a const");
+      if (o && o->nfindings > 0) {
+        char line[1024], want[] = "passes.cl:14: read of an element nothing wrote in use: "
+                                  "work-group (0,1) item (0,0) reads temporary tmp element (0,1), "
+                                  "which nothing wrote, in this launch or an earlier pass; 80 times in all";
+        ts_plain_finding_line(d, o, &o->findings[0], line, sizeof line);
+        CHECK(strcmp(line, want) == 0, "passes.cl: '%s'", line);
+      }
+    } else
+      CHECK(o && o->nfindings == 0, "passes.cl (atomics): %zu findings", o ? o->nfindings : 0);
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+}
+
 /* A private pointer to __local memory (`__local uchar *p;`, as OpenCV's integral_sum.cl
  * declares one) is a pointer, not a __local array: it builds observed, and its accesses are
  * the array's. */
@@ -650,6 +700,7 @@ int main(void)
   barrier_spaces();
   barrier_divergence();
   local_pointer_variable();
+  temporary_across_passes();
   macro_spellings();
   description_errors();
   ts_cl_destroy(cl);

@@ -189,7 +189,9 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     }
     break;
   case TS_FIND_UNINIT:
-    snprintf(what, sizeof what, "before anything in the launch wrote it");
+    snprintf(what, sizeof what, p->space == 1 ? "before anything in the launch wrote it"
+                                              : "which nothing wrote, in this launch or an "
+                                                "earlier pass");
     break;
   case TS_FIND_FOOTPRINT:
   case TS_FIND_TILE: {

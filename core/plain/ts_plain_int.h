@@ -12,8 +12,8 @@ enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
        H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, HEADER = 32 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,
-       B_XDIV = 12, BI = 16 };
-enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8 };
+       B_XDIV = 12, B_MASK = 14, BI = 16 };
+enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8, F_MASK = 16 };
 #define NPLACES 4
 #define PLACE 7
 #define LOG_REC 6
@@ -34,6 +34,8 @@ typedef struct rbuf {
   size_t step, offset; /* bytes a row, and before the first row */
   const ts_plain_bufdecl *decl; /* a declared buffer's line, or NULL for the image roles */
   int written;         /* an earlier pass had it as a pointer that is not const */
+  uint8_t *wmask;      /* observed: a byte a lane, 1 where an earlier pass wrote it (NULL:
+                        * none tracked); the output's and the temporaries' */
 } rbuf;
 
 typedef struct runner {
@@ -63,6 +65,9 @@ typedef struct oblayout {
   size_t words;
   uint32_t find, log, rect, gfind, uni, scratch, sink, ngroups;
   uint32_t shadow[MAXG];
+  uint32_t mask[MAXG];           /* word offsets of the buffers' masks (B_MASK), or 0 */
+  const uint8_t *mask_src[MAXG]; /* what they hold (rbuf.wmask), for each reset */
+  size_t mask_lanes[MAXG];
   int img[MAXG];
   uint32_t hdr[HEADER + BI * MAXG]; /* the header and the buffers' words, as written */
 } oblayout;
@@ -76,5 +81,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay);
 ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass,
                            ts_plain_launch *L, ts_plain_result *res);
+/* After a launch that later passes follow: the lanes its shadows saw written (or updated
+ * atomically), added to the masks of the output and the temporaries it may write. */
+ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const rbuf **gb,
+                             int ng);
 
 #endif

@@ -74,8 +74,18 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   w += 64;
   for (int i = 0; i < ng; i++) {
     lay->img[i] = gb[i]->role == TS_ARG_INPUT ? 0 : gb[i]->role == TS_ARG_OUTPUT ? 1 : -1;
-    lay->shadow[i] = 0;
+    lay->shadow[i] = lay->mask[i] = 0;
+    lay->mask_src[i] = NULL;
+    lay->mask_lanes[i] = 0;
   }
+  /* masks: of an output or temporary that earlier passes wrote part of, a byte a lane */
+  for (int i = 0; i < ng; i++)
+    if (gb[i]->wmask) {
+      lay->mask[i] = (uint32_t)w;
+      lay->mask_src[i] = gb[i]->wmask;
+      lay->mask_lanes[i] = gb[i]->bytes >> lane_shift(gb[i]->lane_bytes);
+      w += (lay->mask_lanes[i] + 3) / 4;
+    }
   /* shadows: for every buffer the kernel may write (its argument is not const) */
   int gi = 0;
   for (int j = 0; j < k->nparams; j++) {
@@ -144,11 +154,14 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     uint32_t *b = hdr + HEADER + i * BI;
     const rbuf *rb = gb[i];
     b[B_SIZE] = (uint32_t)(rb->bytes > UINT32_MAX ? UINT32_MAX : rb->bytes);
-    /* F_UNSET: what this launch reads of the output and did not write, nothing wrote (an
+    /* F_UNSET: what this launch reads of the output or a temporary and did not write,
+     * nothing wrote; F_MASK: nothing wrote but where the mask says an earlier pass did (an
      * earlier pass's writes are not in this launch's shadows) */
+    int tracked = rb->role == TS_ARG_OUTPUT || rb->role == TS_ARG_BUFFER;
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
-                 (lay->shadow[i] ? 0 : F_READONLY) |
-                 (rb->role == TS_ARG_OUTPUT && !rb->written ? F_UNSET : 0);
+                 (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0) |
+                 (lay->mask[i] ? F_MASK : 0);
+    b[B_MASK] = lay->mask[i];
     b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
     b[B_PITCH] = (uint32_t)rb->step;
     b[B_OFFSET] = (uint32_t)rb->offset;
@@ -186,6 +199,10 @@ ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
   uint32_t hdr[HEADER + BI * MAXG];
   memcpy(hdr, lay->hdr, sizeof hdr);
   hdr[H_NONCE] = atomic_fetch_add(&launches, 1);
+  for (int i = 0; i < MAXG && e == CL_SUCCESS; i++)
+    if (lay->mask[i])
+      e = clEnqueueWriteBuffer(r->q, ob, CL_FALSE, (size_t)lay->mask[i] * 4, lay->mask_lanes[i],
+                               lay->mask_src[i], 0, NULL, NULL);
   if (e == CL_SUCCESS)
     e = clEnqueueWriteBuffer(r->q, ob, CL_TRUE, 0, sizeof hdr, hdr, 0, NULL, NULL);
   return e == CL_SUCCESS ? TS_OK : clfail(r, e, "writing the observation buffer");
@@ -321,3 +338,35 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
   return TS_OK;
 }
 
+ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const rbuf **gb,
+                             int ng)
+{
+  enum { CHUNK = 1 << 16 }; /* lanes read back at a time */
+  uint32_t *sh = NULL;
+  for (int i = 0; i < ng; i++) {
+    rbuf *b = &r->bufs[gb[i] - r->bufs]; /* the run's own buffer, whose mask grows */
+    if (!lay->shadow[i] || !(b->role == TS_ARG_OUTPUT || b->role == TS_ARG_BUFFER))
+      continue;
+    size_t lanes = b->bytes >> lane_shift(b->lane_bytes);
+    if (!b->wmask && !(b->wmask = calloc(lanes ? lanes : 1, 1)))
+      return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+    if (!sh && !(sh = malloc((size_t)CHUNK * 16)))
+      return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+    for (size_t at = 0; at < lanes; at += CHUNK) {
+      size_t n = lanes - at < CHUNK ? lanes - at : CHUNK;
+      cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, ((size_t)lay->shadow[i] + at * 4) * 4,
+                                     n * 16, sh, 0, NULL, NULL);
+      if (e != CL_SUCCESS) {
+        free(sh);
+        return clfail(r, e, "reading the shadows back");
+      }
+      /* written: a writing group (word 0), or the line of an atomic update (word 3's low
+       * half, where nothing wrote plainly; observe.cl's ts_gshadow) */
+      for (size_t j = 0; j < n; j++)
+        if (sh[j * 4] || (sh[j * 4 + 3] & 0xffffu))
+          b->wmask[at + j] = 1;
+    }
+  }
+  free(sh);
+  return TS_OK;
+}

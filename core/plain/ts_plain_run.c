@@ -609,6 +609,8 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   }
   if (st == TS_OK && ob)
     st = ts_plain_ob_read(r, ob, &lay, pass, L, res);
+  if (st == TS_OK && ob && pass + 1 < r->d->npasses)
+    st = ts_plain_ob_written(r, ob, &lay, gb, ng);
   /* what it may have written, for the next passes' checks of reads nothing wrote */
   for (int j = 0; st == TS_OK && j < k->nparams; j++) {
     const ts_plain_param *p = &k->params[j];
@@ -749,9 +751,11 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
                  d->path);
   if (st == TS_OK)
     st = read_output(&r, ob, in, res);
-  for (int i = 0; i < r.nbufs; i++)
+  for (int i = 0; i < r.nbufs; i++) {
     if (r.bufs[i].mem)
       clReleaseMemObject(r.bufs[i].mem);
+    free(r.bufs[i].wmask);
+  }
   if (r.prog)
     clReleaseProgram(r.prog);
   ts_image_destroy(img);

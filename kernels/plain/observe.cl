@@ -61,12 +61,14 @@
 #define TS_B_OFFSET 9    /* bytes before its first row */
 #define TS_B_PDIV 10     /* the pitch's and the pixel's reciprocals for ts_div, two words each */
 #define TS_B_XDIV 12
+#define TS_B_MASK 14     /* word offset of a byte a lane: 1 where an earlier pass wrote it */
 #define TS_BI 16
 
 #define TS_F_INPUT 1
 #define TS_F_OUTPUT 2
 #define TS_F_READONLY 4  /* declared const: no shadows needed for races on it */
 #define TS_F_UNSET 8     /* the output, written by no earlier launch: a read nothing wrote */
+#define TS_F_MASK 16     /* written by an earlier launch where its mask says (TS_B_MASK) */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
@@ -172,6 +174,7 @@ typedef struct ts_ctx {
 #define TS_W_RECT 1      /* an image buffer: the group's rectangles */
 #define TS_W_DECL 2      /* a declared tile and halo to check against */
 #define TS_W_SHADOW 4    /* shadows: races and uninitialised reads */
+#define TS_W_MASK 8      /* a mask of what earlier passes wrote: uninitialised reads */
 
 /* n / d for any 32-bit n, by one 64-bit multiply: m is ceil(2^64 / d), which the host
  * computes (0 for d = 1). Exact: with m d = 2^64 + e, 0 <= e < d, n m / 2^64 exceeds n / d by
@@ -299,7 +302,7 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
     g->bi[k] = bi;
     g->gsz[k] = bi[TS_B_SIZE];
     g->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
-                  (bi[TS_B_SHADOW] ? TS_W_SHADOW : 0);
+                  (bi[TS_B_SHADOW] ? TS_W_SHADOW : 0) | (bi[TS_B_MASK] ? TS_W_MASK : 0);
   }
   /* reads of a buffer with no work at all cost two tests from the first (ts_g) */
   if (g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
@@ -552,7 +555,7 @@ TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
  * lines of the last write and read as two 16-bit halves (separate locations: a write's and a
  * read's never tear each other): races and uninitialised reads. */
 TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
-                       uint line)
+                       uint line, __global const uchar *m)
 {
   uint me = c->group + 1;
   uint mine = c->gmine;
@@ -562,12 +565,14 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     uint o = *w;
     if (o != TS_NOBODY && o != me && o != TS_MANY)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, *wl);
+    else if (o == TS_NOBODY)
+      *wl = (ushort)min(line, 65535u); /* written, for the next passes (the host's mask) */
     return;
   }
   if (acc & TS_K_READ) {
     uint o = *w;
     if (o == TS_NOBODY) {
-      if ((flags & TS_F_UNSET) && acc == TS_K_READ)
+      if (acc == TS_K_READ && ((flags & TS_F_UNSET) || (m && !*m)))
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     } else if (o != me) {
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0,
@@ -670,11 +675,16 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
   if (wk & TS_W_DECL)
     ts_declared(c, bi, k, acc, off, line);
-  if (wk & TS_W_SHADOW) {
+  if (wk & (TS_W_SHADOW | TS_W_MASK)) {
     uint sh = bi[TS_B_SHADOW];
     uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
-    for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++)
-      ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line);
+    __global const uchar *m = wk & TS_W_MASK ? (__global const uchar *)(ob + bi[TS_B_MASK]) : 0;
+    for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++) {
+      if (sh)
+        ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line, m ? m + i : 0);
+      else if (acc == TS_K_READ && !m[i]) /* a const pointer: what earlier passes wrote */
+        ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, i << shift, 0, 0, 0);
+    }
   }
   if (acc == TS_K_READ && !c->logs && wk == 0) {
     c->glo = b;
