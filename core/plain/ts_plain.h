@@ -218,13 +218,15 @@ enum {
 typedef struct ts_plain_place {
   int space;            /* 0 __global, 1 __local */
   int buf;              /* the kernel's global buffer (or __local array) index */
-  int acc;              /* 1 read, 2 write, 3 both, 4 atomic */
+  int acc;              /* 1 read, 2 write, 3 both, 4 atomic; TS_PLACE_BRANCH: a barrier
+                         * divergence's, which names no element (off: the item's decision) */
   int64_t off;          /* byte offset in that buffer (signed outside it) */
   uint32_t group, item, other_group, other_item;
   int other_line;       /* the other access of a race, where known (0: not) */
 } ts_plain_place;
 
 #define TS_PLAIN_PLACES 4
+#define TS_PLACE_BRANCH 16 /* observe.cl's ts_uniform */
 
 /* One kind of finding at one source line of one pass, with its count and places: the least
  * (by work-group, then work-item; the same from run to run where the finding itself is) first,

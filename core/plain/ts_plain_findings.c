@@ -78,7 +78,7 @@ int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int p
 {
   const ts_plain_buf *a;
   int64_t ex, ey, ec;
-  if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 ||
+  if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 || p->acc == TS_PLACE_BRANCH ||
       !element_of(r, pass, p, &a, &ex, &ey, &ec) || ey < 0 || ey >= a->rows || ex >= a->cols ||
       a->temp)
     return 0;
