@@ -296,18 +296,14 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       }
       ps->halo = (int)h;
     } else if (strcmp(key, "options") == 0) {
-      /* the file is built once: passes that asked for different options would all get the
-       * last ones, silently */
-      int me = (int)(ps - d->pass) + 1;
-      if (d->options_pass && d->options_pass != me && strcmp(d->options, val) != 0) {
-        char what[760];
-        snprintf(what, sizeof what, "'%.200s' differs from pass %d's '%.200s': the file is "
-                 "built once, with one set of options for every pass", val, d->options_pass,
-                 d->options);
-        return field_error(err, lines_path(d), line, key, what);
-      }
-      snprintf(d->options, sizeof d->options, "%s", val);
-      d->options_pass = me;
+      /* the pass is built with its own; the first set given is the file's */
+      snprintf(ps->options, sizeof ps->options, "%s", val);
+      ps->own_options = 1;
+      int first = 1;
+      for (const ts_plain_pass *q = d->pass; q < ps; q++)
+        first &= !q->own_options;
+      if (first)
+        snprintf(d->options, sizeof d->options, "%s", val);
     } else {
       if (ps->nargs == TS_PLAIN_MAX_PARAMS)
         return field_error(err, lines_path(d), line, key, "too many arguments");
@@ -636,7 +632,6 @@ static ts_status read_extra(ts_plain_desc *d, const char *const *extra, int next
   if (nextra > 0) {
     d->npasses = 0;
     d->options[0] = 0;
-    d->options_pass = 0;
   }
   for (int i = 0; i < nextra && st == TS_OK; i++) {
     if (d->npasses == TS_PLAIN_MAX_PASSES)
@@ -727,6 +722,9 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
   } else {
     st = ts_plain_read_desc(d, extra, nextra, err);
   }
+  for (int i = 0; i < d->npasses; i++) /* a pass without options= is built with the file's */
+    if (!d->pass[i].own_options)
+      snprintf(d->pass[i].options, sizeof d->pass[i].options, "%s", d->options);
   if (st == TS_OK)
     st = parse(d, parse_timeout_s, err);
   for (int i = 0; st == TS_OK && i < d->npasses; i++)

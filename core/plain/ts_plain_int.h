@@ -44,7 +44,9 @@ typedef struct runner {
   cl_context ctx;
   cl_device_id dev;
   cl_command_queue q;
-  cl_program prog;
+  cl_program progs[TS_PLAIN_MAX_PASSES]; /* a build a distinct set of options */
+  int prog_of[TS_PLAIN_MAX_PASSES];      /* each pass's */
+  int nprogs;
   int W, H, C;         /* the image the kernels see: C its channels */
   const ts_image *img; /* that image */
   const char *kernels_dir;

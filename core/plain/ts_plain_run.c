@@ -263,9 +263,12 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
   return TS_OK;
 }
 
-static ts_status build(runner *r, int observe)
+/* The file built with one pass's options (pass p), as r->progs[r->nprogs++]; observed, its
+ * kernels' __local names (for the findings) are those of the passes built with it. */
+static ts_status build(runner *r, int observe, int p)
 {
   const ts_plain_desc *d = r->d;
+  const char *options = d->pass[p].options;
   char *rt = NULL;
   ts_plain_src src = { 0 };
   const char *parts[2];
@@ -273,10 +276,10 @@ static ts_status build(runner *r, int observe)
   ts_status st = TS_OK;
   size_t rtlen = 0;
   if (observe) {
-    st = ts_plain_parse(d->path, d->text, d->len, d->options, 1, &src, r->err);
+    st = ts_plain_parse(d->path, d->text, d->len, options, 1, &src, r->err);
     if (st != TS_OK)
       return st;
-    r->guards = src.guards;
+    r->guards += src.guards;
     char path[4096];
     snprintf(path, sizeof path, "%s/plain/observe.cl", r->kernels_dir);
     uint8_t *data = NULL;
@@ -300,6 +303,12 @@ static ts_status build(runner *r, int observe)
     /* the observed kernels' __local names, for the findings */
     ts_plain_desc *dm = (ts_plain_desc *)d;
     for (int i = 0; i < src.nkernels && i < dm->src.nkernels; i++) {
+      int used = 0; /* by a pass built with these options */
+      for (int q = 0; q < d->npasses; q++)
+        used |= strcmp(d->pass[q].entry, src.kernels[i].name) == 0 &&
+                strcmp(d->pass[q].options, options) == 0;
+      if (!used)
+        continue;
       dm->src.kernels[i].nlocals = src.kernels[i].nlocals;
       memcpy(dm->src.kernels[i].locals, src.kernels[i].locals, sizeof src.kernels[i].locals);
       memcpy(dm->src.kernels[i].local_elem, src.kernels[i].local_elem,
@@ -326,12 +335,13 @@ static ts_status build(runner *r, int observe)
   if (!observe && !line0)
     lens[0] = d->len;
   cl_int e;
-  r->prog = clCreateProgramWithSource(r->ctx, nparts, parts, lens, &e);
+  cl_program prog = clCreateProgramWithSource(r->ctx, nparts, parts, lens, &e);
   free(rt);
   free(line0);
   ts_plain_src_free(&src);
   if (e != CL_SUCCESS)
     return clfail(r, e, "clCreateProgramWithSource");
+  r->progs[r->nprogs++] = prog;
   /* a CPU device runs a work-group's work-items in one thread, switching at barriers only:
    * observe.cl keeps the group's bounds in local memory there (TS_GROUP_SERIAL) */
   cl_device_type type = 0;
@@ -356,14 +366,14 @@ static ts_status build(runner *r, int observe)
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
   char opts[5000];
   snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s %s",
-           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, d->options);
-  e = ts_cl_build(r->prog, r->dev, opts);
+           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, options);
+  e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;
-    clGetProgramBuildInfo(r->prog, r->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    clGetProgramBuildInfo(prog, r->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
     char *log = calloc(n + 1, 1);
     if (log)
-      clGetProgramBuildInfo(r->prog, r->dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+      clGetProgramBuildInfo(prog, r->dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
     /* the log's first error line names the file and line */
     char first[600] = "";
     for (char *l = log; l && *l;) {
@@ -406,7 +416,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   if (st != TS_OK)
     return st;
   cl_int e;
-  cl_kernel kn = clCreateKernel(r->prog, ps->entry, &e);
+  cl_kernel kn = clCreateKernel(r->progs[r->prog_of[pass]], ps->entry, &e);
   if (e != CL_SUCCESS)
     return ts_fail(r->err, TS_ERR_BUILD, "%s:%d: entry: clCreateKernel('%s') failed: %s",
                    r->d->path, ps->line ? ps->line : k->line, ps->entry, ts_cl_error_name(e));
@@ -735,7 +745,16 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   r.H = img->h;
   r.C = img->c;
   r.img = img;
-  st = build(&r, o->observe);
+  /* a build a distinct set of options, in the order the passes first ask for it */
+  for (int p = 0; st == TS_OK && p < d->npasses; p++) {
+    int q = 0;
+    while (q < p && strcmp(d->pass[q].options, d->pass[p].options) != 0)
+      q++;
+    if (q < p)
+      r.prog_of[p] = r.prog_of[q];
+    else if ((st = build(&r, o->observe, p)) == TS_OK)
+      r.prog_of[p] = r.nprogs - 1;
+  }
   /* buffers come with the passes; the input is filled once it exists */
   for (int i = 0; st == TS_OK && i < d->npasses; i++) {
     if (st == TS_OK)
@@ -756,8 +775,8 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
       clReleaseMemObject(r.bufs[i].mem);
     free(r.bufs[i].wmask);
   }
-  if (r.prog)
-    clReleaseProgram(r.prog);
+  for (int i = 0; i < r.nprogs; i++)
+    clReleaseProgram(r.progs[i]);
   ts_image_destroy(img);
   if (st != TS_OK) {
     ts_plain_result_free(res);
