@@ -632,6 +632,49 @@ static void local_pointer_variable(void)
   ts_plain_desc_free(d);
 }
 
+/* Exits that skip no barrier are no divergence: a continue after a loop's last barrier, a
+ * break that leaves a switch; and a temporary given init= may be read before any pass
+ * writes it. No finding, on a size the groups do not divide. */
+static void exits_that_skip_no_barrier(void)
+{
+  const char *path = write_kernel("legal.cl",
+    "// tilescope: buffer acc type=uint shape=W,H role=temp init=7\n"
+    "// tilescope: plain global=(W+15)/16*16,(H+15)/16*16 local=16,16\n"
+    "__kernel void k(__global const uchar *in, __global uint *acc, __global uchar *out, int W, int H)\n"
+    "{\n"
+    "  __local uchar t[256];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1), x = get_global_id(0), y = get_global_id(1);\n"
+    "  int xx = min(x, W - 1), yy = min(y, H - 1), s = 0;\n"
+    "  for (int r = 0; r < 2; r++) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    t[ly * 16 + lx] = in[yy * W + xx];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    switch (lx & 1) {\n"
+    "    case 1: if (ly & 1) break; s += 1; break;\n"
+    "    default: s += t[ly * 16 + (15 - lx)];\n"
+    "    }\n"
+    "    if (x >= W || y >= H)\n"
+    "      continue;\n"
+    "    s += acc[y * W + x];\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (x < W && y < H)\n"
+    "    out[y * W + x] = (uchar)s;\n"
+    "}\n");
+  ts_plain_desc *d = load(path, NULL, 0);
+  ts_image *img = random_image(37, 29, 1);
+  ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+  CHECK(o && o->nfindings == 0, "legal.cl: %zu findings", o ? o->nfindings : 0);
+  for (size_t i = 0; o && i < o->nfindings; i++) {
+    char line[1024];
+    ts_plain_finding_line(d, o, &o->findings[i], line, sizeof line);
+    fprintf(stderr, "  unexpected: %s\n", line);
+  }
+  ts_plain_result_free(o);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+}
+
 /* Description errors name the file, line and field. */
 static void description_errors(void)
 {
@@ -699,6 +742,7 @@ int main(void)
   spellings_observed();
   barrier_spaces();
   barrier_divergence();
+  exits_that_skip_no_barrier();
   local_pointer_variable();
   temporary_across_passes();
   macro_spellings();

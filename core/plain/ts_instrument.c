@@ -400,9 +400,11 @@ void ti_barrier_fns(walker *w, CXCursor root)
 }
 
 typedef struct exits {
-  int ret, brk; /* a return; a break or continue of the enclosing loop */
+  int ret, brk, cont; /* a return, a break, a continue that the if's branches take */
 } exits;
 
+/* The exits an if's branches take themselves: not those under a nested if (which decides
+ * them, and is checked itself), loop or switch (which keeps its breaks and continues). */
 static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientData d)
 {
   (void)parent;
@@ -412,18 +414,17 @@ static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientDa
     e->ret = 1;
     return CXChildVisit_Continue;
   case CXCursor_BreakStmt:
-  case CXCursor_ContinueStmt:
     e->brk = 1;
     return CXChildVisit_Continue;
+  case CXCursor_ContinueStmt:
+    e->cont = 1;
+    return CXChildVisit_Continue;
+  case CXCursor_IfStmt:
   case CXCursor_ForStmt:
   case CXCursor_WhileStmt:
   case CXCursor_DoStmt:
-  case CXCursor_SwitchStmt: { /* their breaks are their own */
-    exits in = { 0, 0 };
-    clang_visitChildren(c, find_exit, &in);
-    e->ret |= in.ret;
+  case CXCursor_SwitchStmt:
     return CXChildVisit_Continue;
-  }
   default:
     return CXChildVisit_Recurse;
   }
@@ -474,22 +475,30 @@ static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, c
   int loop = clang_getCursorKind(c) != CXCursor_IfStmt;
   unsigned inside = barrier_in(w, c, 0), bline = inside;
   if (!bline && !loop) {
-    exits e = { 0, 0 };
+    exits e = { 0, 0, 0 };
     clang_visitChildren(c, find_exit, &e);
     if (e.ret)
       bline = w->ret_bline ? w->ret_bline : barrier_in(w, w->fn, s.t);
-    if (!bline && e.brk)
+    if (!bline && e.brk) /* every later round of the loop */
       bline = w->brk_bline;
+    if (!bline && e.cont && w->in_loop) /* the rest of this round */
+      bline = barrier_in(w, w->loop, s.t);
   }
   unsigned ret = w->ret_bline, brk = w->brk_bline;
+  CXCursor outer = w->loop;
+  int in_loop = w->in_loop;
   if (loop) {
     w->brk_bline = inside; /* a break in its body leaves this loop only */
     if (inside)
       w->ret_bline = inside;
+    w->loop = c;
+    w->in_loop = 1;
   }
   emit_body_wrap(w, o, c, s, k, kctx, bline ? cond_index(w, c, k) : -1, bline);
   w->ret_bline = ret;
   w->brk_bline = brk;
+  w->loop = outer;
+  w->in_loop = in_loop;
 }
 
 /* Remembers an access's extent; two accesses with one extent are one macro's use. */
@@ -857,6 +866,7 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   w->fn = c;
   w->fn_barrier = barrier_in(w, c, 0) != 0;
   w->ret_bline = w->brk_bline = 0;
+  w->in_loop = 0;
   int body = -1, nparm = 0, lastparm = -1;
   for (int i = 0; i < k->n; i++) {
     enum CXCursorKind ck = clang_getCursorKind(k->c[i]);
@@ -1062,6 +1072,15 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   case CXCursor_DoStmt:
     if (!w->dialect && w->fn_barrier) {
       emit_branch(w, o, c, s, &k, kctx);
+      return;
+    }
+    break;
+  case CXCursor_SwitchStmt:
+    if (!w->dialect && w->fn_barrier) { /* a break in it leaves the switch only */
+      unsigned brk = w->brk_bline;
+      w->brk_bline = 0;
+      emit_body(w, o, c, s, &k, kctx);
+      w->brk_bline = brk;
       return;
     }
     break;

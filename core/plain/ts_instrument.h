@@ -42,9 +42,9 @@ typedef struct walker {
    * or continue, would skip from where the writing is (0: none). */
   char bfns[128][64];
   int nbfns, bchanged;
-  CXCursor fn;
-  int fn_barrier;
-  unsigned ret_bline, brk_bline;
+  CXCursor fn, loop;       /* the function, and the innermost loop (in_loop) */
+  int fn_barrier, in_loop;
+  unsigned ret_bline, brk_bline; /* brk_bline: the innermost loop's, 0 inside a switch */
 } walker;
 
 typedef struct span {

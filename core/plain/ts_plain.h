@@ -134,6 +134,7 @@ typedef struct ts_plain_bufdecl {
   char cols[64], rows[64];         /* its shape: expressions of W, H and C */
   char channels[64], step[64], offset[64]; /* "" for the defaults */
   double init;                     /* every lane's first value */
+  int has_init;                    /* init= was given (its first value is meant to be read) */
   int low8;                        /* map=low8 */
   int line;                        /* where it was declared */
 } ts_plain_bufdecl;

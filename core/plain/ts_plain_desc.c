@@ -437,6 +437,7 @@ static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_erro
         return field_error(err, path, line, key, "expected input, output or temp");
       have_role = 1;
     } else if (strcmp(key, "init") == 0) {
+      b->has_init = 1;
       double x = 0;
       int is_int = 0;
       ts_error e2 = { 0 };

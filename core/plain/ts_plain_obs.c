@@ -157,7 +157,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     /* F_UNSET: what this launch reads of the output or a temporary and did not write,
      * nothing wrote; F_MASK: nothing wrote but where the mask says an earlier pass did (an
      * earlier pass's writes are not in this launch's shadows) */
-    int tracked = rb->role == TS_ARG_OUTPUT || rb->role == TS_ARG_BUFFER;
+    int tracked = (rb->role == TS_ARG_OUTPUT || rb->role == TS_ARG_BUFFER) &&
+                  !(rb->decl && rb->decl->has_init); /* init=: its first values are meant */
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
                  (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0) |
                  (lay->mask[i] ? F_MASK : 0);
