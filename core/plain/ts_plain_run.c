@@ -420,6 +420,22 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   if (e != CL_SUCCESS)
     return ts_fail(r->err, TS_ERR_BUILD, "%s:%d: entry: clCreateKernel('%s') failed: %s",
                    r->d->path, ps->line ? ps->line : k->line, ps->entry, ts_cl_error_name(e));
+  /* the arguments were read with the file's options (the first pass's): a pass whose own
+   * options change them is refused rather than given the wrong buffers (observed, the
+   * kernel has the observation's arguments after its own) */
+  cl_uint nargs = 0, want = (cl_uint)k->nparams;
+  for (int j = 0; o->observe && j < k->nparams; j++)
+    want += (j == 0) + 2 * (k->params[j].pointer && k->params[j].space == TS_SPACE_LOCAL);
+  if (o->observe && k->nparams == 0)
+    want = 1;
+  if (clGetKernelInfo(kn, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) == CL_SUCCESS &&
+      nargs != want) {
+    clReleaseKernel(kn);
+    return ts_fail(r->err, TS_ERR_ARG, "%s:%d: options: with them %s takes other arguments "
+                   "than with the file's options (\"%s\"): a pass's options may change its "
+                   "kernel's code, not its arguments", r->d->path,
+                   ps->line ? ps->line : k->line, ps->entry, r->d->options);
+  }
   const rbuf *gb[MAXG];
   int ng = 0, nl = 0;
   for (int j = 0; j < k->nparams && st == TS_OK; j++) {
