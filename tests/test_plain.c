@@ -184,6 +184,16 @@ static void integral_equals_reference(void)
 }
 
 /* The finding of `kind` whose line starts with `want`, among a run's. */
+/* Every finding of a run as its line, each after a word (found, unexpected). */
+static void print_findings(const ts_plain_desc *d, const ts_plain_result *o, const char *word)
+{
+  for (size_t i = 0; o && i < o->nfindings; i++) {
+    char line[1024];
+    ts_plain_finding_line(d, o, &o->findings[i], line, sizeof line);
+    fprintf(stderr, "  %s: %s\n", word, line);
+  }
+}
+
 static void expect_finding(const char *file, int kind, const char *want)
 {
   char path[1024];
@@ -200,11 +210,7 @@ static void expect_finding(const char *file, int kind, const char *want)
   }
   CHECK(found, "%s: no finding that starts '%s'", file, want);
   if (!found)
-    for (size_t i = 0; o && i < o->nfindings; i++) {
-      char line[1024];
-      ts_plain_finding_line(d, o, &o->findings[i], line, sizeof line);
-      fprintf(stderr, "  found: %s\n", line);
-    }
+    print_findings(d, o, "found");
   ts_plain_result_free(o);
   ts_image_destroy(img);
   ts_plain_desc_free(d);
@@ -488,11 +494,7 @@ static void barrier_divergence(void)
       CHECK(has_finding(o, TS_FIND_DIVERGE, 16, 17), "diverge.cl: no divergence at 16 (helper)");
       CHECK(has_finding(o, TS_FIND_DIVERGE, 19, 21), "diverge.cl: no divergence at 19 (break)");
     }
-    for (size_t i = 0; o && i < o->nfindings; i++) {
-      char line[1024];
-      ts_plain_finding_line(dk, o, &o->findings[i], line, sizeof line);
-      fprintf(stderr, "  %s: %s\n", ok ? "unexpected" : "found", line);
-    }
+    print_findings(dk, o, ok ? "unexpected" : "found");
     ts_plain_result_free(o);
     ts_image_destroy(img);
     ts_plain_desc_free(dk);
@@ -665,11 +667,7 @@ static void exits_that_skip_no_barrier(void)
   ts_image *img = random_image(37, 29, 1);
   ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
   CHECK(o && o->nfindings == 0, "legal.cl: %zu findings", o ? o->nfindings : 0);
-  for (size_t i = 0; o && i < o->nfindings; i++) {
-    char line[1024];
-    ts_plain_finding_line(d, o, &o->findings[i], line, sizeof line);
-    fprintf(stderr, "  unexpected: %s\n", line);
-  }
+  print_findings(d, o, "unexpected");
   ts_plain_result_free(o);
   ts_image_destroy(img);
   ts_plain_desc_free(d);
