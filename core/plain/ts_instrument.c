@@ -4,8 +4,8 @@
  * `p->f`, derived pointers (the type says where a pointer points, so a pointer made by
  * arithmetic is seen like its source), vloadN / vstoreN / vload_half and atomics. barrier()
  * becomes ts_barrier(), which counts the intervals, and the condition of a branch that
- * decides whether a barrier is reached goes through ts_uniform() (emit_branch). Every function of the file takes the
- * work-item's context first; each kernel gets the observation buffer as its last argument
+ * decides whether a barrier is reached goes through ts_uniform() (emit_branch). Every
+ * function of the file takes the work-item's context first; each kernel gets the observation buffer as its last argument
  * (and two shadows per __local pointer argument), so the kernel's own arguments keep their
  * indices. A call of a built-in that takes a __global or __local pointer tilescope does not
  * know, and an access the rewrite cannot reach (several accesses inside one macro
@@ -280,18 +280,19 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
 {
   (void)c;
   part p[MAX_PARTS];
+  span ks[64];
   int np = 0, use = 0;
-  for (int i = 0; i < k->n && np < MAX_PARTS; i++) {
-    span cs = ti_span_of(w, k->c[i]);
+  for (int i = 0; i < k->n; i++) {
+    span cs = ks[i] = ti_span_of(w, k->c[i]);
     if (cs.ok && ((cs.s == s.s && cs.t == s.t && k->n > 1) || cs.s == cs.t))
       use = 1; /* parts of one macro's use (a point: of a use nested in it): gathered below */
-    else if (cs.ok && cs.s >= s.s && cs.t <= s.t)
+    else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
       p[np++] = (part){ k->c[i], cs, ctx[i], i };
   }
   if (use) { /* then every child is part of the use: what its arguments spell, in order */
     np = 0;
     for (int i = 0; i < k->n && !w->failed; i++) {
-      span cs = ti_span_of(w, k->c[i]);
+      span cs = ks[i];
       if (cs.ok && ((cs.s == s.s && cs.t == s.t) || cs.s == cs.t))
         use_parts(w, k->c[i], ctx[i], s, p, &np);
       else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
@@ -729,8 +730,6 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   return 1;
 }
 
-/* The operator of a unary or binary expression: the first token after the first child (binary,
- * postfix) or before it (prefix). */
 /* An operator made in a macro's body (SET(p, v) for (p) = (v)), where the use's tokens do
  * not show it (and libclang 15 gives no expression's operator): told from the operands'
  * types and conversions, as far as contexts() needs it. Binary: "=" when the first operand
@@ -745,11 +744,13 @@ static int same_type(CXType a, CXType b)
 
 static int is_deref(CXCursor c)
 {
+  if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+    return 0;
   kids k;
   children(c, &k);
-  CXType ct = clang_getCanonicalType(k.n == 1 ? clang_getCursorType(k.c[0]) : clang_getCursorType(c));
-  return clang_getCursorKind(c) == CXCursor_UnaryOperator && k.n == 1 &&
-         ct.kind == CXType_Pointer && same_type(clang_getPointeeType(ct), clang_getCursorType(c));
+  CXType ct = k.n == 1 ? clang_getCanonicalType(clang_getCursorType(k.c[0])) : clang_getCursorType(c);
+  return k.n == 1 && ct.kind == CXType_Pointer &&
+         same_type(clang_getPointeeType(ct), clang_getCursorType(c));
 }
 
 static int plain_lvalue(CXCursor x)
@@ -782,6 +783,8 @@ static void op_from_types(CXCursor c, const kids *k, int binary, char *op, size_
   snprintf(op, n, "%s", o);
 }
 
+/* The operator of a unary or binary expression: the first token after the first child (binary,
+ * postfix) or before it (prefix); one made in a macro's body, from the types. */
 static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, size_t n)
 {
   op[0] = 0;
@@ -1043,8 +1046,7 @@ static int contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx)
   default:
     break;
   }
-  int sp = access && ctx != CTX_NONE && !is_array(t) ? space_of(t) : 0;
-  return sp;
+  return access && ctx != CTX_NONE && !is_array(t) ? space_of(t) : 0;
 }
 
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx)

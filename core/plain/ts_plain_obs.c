@@ -155,13 +155,12 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     const rbuf *rb = gb[i];
     b[B_SIZE] = (uint32_t)(rb->bytes > UINT32_MAX ? UINT32_MAX : rb->bytes);
     /* F_UNSET: what this launch reads of the output or a temporary and did not write,
-     * nothing wrote; F_MASK: nothing wrote but where the mask says an earlier pass did (an
+     * nothing wrote; B_MASK: nothing wrote but where the mask says an earlier pass did (an
      * earlier pass's writes are not in this launch's shadows) */
     int tracked = (rb->role == TS_ARG_OUTPUT || rb->role == TS_ARG_BUFFER) &&
                   !(rb->decl && rb->decl->has_init); /* init=: its first values are meant */
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
-                 (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0) |
-                 (lay->mask[i] ? F_MASK : 0);
+                 (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0);
     b[B_MASK] = lay->mask[i];
     b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
     b[B_PITCH] = (uint32_t)rb->step;
@@ -349,10 +348,11 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
     if (!lay->shadow[i] || !(b->role == TS_ARG_OUTPUT || b->role == TS_ARG_BUFFER))
       continue;
     size_t lanes = b->bytes >> lane_shift(b->lane_bytes);
-    if (!b->wmask && !(b->wmask = calloc(lanes ? lanes : 1, 1)))
+    if ((!b->wmask && !(b->wmask = calloc(lanes ? lanes : 1, 1))) ||
+        (!sh && !(sh = malloc((size_t)CHUNK * 16)))) {
+      free(sh);
       return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
-    if (!sh && !(sh = malloc((size_t)CHUNK * 16)))
-      return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+    }
     for (size_t at = 0; at < lanes; at += CHUNK) {
       size_t n = lanes - at < CHUNK ? lanes - at : CHUNK;
       cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, ((size_t)lay->shadow[i] + at * 4) * 4,

@@ -68,7 +68,6 @@
 #define TS_F_OUTPUT 2
 #define TS_F_READONLY 4  /* declared const: no shadows needed for races on it */
 #define TS_F_UNSET 8     /* the output, written by no earlier launch: a read nothing wrote */
-#define TS_F_MASK 16     /* written by an earlier launch where its mask says (TS_B_MASK) */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
