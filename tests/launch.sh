@@ -233,7 +233,7 @@ printf '// tilescope: plain global=W,H\n#define COPY(d, s, i) d[i] = s[i]\n__ker
 "$ts" run --kernel-file "$tmp/copy.cl" --observe >"$tmp/out" 2>&1
 rc=$?
 check "two accesses in one macro's use: exit 2 ($rc)" test $rc -eq 2
-check "  says so at its line" grep -q "^tilescope run: --observe: $tmp/copy.cl:5: several memory accesses come from one macro's use here" "$tmp/out"
+check "  says so at its line" grep -q "^tilescope run: --observe: $tmp/copy.cl:5: COPY makes an access of __global or __local memory out of the parts of its use; tilescope observes each access where its text is" "$tmp/out"
 
 # A 3-D launch is printed and named in three dimensions.
 cat >"$tmp/g3.cl" <<'CL'

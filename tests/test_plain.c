@@ -514,15 +514,20 @@ static void macro_spellings(void)
     "#define SQ(x) ((x) * (x))\n"                                                   /* 5 */
     "#define DEREF(p) (*(p))\n"
     "#define INC(x) ((x)++)\n"
+    "#define ID(x) x\n"
+    "#define ID2(x) (x)\n"
     "__kernel void mac(__global const uchar *in, __global uchar *out, int W, int H)\n"
     "{\n"
-    "  int i = (get_global_id(1) * W + get_global_id(0)) * 4;\n"                   /* 10 */
-    "  out[i] = PLUS1(in[i]);\n"                                                    /* 11 */
-    "  SET(out[i + 1], ADD(in[i], in[i + 1]));\n"                                   /* 12 */
-    "  out[i + 2] = SQ(in[i + 2]);\n"                                               /* 13 */
-    "  out[i + 3] = DEREF(in + i + 3);\n"                                           /* 14 */
-    "  INC(out[i + 3]);\n"                                                          /* 15 */
-    "  out[i + 2] += PLUS1(ADD(1, SQ(in[i + 3])));\n"                              /* 16 */
+    "  int i = (get_global_id(1) * W + get_global_id(0)) * 4;\n"                   /* 12 */
+    "  out[i] = PLUS1(in[i]);\n"                                                    /* 13 */
+    "  SET(out[i + 1], ADD(in[i], in[i + 1]));\n"                                   /* 14 */
+    "  out[i + 2] = SQ(in[i + 2]);\n"                                               /* 15 */
+    "  out[i + 3] = DEREF(in + i + 3);\n"                                           /* 16 */
+    "  INC(out[i + 3]);\n"                                                          /* 17 */
+    "  out[i + 2] += PLUS1(ADD(1, SQ(in[i + 3])));\n"                              /* 18 */
+    "  ID(out[i + 1]) = ID(in[i + 1]) + 1;\n"                                       /* 19 */
+    "  ID(out[i])++;\n"                                                             /* 20 */
+    "  out[i + 3] = ID(ID2(in[i + 2])) + ID2(ID(in[i]));\n"                         /* 21 */
     "}\n");
   ts_plain_desc *d = load(path, NULL, 0);
   ts_image *img = random_image(8, 8, 4);
@@ -531,26 +536,133 @@ static void macro_spellings(void)
   CHECK(p && o && differ(o->out, p->out) == 0, "macros.cl: the observed output differs");
   if (o) {
     /* per line: reads, writes, updates (sorted: the order of a line's accesses is the
-     * compiler's); line 16's reads are spelt inside macros nested in a macro's use */
-    static const char *want[17] = { [11] = "rw", [12] = "rrw", [13] = "rrw", [14] = "rw",
-                                    [15] = "u", [16] = "rru" };
-    char got[17][8] = { { 0 } };
+     * compiler's); line 18's reads are spelt inside macros nested in a macro's use; lines 19
+     * to 21 end in a macro's argument (ID's body is its argument alone) */
+    static const char *want[22] = { [13] = "rw", [14] = "rrw", [15] = "rrw", [16] = "rw",
+                                    [17] = "u", [18] = "rru", [19] = "rw", [20] = "u",
+                                    [21] = "rrw" };
+    char got[22][8] = { { 0 } };
     const ts_plain_launch *L = &o->launch[0];
     for (size_t i = 0; i < L->nlog; i++) {
       int ln = L->log[i].line;
-      size_t n = ln >= 0 && ln < 17 ? strlen(got[ln]) : 7;
+      size_t n = ln >= 0 && ln < 22 ? strlen(got[ln]) : 7;
       char a = L->log[i].acc == 1 ? 'r' : L->log[i].acc == 2 ? 'w' : L->log[i].acc == 3 ? 'u' : '?';
       for (; n < 7 && n > 0 && got[ln][n - 1] > a; n--) /* insertion, sorted */
         got[ln][n] = got[ln][n - 1];
       if (n < 7)
         got[ln][n] = a;
     }
-    for (int ln = 11; ln <= 16; ln++)
+    for (int ln = 13; ln <= 21; ln++)
       CHECK(strcmp(got[ln], want[ln]) == 0, "macros.cl line %d: accesses '%s', not '%s'", ln,
             got[ln], want[ln]);
   }
   ts_plain_result_free(p);
   ts_plain_result_free(o);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+}
+
+/* What the rewrite cannot see through is refused, never left unseen: a block of more than
+ * 64 statements is written whole, prototypes of the file's functions take the context as
+ * their definitions do, and a macro that makes an access from the parts of its use (p[i]
+ * from p and i, in p[i] = v) is one line naming it. */
+static void rewrite_reaches_everything(void)
+{
+  char text[4096];
+  int n = snprintf(text, sizeof text,
+                   "// tilescope: plain global=W,H local=4,4\n"
+                   "uchar pick(__global const uchar *in, int i);\n"
+                   "int none(void);\n"
+                   "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H);\n"
+                   "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+                   "{\n"
+                   "  int i = get_global_id(1) * W + get_global_id(0), a = none();\n");
+  for (int j = 0; j < 70; j++)
+    n += snprintf(text + n, sizeof text - (size_t)n, "  a += %d;\n", j);
+  snprintf(text + n, sizeof text - (size_t)n,
+           "  out[i] = (uchar)(pick(in, i) + a);\n" /* line 78 */
+           "}\n"
+           "uchar pick(__global const uchar *in, int i) { return in[i]; }\n" /* line 80 */
+           "int none(void) { return 0; }\n");
+  const char *path = write_kernel("long.cl", text);
+  ts_plain_desc *d = load(path, NULL, 0);
+  ts_image *img = random_image(8, 8, 1);
+  ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL, *o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
+  CHECK(o && o->nfindings == 0, "long.cl: not observed, or %zu findings", o ? o->nfindings : 0);
+  CHECK(p && o && differ(o->out, p->out) == 0, "long.cl: the observed output differs");
+  int seen = 0;
+  for (size_t i = 0; o && i < o->launch[0].nlog; i++)
+    seen |= (o->launch[0].log[i].line == 78 && o->launch[0].log[i].acc == 2 ? 1 : 0) |
+            (o->launch[0].log[i].line == 80 && o->launch[0].log[i].acc == 1 ? 2 : 0);
+  CHECK(seen == 3, "long.cl: the write at line 78 or the read at line 80 went unseen (%d)", seen);
+  ts_plain_result_free(p);
+  ts_plain_result_free(o);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+
+  /* OpenCV's own way (boxFilter.cl and others): loadpix / storepix dereference, or vload3 /
+   * vstore3 at offset 0, a pointer spelt in the use's arguments */
+  for (int cn = 1; cn <= 3; cn += 2) {
+    char ocv[2048];
+    snprintf(ocv, sizeof ocv,
+             "// tilescope: plain global=W,H local=4,4 options=-Dcn=%d\n"
+             "#if cn != 3\n"
+             "#define loadpix(addr) *(__global const uchar *)(addr)\n"
+             "#define storepix(val, addr)  *(__global uchar *)(addr) = val\n"
+             "#define T uchar\n"
+             "#else\n"
+             "#define loadpix(addr) vload3(0, (__global const uchar *)(addr))\n"
+             "#define storepix(val, addr) vstore3(val, 0, (__global uchar *)(addr))\n"
+             "#define T uchar3\n"
+             "#endif\n"
+             "__kernel void k(__global const uchar *src, __global uchar *dst, int W, int H)\n"
+             "{\n"
+             "  int off = (get_global_id(1) * W + get_global_id(0)) * cn;\n"
+             "  T v = loadpix(src + off);\n"                                       /* 14 */
+             "  storepix(v + (T)1, dst + off);\n"                                  /* 15 */
+             "  storepix(loadpix(dst + off), dst + off);\n"                        /* 16 */
+             "}\n", cn);
+    path = write_kernel("pix.cl", ocv);
+    d = load(path, NULL, 0);
+    img = random_image(8, 8, cn);
+    p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
+    o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
+    CHECK(o && o->nfindings == 0, "pix.cl cn=%d: not observed, or %zu findings", cn,
+          o ? o->nfindings : 0);
+    CHECK(p && o && differ(o->out, p->out) == 0, "pix.cl cn=%d: the observed output differs", cn);
+    /* the chosen work-item's accesses: line 14 reads cn bytes, 15 writes them, 16 both */
+    char got[3] = { 0, 0, 0 };
+    for (size_t i = 0; o && i < o->launch[0].nlog; i++) {
+      const ts_plain_access *g = &o->launch[0].log[i];
+      if (g->line >= 14 && g->line <= 16 && g->bytes == (unsigned)cn)
+        got[g->line - 14] |= (char)(g->acc == 1 ? 1 : g->acc == 2 ? 2 : 4);
+    }
+    CHECK(got[0] == 1 && got[1] == 2 && got[2] == 3, "pix.cl cn=%d: accesses by line %d %d %d",
+          cn, got[0], got[1], got[2]);
+    ts_plain_result_free(p);
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+
+  path = write_kernel("store.cl",
+                      "// tilescope: plain global=W,H\n"
+                      "#define STORE(p, i, v) p[i] = v\n"
+                      "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+                      "{\n"
+                      "  int i = get_global_id(1) * W + get_global_id(0);\n"
+                      "  STORE(out, i, in[i]);\n"
+                      "}\n");
+  d = load(path, NULL, 0);
+  img = random_image(8, 8, 1);
+  ts_plain_opts po = { .observe = 1, .chosen_pass = -1, .watch_x = -1 };
+  ts_plain_result *r = NULL;
+  ts_error err = { 0 };
+  ts_status st = d ? ts_plain_run(cl, d, img, &po, &r, &err) : TS_ERR_IO;
+  CHECK(st != TS_OK && strstr(err.msg, "store.cl:6: STORE makes an access of __global or __local "
+                                       "memory out of the parts of its use"),
+        "store.cl: not refused at its line (%d: %s)", (int)st, err.msg);
+  ts_plain_result_free(r);
   ts_image_destroy(img);
   ts_plain_desc_free(d);
 }
@@ -744,6 +856,7 @@ int main(void)
   local_pointer_variable();
   temporary_across_passes();
   macro_spellings();
+  rewrite_reaches_everything();
   description_errors();
   ts_cl_destroy(cl);
   char cmd[600];

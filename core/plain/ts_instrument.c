@@ -51,13 +51,25 @@ void ti_sb_str(sbuf *b, const char *s) { ti_sb_add(b, s, strlen(s)); }
 
 void ti_sb_fmt(sbuf *b, const char *fmt, ...)
 {
-  char tmp[1024];
+  char tmp[1024], *t = tmp;
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n >= (int)sizeof tmp) { /* a long expression's text: formatted again, whole */
+    t = malloc((size_t)n + 1);
+    if (!t) {
+      b->oom = 1;
+      return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
   if (n > 0)
-    ti_sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    ti_sb_add(b, t, (size_t)n);
+  if (t != tmp)
+    free(t);
 }
 
 /* Whether text holds a comma outside parentheses and brackets: the range of several macro
@@ -75,32 +87,116 @@ static int spans_arguments(const char *text, size_t n)
   return 0;
 }
 
-span ti_span_of(walker *w, CXCursor c)
+static enum CXChildVisitResult note_use(CXCursor c, CXCursor parent, CXClientData d)
 {
+  (void)parent;
+  walker *w = d;
+  if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+    return CXChildVisit_Continue;
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile f1 = NULL, f2 = NULL;
+  unsigned a = 0, b = 0;
+  clang_getFileLocation(clang_getRangeStart(r), &f1, NULL, NULL, &a);
+  clang_getFileLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &b);
+  if (!f1 || !f2 || !clang_File_isEqual(f1, w->file) || !clang_File_isEqual(f2, w->file) || a >= b)
+    return CXChildVisit_Continue;
+  if (w->nuses == w->capuses) {
+    size_t cap = w->capuses ? w->capuses * 2 : 256;
+    void *p = realloc(w->uses, cap * sizeof *w->uses);
+    if (!p) {
+      ti_fail(w, 0, "out of memory");
+      return CXChildVisit_Break;
+    }
+    w->uses = p;
+    w->capuses = cap;
+  }
+  w->uses[w->nuses][0] = a;
+  w->uses[w->nuses][1] = b;
+  w->nuses++;
+  return CXChildVisit_Continue;
+}
+
+void ti_note_uses(walker *w, CXCursor root)
+{
+  clang_visitChildren(root, note_use, w);
+}
+
+/* s widened over every macro's use it overlaps in part, so that its text is whole uses, or
+ * lies within one use's parentheses (an argument's text). */
+static span whole_uses(const walker *w, span s)
+{
+  for (int again = 1; again;) {
+    again = 0;
+    for (size_t i = 0; i < w->nuses; i++) {
+      unsigned a = w->uses[i][0], b = w->uses[i][1];
+      if (a < s.t && b > s.s && !(s.s <= a && b <= s.t) && !(a < s.s && s.t < b)) {
+        s.s = a < s.s ? a : s.s;
+        s.t = b > s.t ? b : s.t;
+        again = 1;
+      }
+    }
+  }
+  return s;
+}
+
+/* The end of the widest macro's use that starts at offset at (at itself: none). */
+static unsigned use_end(const walker *w, unsigned at)
+{
+  unsigned t = at;
+  for (size_t i = 0; i < w->nuses; i++)
+    if (w->uses[i][0] == at && w->uses[i][1] > t)
+      t = w->uses[i][1];
+  return t;
+}
+
+/* Where a cursor is: its extent as its expansion's offsets in the file (e: its macro's use,
+ * where it comes from one), and as spelt (m1, m2, ml: the start's line; mok: in the file).
+ * An extent that ends in a macro's argument (out[i] = ID(in[i]) for #define ID(x) x) ends,
+ * expanded, where the macro's use starts (raw_end), as libclang leaves such an end in the
+ * macro: e ends where the use ends. (An end elsewhere is a place in the file, where both
+ * agree.) */
+typedef struct where {
+  span e;
+  unsigned m1, m2, ml, raw_end;
+  int mok;
+} where;
+
+static where where_of(walker *w, CXCursor c)
+{
+  where p = { { 0, 0, 0, 0 }, 0, 0, 0, 0, 0 };
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f1 = NULL, f2 = NULL, g1 = NULL, g2 = NULL;
   unsigned l1 = 0, o1 = 0, o2 = 0;
   clang_getExpansionLocation(clang_getRangeStart(r), &f1, &l1, NULL, &o1);
   clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
-  span s = { o1, o2, l1, 0 };
-  s.ok = f1 && f2 && clang_File_isEqual(f1, w->file) && clang_File_isEqual(f2, w->file) &&
-         o1 <= o2 && o2 <= w->len;
+  clang_getFileLocation(clang_getRangeStart(r), &g1, &p.ml, NULL, &p.m1);
+  clang_getFileLocation(clang_getRangeEnd(r), &g2, NULL, NULL, &p.m2);
+  p.e = (span){ o1, o2, l1, 0 };
+  p.e.ok = f1 && f2 && clang_File_isEqual(f1, w->file) && clang_File_isEqual(f2, w->file) &&
+           o1 <= o2 && o2 <= w->len;
+  p.mok = g1 && g2 && clang_File_isEqual(g1, w->file) && clang_File_isEqual(g2, w->file);
+  p.raw_end = o2;
+  if (p.e.ok && g2 && o2 != p.m2)
+    p.e.t = use_end(w, o2);
+  return p;
+}
+
+span ti_span_of(walker *w, CXCursor c)
+{
+  where p = where_of(w, c);
+  span s = p.e;
+  unsigned o1 = s.s, o2 = p.raw_end, m1 = p.m1, m2 = p.m2;
   /* Spelt in a macro's argument (as_uchar16(vload4(...))): the argument's own text, where
-   * that lies inside the use, so the access is rewritten there and not around the use. */
-  CXFile g1 = NULL, g2 = NULL;
-  unsigned m1 = 0, m2 = 0, ml = 0;
-  clang_getFileLocation(clang_getRangeStart(r), &g1, &ml, NULL, &m1);
-  clang_getFileLocation(clang_getRangeEnd(r), &g2, NULL, NULL, &m2);
-  /* Not where the access is made by the macro from several of its arguments (AT(p, i) for
+   * that lies inside the use, so the access is rewritten there and not around the use.
+   * Not where the access is made by the macro from several of its arguments (AT(p, i) for
    * p[i]): then the use is wrapped, as for an access in the macro's body. */
-  if (s.ok && g1 && g2 && clang_File_isEqual(g1, w->file) && clang_File_isEqual(g2, w->file) &&
-      m1 < m2 && m2 <= w->len && (o1 == o2 || (m1 >= o1 && m2 <= o2)) && (m1 != o1 || m2 != o2) &&
-      !spans_arguments(w->src + m1, m2 - m1)) {
+  if (s.ok && p.mok && m1 < m2 && m2 <= w->len && (o1 == o2 || (m1 >= o1 && m2 <= o2)) &&
+      (m1 != o1 || m2 != o2) && !spans_arguments(w->src + m1, m2 - m1)) {
     s.s = m1;
     s.t = m2;
-    s.line = ml;
+    s.line = p.ml;
   }
-  return s;
+  return s.ok ? whole_uses(w, s) : s;
 }
 
 void ti_fail(walker *w, unsigned line, const char *fmt, ...)
@@ -116,24 +212,55 @@ void ti_fail(walker *w, unsigned line, const char *fmt, ...)
   ts_fail(w->err, TS_ERR_UNSUPPORTED, "%s:%u: %s", w->path, line, tmp);
 }
 
+/* A cursor's children, the first 64 (over: it has more; a block's statements are then
+ * written one by one, emit_stmts, and anything else with more is refused). */
 typedef struct kids {
   CXCursor c[64];
-  int n;
+  int n, over;
 } kids;
 
 static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
 {
   (void)parent;
   kids *k = d;
-  if (k->n < 64)
-    k->c[k->n++] = c;
+  if (k->n == 64) {
+    k->over = 1;
+    return CXChildVisit_Break;
+  }
+  k->c[k->n++] = c;
   return CXChildVisit_Continue;
 }
 
 static void children(CXCursor c, kids *k)
 {
-  k->n = 0;
+  k->n = k->over = 0;
   clang_visitChildren(c, collect, k);
+}
+
+/* Sets of cursors: the accesses wrapped so far, and the second uses of a macro's argument
+ * that its first use's text stands for (check_seen asks). */
+static void set_add(walker *w, cset *set, CXCursor c)
+{
+  if (set->n == set->cap) {
+    size_t cap = set->cap ? set->cap * 2 : 256;
+    void *p = realloc(set->c, cap * sizeof *set->c);
+    if (!p) {
+      ti_fail(w, 0, "out of memory");
+      return;
+    }
+    set->c = p;
+    set->cap = cap;
+  }
+  set->c[set->n++] = c;
+}
+
+static int set_has(const cset *set, CXCursor c)
+{
+  unsigned h = clang_hashCursor(c);
+  for (size_t i = 0; i < set->n; i++)
+    if (clang_hashCursor(set->c[i]) == h && clang_equalCursors(set->c[i], c))
+      return 1;
+  return 0;
 }
 
 char *ti_type_str(CXType t)
@@ -190,6 +317,14 @@ static int token_after(walker *w, CXCursor c, unsigned at, char *out, size_t n)
 }
 
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx);
+static void emit_stmts(walker *w, sbuf *o, CXCursor block, span s);
+static int is_deref(CXCursor c);
+static int kind_of(int ctx);
+static int observed_call(CXCursor c);
+static int vector_shape(const char *name, int *store, int *half);
+typedef struct part part;
+static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int wrap,
+                        unsigned bline);
 
 /* A function is a kernel when __kernel (or kernel) comes before its name. */
 int ti_is_kernel(walker *w, CXCursor c)
@@ -219,11 +354,22 @@ static int contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx);
 /* What of a cursor is written in turn: a child, or, where children span the whole of one
  * macro's use (parts made in the macro's body), what of them is spelt in the use's
  * arguments (PLUS1(in[i]) for ((v) + 1): in[i]). */
-typedef struct part {
+struct part {
   CXCursor c;
   span s;
   int ctx, index; /* index: the child's, or -1 for a part found inside the use */
-} part;
+  /* A pointer that the macro's body makes an access through (*(p), vload3(0, p)), sp 1 or 2:
+   * the access's kind, its element type and lanes, and its offset in elements. */
+  int sp, kind, lanes;
+  CXType et;
+  long long off;
+};
+
+static part plain_part(CXCursor c, span s, int ctx, int index)
+{
+  part p = { c, s, ctx, index, 0, 0, 0, clang_getCursorType(c), 0 };
+  return p;
+}
 
 enum { MAX_PARTS = 64 };
 
@@ -231,19 +377,114 @@ enum { MAX_PARTS = 64 };
  * in the use's arguments, and those of its children that span the use too. A node that
  * spans the use and is itself an access was made in the macro's body from several parts:
  * it cannot be wrapped alone. */
+/* The pointer argument under x that a macro's body reaches through parentheses and casts
+ * only (OpenCV's storepix(val, addr) for *(__global T *)(addr) = val, or vstore3(val, 0,
+ * (__global T1 *)(addr))): its text is spelt in the use's arguments, and it is the address
+ * of the access the body makes (x: the dereference, or the call's pointer argument). */
+static int pointer_argument(walker *w, CXCursor x, span u, CXCursor *ptr)
+{
+  span s0 = ti_span_of(w, x);
+  if (s0.ok && !(s0.s == u.s && s0.t == u.t) && s0.s != s0.t && s0.s >= u.s && s0.t <= u.t) {
+    *ptr = x; /* spelt in an argument itself */
+    return clang_getCanonicalType(clang_getCursorType(x)).kind == CXType_Pointer;
+  }
+  for (int depth = 0; depth < 16; depth++) {
+    kids k;
+    children(x, &k);
+    int last = -1;
+    for (int i = 0; i < k.n; i++)
+      if (clang_isExpression(clang_getCursorKind(k.c[i])))
+        last = i;
+    if (last < 0)
+      return 0;
+    x = k.c[last];
+    span xs = ti_span_of(w, x);
+    if (!xs.ok || xs.s < u.s || xs.t > u.t)
+      return 0;
+    if (!(xs.s == u.s && xs.t == u.t) && xs.s != xs.t) { /* spelt in an argument */
+      *ptr = x;
+      return clang_getCanonicalType(clang_getCursorType(x)).kind == CXType_Pointer;
+    }
+    enum CXCursorKind xk = clang_getCursorKind(x);
+    if (xk != CXCursor_ParenExpr && xk != CXCursor_CStyleCastExpr && xk != CXCursor_UnexposedExpr)
+      return 0;
+  }
+  return 0;
+}
+
+/* The length of the name at offset at (a macro's, where its use starts). */
+static size_t name_len(const walker *w, unsigned at)
+{
+  size_t n = 0;
+  while (at + n < w->len && n < 64 &&
+         (isalnum((unsigned char)w->src[at + n]) || w->src[at + n] == '_'))
+    n++;
+  return n;
+}
+
 static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
 {
   kids k;
   children(n, &k);
   int kctx[64];
-  if (contexts(w, n, &k, ctx, kctx)) {
-    ti_fail(w, u.line, "several memory accesses come from one macro's use here; tilescope "
-            "observes each access, so write them out (or make the macro one access)");
+  int sp = contexts(w, n, &k, ctx, kctx);
+  CXCursor ptr;
+  if (sp && is_deref(n) && k.n == 1 && pointer_argument(w, k.c[0], u, &ptr)) {
+    if (*np == MAX_PARTS) {
+      ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
+      return;
+    }
+    part q = plain_part(ptr, ti_span_of(w, ptr), ctx, -1);
+    q.sp = sp;
+    q.kind = kind_of(ctx);
+    q.lanes = 1;
+    q.et = clang_getCursorType(n);
+    p[(*np)++] = q;
+    set_add(w, &w->seen, n);
+    return;
+  }
+  int skip = -1; /* a vector call's pointer, made a part here */
+  if (!sp && clang_getCursorKind(n) == CXCursor_CallExpr && observed_call(n) &&
+      k.n >= 3 && !w->dialect) {
+    CXString ns = clang_getCursorSpelling(n);
+    int store, half, lanes = vector_shape(clang_getCString(ns), &store, &half);
+    clang_disposeString(ns);
+    CXCursor arg, vp = k.c[k.n - 1];
+    CXEvalResult ev = lanes && !half ? clang_Cursor_Evaluate(k.c[k.n - 2]) : NULL;
+    int konst = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+    long long off = konst ? clang_EvalResult_getAsLongLong(ev) : 0;
+    if (ev)
+      clang_EvalResult_dispose(ev);
+    if (!konst || !pointer_argument(w, vp, u, &arg)) {
+      ti_fail(w, u.line, "%.*s makes a vector access of __global or __local memory out of the "
+              "parts of its use; tilescope observes each access where its text is, so write it "
+              "out here", (int)name_len(w, u.s), w->src + u.s);
+      return;
+    }
+    if (*np == MAX_PARTS) {
+      ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
+      return;
+    }
+    part q = plain_part(arg, ti_span_of(w, arg), CTX_NONE, -1);
+    q.sp = observed_call(n);
+    q.kind = store ? K_WRITE : K_READ;
+    q.lanes = lanes;
+    q.et = clang_getPointeeType(clang_getCursorType(vp));
+    q.off = off;
+    p[(*np)++] = q;
+    set_add(w, &w->seen, n);
+    skip = k.n - 1;
+  }
+  if (sp) {
+    size_t nl = name_len(w, u.s);
+    ti_fail(w, u.line, "%.*s makes an access of __global or __local memory out of the parts of "
+            "its use; tilescope observes each access where its text is, so write the accesses "
+            "out here (or give the macro each one whole, as one argument)", (int)nl, w->src + u.s);
     return;
   }
   for (int i = 0; i < k.n && !w->failed; i++) {
     span cs = ti_span_of(w, k.c[i]);
-    if (!cs.ok || cs.s < u.s || cs.t > u.t)
+    if (!cs.ok || cs.s < u.s || cs.t > u.t || i == skip)
       continue;
     if ((cs.s == u.s && cs.t == u.t) || cs.s == cs.t) { /* (a point: a nested use's body) */
       use_parts(w, k.c[i], kctx[i], u, p, np);
@@ -255,6 +496,7 @@ static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
     while (j < *np && (p[j].s.s != cs.s || p[j].s.t != cs.t))
       j++;
     if (j < *np) {
+      set_add(w, &w->twins, k.c[i]);
       if (p[j].ctx != kctx[i])
         p[j].ctx = p[j].ctx == CTX_NONE ? kctx[i] : kctx[i] == CTX_NONE ? p[j].ctx : CTX_UPDATE;
       continue;
@@ -263,7 +505,7 @@ static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
       ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
       return;
     }
-    p[(*np)++] = (part){ k.c[i], cs, kctx[i], -1 };
+    p[(*np)++] = plain_part(k.c[i], cs, kctx[i], -1);
   }
 }
 
@@ -287,7 +529,7 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     if (cs.ok && ((cs.s == s.s && cs.t == s.t && k->n > 1) || cs.s == cs.t))
       use = 1; /* parts of one macro's use (a point: of a use nested in it): gathered below */
     else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
-      p[np++] = (part){ k->c[i], cs, ctx[i], i };
+      p[np++] = plain_part(k->c[i], cs, ctx[i], i);
   }
   if (use) { /* then every child is part of the use: what its arguments spell, in order */
     np = 0;
@@ -296,10 +538,17 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
       if (cs.ok && ((cs.s == s.s && cs.t == s.t) || cs.s == cs.t))
         use_parts(w, k->c[i], ctx[i], s, p, &np);
       else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
-        p[np++] = (part){ k->c[i], cs, ctx[i], -1 };
+        p[np++] = plain_part(k->c[i], cs, ctx[i], -1);
     }
     qsort(p, (size_t)np, sizeof *p, part_cmp);
   }
+  write_parts(w, o, s, p, np, wrap, bline);
+}
+
+/* s's text with its parts p (in order) rewritten; part wrap's text through ts_uniform. */
+static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int wrap,
+                        unsigned bline)
+{
   unsigned pos = s.s;
   for (int i = 0; i < np; i++) {
     if (p[i].s.s < pos)
@@ -311,7 +560,22 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
                 bline - w->line_base);
       w->out->guards++;
     }
-    emit(w, o, p[i].c, p[i].ctx);
+    if (p[i].sp) { /* the pointer of an access the body makes: the access's address, checked */
+      char *pt = ti_type_str(clang_getCursorType(p[i].c));
+      char *et = ti_type_str(p[i].et);
+      const char *as = p[i].sp == 1 ? "__global" : "__local";
+      char by[160] = "0";
+      if (p[i].off)
+        snprintf(by, sizeof by, "(size_t)%lld * %d * sizeof(%s)", p[i].off, p[i].lanes, et);
+      ti_sb_fmt(o, "((%s)(ts_%c(ts_c, (%s uchar *)(", pt, p[i].sp == 1 ? 'g' : 'l', as);
+      emit(w, o, p[i].c, CTX_NONE);
+      ti_sb_fmt(o, ") + %s, %d * sizeof(%s), %d, %u) - %s))", by, p[i].lanes, et, p[i].kind,
+                p[i].s.line - w->line_base, by);
+      free(pt);
+      free(et);
+    } else {
+      emit(w, o, p[i].c, p[i].ctx);
+    }
     if (wrapped)
       ti_sb_str(o, ") ? 1 : 0)");
     pos = p[i].s.t;
@@ -541,6 +805,8 @@ static void emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx,
     return;
   }
   note_wrapped(w, s);
+  if (!w->dialect)
+    set_add(w, &w->seen, c);
   char *t = ti_type_str(clang_getCursorType(c));
   const char *as = sp == 1 ? "__global" : "__local";
   if (w->dialect)
@@ -561,29 +827,53 @@ static int vec_width(const char *name, const char *prefix)
 
 /* vloadN(off, p) / vstoreN(v, off, p) / vload_half[N](off, p) / vstore_half[N][_r](v, off, p):
  * the pointer argument becomes the element's own address, checked; the offset becomes 0. */
+/* vloadN / vstoreN / vload_half[N] / vstore_half[N][_r]: its lanes (0: none of these),
+ * whether it stores, whether it is a half one. */
+static int vector_shape(const char *name, int *store, int *half)
+{
+  *store = strncmp(name, "vstore", 6) == 0;
+  *half = strstr(name, "_half") != NULL;
+  if (!*store && strncmp(name, "vload", 5) != 0)
+    return 0;
+  const char *p = name + (*store ? 6 : 5);
+  if (*p == 'a')
+    p++; /* vloada_half */
+  if (*half)
+    p += 5;
+  int n = *half ? 1 : 0;
+  if (isdigit((unsigned char)*p))
+    n = vec_width(p, "");
+  return n;
+}
+
+/* vloadN / vstoreN made in a macro's body from a pointer spelt in its arguments, at a constant
+ * offset (OpenCV's loadpix(addr) for vload3(0, (__global const T1 *)(addr))): the use is
+ * written with that pointer's text checked as the access's address. */
+static int emit_vector_in_body(walker *w, sbuf *o, CXCursor c, span s)
+{
+  part p[MAX_PARTS];
+  int np = 0;
+  use_parts(w, c, CTX_READ, s, p, &np);
+  qsort(p, (size_t)np, sizeof *p, part_cmp);
+  write_parts(w, o, s, p, np, -1, 0);
+  return 1;
+}
+
 static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, span s,
                             const kids *k)
 {
-  (void)c;
-  int store = strncmp(name, "vstore", 6) == 0;
-  int half = strstr(name, "_half") != NULL;
-  const char *p = name + (store ? 6 : 5);
-  if (*p == 'a')
-    p++; /* vloada_half */
-  if (half)
-    p += 5;
-  int n = half ? 1 : 0;
-  if (isdigit((unsigned char)*p))
-    n = vec_width(p, "");
-  if (n == 0)
-    return 0;
-  if (k->n < (store ? 4 : 3))
+  int store, half, n = vector_shape(name, &store, &half);
+  if (n == 0 || k->n < (store ? 4 : 3))
     return 0;
   CXCursor ptr = k->c[k->n - 1], off = k->c[k->n - 2];
   CXType pt = clang_getCursorType(ptr);
   int sp = space_of(clang_getPointeeType(pt));
   if (sp == 0 || (w->dialect && sp != 1))
     return 0; /* private or constant memory (or a dialect's __local): nothing to observe */
+  set_add(w, &w->seen, c);
+  span ps = ti_span_of(w, ptr);
+  if (!w->dialect && ps.ok && ((ps.s == s.s && ps.t == s.t) || ps.s == ps.t))
+    return emit_vector_in_body(w, o, c, s);
   char *ts = ti_type_str(pt);
   sbuf ob = { 0 }, pb = { 0 }, vb = { 0 };
   emit(w, &ob, off, CTX_READ);
@@ -605,6 +895,51 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   return 1;
 }
 
+/* Whether the function's definition is in the file (its calls then pass the context). */
+static int own_function(walker *w, CXCursor fn)
+{
+  CXCursor def = clang_getCursorDefinition(fn);
+  CXFile f = NULL;
+  if (!clang_Cursor_isNull(def))
+    clang_getExpansionLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
+  return f && clang_File_isEqual(f, w->file);
+}
+
+static int count_params(CXCursor fn)
+{
+  int n = clang_Cursor_getNumArguments(fn);
+  return n > 0 ? n : 0;
+}
+
+/* A helper's head, from s.s to end, with the work-item's context as its first parameter:
+ * `(` after the name gets `ts_ctx *ts_c, `, or its parameter list becomes it (f(void)). */
+static void emit_params(walker *w, sbuf *o, CXCursor c, span s, unsigned end, int nparm)
+{
+  unsigned name = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &name);
+  unsigned open = name > s.s ? name : s.s;
+  while (open < end && w->src[open] != '(')
+    open++;
+  unsigned close = open;
+  for (int depth = 0; close < end; close++) {
+    depth += w->src[close] == '(';
+    if (w->src[close] == ')' && --depth == 0)
+      break;
+  }
+  if (open >= end || close >= end) {
+    ti_fail(w, s.line, "cannot rewrite the function's parameters");
+    return;
+  }
+  ti_sb_add(o, w->src + s.s, open + 1 - s.s);
+  if (nparm == 0) {
+    ti_sb_str(o, "ts_ctx *ts_c");
+    ti_sb_add(o, w->src + close, end - close);
+  } else {
+    ti_sb_str(o, "ts_ctx *ts_c, ");
+    ti_sb_add(o, w->src + open + 1, end - open - 1);
+  }
+}
+
 static int is_atomic(const char *name)
 {
   return strncmp(name, "atomic_", 7) == 0 || strncmp(name, "atom_", 5) == 0;
@@ -620,14 +955,8 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   snprintf(name, sizeof name, "%s", clang_getCString(ns));
   clang_disposeString(ns);
   CXCursor callee = clang_getCursorReferenced(c);
-  int own = 0;
-  if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) == CXCursor_FunctionDecl) {
-    CXCursor def = clang_getCursorDefinition(callee);
-    CXFile f = NULL;
-    if (!clang_Cursor_isNull(def))
-      clang_getExpansionLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
-    own = f && clang_File_isEqual(f, w->file);
-  }
+  int own = !clang_Cursor_isNull(callee) &&
+            clang_getCursorKind(callee) == CXCursor_FunctionDecl && own_function(w, callee);
   int nargs = clang_Cursor_getNumArguments(c);
   if (own && w->dialect)
     return 0; /* the dialect's functions take ts_o_ already */
@@ -636,13 +965,9 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     int ctx[64];
     for (int i = 0; i < k->n; i++)
       ctx[i] = CTX_READ;
-    span cs = k->n ? ti_span_of(w, k->c[0]) : s;
-    unsigned pos = s.s;
     /* the callee's reference first, then '(' */
     sbuf tmp = { 0 };
     emit_body(w, &tmp, c, s, k, ctx);
-    (void)cs;
-    (void)pos;
     char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
     if (!paren) {
       free(tmp.s);
@@ -708,6 +1033,7 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
       ti_sb_add(o, w->src + pos, cs.s - pos);
       if (cs.s == ps.s && cs.t == ps.t) {
         sbuf pb = { 0 };
+        set_add(w, &w->seen, c);
         emit(w, &pb, k->c[i], CTX_NONE);
         ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
                w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
@@ -795,6 +1121,11 @@ static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, si
     op_from_types(c, k, binary, op, n);
     return;
   }
+  /* the operand as it is written at c's level: its macro's whole use where it is spelt in
+   * the argument of a use that lies inside c (ID(out[i]) = v for #define ID(x) x) */
+  span e = where_of(w, k->c[0]).e;
+  if (e.ok && e.s >= s.s && e.t <= s.t && e.s <= cs.s && e.t >= cs.t)
+    cs = e;
   if (!binary) {
     if (cs.s > s.s)
       token_after(w, c, s.s, op, n);
@@ -891,20 +1222,7 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   memcpy(sig, w->src + s.s, sl);
   sig[sl] = 0;
   if (!kernel) {
-    char *paren = strchr(sig, '(');
-    if (!paren) {
-      ti_fail(w, s.line, "cannot rewrite the function's parameters");
-      return;
-    }
-    ti_sb_add(o, sig, (size_t)(paren - sig) + 1);
-    if (nparm == 0) {
-      char *close = strrchr(sig, ')');
-      ti_sb_str(o, "ts_ctx *ts_c");
-      ti_sb_str(o, close ? close : ")");
-    } else {
-      ti_sb_str(o, "ts_ctx *ts_c, ");
-      ti_sb_str(o, paren + 1);
-    }
+    emit_params(w, o, c, s, bs.s, nparm);
   } else {
     span ls = lastparm >= 0 ? ti_span_of(w, k->c[lastparm]) : s;
     char *close = NULL;
@@ -943,7 +1261,10 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   inner.s += 1;
   if (kernel && kn && inner.t > inner.s)
     inner.t -= 1; /* its closing brace: the work-item's bounds are flushed before it */
-  emit_body(w, o, k->c[body], inner, &bk, ctx);
+  if (bk.over)
+    emit_stmts(w, o, k->c[body], inner);
+  else
+    emit_body(w, o, k->c[body], inner, &bk, ctx);
   if (kernel && kn && inner.t < bs.t)
     ti_sb_str(o, "ts_end(ts_c);\n}");
   ti_sb_add(o, w->src + bs.t, s.t - bs.t);
@@ -1049,6 +1370,35 @@ static int contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx)
   return access && ctx != CTX_NONE && !is_array(t) ? space_of(t) : 0;
 }
 
+/* A block of more than 64 statements, written one statement after another. */
+typedef struct stmts {
+  walker *w;
+  sbuf *o;
+  unsigned pos, end;
+} stmts;
+
+static enum CXChildVisitResult emit_stmt(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  stmts *st = d;
+  if (st->w->failed)
+    return CXChildVisit_Break;
+  span cs = ti_span_of(st->w, c);
+  if (!cs.ok || cs.s < st->pos || cs.t > st->end)
+    return CXChildVisit_Continue; /* its text is written as it is (check_seen looks at it) */
+  ti_sb_add(st->o, st->w->src + st->pos, cs.s - st->pos);
+  emit(st->w, st->o, c, CTX_READ);
+  st->pos = cs.t;
+  return CXChildVisit_Continue;
+}
+
+static void emit_stmts(walker *w, sbuf *o, CXCursor block, span s)
+{
+  stmts st = { w, o, s.s, s.t };
+  clang_visitChildren(block, emit_stmt, &st);
+  ti_sb_add(o, w->src + st.pos, s.t - st.pos);
+}
+
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
 {
   if (w->failed)
@@ -1058,6 +1408,14 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     return;
   kids k;
   children(c, &k);
+  if (k.over) {
+    if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+      emit_stmts(w, o, c, s);
+    else
+      ti_fail(w, s.line, "more than 64 parts in one expression or statement; tilescope cannot "
+              "rewrite it for observation");
+    return;
+  }
   int kctx[64];
   for (int i = 0; i < k.n; i++)
     kctx[i] = CTX_READ;
@@ -1107,6 +1465,61 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   emit_body(w, o, c, s, &k, kctx);
 }
 
+/* A vloadN / vstoreN / atomic given a __global or __local pointer: its space (else 0). */
+static int observed_call(CXCursor c)
+{
+  CXString ns = clang_getCursorSpelling(c);
+  const char *name = clang_getCString(ns);
+  int nargs = clang_Cursor_getNumArguments(c), which = -1;
+  if (name && (strncmp(name, "vload", 5) == 0 || strncmp(name, "vstore", 6) == 0))
+    which = nargs - 1;
+  else if (name && is_atomic(name))
+    which = 0;
+  clang_disposeString(ns);
+  if (which < 0 || which >= nargs)
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)which)));
+  return t.kind == CXType_Pointer ? space_of(clang_getPointeeType(t)) : 0;
+}
+
+/* After a function is written: every access of observed memory in it was wrapped, or the
+ * rewrite fails here, naming it. Whatever the rewrite could not reach (an access in text
+ * that a macro's use shapes in a way it does not know) is refused, never left unseen. */
+static void check_seen(walker *w, CXCursor c, int ctx);
+
+static enum CXChildVisitResult check_stmt(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  walker *w = d;
+  check_seen(w, c, CTX_READ);
+  return w->failed ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static void check_seen(walker *w, CXCursor c, int ctx)
+{
+  if (w->failed || set_has(&w->twins, c))
+    return;
+  kids k;
+  children(c, &k);
+  if (k.over) {
+    clang_visitChildren(c, check_stmt, w);
+    return;
+  }
+  int kctx[64];
+  int sp = contexts(w, c, &k, ctx, kctx);
+  if (!sp && clang_getCursorKind(c) == CXCursor_CallExpr)
+    sp = observed_call(c);
+  if (sp && !set_has(&w->seen, c)) {
+    span s = ti_span_of(w, c);
+    ti_fail(w, s.line, "an access of %s memory that tilescope cannot rewrite where it is written "
+            "(in or around a macro's use), so it would go unseen; write it out",
+            sp == 1 ? "__global" : "__local");
+    return;
+  }
+  for (int i = 0; i < k.n && !w->failed; i++)
+    check_seen(w, k.c[i], kctx[i]);
+}
+
 enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d)
 {
   (void)parent;
@@ -1119,10 +1532,24 @@ enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d
   span s = ti_span_of(w, c);
   if (!s.ok || s.s < *pos)
     return CXChildVisit_Continue;
-  if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
     return CXChildVisit_Continue; /* copied as text with what lies between */
+  if (!clang_isCursorDefinition(c)) {
+    /* a prototype of the file's own function: as its definition is written */
+    if (w->dialect || !own_function(w, c))
+      return CXChildVisit_Continue;
+    ti_sb_add(o, w->src + *pos, s.s - *pos);
+    if (ti_is_kernel(w, c))
+      ti_sb_str(o, "/* (a kernel's prototype) */");
+    else
+      emit_params(w, o, c, s, s.t, count_params(c));
+    *pos = s.t;
+    return CXChildVisit_Continue;
+  }
   ti_sb_add(o, w->src + *pos, s.s - *pos);
   emit(w, o, c, CTX_READ);
+  if (!w->dialect)
+    check_seen(w, c, CTX_READ);
   *pos = s.t;
   return CXChildVisit_Continue;
 }

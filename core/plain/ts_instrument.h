@@ -18,6 +18,11 @@ void ti_sb_add(sbuf *b, const char *p, size_t n);
 void ti_sb_str(sbuf *b, const char *s);
 void ti_sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+typedef struct cset {
+  CXCursor *c;
+  size_t n, cap;
+} cset;
+
 typedef struct walker {
   const char *src;
   size_t len;
@@ -36,6 +41,12 @@ typedef struct walker {
   /* Extents of the accesses wrapped so far, to refuse two with one extent. */
   unsigned (*wrapped)[2];
   size_t nwrapped, capwrapped;
+  /* The macros' uses in the file, nested ones too: their extents (ti_note_uses). */
+  unsigned (*uses)[2];
+  size_t nuses, capuses;
+  /* For the check that no access was left unseen (plain kernels): the accesses wrapped,
+   * and the second uses of a macro's argument, written as its first. */
+  cset seen, twins;
   ts_plain_src *out;
   /* Barrier divergence: the file's functions that reach a barrier (ti_barrier_fns), whether
    * the function being written does, and the line of the barrier that a return, or a break
@@ -63,6 +74,8 @@ int ti_is_kernel(walker *w, CXCursor c);
 /* Notes the functions of the translation unit that reach a barrier, themselves or through
  * the functions they call, for the rewrite's branches (before ti_top_level). */
 void ti_barrier_fns(walker *w, CXCursor root);
+/* Notes the extents of the macros' uses in the file (before ti_top_level). */
+void ti_note_uses(walker *w, CXCursor root);
 /* The top-level visitor: client data { walker *, sbuf *, unsigned *pos }: writes the text
  * from *pos to each function's start as it is and the function rewritten. */
 enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d);

@@ -103,7 +103,7 @@ static ts_status parse_tu(const char *path, const char *text, size_t len, const 
   struct CXUnsavedFile uf = { path, text, (unsigned long)len };
   CXTranslationUnit tu = NULL;
   enum CXErrorCode e = clang_parseTranslationUnit2(idx, path, args, nargs, &uf, 1,
-                                                   CXTranslationUnit_None, &tu);
+                                                   CXTranslationUnit_DetailedPreprocessingRecord, &tu);
   if (e != CXError_Success || !tu) {
     clang_disposeIndex(idx);
     return ts_fail(err, TS_ERR_BUILD, "%s: libclang could not parse it (error %d)", path, (int)e);
@@ -175,11 +175,15 @@ ts_status ts_plain_rewrite_dialect(const char *path, const char *prefix, size_t 
   sbuf o = { 0 };
   unsigned pos = (unsigned)plen;
   void *pp[3] = { &w, &o, &pos };
+  ti_note_uses(&w, clang_getTranslationUnitCursor(tu));
   clang_visitChildren(clang_getTranslationUnitCursor(tu), ti_top_level, pp);
   ti_sb_add(&o, all + pos, plen + len - pos);
   if (o.oom && !w.failed)
     ti_fail(&w, 0, "out of memory");
   free(w.wrapped);
+  free(w.uses);
+  free(w.seen.c);
+  free(w.twins.c);
   clang_disposeTranslationUnit(tu);
   clang_disposeIndex(idx);
   free(all);
@@ -222,6 +226,7 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
     ti_sb_fmt(&o, "#line 1 \"%s\"\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
     void *pp[3] = { &w, &o, &pos };
     ti_barrier_fns(&w, root);
+    ti_note_uses(&w, root);
     clang_visitChildren(root, ti_top_level, pp);
     ti_sb_add(&o, text + pos, len - pos);
     if (o.oom && !w.failed)
@@ -235,6 +240,9 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
   if (w.failed)
     st = err && err->code ? err->code : TS_ERR_UNSUPPORTED;
   free(w.wrapped);
+  free(w.uses);
+  free(w.seen.c);
+  free(w.twins.c);
   clang_disposeTranslationUnit(tu);
   clang_disposeIndex(idx);
   return st;
