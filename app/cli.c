@@ -399,10 +399,14 @@ int cli_check_files(const char *cmd, const cli_file *in, int nin, const cli_file
     char dir[PATH_MAX];
     folder_of(p, dir, sizeof dir);
     const char *why = NULL;
-    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-      why = "it is a directory";
-    else if (stat(p, &st) != 0 && (stat(dir, &st) != 0 || access(dir, W_OK | X_OK) != 0))
+    if (stat(p, &st) == 0) {
+      if (S_ISDIR(st.st_mode))
+        why = "it is a directory";
+    } else if (errno != ENOENT) {
+      why = strerror(errno); /* too long a name, a folder on the way that is a file */
+    } else if (stat(dir, &st) != 0 || access(dir, W_OK | X_OK) != 0) {
       why = strerror(errno); /* no such folder, or one that cannot be written to */
+    }
     if (why) {
       fprintf(stderr, "tilescope %s: cannot write '%s': %s\n", cmd, p, why);
       return 0;

@@ -14,6 +14,7 @@
 #include "anim.h"
 #include "cli.h"
 #include "plain_view.h"
+#include "ts_file.h"
 #include "ts_number.h"
 #include "ts_record.h"
 #include "viewer.h"
@@ -362,8 +363,9 @@ static int shot_result(viewer *v)
 }
 
 /* The watchdog of a shot: a run that is not done in time cannot be stopped on its thread (a
- * kernel in flight cannot be cancelled), so the shot ends here, with its line. */
-static void sync_or_exit(viewer *v, const view_args *a)
+ * kernel in flight cannot be cancelled), so the shot ends here, with its line, and the
+ * frames written so far (set, or NULL) go. */
+static void sync_or_exit(viewer *v, const view_args *a, ts_outset *set)
 {
   double s = a->timeout > 0 ? a->timeout : 600;
   if (v->plain)
@@ -372,6 +374,7 @@ static void sync_or_exit(viewer *v, const view_args *a)
     return;
   fprintf(stderr, "tilescope shot: the run did not finish in %g s; the watchdog stopped the "
           "shot (--timeout)\n", s);
+  ts_outset_abort(set);
   fflush(stdout);
   fflush(stderr);
   _exit(EXIT_DIFF);
@@ -385,10 +388,12 @@ static int parse_frames(const char *s, int64_t f[3])
 
 /* Writes one picture, or one per tick of --frames; to a .gif, adds them to `an` instead (a
  * script may have added frames already) and writes it. */
+static int check_files(const char *cmd, const view_args *a, const char *out);
+
 static int shoot(viewer *v, const view_args *a, anim *an)
 {
   if (!a->frames) {
-    sync_or_exit(v, a);
+    sync_or_exit(v, a, NULL);
     if (v->plain && !v->plain->res) {
       /* A plain kernel that did not load or run: its error, and no picture of it; one that
        * ran and crashed or ran past the watchdog fails as a finding does (exit 1). */
@@ -396,7 +401,7 @@ static int shoot(viewer *v, const view_args *a, anim *an)
       ts_status k = v->plain->error_status;
       return k == TS_ERR_STALLED || k == TS_ERR_DEVICE ? EXIT_DIFF : EXIT_USAGE;
     }
-    if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out))
+    if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out, NULL))
       return EXIT_USAGE;
   } else {
     int64_t f[3];
@@ -412,10 +417,20 @@ static int shoot(viewer *v, const view_args *a, anim *an)
     }
     int n = 0, fps = a->fps < 1 ? 1 : a->fps > 50 ? 50 : a->fps; /* shot refuses others */
     long long nframes = (f1 - f0) / fs + 1; /* counted, so t never passes LLONG_MAX */
-    for (long long i = 0; i < nframes; i++) {
+    /* PNG frames wait as temporary files and are renamed into place together, only once all
+     * were written: a failure or a signal part-way leaves none of this run's. */
+    ts_error err = { 0 };
+    ts_outset *set = an ? NULL : ts_outset_create((int)nframes, &err);
+    if (!an && !set) {
+      fprintf(stderr, "tilescope shot: %s\n", err.msg);
+      return EXIT_USAGE;
+    }
+    int ok = 1;
+    for (long long i = 0; ok && i < nframes; i++) {
       long long t = f0 + i * fs;
       char path[4096];
       const char *pct = strchr(a->out, '%');
+      int len = 0;
       if (an) {
         path[0] = 0;
       } else if (pct) {
@@ -424,25 +439,44 @@ static int shoot(viewer *v, const view_args *a, anim *an)
         const char *end = pct + 1 + (pct[1] == '-' ? 0 : ts_scan_int(pct + 1, &width));
         if (*end != 'd' || width > 12) {
           fprintf(stderr, "tilescope shot: -o '%s': use %%d or %%0Nd for the frame number\n", a->out);
-          return EXIT_USAGE;
+          ok = 0;
+          break;
         }
-        snprintf(path, sizeof path, "%.*s%0*lld%s", (int)(pct - a->out), a->out, (int)width, t,
-                 end + 1);
+        len = snprintf(path, sizeof path, "%.*s%0*lld%s", (int)(pct - a->out), a->out,
+                       (int)width, t, end + 1);
       } else {
         const char *dot = strrchr(a->out, '.');
         int stem = dot ? (int)(dot - a->out) : (int)strlen(a->out);
-        snprintf(path, sizeof path, "%.*s-%05lld%s", stem, a->out, t, dot ? dot : ".png");
+        len = snprintf(path, sizeof path, "%.*s-%05lld%s", stem, a->out, t, dot ? dot : ".png");
+      }
+      if (len < 0 || len >= (int)sizeof path) {
+        fprintf(stderr, "tilescope shot: -o '%s': frame %lld's name is too long\n", a->out, t);
+        ok = 0;
+        break;
+      }
+      if (!an && !check_files("shot", a, path)) { /* (an input named like a frame) */
+        ok = 0;
+        break;
       }
       viewer_set_tick(v, t);
-      sync_or_exit(v, a);
-      if (!(an ? viewer_anim_frame(v, an, (100 + fps / 2) / fps) : viewer_screenshot(v, path)))
-        return EXIT_USAGE;
-      n++;
+      sync_or_exit(v, a, set);
+      ok = an ? viewer_anim_frame(v, an, (100 + fps / 2) / fps) : viewer_screenshot(v, path, set);
+      n += ok;
     }
     if (!an) {
+      if (!ok) {
+        ts_outset_abort(set);
+        return EXIT_USAGE;
+      }
+      if (ts_outset_commit(set, &err) != TS_OK) {
+        fprintf(stderr, "tilescope shot: %s\n", err.msg);
+        return EXIT_USAGE;
+      }
       printf("wrote %d frame%s\n", n, n == 1 ? "" : "s");
       return shot_result(v);
     }
+    if (!ok)
+      return EXIT_USAGE;
   }
   char err[600];
   if (an && !anim_write(an, a->out, err, sizeof err)) {
@@ -456,13 +490,14 @@ static int shoot(viewer *v, const view_args *a, anim *an)
   return shot_result(v);
 }
 
-/* The files the viewer or a shot reads and writes (cli_check_files). */
-static int check_files(const char *cmd, const view_args *a)
+/* The files the viewer or a shot reads and writes (cli_check_files): out, or -o itself
+ * (NULL); a numbered frame's own name is checked as it is made. */
+static int check_files(const char *cmd, const view_args *a, const char *out)
 {
   const cli_file ins[] = { { "-i", a->input }, { "--record", a->record },
                            { "--script", a->script }, { "--kernel-file", cli_plain_file },
                            { "--launch", cli_plain_launch } };
-  const cli_file outs[] = { { "-o", a->frames && !is_gif(a->out) ? NULL : a->out } };
+  const cli_file outs[] = { { "-o", out ? out : a->frames && !is_gif(a->out) ? NULL : a->out } };
   return cli_check_files(cmd, ins, 5, outs, 1);
 }
 
@@ -552,7 +587,7 @@ int cmd_view(int argc, char **argv)
     a.out = "tilescope-shot.png";
   else if (!a.no_display)
     a.out = NULL;
-  if (!check_files("view", &a))
+  if (!check_files("view", &a, NULL))
     return EXIT_USAGE;
   return run_viewer("view", &a, a.no_display);
 }
@@ -567,7 +602,7 @@ int cmd_shot(int argc, char **argv)
     fprintf(stderr, "tilescope shot: needs -o SHOT.png\n");
     return EXIT_USAGE;
   }
-  if (!check_files("shot", &a))
+  if (!check_files("shot", &a, NULL))
     return EXIT_USAGE;
   int gif = is_gif(a.out);
   if ((a.have_fps || a.have_scale) && !gif) {

@@ -167,7 +167,7 @@ static int play(viewer *v, const char *path, const script_action *a)
   }
   case SCRIPT_SHOT:
     viewer_sync(v, 60000);
-    if (!viewer_screenshot(v, a->text))
+    if (!viewer_screenshot(v, a->text, NULL))
       failures++;
     break;
   case SCRIPT_REPORT:

@@ -366,8 +366,11 @@ void viewer_read_values(void *ud, const ts_kctx *k);
 /* viewer_shot.c: drawing a frame, and taking it as a screenshot or an animation's frame. */
 /* Asks for the output values the frame shows (viewer_want_values), then draws it. */
 void viewer_draw(viewer *v);
-/* Renders the current view and writes it as a PNG. */
-int viewer_screenshot(viewer *v, const char *path);
+/* Renders the current view and writes it as a PNG. With a set, the PNG waits as a
+ * temporary file in it, renamed into place with the set (ts_outset_commit); NULL writes it
+ * now. On failure says why and returns 0. */
+struct ts_outset;
+int viewer_screenshot(viewer *v, const char *path, struct ts_outset *set);
 /* Renders the current view as the next frame of an; on failure says why, sets
  * anim_failed and returns 0. */
 int viewer_anim_frame(viewer *v, struct anim *an, int delay_cs);

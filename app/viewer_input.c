@@ -202,7 +202,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     do
       snprintf(path, sizeof path, "tilescope-shot-%03d.png", v->shot_counter++);
     while (access(path, F_OK) == 0 && v->shot_counter < 1000000);
-    if (viewer_screenshot(v, path)) {
+    if (viewer_screenshot(v, path, NULL)) {
       char cwd[80];
       snprintf(msg, sizeof msg, "wrote %s in %.80s", path,
                getcwd(cwd, sizeof cwd) ? cwd : "the current folder");

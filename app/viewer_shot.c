@@ -9,6 +9,7 @@
 
 #include "anim.h"
 #include "draw.h"
+#include "ts_file.h"
 
 /* Asks for the output values this frame draws: the pixels in view when they are written in
  * (zoom 16 and up), and the one under the cursor, for the inspector. */
@@ -60,7 +61,7 @@ static void grab(viewer *v, uint8_t *rgb, uint8_t *rgba)
              rgba + ((size_t)(v->height - 1 - y) * v->width + x) * 4, 3);
 }
 
-int viewer_screenshot(viewer *v, const char *path)
+int viewer_screenshot(viewer *v, const char *path, ts_outset *set)
 {
   ts_image *img = NULL;
   ts_error err = { 0 };
@@ -76,7 +77,18 @@ int viewer_screenshot(viewer *v, const char *path)
   }
   grab(v, img->data, rgba);
   free(rgba);
-  int ok = ts_image_save_png(path, img, &err) == TS_OK;
+  ts_outfile of;
+  ts_status st;
+  if (!set) {
+    st = ts_image_save_png(path, img, &err);
+  } else if ((st = ts_outfile_open(&of, path, &err)) == TS_OK) {
+    st = ts_image_write_png(&of, img, &err);
+    if (st == TS_OK)
+      st = ts_outset_add(set, &of, &err); /* takes `of` over */
+    else
+      ts_outfile_abort(&of);
+  }
+  int ok = st == TS_OK;
   if (!ok)
     fprintf(stderr, "tilescope: %s\n", err.msg);
   ts_image_destroy(img);

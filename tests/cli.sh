@@ -691,6 +691,52 @@ rm -f "$long"
 expect 2 "^tilescope run: cannot open '$tmp/none.png'" "$ts" run --expect "$tmp/none.png"
 expect 2 "^tilescope shot: cannot write '$tmp/no/dir.png': No such file or directory$" \
   "$ts" shot -o "$tmp/no/dir.png"
+# shot --frames writes its frames together or not at all (this needs GL, as CI has).
+# frames_fail DIR WANT CMD...: CMD exits 2 printing the one line WANT, and DIR holds the
+# same files with the same bytes as before: no frame of the run, no temporary file.
+frames_fail() {
+  local dir=$1 want=$2 before out rc
+  shift 2
+  before=$(cd "$dir" && find . -type f -exec md5sum {} + | sort)
+  out=$("$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne 2 || $out != "$want" ]]; then
+    echo "FAIL: $* -> exit $rc (want 2), output:"
+    sed 's/^/    /' <<<"$out" | head -8
+    echo "    (wanted the one line: $want)"
+    fails=$((fails + 1))
+  elif [[ $(cd "$dir" && find . -type f -exec md5sum {} + | sort) != "$before" ]]; then
+    echo "FAIL: $*: $dir changed: $(cd "$dir" && find . -type f | cut -c1-60)"
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+if ! "$ts" shot --backend cpu --size 640x400 -o "$tmp/probe.png" >"$tmp/log" 2>&1 &&
+  grep -q "cannot open an OpenGL\|cannot start SDL" "$tmp/log" && [[ ${CI:-} != true ]]; then
+  echo "note: no OpenGL here; the checks of shot --frames did not run"
+else
+  mkdir "$tmp/seq" "$tmp/long" "$tmp/comp" "$tmp/comp/d0"
+  expect 0 "^wrote 3 frames$" "$ts" shot --backend cpu --size 640x400 --frames 0:4:2 -o "$tmp/seq/s.png"
+  [[ $(ls -A "$tmp/seq") == $'s-00000.png\ns-00002.png\ns-00004.png' ]] && passes=$((passes + 1)) || {
+    echo "FAIL: shot --frames 0:4:2 wrote: $(ls -A "$tmp/seq")"
+    fails=$((fails + 1))
+  }
+  # Frame 10's name is one byte too long (frames 8 and 9 are fine); an older frame 9 stays.
+  b=$(printf 'b%.0s' $(seq 250))
+  echo old >"$tmp/long/${b}9.png"
+  frames_fail "$tmp/long" "tilescope shot: cannot write '$tmp/long/${b}10.png': File name too long" \
+    "$ts" shot --backend cpu --size 640x400 --frames 8:10:1 -o "$tmp/long/$b%d.png"
+  # Frame 1's folder is a regular file (as root too); an older frame 0 stays.
+  echo old >"$tmp/comp/d0/f.png"
+  echo file >"$tmp/comp/d1"
+  frames_fail "$tmp/comp" "tilescope shot: cannot write '$tmp/comp/d1/f.png': Not a directory" \
+    "$ts" shot --backend cpu --size 640x400 --frames 0:1:1 -o "$tmp/comp/d%d/f.png"
+  # An input named like a later frame is not overwritten, and no earlier frame appears.
+  cp "$chart" "$tmp/comp/in-00002.png"
+  frames_fail "$tmp/comp" "tilescope shot: -o '$tmp/comp/in-00002.png' is also -i: an output may not overwrite an input" \
+    "$ts" shot --backend cpu --size 640x400 -i "$tmp/comp/in-00002.png" --frames 0:2:1 -o "$tmp/comp/in.png"
+fi
 # A record whose input is gone says so, rather than showing another image under its run.
 cp "$src/tests/records/integral_wavefront.json" "$tmp/moved.json"
 expect 2 "^tilescope shot: --record moved.json: its input 'tests/records/chart320.png' is not there" \

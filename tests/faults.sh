@@ -2,10 +2,10 @@
 # Faults (SPEC section 6): each must give one clear line naming the file at fault, and lose
 # or half-write nothing. A full disk (/dev/full, and a small tmpfs where a user namespace
 # allows mounting one), an unwritable output folder, a directory as input or output, `run`
-# and `shot` interrupted by SIGINT (no output, no temporary file, an older output intact),
-# and in the viewer: a kernel file broken or deleted while it runs (the last good build keeps
-# running), and images that fail to load (the current one stays); a kernel file whose parse
-# would never end (the watchdog stops it).
+# and `shot` (an animation, a sequence of frames) interrupted by SIGINT (no output, no
+# temporary file, an older output intact), and in the viewer: a kernel file broken or
+# deleted while it runs (the last good build keeps running), and images that fail to load
+# (the current one stays); a kernel file whose parse would never end (the watchdog stops it).
 # usage: faults.sh TILESCOPE MKCHART SOURCE_DIR
 set -u
 ts=$(realpath "$1") mkchart=$2 src=$3
@@ -141,6 +141,12 @@ interrupt "$tmp/anim.gif" "$ts" shot --backend cpu --variant integral --frames 0
 [[ $caught -eq 1 ]] && check "shot killed by SIGINT while writing (exit $rc)" test "$rc" -eq 130
 check "shot interrupted: no animation" test ! -e "$tmp/anim.gif"
 no_temps "$tmp" "shot after SIGINT"
+# shot --frames interrupted once frame 1 is being written: no frame, no temporary file.
+mkdir "$tmp/frames"
+interrupt "$tmp/frames/f-00001.png" "$ts" shot --backend cpu --size 640x400 --frames 0:400:1 -o "$tmp/frames/f.png"
+[[ $caught -eq 1 ]] && check "shot --frames killed by SIGINT (exit $rc)" test "$rc" -eq 130
+check "shot --frames interrupted: no frame, no temporary file ($(ls -A "$tmp/frames" | head -3))" \
+  test -z "$(ls -A "$tmp/frames")"
 ln -s /dev/full "$tmp/full.gif"
 one_line 2 "^tilescope shot: cannot write '$tmp/full.gif': No space left on device$" \
   "$ts" shot --backend cpu --size 640x400 -o "$tmp/full.gif"

@@ -44,6 +44,16 @@ static void live_drop(ts_outfile *o)
   o->slot = -1;
 }
 
+/* Outputs written and closed, waiting to be renamed together (ts_outset): the arrays are
+ * sized once, and n counts the temporaries the handler may read, each stored before n grows. */
+struct ts_outset {
+  char **tmp, **path;
+  atomic_int n;
+  int cap, slot;
+};
+enum { MAX_SETS = 4 };
+static ts_outset *_Atomic live_sets[MAX_SETS];
+
 /* Sets of outputs being renamed into place (ts_outfile_commit_all), and a signal that came
  * meanwhile, raised again once they are all in place. */
 static atomic_int committing, held_signal;
@@ -57,6 +67,12 @@ int ts_outfile_interrupted(int sig)
     char *p = atomic_load(&live[i]);
     if (p)
       unlink(p);
+  }
+  for (int i = 0; i < MAX_SETS; i++) {
+    ts_outset *s = atomic_load(&live_sets[i]);
+    for (int k = 0, n = s ? atomic_load(&s->n) : 0; k < n; k++)
+      if (s->tmp[k])
+        unlink(s->tmp[k]);
   }
   return 1;
 }
@@ -92,12 +108,20 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);
+    o->slot = -1;
     return ts_fail(err, TS_ERR_NOMEM, "%s: out of memory", path);
   }
   /* the temporary beside it, NAME.tmp-XXXXXX; .tmp-XXXXXX in its folder where NAME is too
    * long to take the suffix (a name has at most 255 bytes) */
   const char *slash = strrchr(o->path, '/');
   size_t dir = slash ? (size_t)(slash - o->path) + 1 : 0;
+  if (n - dir > 255) { /* refused now, not at the rename after the writing */
+    free(o->path);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+    o->slot = -1;
+    return ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", path, strerror(ENAMETOOLONG));
+  }
   if (n - dir + 11 > 255)
     n = dir;
   memcpy(o->tmp, o->path, n);
@@ -135,6 +159,19 @@ ts_status ts_outfile_open(ts_outfile *o, const char *path, ts_error *err)
   return TS_OK;
 }
 
+/* Flushes and closes o's stream: 1, with errno's value in why, when a write failed. */
+static int close_out(ts_outfile *o, int *why)
+{
+  int bad = ferror(o->f) || fflush(o->f) != 0;
+  *why = errno;
+  if (fclose(o->f) != 0 && !bad) {
+    bad = 1;
+    *why = errno;
+  }
+  o->f = NULL;
+  return bad;
+}
+
 ts_status ts_outfile_commit(ts_outfile *o, ts_error *err)
 {
   return ts_outfile_commit_all(o, 1, err);
@@ -145,13 +182,7 @@ ts_status ts_outfile_commit_all(ts_outfile *o, int n, ts_error *err)
   /* every file written whole before any is renamed */
   int failed = -1, e = 0;
   for (int i = 0; i < n; i++) {
-    int bad = ferror(o[i].f) || fflush(o[i].f) != 0;
-    int why = errno;
-    if (fclose(o[i].f) != 0 && !bad) {
-      bad = 1;
-      why = errno;
-    }
-    o[i].f = NULL;
+    int why, bad = close_out(&o[i], &why);
     if (bad && failed < 0) {
       failed = i;
       e = why;
@@ -195,6 +226,108 @@ void ts_outfile_abort(ts_outfile *o)
   free(o->tmp);
   free(o->path);
   memset(o, 0, sizeof *o);
+  o->slot = -1; /* no registration: a second abort must not clear slot 0's */
+}
+
+ts_outset *ts_outset_create(int cap, ts_error *err)
+{
+  ts_outset *s = calloc(1, sizeof *s);
+  if (s && cap > 0) {
+    s->tmp = calloc((size_t)cap, sizeof *s->tmp);
+    s->path = calloc((size_t)cap, sizeof *s->path);
+  }
+  if (!s || cap < 1 || !s->tmp || !s->path) {
+    if (s) {
+      free(s->tmp);
+      free(s->path);
+    }
+    free(s);
+    ts_fail(err, TS_ERR_NOMEM, "out of memory for %d outputs", cap);
+    return NULL;
+  }
+  s->cap = cap;
+  s->slot = -1; /* none free: the set is still removed on every failure, not on a signal */
+  for (int i = 0; i < MAX_SETS && s->slot < 0; i++) {
+    ts_outset *expected = NULL;
+    if (atomic_compare_exchange_strong(&live_sets[i], &expected, s))
+      s->slot = i;
+  }
+  return s;
+}
+
+ts_status ts_outset_add(ts_outset *s, ts_outfile *o, ts_error *err)
+{
+  int n = atomic_load(&s->n), why;
+  if (n == s->cap) {
+    ts_outfile_abort(o);
+    return ts_fail(err, TS_ERR_ARG, "more than %d outputs in a set", s->cap);
+  }
+  if (close_out(o, &why)) {
+    ts_status st = ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", o->path, strerror(why));
+    ts_outfile_abort(o);
+    return st;
+  }
+  s->tmp[n] = o->tmp;
+  s->path[n] = o->path;
+  atomic_store(&s->n, n + 1);
+  live_drop(o); /* after it joined the set: a signal in between finds it in one or both */
+  memset(o, 0, sizeof *o);
+  o->slot = -1;
+  return TS_OK;
+}
+
+/* Removes the set's temporary files from the first on, unregisters and frees it. */
+static void outset_free(ts_outset *s, int first)
+{
+  int n = atomic_load(&s->n);
+  for (int i = first; i < n; i++)
+    if (s->tmp[i])
+      remove(s->tmp[i]);
+  if (s->slot >= 0)
+    atomic_store(&live_sets[s->slot], NULL); /* after the removals, as in ts_outfile_abort */
+  for (int i = 0; i < n; i++) {
+    free(s->tmp[i]);
+    free(s->path[i]);
+  }
+  free(s->tmp);
+  free(s->path);
+  free(s);
+}
+
+ts_status ts_outset_commit(ts_outset *s, ts_error *err)
+{
+  int n = atomic_load(&s->n);
+  /* every target checked before any is renamed: a rename refused later is only a target
+   * made a directory meanwhile (too long a name was refused by ts_outfile_open) */
+  struct stat st;
+  for (int i = 0; i < n; i++) {
+    if (s->tmp[i] && stat(s->path[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+      ts_fail(err, TS_ERR_IO, "cannot write '%s': it is a directory", s->path[i]);
+      outset_free(s, 0);
+      return TS_ERR_IO;
+    }
+  }
+  atomic_fetch_add(&committing, 1);
+  int done = 0;
+  for (; done < n; done++) {
+    if (s->tmp[done] && rename(s->tmp[done], s->path[done]) != 0) {
+      ts_fail(err, TS_ERR_IO, "cannot write '%s': %s", s->path[done], strerror(errno));
+      break;
+    }
+  }
+  outset_free(s, done);
+  if (atomic_fetch_sub(&committing, 1) == 1) {
+    int sig = atomic_exchange(&held_signal, 0);
+    if (sig)
+      raise(sig);
+  }
+  return done == n ? TS_OK : TS_ERR_IO;
+}
+
+void ts_outset_abort(ts_outset *s)
+{
+  if (s)
+    outset_free(s, 0);
 }
 
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,

@@ -36,10 +36,29 @@ ts_status ts_outfile_commit_all(ts_outfile *o, int n, ts_error *err);
 /* Closes and removes the temporary file; safe on an unopened or committed ts_outfile. */
 void ts_outfile_abort(ts_outfile *o);
 /* For a SIGINT or SIGTERM handler (async-signal-safe): removes every temporary file still
- * being written and returns 1, so that an interrupted command leaves none behind; or, while
- * a set of outputs is being renamed into place, returns 0 and raises sig again after the
- * last rename. */
+ * being written or waiting in a ts_outset and returns 1, so that an interrupted command
+ * leaves none behind; or, while a set of outputs is being renamed into place, returns 0 and
+ * raises sig again after the last rename. */
 int ts_outfile_interrupted(int sig);
+
+/* Many outputs written one after another and renamed into place together, as
+ * ts_outfile_commit_all does, without holding them open: each is closed once written and
+ * waits as its temporary file. The set is registered once for ts_outfile_interrupted, so
+ * that 10000 frames need neither 10000 open files nor as many registrations. */
+typedef struct ts_outset ts_outset;
+/* A set for at most cap outputs; NULL, with the error, when out of memory. */
+ts_outset *ts_outset_create(int cap, ts_error *err);
+/* Flushes and closes o, written whole, and adds it to the set, not yet renamed. Takes o
+ * over: on a failure its temporary file is removed (the set's others stay, for the caller
+ * to abort). */
+ts_status ts_outset_add(ts_outset *s, ts_outfile *o, ts_error *err);
+/* Renames every output of the set into place, once every target was checked (not a
+ * directory), with a signal held as ts_outfile_commit_all does, and frees the set. On a
+ * failure removes the temporary files not renamed (those renamed before a refused rename
+ * stay: a target made a directory meanwhile). */
+ts_status ts_outset_commit(ts_outset *s, ts_error *err);
+/* Removes every temporary file of the set and frees it; NULL is ignored. */
+void ts_outset_abort(ts_outset *s);
 
 ts_status ts_file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len,
                            ts_error *err);
