@@ -110,8 +110,8 @@ static enum CXChildVisitResult note_use(CXCursor c, CXCursor parent, CXClientDat
     w->uses = p;
     w->capuses = cap;
   }
-  w->uses[w->nuses][0] = a;
-  w->uses[w->nuses][1] = b;
+  w->uses[w->nuses].a = a;
+  w->uses[w->nuses].b = b;
   w->nuses++;
   return CXChildVisit_Continue;
 }
@@ -128,7 +128,7 @@ static span whole_uses(const walker *w, span s)
   for (int again = 1; again;) {
     again = 0;
     for (size_t i = 0; i < w->nuses; i++) {
-      unsigned a = w->uses[i][0], b = w->uses[i][1];
+      unsigned a = w->uses[i].a, b = w->uses[i].b;
       if (a < s.t && b > s.s && !(s.s <= a && b <= s.t) && !(a < s.s && s.t < b)) {
         s.s = a < s.s ? a : s.s;
         s.t = b > s.t ? b : s.t;
@@ -144,8 +144,8 @@ static unsigned use_end(const walker *w, unsigned at)
 {
   unsigned t = at;
   for (size_t i = 0; i < w->nuses; i++)
-    if (w->uses[i][0] == at && w->uses[i][1] > t)
-      t = w->uses[i][1];
+    if (w->uses[i].a == at && w->uses[i].b > t)
+      t = w->uses[i].b;
   return t;
 }
 
@@ -186,6 +186,19 @@ span ti_span_of(walker *w, CXCursor c)
   where p = where_of(w, c);
   span s = p.e;
   unsigned o1 = s.s, o2 = p.raw_end, m1 = p.m1, m2 = p.m2;
+  /* Made in the body of a macro used inside another's argument (the dereference of
+   * loadpix(p) in storepix(loadpix(p), q)): spelt, the node is a point at that use's start,
+   * and its text is that use, not the outer one (convertToDT(x) in storepix(convertToDT(x),
+   * q) as well). */
+  if (s.ok && p.mok && m1 == m2 && m1 > o1 && m1 < s.t) {
+    unsigned t = use_end(w, m1);
+    if (t > m1 && t <= s.t) {
+      s.s = m1;
+      s.t = t;
+      s.line = p.ml;
+      return whole_uses(w, s);
+    }
+  }
   /* Spelt in a macro's argument (as_uchar16(vload4(...))): the argument's own text, where
    * that lies inside the use, so the access is rewritten there and not around the use.
    * Not where the access is made by the macro from several of its arguments (AT(p, i) for
@@ -1553,3 +1566,4 @@ enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d
   *pos = s.t;
   return CXChildVisit_Continue;
 }
+

@@ -18,6 +18,11 @@ void ti_sb_add(sbuf *b, const char *p, size_t n);
 void ti_sb_str(sbuf *b, const char *s);
 void ti_sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A macro's use in the file: its extent [a, b). */
+typedef struct macro_use {
+  unsigned a, b;
+} macro_use;
+
 typedef struct cset {
   CXCursor *c;
   size_t n, cap;
@@ -41,8 +46,8 @@ typedef struct walker {
   /* Extents of the accesses wrapped so far, to refuse two with one extent. */
   unsigned (*wrapped)[2];
   size_t nwrapped, capwrapped;
-  /* The macros' uses in the file, nested ones too: their extents (ti_note_uses). */
-  unsigned (*uses)[2];
+  /* The macros' uses in the file, nested ones too (ti_note_uses). */
+  macro_use *uses;
   size_t nuses, capuses;
   /* For the check that no access was left unseen (plain kernels): the accesses wrapped,
    * and the second uses of a macro's argument, written as its first. */
