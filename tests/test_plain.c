@@ -562,6 +562,50 @@ static void macro_spellings(void)
   ts_plain_desc_free(d);
 }
 
+/* A branch that differs within a group, inside a loop whose condition decides a barrier (as
+ * OpenCV's boxFilter.cl has): each work-item takes its own way, observed as plain, in a for,
+ * a while and a do loop. On pocl the loop's check in its condition made every such branch the
+ * group's first work-item's. */
+static void branches_inside_checked_loops(void)
+{
+  static const char *const loops[3][2] = {
+    { "for (int i = 0; i < 2; ++i) {", "}" },
+    { "int i = 0; while (i < 2) {", "++i; }" },
+    { "int i = 0; do {", "++i; } while (i < 2);" },
+  };
+  for (int v = 0; v < 3; v++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "// tilescope: plain global=W,H local=16,1\n"
+             "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+             "{\n"
+             "  __local uchar t[16];\n"
+             "  int lx = get_local_id(0), at = get_global_id(1) * W + get_global_id(0);\n"
+             "  %s\n"
+             "    if (lx >= 1)\n"
+             "      out[at] = (uchar)(in[at] + i + 1);\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    t[lx] = (uchar)i;\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  %s\n"
+             "  if (lx == 0)\n"
+             "    out[at] = t[15];\n"
+             "}\n",
+             loops[v][0], loops[v][1]);
+    const char *path = write_kernel("loops.cl", text);
+    ts_plain_desc *d = load(path, NULL, 0);
+    ts_image *img = random_image(48, 4, 1);
+    ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL, *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+    CHECK(o && o->nfindings == 0, "loops.cl (%s): %zu findings", loops[v][0], o ? o->nfindings : 0);
+    CHECK(p && o && differ(o->out, p->out) == 0, "loops.cl (%s): the observed output differs",
+          loops[v][0]);
+    ts_plain_result_free(p);
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+}
+
 /* What the rewrite cannot see through is refused, never left unseen: a block of more than
  * 64 statements is written whole, prototypes of the file's functions take the context as
  * their definitions do, and a macro that makes an access from the parts of its use (p[i]
@@ -644,6 +688,83 @@ static void rewrite_reaches_everything(void)
           cn, got[0], got[1], got[2]);
     ts_plain_result_free(p);
     ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+
+  /* operators made in a macro's body, and a private table of more than 64 values */
+  {
+    char tab[600];
+    int tn = 0;
+    for (int j = 0; j < 70; j++)
+      tn += snprintf(tab + tn, sizeof tab - (size_t)tn, "%s%d", j ? ", " : "", j);
+    char text2[2048];
+    snprintf(text2, sizeof text2,
+             "// tilescope: plain global=W,H local=4,4\n"
+             "#define ASSIGN(a, b) a = b\n"
+             "#define INC(a) a++\n"
+             "#define ST(p, v) *p = v\n"
+             "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+             "{\n"
+             "  int i = get_global_id(1) * W + get_global_id(0);\n"
+             "  const uchar tab[70] = { %s };\n"
+             "  ASSIGN(out[i], tab[in[i] %% 70]);\n"                          /* 9 */
+             "  INC(out[i]);\n"                                             /* 10 */
+             "  __global uchar *r = out + i;\n"
+             "  ST(r, out[i] + 1);\n"                                       /* 12 */
+             "}\n", tab);
+    path = write_kernel("ops.cl", text2);
+    d = load(path, NULL, 0);
+    img = random_image(8, 8, 1);
+    p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
+    o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
+    CHECK(o && o->nfindings == 0, "ops.cl: not observed, or %zu findings", o ? o->nfindings : 0);
+    CHECK(p && o && differ(o->out, p->out) == 0, "ops.cl: the observed output differs");
+    char got[3] = { 0, 0, 0 }; /* lines 9, 10, 12: 1 read, 2 write, 4 update */
+    for (size_t i = 0; o && i < o->launch[0].nlog; i++) {
+      const ts_plain_access *g = &o->launch[0].log[i];
+      int at = g->line == 9 ? 0 : g->line == 10 ? 1 : g->line == 12 ? 2 : -1;
+      if (at >= 0)
+        got[at] |= (char)(g->acc == 1 ? 1 : g->acc == 2 ? 2 : 4);
+    }
+    CHECK(got[0] == 3 && got[1] == 4 && got[2] == 3, "ops.cl: accesses by line %d %d %d",
+          got[0], got[1], got[2]);
+    ts_plain_result_free(p);
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+
+  /* refused, each at its line: a pointer argument used for two accesses, a function of the
+   * file called from a macro's body */
+  static const char *const refused[2][3] = {
+    { "#define minpix(v, a) *(__global uchar *)(a) = min(*(__global uchar *)(a), v)",
+      "minpix((uchar)1, out + i);", "minpix uses its argument 'out + i' for an access and more" },
+    { "uchar get(__global const uchar *p, int i) { return p[i]; }\n#define GET(p, i) get(p, i)",
+      "out[i] = GET(in, i);", "get is called from a macro's body" },
+  };
+  for (int v = 0; v < 2; v++) {
+    char text3[1024];
+    snprintf(text3, sizeof text3,
+             "// tilescope: plain global=W,H\n"
+             "%s\n"
+             "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+             "{\n"
+             "  int i = get_global_id(1) * W + get_global_id(0);\n"
+             "  %s\n"
+             "}\n", refused[v][0], refused[v][1]);
+    path = write_kernel("refused.cl", text3);
+    d = load(path, NULL, 0);
+    img = random_image(8, 8, 1);
+    ts_plain_opts ro = { .observe = 1, .chosen_pass = -1, .watch_x = -1 };
+    ts_plain_result *rr = NULL;
+    ts_error rerr = { 0 };
+    ts_status rst = d ? ts_plain_run(cl, d, img, &ro, &rr, &rerr) : TS_ERR_IO;
+    char at[32];
+    snprintf(at, sizeof at, "refused.cl:%d: ", 6 + v);
+    CHECK(rst != TS_OK && strstr(rerr.msg, at) && strstr(rerr.msg, refused[v][2]),
+          "refused.cl (%s): not refused at its line (%d: %s)", refused[v][1], (int)rst, rerr.msg);
+    ts_plain_result_free(rr);
     ts_image_destroy(img);
     ts_plain_desc_free(d);
   }
@@ -860,6 +981,7 @@ int main(void)
   temporary_across_passes();
   macro_spellings();
   rewrite_reaches_everything();
+  branches_inside_checked_loops();
   description_errors();
   ts_cl_destroy(cl);
   char cmd[600];

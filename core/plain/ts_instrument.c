@@ -376,11 +376,12 @@ struct part {
   int sp, kind, lanes;
   CXType et;
   long long off;
+  CXCursor acc; /* the access (or vector call) it stands for, observed once it is written */
 };
 
 static part plain_part(CXCursor c, span s, int ctx, int index)
 {
-  part p = { c, s, ctx, index, 0, 0, 0, clang_getCursorType(c), 0 };
+  part p = { c, s, ctx, index, 0, 0, 0, clang_getCursorType(c), 0, c };
   return p;
 }
 
@@ -435,6 +436,34 @@ static size_t name_len(const walker *w, unsigned at)
   return n;
 }
 
+/* Adds q to the parts of the use u. A text used twice (SQ(x) for ((x) * (x))) is one part,
+ * written once in the contexts of both uses; but a pointer argument that the body makes an
+ * access through cannot be written twice over, nor once for two uses: refused. */
+static void add_part(walker *w, span u, part *p, int *np, part q)
+{
+  int j = 0;
+  while (j < *np && (p[j].s.s != q.s.s || p[j].s.t != q.s.t))
+    j++;
+  if (j < *np && (p[j].sp || q.sp)) {
+    ti_fail(w, u.line, "%.*s uses its argument '%.*s' for an access and more besides (another "
+            "access, a test); tilescope observes each access where its text is, so write them "
+            "out here", (int)name_len(w, u.s), w->src + u.s, (int)(q.s.t - q.s.s),
+            w->src + q.s.s);
+    return;
+  }
+  if (j < *np) {
+    set_add(w, &w->twins, q.c);
+    if (p[j].ctx != q.ctx)
+      p[j].ctx = p[j].ctx == CTX_NONE ? q.ctx : q.ctx == CTX_NONE ? p[j].ctx : CTX_UPDATE;
+    return;
+  }
+  if (*np == MAX_PARTS) {
+    ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
+    return;
+  }
+  p[(*np)++] = q;
+}
+
 static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
 {
   kids k;
@@ -443,17 +472,13 @@ static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
   int sp = contexts(w, n, &k, ctx, kctx);
   CXCursor ptr;
   if (sp && is_deref(n) && k.n == 1 && pointer_argument(w, k.c[0], u, &ptr)) {
-    if (*np == MAX_PARTS) {
-      ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
-      return;
-    }
     part q = plain_part(ptr, ti_span_of(w, ptr), ctx, -1);
     q.sp = sp;
     q.kind = kind_of(ctx);
     q.lanes = 1;
     q.et = clang_getCursorType(n);
-    p[(*np)++] = q;
-    set_add(w, &w->seen, n);
+    q.acc = n;
+    add_part(w, u, p, np, q);
     return;
   }
   int skip = -1; /* a vector call's pointer, made a part here */
@@ -474,18 +499,14 @@ static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
               "out here", (int)name_len(w, u.s), w->src + u.s);
       return;
     }
-    if (*np == MAX_PARTS) {
-      ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
-      return;
-    }
     part q = plain_part(arg, ti_span_of(w, arg), CTX_NONE, -1);
     q.sp = observed_call(n);
     q.kind = store ? K_WRITE : K_READ;
     q.lanes = lanes;
     q.et = clang_getPointeeType(clang_getCursorType(vp));
     q.off = off;
-    p[(*np)++] = q;
-    set_add(w, &w->seen, n);
+    q.acc = n;
+    add_part(w, u, p, np, q);
     skip = k.n - 1;
   }
   if (sp) {
@@ -503,22 +524,7 @@ static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
       use_parts(w, k.c[i], kctx[i], u, p, np);
       continue;
     }
-    /* an argument the body uses twice (SQ(x) ((x) * (x))) is one text: written once, in the
-     * contexts of both uses */
-    int j = 0;
-    while (j < *np && (p[j].s.s != cs.s || p[j].s.t != cs.t))
-      j++;
-    if (j < *np) {
-      set_add(w, &w->twins, k.c[i]);
-      if (p[j].ctx != kctx[i])
-        p[j].ctx = p[j].ctx == CTX_NONE ? kctx[i] : kctx[i] == CTX_NONE ? p[j].ctx : CTX_UPDATE;
-      continue;
-    }
-    if (*np == MAX_PARTS) {
-      ti_fail(w, u.line, "a macro's use with over %d arguments' parts", MAX_PARTS);
-      return;
-    }
-    p[(*np)++] = plain_part(k.c[i], cs, kctx[i], -1);
+    add_part(w, u, p, np, plain_part(k.c[i], cs, kctx[i], -1));
   }
 }
 
@@ -562,6 +568,8 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
 static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int wrap,
                         unsigned bline)
 {
+  int top = w->top_body; /* a for's or while's body, told its way (emit_branch) */
+  w->top_body = -1;
   unsigned pos = s.s;
   for (int i = 0; i < np; i++) {
     if (p[i].s.s < pos)
@@ -569,9 +577,16 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
     ti_sb_add(o, w->src + pos, p[i].s.s - pos);
     int wrapped = p[i].index >= 0 && p[i].index == wrap;
     if (wrapped) {
-      ti_sb_fmt(o, "ts_uniform(ts_c, %u, %u, (", p[i].s.line - w->line_base,
-                bline - w->line_base);
+      ti_sb_fmt(o, "%s(ts_c, %u, %u, (", top >= 0 ? "TS_HEAD" : "TS_UNIFORM",
+                p[i].s.line - w->line_base, bline - w->line_base);
+      w->top_line = p[i].s.line;
       w->out->guards++;
+    }
+    int body = top >= 0 && p[i].index == top && wrap >= 0;
+    if (body) {
+      ti_sb_fmt(o, "{ TS_WAY(ts_c, %u, %u, 1); ", w->top_line - w->line_base,
+                bline - w->line_base);
+      w->top_done = 1;
     }
     if (p[i].sp) { /* the pointer of an access the body makes: the access's address, checked */
       char *pt = ti_type_str(clang_getCursorType(p[i].c));
@@ -584,13 +599,16 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
       emit(w, o, p[i].c, CTX_NONE);
       ti_sb_fmt(o, ") + %s, %d * sizeof(%s), %d, %u) - %s))", by, p[i].lanes, et, p[i].kind,
                 p[i].s.line - w->line_base, by);
+      set_add(w, &w->seen, p[i].acc);
       free(pt);
       free(et);
     } else {
       emit(w, o, p[i].c, p[i].ctx);
     }
     if (wrapped)
-      ti_sb_str(o, ") ? 1 : 0)");
+      ti_sb_str(o, "))");
+    if (body)
+      ti_sb_str(o, " }");
     pos = p[i].s.t;
   }
   ti_sb_add(o, w->src + pos, s.t - pos);
@@ -772,7 +790,22 @@ static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, c
     w->loop = c;
     w->in_loop = 1;
   }
-  emit_body_wrap(w, o, c, s, k, kctx, bline ? cond_index(w, c, k) : -1, bline);
+  int wrap = bline ? cond_index(w, c, k) : -1;
+  /* A for or while that decides a barrier: its condition is checked where the device allows
+   * (TS_HEAD: a GPU), and its body and its end tell the way taken (TS_WAY: pocl, which runs a
+   * loop's inner branches by its first work-item's way when its condition does more) */
+  int top = wrap >= 0 && clang_getCursorKind(c) != CXCursor_DoStmt && loop;
+  if (top) {
+    ti_sb_str(o, "{ ");
+    w->top_body = k->n - 1;
+    w->top_done = 0;
+  }
+  emit_body_wrap(w, o, c, s, k, kctx, wrap, bline);
+  if (top && w->top_done)
+    ti_sb_fmt(o, " TS_WAY(ts_c, %u, %u, 0); }", w->top_line - w->line_base, bline - w->line_base);
+  else if (top)
+    ti_sb_str(o, " }");
+  w->top_body = -1;
   w->ret_bline = ret;
   w->brk_bline = brk;
   w->loop = outer;
@@ -908,6 +941,13 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   return 1;
 }
 
+/* Whether the text at s is the name itself (not a macro's use that makes it). */
+static int spelt_here(const walker *w, span s, const char *name)
+{
+  size_t n = strlen(name);
+  return s.ok && s.t - s.s == n && s.t <= w->len && memcmp(w->src + s.s, name, n) == 0;
+}
+
 /* Whether the function's definition is in the file (its calls then pass the context). */
 static int own_function(walker *w, CXCursor fn)
 {
@@ -930,6 +970,15 @@ static void emit_params(walker *w, sbuf *o, CXCursor c, span s, unsigned end, in
 {
   unsigned name = 0;
   clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &name);
+  CXString ns = clang_getCursorSpelling(c);
+  int here = spelt_here(w, (span){ name, name + (unsigned)strlen(clang_getCString(ns)), 0, 1 },
+                        clang_getCString(ns));
+  if (!here)
+    ti_fail(w, s.line, "the name of the function %s is made by a macro; tilescope adds the "
+            "work-item's context to its parameters, so spell the name out", clang_getCString(ns));
+  clang_disposeString(ns);
+  if (!here)
+    return;
   unsigned open = name > s.s ? name : s.s;
   while (open < end && w->src[open] != '(')
     open++;
@@ -973,6 +1022,12 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   int nargs = clang_Cursor_getNumArguments(c);
   if (own && w->dialect)
     return 0; /* the dialect's functions take ts_o_ already */
+  span named = k->n ? ti_span_of(w, k->c[0]) : s;
+  if (own && !w->dialect && !spelt_here(w, named, name)) {
+    ti_fail(w, s.line, "%s is called from a macro's body; tilescope passes the file's functions "
+            "the work-item's context, which it cannot add there, so call it directly", name);
+    return 1;
+  }
   if (own) {
     /* name( -> name(ts_c, ...) */
     int ctx[64];
@@ -1130,7 +1185,9 @@ static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, si
   if (k->n == 0)
     return;
   span s = ti_span_of(w, c), cs = ti_span_of(w, k->c[0]);
-  if (cs.s == s.s && cs.t == s.t && (binary || k->n == 1)) {
+  /* made in a macro's body: the expression is the whole use (ASSIGN(a, b) for a = b), or its
+   * operand is (*p of DEREF(p)) */
+  if ((cs.s == s.s && cs.t == s.t && (binary || k->n == 1)) || use_end(w, s.s) == s.t) {
     op_from_types(c, k, binary, op, n);
     return;
   }
@@ -1421,8 +1478,9 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     return;
   kids k;
   children(c, &k);
-  if (k.over) {
-    if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+  if (k.over) { /* a block's statements, or an initialiser's values, one after another */
+    enum CXCursorKind ck = clang_getCursorKind(c);
+    if (ck == CXCursor_CompoundStmt || ck == CXCursor_InitListExpr)
       emit_stmts(w, o, c, s);
     else
       ti_fail(w, s.line, "more than 64 parts in one expression or statement; tilescope cannot "

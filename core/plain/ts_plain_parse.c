@@ -162,6 +162,7 @@ ts_status ts_plain_rewrite_dialect(const char *path, const char *prefix, size_t 
   }
   ts_plain_src src = { 0 };
   walker w = { 0 };
+  w.top_body = -1;
   w.src = all;
   w.len = plen + len;
   w.tu = tu;
@@ -205,6 +206,7 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
   if (pst != TS_OK)
     return pst;
   walker w = { 0 };
+  w.top_body = -1;
   w.src = text;
   w.len = len;
   w.tu = tu;

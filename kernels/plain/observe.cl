@@ -85,6 +85,9 @@
 #define TS_FIND_DIVERGE 7      /* work-items of a group decide a branch before a barrier apart */
 #define TS_NFIND 8
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
+#define TS_UNI_W 5             /* words a branch: its first decider (line + 1 << 12 | item <<
+                                * 1 | way); on a CPU device also the first to go each way
+                                * (barrier line + 1 << 12 | item << 1 | way), and how many */
 #define TS_NPLACES 4           /* places kept per kind and line */
 #define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
                                 * group, item, other group, other item, other line */
@@ -151,6 +154,7 @@ typedef struct ts_ctx {
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
   uint nuni;              /* the branches before a barrier this work-item decided so far */
+  int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
 #ifdef TS_GROUP_SERIAL
   __local ts_group *g;    /* buffers and bounds: the group's (TS_GRP) */
 #else
@@ -486,9 +490,23 @@ inline void ts_end(ts_ctx *c)
   TS_GS ts_group *g = TS_GRP(c);
   ts_wclose(c);
 #ifdef TS_GROUP_SERIAL
+  c->nuni = 0;
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
+  /* the group's last work-item: each branch some of its work-items decided apart
+   * (ts_uniform_cpu), once for each work-item that went the other way, named by the first */
+  for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_UNI; k++) {
+    __global uint *u = ob + uni + ((size_t)c->group * TS_UNI + k) * TS_UNI_W;
+    uint first = u[0], way = first & 1, item = c->item;
+    uint other = u[1 + !way], n_other = u[3 + !way];
+    for (uint n = 0; first && other && n < n_other; n++) {
+      c->item = (other >> 1) & 2047;
+      ts_finding(c, TS_FIND_DIVERGE, (first >> 12) - 1, 0, 0, 16, other & 1, c->group,
+                 (first >> 1) & 2047, (other >> 12) - 1);
+    }
+    c->item = item;
+  }
 #endif
   for (uint k = 0; k < c->ng && g->used; k++) {
     __global const uint *bi = g->bi[k];
@@ -796,7 +814,7 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
   if (n >= TS_UNI || ob[TS_H_UNI] == 0)
     return v;
   __global volatile uint *s =
-    (__global volatile uint *)(ob + ob[TS_H_UNI] + (size_t)c->group * TS_UNI + n);
+    (__global volatile uint *)(ob + ob[TS_H_UNI] + ((size_t)c->group * TS_UNI + n) * TS_UNI_W);
   uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
   uint was = *s;
   if (was == 0)
@@ -807,6 +825,39 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
     ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
   return (int)(was & 1);
 }
+
+#ifdef TS_GROUP_SERIAL
+/* The same check on a CPU device (pocl), without a branch: the branch keeps the work-item's
+ * own condition, and what parted is kept for ts_end. pocl runs a group whose work-items part
+ * at a barrier as its first one decides, so there is no hang to prevent; and control flow
+ * in a loop's condition (ts_uniform's early returns, or its value as the condition) made it
+ * run every branch inside a loop that holds a barrier the way the group's first work-item
+ * went, whatever the others' own conditions were. */
+inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, int v)
+{
+  __global uint *ob = c->ob;
+  uint n = c->nuni++, uni = ob[TS_H_UNI];
+  /* masks, not ?: or &&, which are control flow before pocl optimises; and no atomic's value
+   * is used (that too made the branches inside the loop the first work-item's): the group's
+   * last work-item compares the ways in ts_end */
+  size_t ok = (size_t)0 - (size_t)((n < TS_UNI) & (uni != 0)), sink = ob[TS_H_SINK];
+  size_t at = ((size_t)uni + ((size_t)c->group * TS_UNI + n) * TS_UNI_W) & ok | sink & ~ok;
+  uint me = c->item << 1 | (uint)v;
+  atomic_cmpxchg((__global volatile uint *)(ob + at), 0, (line + 1) << 12 | me);
+  atomic_cmpxchg((__global volatile uint *)(ob + at + 1 + v), 0, (bline + 1) << 12 | me);
+  atomic_inc((__global volatile uint *)(ob + at + 3 + v));
+}
+/* A for's or while's condition: nothing in it but itself, kept; its body and its end tell
+ * the way this work-item's own condition went (pocl runs a loop that holds a barrier as its
+ * first work-item decides) */
+#define TS_HEAD(c, line, bline, v) ((c)->hv = (v) != 0)
+#define TS_WAY(c, line, bline, way) ts_uniform_cpu((c), (line), (bline), (c)->hv)
+#else
+#define TS_HEAD(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
+#define TS_WAY(c, line, bline, way) ((void)0)
+#endif
+/* An if's or a do's condition: checked, and the group's first way taken, on every device */
+#define TS_UNIFORM(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
 
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
