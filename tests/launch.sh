@@ -160,6 +160,22 @@ for how in "" "--observe"; do
     bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals .*g40x31.png$' '$tmp/out'"
 done
 
+# Options as long as OpenCV's (over 255 characters) are taken whole: the last define is the
+# one the kernel uses; a line over 2047 characters is one line naming it.
+defs=$(for i in $(seq 40); do printf -- '-D UNUSED_%02d=%d ' "$i" "$i"; done)
+printf '__kernel void k(__global const uchar *in, __global uchar *out, int W, int H, int C)\n{\n  int i = (get_global_id(1) * W + get_global_id(0)) * C;\n  for (int c = 0; c < C; c++)\n    out[i + c] = in[i + c] ^ MASK;\n}\n' >"$tmp/longopt.cl"
+printf 'buffer src type=uchar shape=W,H channels=C role=input\nbuffer dst type=uchar shape=W,H channels=C role=output\npass entry=k options="%s-D MASK=0" global=W,H in=src out=dst W=W H=H C=C\n' "$defs" >"$tmp/longopt.launch"
+"$ts" run --kernel-file "$tmp/longopt.cl" --launch "$tmp/longopt.launch" -i "$tmp/g40x31.png" \
+  --expect "$tmp/g40x31.png" --observe >"$tmp/out" 2>&1
+rc=$?
+check "options of $(( ${#defs} + 9 )) characters: all of them ($rc: $(tail -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q '^output equals .*g40x31.png$' '$tmp/out'"
+sed "s/options=\"/options=\"$(printf -- '-DX%.0s' $(seq 700))/" "$tmp/longopt.launch" >"$tmp/toolong.launch"
+"$ts" run --kernel-file "$tmp/longopt.cl" --launch "$tmp/toolong.launch" >"$tmp/out" 2>&1
+rc=$?
+check "a line over 2047 characters: exit 2, one line ($rc: $(head -1 "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'toolong.launch:3: line: longer than 2047 bytes' '$tmp/out'"
+
 # A second pass that updates the output in place reads what the first wrote: no "read of
 # what nothing wrote" (each launch's shadows are its own; the earlier pass's writes count).
 cat >"$tmp/inplace.cl" <<'CL'

@@ -156,14 +156,14 @@ typedef struct ts_plain_pass {
   int nargs;
   ts_plain_arg args[TS_PLAIN_MAX_PARAMS];
   int line;                    /* of its `plain` line, 0 when given as an option */
-  char options[512];           /* its build options: its own options=, else the file's */
+  char options[2048];          /* its build options: its own options=, else the file's */
   int own_options;             /* it gave options= */
 } ts_plain_pass;
 
 typedef struct ts_plain_desc {
   char path[1024];
   char launch[1024];           /* the launch file, or "" (then the kernel file's lines) */
-  char options[512];           /* the file's build options: the first pass's options= (a
+  char options[2048];          /* the file's build options: the first pass's options= (a
                                 * pass without its own is built with these; the kernels'
                                 * arguments are read with these) */
   int nbufs;

@@ -247,7 +247,7 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       p++;
     if (!*p)
       break;
-    char key[64], val[256];
+    char key[64], val[2048];
     size_t k = 0;
     while (*p && *p != '=' && *p != ' ' && k < sizeof key - 1)
       key[k++] = *p++;
@@ -260,12 +260,16 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
       p++;
       while (*p && *p != '"' && v < sizeof val - 1)
         val[v++] = *p++;
+      if (*p && *p != '"')
+        return field_error(err, lines_path(d), line, key, "the value is longer than 2047 characters");
       if (*p != '"')
         return field_error(err, lines_path(d), line, key, "the quoted value has no closing \"");
       p++;
     } else {
       while (*p && *p != ' ' && *p != '\t' && v < sizeof val - 1)
         val[v++] = *p++;
+      if (*p && *p != ' ' && *p != '\t')
+        return field_error(err, lines_path(d), line, key, "the value is longer than 2047 characters");
     }
     val[v] = 0;
     if (strcmp(key, "entry") == 0) {

@@ -86,8 +86,8 @@ static ts_status parse_tu(const char *path, const char *text, size_t len, const 
                           unsigned line_base, CXIndex *pidx, CXTranslationUnit *ptu,
                           ts_error *err)
 {
-  const char *args[64] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                           "-w" };
+  const char *args[1040] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                             "-w" };
   int nargs = 6;
 #ifdef TS_CLANG_RESOURCE_DIR
   /* where opencl-c.h is, when libclang was unpacked somewhere of its own */
@@ -97,8 +97,8 @@ static ts_status parse_tu(const char *path, const char *text, size_t len, const 
 #endif
   char opts[2048];
   snprintf(opts, sizeof opts, "%s", options ? options : "");
-  for (char *tok = strtok(opts, " \t"); tok && nargs < 63; tok = strtok(NULL, " \t"))
-    args[nargs++] = tok;
+  for (char *tok = strtok(opts, " \t"); tok && nargs < 1039; tok = strtok(NULL, " \t"))
+    args[nargs++] = tok; /* (2047 characters make at most 1024 words) */
   CXIndex idx = clang_createIndex(0, 0);
   struct CXUnsavedFile uf = { path, text, (unsigned long)len };
   CXTranslationUnit tu = NULL;
