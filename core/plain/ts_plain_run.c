@@ -364,7 +364,7 @@ static ts_status build(runner *r, int observe, int p)
     snprintf(inc, sizeof inc, " -I .");
   else if (includes && !memchr(d->path, ' ', (size_t)(slash - d->path)))
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
-  char opts[5000];
+  char opts[8192]; /* the standard, the include folder and the options, whole */
   snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s %s",
            observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
