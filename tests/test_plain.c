@@ -702,16 +702,17 @@ static void rewrite_reaches_everything(void)
     snprintf(text2, sizeof text2,
              "// tilescope: plain global=W,H local=4,4\n"
              "#define ASSIGN(a, b) a = b\n"
-             "#define INC(a) a++\n"
+             "#define INC(a) a++\n#define INCP(p) (*(p))++\n"
              "#define ST(p, v) *p = v\n"
              "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
              "{\n"
              "  int i = get_global_id(1) * W + get_global_id(0);\n"
              "  const uchar tab[70] = { %s };\n"
-             "  ASSIGN(out[i], tab[in[i] %% 70]);\n"                          /* 9 */
-             "  INC(out[i]);\n"                                             /* 10 */
+             "  ASSIGN(out[i], tab[in[i] %% 70]);\n"                          /* 10 */
+             "  INC(out[i]);\n"                                             /* 11 */
              "  __global uchar *r = out + i;\n"
-             "  ST(r, out[i] + 1);\n"                                       /* 12 */
+             "  ST(r, out[i] + 1);\n"                                       /* 13 */
+             "  INCP(r);\n"                                                 /* 14 */
              "}\n", tab);
     path = write_kernel("ops.cl", text2);
     d = load(path, NULL, 0);
@@ -720,15 +721,15 @@ static void rewrite_reaches_everything(void)
     o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
     CHECK(o && o->nfindings == 0, "ops.cl: not observed, or %zu findings", o ? o->nfindings : 0);
     CHECK(p && o && differ(o->out, p->out) == 0, "ops.cl: the observed output differs");
-    char got[3] = { 0, 0, 0 }; /* lines 9, 10, 12: 1 read, 2 write, 4 update */
+    char got[4] = { 0, 0, 0, 0 }; /* lines 10, 11, 13, 14: 1 read, 2 write, 4 update */
     for (size_t i = 0; o && i < o->launch[0].nlog; i++) {
       const ts_plain_access *g = &o->launch[0].log[i];
-      int at = g->line == 9 ? 0 : g->line == 10 ? 1 : g->line == 12 ? 2 : -1;
+      int at = g->line == 10 ? 0 : g->line == 11 ? 1 : g->line == 13 ? 2 : g->line == 14 ? 3 : -1;
       if (at >= 0)
         got[at] |= (char)(g->acc == 1 ? 1 : g->acc == 2 ? 2 : 4);
     }
-    CHECK(got[0] == 3 && got[1] == 4 && got[2] == 3, "ops.cl: accesses by line %d %d %d",
-          got[0], got[1], got[2]);
+    CHECK(got[0] == 3 && got[1] == 4 && got[2] == 3 && got[3] == 4,
+          "ops.cl: accesses by line %d %d %d %d", got[0], got[1], got[2], got[3]);
     ts_plain_result_free(p);
     ts_plain_result_free(o);
     ts_image_destroy(img);

@@ -539,13 +539,17 @@ static int part_cmp(const void *a, const void *b)
 static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k,
                            const int *ctx, int wrap, unsigned bline)
 {
-  (void)c;
   part p[MAX_PARTS];
   span ks[64];
   int np = 0, use = 0;
+  /* (a child with the parent's very text is the parent's own part, unless the parent is an
+   * operator: then both were made in one macro's body, incpix(p) for (*(p))++) */
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  int through = ck == CXCursor_ParenExpr || ck == CXCursor_UnexposedExpr ||
+                ck == CXCursor_CStyleCastExpr || ck == CXCursor_CompoundStmt;
   for (int i = 0; i < k->n; i++) {
     span cs = ks[i] = ti_span_of(w, k->c[i]);
-    if (cs.ok && ((cs.s == s.s && cs.t == s.t && k->n > 1) || cs.s == cs.t))
+    if (cs.ok && ((cs.s == s.s && cs.t == s.t && (k->n > 1 || !through)) || cs.s == cs.t))
       use = 1; /* parts of one macro's use (a point: of a use nested in it): gathered below */
     else if (cs.ok && cs.s >= s.s && cs.t <= s.t && np < MAX_PARTS)
       p[np++] = plain_part(k->c[i], cs, ctx[i], i);
