@@ -644,6 +644,37 @@ static void rewrite_reaches_everything(void)
   ts_image_destroy(img);
   ts_plain_desc_free(d);
 
+  /* more accesses than TS_MANY_AT: the observed build makes its checks calls (TS_MANY), with
+   * the same log */
+  {
+    char many[4096];
+    int mn = snprintf(many, sizeof many,
+                      "// tilescope: plain global=W,H local=4,4\n"
+                      "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+                      "{\n"
+                      "  int i = get_global_id(1) * W + get_global_id(0);\n"
+                      "  out[i] = 0;\n");
+    for (int j = 0; j < TS_MANY_AT / 2 + 1; j++) /* two accesses a line, from line 6 */
+      mn += snprintf(many + mn, sizeof many - (size_t)mn, "  out[i] += in[i] + %d;\n", j);
+    snprintf(many + mn, sizeof many - (size_t)mn, "}\n");
+    path = write_kernel("many.cl", many);
+    d = load(path, NULL, 0);
+    img = random_image(8, 8, 1);
+    p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
+    o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
+    CHECK(o && o->nfindings == 0, "many.cl: not observed, or %zu findings", o ? o->nfindings : 0);
+    CHECK(p && o && differ(o->out, p->out) == 0, "many.cl: the observed output differs");
+    size_t updates = 0;
+    for (size_t i = 0; o && i < o->launch[0].nlog; i++)
+      updates += o->launch[0].log[i].acc == 3 && o->launch[0].log[i].line >= 6;
+    CHECK(updates == TS_MANY_AT / 2 + 1, "many.cl: %zu updates logged, not %d", updates,
+          TS_MANY_AT / 2 + 1);
+    ts_plain_result_free(p);
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+
   /* OpenCV's own way (boxFilter.cl and others): loadpix / storepix dereference, or vload3 /
    * vstore3 at offset 0, a pointer spelt in the use's arguments */
   for (int cn = 1; cn <= 3; cn += 2) {

@@ -604,6 +604,7 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
       ti_sb_fmt(o, ") + %s, %d * sizeof(%s), %d, %u) - %s))", by, p[i].lanes, et, p[i].kind,
                 p[i].s.line - w->line_base, by);
       set_add(w, &w->seen, p[i].acc);
+      w->out->accesses++;
       free(pt);
       free(et);
     } else {
@@ -855,6 +856,7 @@ static void emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx,
     return;
   }
   note_wrapped(w, s);
+  w->out->accesses++;
   if (!w->dialect)
     set_add(w, &w->seen, c);
   char *t = ti_type_str(clang_getCursorType(c));
@@ -938,6 +940,7 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
          sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", ob.s ? ob.s : "", n, n,
          pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line - w->line_base);
   note_wrapped(w, s);
+  w->out->accesses++;
   free(ob.s);
   free(pb.s);
   free(vb.s);
@@ -1106,6 +1109,7 @@ static int emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
       if (cs.s == ps.s && cs.t == ps.t) {
         sbuf pb = { 0 };
         set_add(w, &w->seen, c);
+        w->out->accesses++;
         emit(w, &pb, k->c[i], CTX_NONE);
         ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
                w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",

@@ -54,6 +54,7 @@ typedef struct runner {
   rbuf bufs[16];
   int nbufs;
   int guards;          /* the observed build's branches before a barrier (ts_plain_src) */
+  int many;            /* the last observed build had over TS_MANY_AT checked accesses */
   ts_error *err;
 } runner;
 

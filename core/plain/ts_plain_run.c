@@ -280,6 +280,7 @@ static ts_status build(runner *r, int observe, int p)
     if (st != TS_OK)
       return st;
     r->guards += src.guards;
+    r->many = src.accesses > TS_MANY_AT;
     char path[4096];
     snprintf(path, sizeof path, "%s/plain/observe.cl", r->kernels_dir);
     uint8_t *data = NULL;
@@ -365,8 +366,9 @@ static ts_status build(runner *r, int observe, int p)
   else if (includes && !memchr(d->path, ' ', (size_t)(slash - d->path)))
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
   char opts[8192]; /* the standard, the include folder and the options, whole */
-  snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s %s",
-           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "", inc, options);
+  snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s%s %s",
+           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "",
+           observe && r->many ? " -DTS_MANY=1" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;

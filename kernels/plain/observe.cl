@@ -98,8 +98,14 @@
 #define TS_MANY 0xffffffffu
 
 /* The checks of every access, forced inline: pocl's inliner left ts_l and ts_lshadow as calls,
- * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). */
+ * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). Not in
+ * a kernel with many accesses (TS_MANY, set by the host): a copy at each took pocl's first
+ * build from seconds to minutes. */
+#ifdef TS_MANY
+#define TS_HOT __attribute__((noinline))
+#else
 #define TS_HOT inline __attribute__((always_inline))
+#endif
 
 /* A work-item's global buffers and the image bounds of its accesses, or on a CPU device
  * (TS_GROUP_SERIAL: one thread runs a work-group's work-items one after another, switching
