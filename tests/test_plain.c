@@ -644,7 +644,7 @@ static void rewrite_reaches_everything(void)
   ts_image_destroy(img);
   ts_plain_desc_free(d);
 
-  /* more accesses than TS_MANY_AT: the observed build makes its checks calls (TS_MANY), with
+  /* more accesses than TS_MANY_AT: the observed build makes its checks calls (TS_CALLS), with
    * the same log */
   {
     char many[4096];

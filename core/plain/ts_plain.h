@@ -84,7 +84,7 @@ typedef struct ts_plain_kernel {
 } ts_plain_kernel;
 
 /* Over this many checked accesses, an observed kernel's checks are calls, not copies
- * (observe.cl's TS_MANY): pocl's first build of 80 copies took 27 s, 140 over 300 s; as calls
+ * (observe.cl's TS_CALLS): pocl's first build of 80 copies took 27 s, 140 over 300 s; as calls
  * 15 s and 29 s, and they run about 1.6x slower. */
 #define TS_MANY_AT 32
 
@@ -94,7 +94,7 @@ typedef struct ts_plain_src {
   int nlines;
   int guards;   /* branches whose condition decides whether a barrier is reached (wrapped in
                  * ts_uniform when rewritten) */
-  int accesses; /* the places rewritten to check an access (TS_MANY in observe.cl) */
+  int accesses; /* the places rewritten to check an access (TS_CALLS in observe.cl) */
   char *source; /* rewritten for observation (rewrite != 0), else NULL */
 } ts_plain_src;
 

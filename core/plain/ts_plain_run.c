@@ -368,7 +368,7 @@ static ts_status build(runner *r, int observe, int p)
   char opts[8192]; /* the standard, the include folder and the options, whole */
   snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s%s %s",
            observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "",
-           observe && r->many ? " -DTS_MANY=1" : "", inc, options);
+           observe && r->many ? " -DTS_CALLS=1" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;

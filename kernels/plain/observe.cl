@@ -99,9 +99,9 @@
 
 /* The checks of every access, forced inline: pocl's inliner left ts_l and ts_lshadow as calls,
  * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). Not in
- * a kernel with many accesses (TS_MANY, set by the host): a copy at each took pocl's first
+ * a kernel with many accesses (TS_CALLS, set by the host): a copy at each took pocl's first
  * build from seconds to minutes. */
-#ifdef TS_MANY
+#ifdef TS_CALLS
 #define TS_HOT __attribute__((noinline))
 #else
 #define TS_HOT inline __attribute__((always_inline))
