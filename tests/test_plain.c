@@ -606,6 +606,24 @@ static void branches_inside_checked_loops(void)
   }
 }
 
+/* The kernel text written as name, run plain and observed (work-item (1,1) of group (0,0)
+ * logged) on a random 8x8 image of c channels: no finding and the same output. The observed
+ * result, for the caller to free, or NULL. */
+static ts_plain_result *observed_alike(const char *name, const char *text, int c)
+{
+  const char *path = write_kernel(name, text);
+  ts_plain_desc *d = load(path, NULL, 0);
+  ts_image *img = random_image(8, 8, c);
+  ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
+  ts_plain_result *o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
+  CHECK(o && o->nfindings == 0, "%s: not observed, or %zu findings", name, o ? o->nfindings : 0);
+  CHECK(p && o && differ(o->out, p->out) == 0, "%s: the observed output differs", name);
+  ts_plain_result_free(p);
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+  return o;
+}
+
 /* What the rewrite cannot see through is refused, never left unseen: a block of more than
  * 64 statements is written whole, prototypes of the file's functions take the context as
  * their definitions do, and a macro that makes an access from the parts of its use (p[i]
@@ -628,21 +646,13 @@ static void rewrite_reaches_everything(void)
            "}\n"
            "uchar pick(__global const uchar *in, int i) { return in[i]; }\n" /* line 80 */
            "int none(void) { return 0; }\n");
-  const char *path = write_kernel("long.cl", text);
-  ts_plain_desc *d = load(path, NULL, 0);
-  ts_image *img = random_image(8, 8, 1);
-  ts_plain_result *p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL, *o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
-  CHECK(o && o->nfindings == 0, "long.cl: not observed, or %zu findings", o ? o->nfindings : 0);
-  CHECK(p && o && differ(o->out, p->out) == 0, "long.cl: the observed output differs");
+  ts_plain_result *o = observed_alike("long.cl", text, 1);
   int seen = 0;
   for (size_t i = 0; o && i < o->launch[0].nlog; i++)
     seen |= (o->launch[0].log[i].line == 78 && o->launch[0].log[i].acc == 2 ? 1 : 0) |
             (o->launch[0].log[i].line == 80 && o->launch[0].log[i].acc == 1 ? 2 : 0);
   CHECK(seen == 3, "long.cl: the write at line 78 or the read at line 80 went unseen (%d)", seen);
-  ts_plain_result_free(p);
   ts_plain_result_free(o);
-  ts_image_destroy(img);
-  ts_plain_desc_free(d);
 
   /* more accesses than TS_MANY_AT: the observed build makes its checks calls (TS_CALLS), with
    * the same log */
@@ -657,22 +667,13 @@ static void rewrite_reaches_everything(void)
     for (int j = 0; j < TS_MANY_AT / 2 + 1; j++) /* two accesses a line, from line 6 */
       mn += snprintf(many + mn, sizeof many - (size_t)mn, "  out[i] += in[i] + %d;\n", j);
     snprintf(many + mn, sizeof many - (size_t)mn, "}\n");
-    path = write_kernel("many.cl", many);
-    d = load(path, NULL, 0);
-    img = random_image(8, 8, 1);
-    p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
-    o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
-    CHECK(o && o->nfindings == 0, "many.cl: not observed, or %zu findings", o ? o->nfindings : 0);
-    CHECK(p && o && differ(o->out, p->out) == 0, "many.cl: the observed output differs");
+    o = observed_alike("many.cl", many, 1);
     size_t updates = 0;
     for (size_t i = 0; o && i < o->launch[0].nlog; i++)
       updates += o->launch[0].log[i].acc == 3 && o->launch[0].log[i].line >= 6;
     CHECK(updates == TS_MANY_AT / 2 + 1, "many.cl: %zu updates logged, not %d", updates,
           TS_MANY_AT / 2 + 1);
-    ts_plain_result_free(p);
     ts_plain_result_free(o);
-    ts_image_destroy(img);
-    ts_plain_desc_free(d);
   }
 
   /* OpenCV's own way (boxFilter.cl and others): loadpix / storepix dereference, or vload3 /
@@ -699,14 +700,7 @@ static void rewrite_reaches_everything(void)
              "  storepix(v + (T)1, dst + off);\n"                                  /* 17 */
              "  storepix(convertToDT(loadpix(dst + off) + (T)1), dst + off);\n"    /* 18 */
              "}\n", cn);
-    path = write_kernel("pix.cl", ocv);
-    d = load(path, NULL, 0);
-    img = random_image(8, 8, cn);
-    p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
-    o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
-    CHECK(o && o->nfindings == 0, "pix.cl cn=%d: not observed, or %zu findings", cn,
-          o ? o->nfindings : 0);
-    CHECK(p && o && differ(o->out, p->out) == 0, "pix.cl cn=%d: the observed output differs", cn);
+    o = observed_alike(cn == 1 ? "pix1.cl" : "pix3.cl", ocv, cn);
     /* the chosen work-item's accesses: line 16 reads cn bytes, 17 writes them, 18 both (the
      * read spelt in a macro's use nested in another's argument) */
     char got[3] = { 0, 0, 0 };
@@ -717,10 +711,7 @@ static void rewrite_reaches_everything(void)
     }
     CHECK(got[0] == 1 && got[1] == 2 && got[2] == 3, "pix.cl cn=%d: accesses by line %d %d %d",
           cn, got[0], got[1], got[2]);
-    ts_plain_result_free(p);
     ts_plain_result_free(o);
-    ts_image_destroy(img);
-    ts_plain_desc_free(d);
   }
 
   /* operators made in a macro's body, and a private table of more than 64 values */
@@ -745,13 +736,7 @@ static void rewrite_reaches_everything(void)
              "  ST(r, out[i] + 1);\n"                                       /* 13 */
              "  INCP(r);\n"                                                 /* 14 */
              "}\n", tab);
-    path = write_kernel("ops.cl", text2);
-    d = load(path, NULL, 0);
-    img = random_image(8, 8, 1);
-    p = d ? run(d, img, 0, -1, 0, 0, 0) : NULL;
-    o = d ? run(d, img, 1, 0, 0, 1, 1) : NULL;
-    CHECK(o && o->nfindings == 0, "ops.cl: not observed, or %zu findings", o ? o->nfindings : 0);
-    CHECK(p && o && differ(o->out, p->out) == 0, "ops.cl: the observed output differs");
+    o = observed_alike("ops.cl", text2, 1);
     char got[4] = { 0, 0, 0, 0 }; /* lines 10, 11, 13, 14: 1 read, 2 write, 4 update */
     for (size_t i = 0; o && i < o->launch[0].nlog; i++) {
       const ts_plain_access *g = &o->launch[0].log[i];
@@ -761,10 +746,7 @@ static void rewrite_reaches_everything(void)
     }
     CHECK(got[0] == 3 && got[1] == 4 && got[2] == 3 && got[3] == 4,
           "ops.cl: accesses by line %d %d %d %d", got[0], got[1], got[2], got[3]);
-    ts_plain_result_free(p);
     ts_plain_result_free(o);
-    ts_image_destroy(img);
-    ts_plain_desc_free(d);
   }
 
   /* refused, each at its line (6, or 7 after a function): a pointer argument used for two
@@ -788,9 +770,9 @@ static void rewrite_reaches_everything(void)
              "  int i = get_global_id(1) * W + get_global_id(0);\n"
              "  %s\n"
              "}\n", refused[v][0], refused[v][1]);
-    path = write_kernel("refused.cl", text3);
-    d = load(path, NULL, 0);
-    img = random_image(8, 8, 1);
+    const char *path = write_kernel("refused.cl", text3);
+    ts_plain_desc *d = load(path, NULL, 0);
+    ts_image *img = random_image(8, 8, 1);
     ts_plain_opts ro = { .observe = 1, .chosen_pass = -1, .watch_x = -1 };
     ts_plain_result *rr = NULL;
     ts_error rerr = { 0 };
