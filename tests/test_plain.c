@@ -564,16 +564,18 @@ static void macro_spellings(void)
 
 /* A branch that differs within a group, inside a loop whose condition decides a barrier (as
  * OpenCV's boxFilter.cl has): each work-item takes its own way, observed as plain, in a for,
- * a while and a do loop. On pocl the loop's check in its condition made every such branch the
+ * a while and a do loop; and after a for whose body (a barrier) has no braces. On pocl the loop's check in its condition made every such branch the
  * group's first work-item's. */
 static void branches_inside_checked_loops(void)
 {
-  static const char *const loops[3][2] = {
+  static const char *const loops[4][2] = {
     { "for (int i = 0; i < 2; ++i) {", "}" },
     { "int i = 0; while (i < 2) {", "++i; }" },
     { "int i = 0; do {", "++i; } while (i < 2);" },
+    /* a loop whose body has no braces, then the block once */
+    { "int i = 1; for (int j = 0; j < 2; j++) barrier(CLK_LOCAL_MEM_FENCE); {", "}" },
   };
-  for (int v = 0; v < 3; v++) {
+  for (int v = 0; v < 4; v++) {
     char text[1024];
     snprintf(text, sizeof text,
              "// tilescope: plain global=W,H local=16,1\n"

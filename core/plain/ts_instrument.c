@@ -572,7 +572,9 @@ static void emit_body_wrap(walker *w, sbuf *o, CXCursor c, span s, const kids *k
 static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int wrap,
                         unsigned bline)
 {
-  int top = w->top_body; /* a for's or while's body, told its way (emit_branch) */
+  /* a for's or while's body, told its way (emit_branch), and its condition's line */
+  int top = w->top_body;
+  unsigned tline = w->top_line;
   w->top_body = -1;
   unsigned pos = s.s;
   for (int i = 0; i < np; i++) {
@@ -583,15 +585,12 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
     if (wrapped) {
       ti_sb_fmt(o, "%s(ts_c, %u, %u, (", top >= 0 ? "TS_HEAD" : "TS_UNIFORM",
                 p[i].s.line - w->line_base, bline - w->line_base);
-      w->top_line = p[i].s.line;
       w->out->guards++;
     }
-    int body = top >= 0 && p[i].index == top && wrap >= 0;
-    if (body) {
-      ti_sb_fmt(o, "{ TS_WAY(ts_c, %u, %u, 1); ", w->top_line - w->line_base,
-                bline - w->line_base);
-      w->top_done = 1;
-    }
+    int body = top >= 0 && p[i].index == top && wrap >= 0 &&
+               clang_getCursorKind(p[i].c) == CXCursor_CompoundStmt;
+    if (body)
+      ti_sb_fmt(o, "{ TS_WAY(ts_c, %u, %u); ", tline - w->line_base, bline - w->line_base);
     if (p[i].sp) { /* the pointer of an access the body makes: the access's address, checked */
       char *pt = ti_type_str(clang_getCursorType(p[i].c));
       char *et = ti_type_str(p[i].et);
@@ -800,16 +799,17 @@ static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, c
    * (TS_HEAD: a GPU), and its body and its end tell the way taken (TS_WAY: pocl, which runs a
    * loop's inner branches by its first work-item's way when its condition does more) */
   int top = wrap >= 0 && clang_getCursorKind(c) != CXCursor_DoStmt && loop;
+  /* Its end is told by a loop of one round around it, which keeps it one statement (the ';'
+   * of a body without braces, an else after it); a body in braces tells its way at its
+   * start. (The line is this loop's own: loops nested in the body set the walker's again.) */
+  unsigned tline = top ? ti_span_of(w, k->c[wrap]).line : 0;
   if (top) {
-    ti_sb_str(o, "{ ");
+    ti_sb_fmt(o, "for (int ts_once = 1; ts_once; TS_WAY(ts_c, %u, %u), ts_once = 0) ",
+              tline - w->line_base, bline - w->line_base);
     w->top_body = k->n - 1;
-    w->top_done = 0;
+    w->top_line = tline;
   }
   emit_body_wrap(w, o, c, s, k, kctx, wrap, bline);
-  if (top && w->top_done)
-    ti_sb_fmt(o, " TS_WAY(ts_c, %u, %u, 0); }", w->top_line - w->line_base, bline - w->line_base);
-  else if (top)
-    ti_sb_str(o, " }");
   w->top_body = -1;
   w->ret_bline = ret;
   w->brk_bline = brk;

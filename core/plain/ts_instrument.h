@@ -61,7 +61,7 @@ typedef struct walker {
   CXCursor fn, loop;       /* the function, and the innermost loop (in_loop) */
   int fn_barrier, in_loop;
   unsigned ret_bline, brk_bline; /* brk_bline: the innermost loop's, 0 inside a switch */
-  int top_body, top_done;  /* a for's or while's body to tell its way (-1: none), and told */
+  int top_body;            /* a for's or while's body to tell its way (-1: none) */
   unsigned top_line;       /* its condition's line */
 } walker;
 

@@ -19,8 +19,9 @@ enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8 };
 #define LOG_REC 6
 #define LOG_CAP 65536u
 #define MAXG 8
-#define UNI 32 /* observe.cl's TS_UNI and TS_UNI_W */
-#define UNI_W 5
+#define UNI 32 /* observe.cl's TS_UNI, and TS_UNI_W on a CPU device and elsewhere */
+#define UNI_W_CPU 5
+#define UNI_W 1
 
 /* The buffers of a run, shared by the passes: the input, the output, and temporaries by
  * argument name. */
@@ -55,6 +56,7 @@ typedef struct runner {
   int nbufs;
   int guards;          /* the observed build's branches before a barrier (ts_plain_src) */
   int many;            /* the last observed build had over TS_MANY_AT checked accesses */
+  int cpu;             /* the device is a CPU: observe.cl's TS_GROUP_SERIAL (set by a build) */
   ts_error *err;
 } runner;
 

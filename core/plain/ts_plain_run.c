@@ -347,6 +347,7 @@ static ts_status build(runner *r, int observe, int p)
    * observe.cl keeps the group's bounds in local memory there (TS_GROUP_SERIAL) */
   cl_device_type type = 0;
   clGetDeviceInfo(r->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  r->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
   /* the kernel file's folder for its #include "...", as a compiler given the file would
    * have it (the runtime builds from a string); only for a file that includes one, since the
    * options key the runtime's cache of builds; a folder whose name has a space goes
@@ -367,7 +368,7 @@ static ts_status build(runner *r, int observe, int p)
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
   char opts[8192]; /* the standard, the include folder and the options, whole */
   snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s%s %s",
-           observe && (type & CL_DEVICE_TYPE_CPU) ? " -DTS_GROUP_SERIAL=1" : "",
+           observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
            observe && r->many ? " -DTS_CALLS=1" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {

@@ -85,9 +85,13 @@
 #define TS_FIND_DIVERGE 7      /* work-items of a group decide a branch before a barrier apart */
 #define TS_NFIND 8
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
+#ifdef TS_GROUP_SERIAL
 #define TS_UNI_W 5             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way); on a CPU device also the first to go each way
                                 * (barrier line + 1 << 12 | item << 1 | way), and how many */
+#else
+#define TS_UNI_W 1
+#endif
 #define TS_NPLACES 4           /* places kept per kind and line */
 #define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
                                 * group, item, other group, other item, other line */
@@ -857,10 +861,10 @@ inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, int v)
  * the way this work-item's own condition went (pocl runs a loop that holds a barrier as its
  * first work-item decides) */
 #define TS_HEAD(c, line, bline, v) ((c)->hv = (v) != 0)
-#define TS_WAY(c, line, bline, way) ts_uniform_cpu((c), (line), (bline), (c)->hv)
+#define TS_WAY(c, line, bline) ts_uniform_cpu((c), (line), (bline), (c)->hv)
 #else
 #define TS_HEAD(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
-#define TS_WAY(c, line, bline, way) ((void)0)
+#define TS_WAY(c, line, bline) ((void)0)
 #endif
 /* An if's or a do's condition: checked, and the group's first way taken, on every device */
 #define TS_UNIFORM(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
