@@ -502,9 +502,10 @@ out:
   return rc;
 }
 
-/* `tilescope __plain-worker`: the viewer's plain-kernel run, in a program of its own (see
- * ts_plain_run_spawned): the request at file descriptor 3, the answer on standard output.
- * Not for people; its exit code only says whether the answer was written. */
+/* `tilescope __plain-worker`: a plain kernel's parse or run for a process with threads, in a
+ * program of its own (see ts_plain_request): the request at file descriptor 3, the answer at
+ * TS_ISOLATE_REPLY_FD. Not for people; its exit code only says whether the answer was
+ * written. */
 int cmd_plain_worker(void)
 {
   ts_isolate_child_signals();
@@ -525,16 +526,22 @@ int cmd_plain_worker(void)
   ts_plain_desc *d = NULL;
   ts_cl *cl = NULL;
   ts_plain_result *r = NULL;
-  ts_status st = ts_plain_request_unpack(&req, &q, &in, &err);
+  ts_status st = ts_plain_request_unpack(&req, &q, &d, &in, &err);
   ts_blob_free(&req);
-  if (st == TS_OK)
-    st = ts_plain_load_launch(q.path, q.launch[0] ? q.launch : NULL, NULL, 0, 0, &d, &err);
-  if (st == TS_OK)
-    st = ts_cl_create(q.device, q.kernels_dir, &cl, &err);
-  if (st == TS_OK)
-    st = ts_plain_run(cl, d, in, &q.opts, &r, &err);
-  if (st == TS_OK)
-    ts_plain_result_pack(r, &out);
+  if (st == TS_OK && q.job == TS_JOB_PARSE) {
+    ts_plain_src src;
+    st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &src, &err);
+    if (st == TS_OK) {
+      src.source = NULL;
+      ts_blob_put(&out, &src, sizeof src);
+    }
+  } else if (st == TS_OK) {
+    st = ts_cl_create(q.device, q.kernels_dir[0] ? q.kernels_dir : NULL, &cl, &err);
+    if (st == TS_OK)
+      st = ts_plain_run(cl, d, in, &q.opts, &r, &err);
+    if (st == TS_OK)
+      ts_plain_result_pack(r, &out);
+  }
   int ok = ts_isolate_reply(TS_ISOLATE_REPLY_FD, st, &err, &out);
   ts_blob_free(&out);
   ts_plain_result_free(r);

@@ -220,16 +220,10 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->help = a->help_overlay;
   o->plain_file = cli_plain_file;
   o->plain_launch = cli_plain_launch;
-  if (cli_plain_file) {
-    /* the window's plain runs in a worker program of their own (plain_view.c): a kernel that
-     * crashes or never ends costs the worker, and the window goes on */
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-      exe[n] = 0;
-      plain_view_use_worker(exe, a->timeout > 0 ? a->timeout : 120);
-    }
-  }
+  /* the window's plain runs in a worker program of their own (plain_view.c): a kernel that
+   * crashes or never ends costs the worker, and the window goes on */
+  if (cli_plain_file)
+    plain_view_isolate(a->timeout > 0 ? a->timeout : 120);
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
     int64_t xy[2];

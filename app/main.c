@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd_lesson.h"
@@ -228,7 +229,14 @@ static int ends_with(const char *s, const char *tail)
 static int run_command(int argc, char **argv)
 {
   if (argc == 2 && strcmp(argv[1], "__plain-worker") == 0)
-    return cmd_plain_worker(); /* the viewer's worker (cmd_plain.c) */
+    return cmd_plain_worker(); /* a threaded process's worker (cmd_plain.c) */
+  /* the program that isolated work starts where a fork would not do (ts_isolate.h) */
+  char exe[4096];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len > 0) {
+    exe[len] = 0;
+    ts_isolate_set_program(exe);
+  }
   catch_signals(); /* first: a SIGINT while the user kernels load ends the command too */
   if (!load_user_kernels(&argc, argv))
     return EXIT_USAGE;

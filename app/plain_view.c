@@ -36,14 +36,12 @@ struct pv_thread {
   int out_watch_x, out_watch_y;
 };
 
-/* The worker program (plain_view_use_worker), or "": runs in this process. */
-static char worker_exe[4096];
-static double worker_timeout = 120;
+/* The watchdog of runs in a worker program (plain_view_isolate), or 0: in this process. */
+static double isolate_timeout;
 
-void plain_view_use_worker(const char *exe, double timeout_s)
+void plain_view_isolate(double timeout_s)
 {
-  snprintf(worker_exe, sizeof worker_exe, "%s", exe ? exe : "");
-  worker_timeout = timeout_s;
+  isolate_timeout = timeout_s;
 }
 
 /* One attempt: the file read and described, then run observed on the image. */
@@ -59,13 +57,14 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "no image");
     return;
   }
-  if (!worker_exe[0] && !t->cl && ts_cl_create(t->device, t->kernels_dir, &t->cl, &err) != TS_OK) {
+  if (isolate_timeout <= 0 && !t->cl &&
+      ts_cl_create(t->device, t->kernels_dir, &t->cl, &err) != TS_OK) {
     t->cl = NULL;
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  if (ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0,
-                           worker_exe[0] ? worker_timeout : 0, d, &err) != TS_OK) {
+  if (ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0, isolate_timeout, d,
+                           &err) != TS_OK) {
     *d = NULL;
     snprintf(error, n, "%s", err.msg);
     return;
@@ -74,18 +73,12 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
                       .watch_y = t->watch_y };
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
-  ts_status st;
-  if (worker_exe[0]) {
-    /* in a worker program: a kernel that crashes, corrupts memory or never ends costs the
-     * worker, and the window keeps its last good run */
-    ts_plain_request q = { .device = t->device, .opts = o };
-    snprintf(q.path, sizeof q.path, "%s", t->path);
-    snprintf(q.launch, sizeof q.launch, "%s", t->launch);
-    snprintf(q.kernels_dir, sizeof q.kernels_dir, "%s", t->kernels_dir);
-    st = ts_plain_run_spawned(worker_exe, &q, t->input, worker_timeout, r, &err);
-  } else {
-    st = ts_plain_run(t->cl, *d, t->input, &o, r, &err);
-  }
+  /* isolated: a kernel that crashes, corrupts memory or never ends costs the worker program
+   * (this process has threads: ts_plain_run_isolated execs one), and the window keeps its
+   * last good run */
+  ts_status st = isolate_timeout > 0 ? ts_plain_run_isolated(t->device, t->kernels_dir, *d, t->input,
+                                                             &o, isolate_timeout, r, &err)
+                                     : ts_plain_run(t->cl, *d, t->input, &o, r, &err);
   *status = st;
   if (st != TS_OK) {
     *r = NULL;

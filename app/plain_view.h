@@ -67,9 +67,10 @@ typedef struct plain_view {
 
 /* Starts the loader thread for the file (nothing runs until plain_view_request); kernels_dir
  * holds kernels/plain/observe.cl. NULL after one error line on stderr. */
-/* Runs every plain kernel in a worker program, exe (tilescope itself, `__plain-worker`),
- * stopped after timeout_s seconds; NULL or "": in this process (the tests' default). */
-void plain_view_use_worker(const char *exe, double timeout_s);
+/* Parses and runs every plain kernel in a worker program (ts_plain_run_isolated: tilescope
+ * itself, `__plain-worker`, which main names with ts_isolate_set_program), stopped after
+ * timeout_s seconds; 0: in this process (the tests' default). */
+void plain_view_isolate(double timeout_s);
 /* launch: a launch file for the kernel (NULL: its own lines). */
 plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
                              int device);

@@ -251,6 +251,32 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
   return collect(what, pid, fds[0], timeout_s, result, err);
 }
 
+static char program[4096];
+
+void ts_isolate_set_program(const char *exe)
+{
+  snprintf(program, sizeof program, "%s", exe ? exe : "");
+}
+
+/* The number of this process's threads (from /proc), 0 where it cannot be read. */
+static int threads(void)
+{
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  int n = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "Threads: %d", &n) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return n;
+}
+
+const char *ts_isolate_program_if_threaded(void)
+{
+  return program[0] && threads() != 1 ? program : NULL;
+}
+
 /* ---- a whole command under a supervisor ---- */
 
 static volatile pid_t supervised;

@@ -54,6 +54,13 @@ enum { TS_ISOLATE_REPLY_FD = 4 };
 ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
                           ts_blob *result, ts_error *err);
 
+/* The program that ts_isolate_exec's callers start for work (tilescope itself, its path;
+ * main sets it), and that program when this process has more than one thread, else NULL:
+ * a fork copies every lock another thread held (an allocator's, a driver's) into a child
+ * that has only the forking thread, so a child of a threaded process execs a fresh one. */
+void ts_isolate_set_program(const char *exe);
+const char *ts_isolate_program_if_threaded(void);
+
 /* The rest of a command in a child process, this one its supervisor (called before the
  * command starts OpenCL). Returns 1 in the child, which goes on. The parent waits, and
  * returns 0 with *code: the child's exit code; or 1 after one line naming `what` when the

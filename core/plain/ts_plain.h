@@ -332,20 +332,30 @@ void ts_plain_result_free(ts_plain_result *r);
 ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
                                 const ts_image *in, const ts_plain_opts *o, double timeout_s,
                                 ts_plain_result **out, ts_error *err);
-/* A run in a worker process of tilescope's own program (`tilescope __plain-worker`, started
- * with exec, not a fork): for a caller whose threads and OpenCL runtime a fork cannot take
- * along (the viewer). The worker loads the description itself from the paths. */
+/* The same work in a worker process of tilescope's own program (`tilescope __plain-worker`,
+ * started with exec, not a fork): for a caller with threads (the viewer, a shot: SDL's, the
+ * GL driver's), whose locks a fork would copy held. ts_plain_run_isolated and the parse of
+ * ts_plain_load_launch go there by themselves when this process has more than one thread
+ * and ts_isolate_set_program named the program. The request carries the description whole
+ * (its text too), the image, and what to do with them. */
+typedef enum ts_plain_job { TS_JOB_PARSE = 1, TS_JOB_RUN } ts_plain_job;
+
 typedef struct ts_plain_request {
-  char path[1024], launch[1024], kernels_dir[1024]; /* launch "" for none */
+  ts_plain_job job;
+  char kernels_dir[1024];
   int device;
   ts_plain_opts opts;
 } ts_plain_request;
 
-ts_status ts_plain_run_spawned(const char *exe, const ts_plain_request *q, const ts_image *in,
-                               double timeout_s, ts_plain_result **out, ts_error *err);
-void ts_plain_request_pack(const ts_plain_request *q, const ts_image *in, ts_blob *b);
-ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_image **in,
-                                  ts_error *err);
+/* A run's or a parse's request as bytes and back; unpack makes *d (and *in for a run). */
+void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
+                           ts_blob *b);
+ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plain_desc **d,
+                                  ts_image **in, ts_error *err);
+/* d's parse (TS_JOB_PARSE: its kernels' facts, no rewritten source, into *src) in the worker
+ * program, with a watchdog; `what` names it in the error lines. */
+ts_status ts_plain_parse_spawned(const char *what, const ts_plain_desc *d, double timeout_s,
+                                 ts_plain_src *src, ts_error *err);
 
 /* A result as bytes and back (ts_plain_pack.c), for a run made in a child process. */
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);

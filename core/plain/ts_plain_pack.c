@@ -105,6 +105,132 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
   return TS_OK;
 }
 
+/* ---- a request for the worker program ---- */
+
+static void put_str(ts_blob *b, const char *s)
+{
+  uint32_t n = s ? (uint32_t)strlen(s) : 0;
+  ts_blob_put(b, &n, sizeof n);
+  ts_blob_put(b, s, n);
+}
+
+static int get_str(const ts_blob *b, size_t *at, char *out, size_t cap)
+{
+  uint32_t n = 0;
+  if (!ts_blob_get(b, at, &n, sizeof n) || n >= cap || !ts_blob_get(b, at, out, n))
+    return 0;
+  out[n] = 0;
+  return 1;
+}
+
+void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
+                           ts_blob *b)
+{
+  uint32_t magic = PACK_MAGIC + 1;
+  ts_blob_put(b, &magic, sizeof magic);
+  ts_blob_put(b, &q->job, sizeof q->job);
+  put_str(b, q->kernels_dir);
+  ts_blob_put(b, &q->device, sizeof q->device);
+  ts_blob_put(b, &q->opts, sizeof q->opts);
+  ts_blob_put(b, d, sizeof *d); /* the fixed part; text and src.source are rewritten on reading */
+  ts_blob_put(b, d->text, d->len);
+  int32_t img[3] = { in ? in->w : 0, in ? in->h : 0, in ? in->c : 0 };
+  ts_blob_put(b, img, sizeof img);
+  if (in)
+    ts_blob_put(b, in->data, (size_t)in->w * (size_t)in->h * (size_t)in->c);
+}
+
+ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plain_desc **dp,
+                                  ts_image **in, ts_error *err)
+{
+  size_t at = 0;
+  uint32_t magic = 0;
+  int32_t img[3] = { 0 };
+  memset(q, 0, sizeof *q);
+  *dp = NULL;
+  *in = NULL;
+  ts_plain_desc *d = calloc(1, sizeof *d);
+  int ok = d && ts_blob_get(b, &at, &magic, sizeof magic) && magic == PACK_MAGIC + 1 &&
+           ts_blob_get(b, &at, &q->job, sizeof q->job) &&
+           get_str(b, &at, q->kernels_dir, sizeof q->kernels_dir) &&
+           ts_blob_get(b, &at, &q->device, sizeof q->device) &&
+           ts_blob_get(b, &at, &q->opts, sizeof q->opts) && ts_blob_get(b, &at, d, sizeof *d);
+  if (d) {
+    d->text = NULL; /* nothing of the sender's pointers is kept */
+    d->src.source = NULL;
+  }
+  ok = ok && d->len < b->n && (d->text = malloc(d->len + 1)) != NULL &&
+       ts_blob_get(b, &at, d->text, d->len) && ts_blob_get(b, &at, img, sizeof img);
+  if (ok)
+    d->text[d->len] = 0;
+  ts_image *im = NULL;
+  if (ok && img[0] > 0)
+    ok = ts_image_create(img[0], img[1], img[2], &im, NULL) == TS_OK &&
+         ts_blob_get(b, &at, im->data, (size_t)img[0] * (size_t)img[1] * (size_t)img[2]);
+  if (!ok || at != b->n || (q->job == TS_JOB_RUN && !im)) {
+    ts_image_destroy(im);
+    ts_plain_desc_free(d);
+    return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's request to its worker came damaged");
+  }
+  *dp = d;
+  *in = im;
+  return TS_OK;
+}
+
+/* The job in the worker program (exe, `__plain-worker`): the request in an anonymous file it
+ * inherits, so that neither side blocks; *res holds its answer. */
+static ts_status spawn(const char *exe, const char *what, const ts_plain_request *q,
+                       const ts_plain_desc *d, const ts_image *in, double timeout_s,
+                       ts_blob *res, ts_error *err)
+{
+  ts_blob req = { 0 };
+  memset(res, 0, sizeof *res);
+  ts_plain_request_pack(q, d, in, &req);
+  if (req.oom) {
+    ts_blob_free(&req);
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  }
+  int fd = memfd_create("tilescope-request", 0);
+  ts_status st = TS_OK;
+  size_t done = 0;
+  while (fd >= 0 && done < req.n) {
+    ssize_t w = write(fd, req.p + done, req.n - done);
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
+  if (fd < 0 || done != req.n || lseek(fd, 0, SEEK_SET) != 0)
+    st = ts_fail(err, TS_ERR_IO, "%s: cannot hand the work to a worker process: %s", what,
+                 strerror(errno));
+  ts_blob_free(&req);
+  char *argv[] = { (char *)exe, (char *)"__plain-worker", NULL };
+  if (st == TS_OK)
+    st = ts_isolate_exec(what, argv, fd, timeout_s, res, err);
+  if (fd >= 0)
+    close(fd);
+  return st;
+}
+
+ts_status ts_plain_parse_spawned(const char *what, const ts_plain_desc *d, double timeout_s,
+                                 ts_plain_src *src, ts_error *err)
+{
+  const char *exe = ts_isolate_program_if_threaded();
+  if (!exe)
+    return ts_fail(err, TS_ERR_ARG, "%s: no worker program to parse in", what);
+  ts_plain_request q = { .job = TS_JOB_PARSE };
+  ts_blob r;
+  ts_status st = spawn(exe, what, &q, d, NULL, timeout_s, &r, err);
+  if (st == TS_OK && r.n != sizeof *src)
+    st = ts_fail(err, TS_ERR_DEVICE, "%s: the parse sent %zu bytes, not %zu", what, r.n,
+                 sizeof *src);
+  if (st == TS_OK) {
+    memcpy(src, r.p, sizeof *src);
+    src->source = NULL;
+  }
+  ts_blob_free(&r);
+  return st;
+}
+
 /* ---- a run in a child process ---- */
 
 typedef struct child_run {
@@ -139,100 +265,17 @@ ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_pl
   char what[1100];
   snprintf(what, sizeof what, "%.1000s, %s", base, o->observe ? "observed" : "run plain");
   ts_blob b = { 0 };
-  ts_status st = ts_isolate(what, run_in_child, &c, timeout_s, &b, err);
+  const char *exe = ts_isolate_program_if_threaded();
+  ts_status st;
+  if (exe) {
+    ts_plain_request q = { .job = TS_JOB_RUN, .device = device, .opts = *o };
+    snprintf(q.kernels_dir, sizeof q.kernels_dir, "%s", kernels_dir ? kernels_dir : "");
+    st = spawn(exe, what, &q, d, in, timeout_s, &b, err);
+  } else {
+    st = ts_isolate(what, run_in_child, &c, timeout_s, &b, err);
+  }
   if (st == TS_OK)
     st = ts_plain_result_unpack(&b, out, err);
   ts_blob_free(&b);
-  return st;
-}
-
-/* ---- a run in a worker process of its own program ---- */
-
-static void put_str(ts_blob *b, const char *s)
-{
-  uint32_t n = s ? (uint32_t)strlen(s) : 0;
-  ts_blob_put(b, &n, sizeof n);
-  ts_blob_put(b, s, n);
-}
-
-static int get_str(const ts_blob *b, size_t *at, char *out, size_t cap)
-{
-  uint32_t n = 0;
-  if (!ts_blob_get(b, at, &n, sizeof n) || n >= cap || !ts_blob_get(b, at, out, n))
-    return 0;
-  out[n] = 0;
-  return 1;
-}
-
-void ts_plain_request_pack(const ts_plain_request *q, const ts_image *in, ts_blob *b)
-{
-  uint32_t magic = PACK_MAGIC + 1;
-  ts_blob_put(b, &magic, sizeof magic);
-  put_str(b, q->path);
-  put_str(b, q->launch);
-  put_str(b, q->kernels_dir);
-  ts_blob_put(b, &q->device, sizeof q->device);
-  ts_blob_put(b, &q->opts, sizeof q->opts);
-  int32_t img[3] = { in->w, in->h, in->c };
-  ts_blob_put(b, img, sizeof img);
-  ts_blob_put(b, in->data, (size_t)in->w * (size_t)in->h * (size_t)in->c);
-}
-
-ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_image **in,
-                                  ts_error *err)
-{
-  size_t at = 0;
-  uint32_t magic = 0;
-  int32_t img[3] = { 0 };
-  memset(q, 0, sizeof *q);
-  int ok = ts_blob_get(b, &at, &magic, sizeof magic) && magic == PACK_MAGIC + 1 &&
-           get_str(b, &at, q->path, sizeof q->path) && get_str(b, &at, q->launch, sizeof q->launch) &&
-           get_str(b, &at, q->kernels_dir, sizeof q->kernels_dir) &&
-           ts_blob_get(b, &at, &q->device, sizeof q->device) &&
-           ts_blob_get(b, &at, &q->opts, sizeof q->opts) && ts_blob_get(b, &at, img, sizeof img);
-  ts_image *im = NULL;
-  ok = ok && ts_image_create(img[0], img[1], img[2], &im, NULL) == TS_OK &&
-       ts_blob_get(b, &at, im->data, (size_t)img[0] * (size_t)img[1] * (size_t)img[2]) && at == b->n;
-  if (!ok) {
-    ts_image_destroy(im);
-    return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's run request came damaged");
-  }
-  *in = im;
-  return TS_OK;
-}
-
-ts_status ts_plain_run_spawned(const char *exe, const ts_plain_request *q, const ts_image *in,
-                               double timeout_s, ts_plain_result **out, ts_error *err)
-{
-  ts_blob req = { 0 }, res = { 0 };
-  ts_plain_request_pack(q, in, &req);
-  if (req.oom) {
-    ts_blob_free(&req);
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  }
-  /* the request in an anonymous file the worker inherits, so that neither side blocks */
-  int fd = memfd_create("tilescope-request", 0);
-  ts_status st = TS_OK;
-  size_t done = 0;
-  while (fd >= 0 && done < req.n) {
-    ssize_t w = write(fd, req.p + done, req.n - done);
-    if (w <= 0)
-      break;
-    done += (size_t)w;
-  }
-  if (fd < 0 || done != req.n || lseek(fd, 0, SEEK_SET) != 0)
-    st = ts_fail(err, TS_ERR_IO, "cannot hand the run to a worker process: %s", strerror(errno));
-  ts_blob_free(&req);
-  const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
-  char what[1100];
-  snprintf(what, sizeof what, "%.1000s, %s", base, q->opts.observe ? "observed" : "run plain");
-  char *argv[] = { (char *)exe, (char *)"__plain-worker", NULL };
-  if (st == TS_OK)
-    st = ts_isolate_exec(what, argv, fd, timeout_s, &res, err);
-  if (fd >= 0)
-    close(fd);
-  if (st == TS_OK)
-    st = ts_plain_result_unpack(&res, out, err);
-  ts_blob_free(&res);
   return st;
 }
