@@ -493,6 +493,23 @@ static void barrier_divergence(void)
       CHECK(has_finding(o, TS_FIND_DIVERGE, 9, 11), "diverge.cl: no divergence of the loop at 9");
       CHECK(has_finding(o, TS_FIND_DIVERGE, 16, 17), "diverge.cl: no divergence at 16 (helper)");
       CHECK(has_finding(o, TS_FIND_DIVERGE, 19, 21), "diverge.cl: no divergence at 19 (break)");
+      /* each finding names two work-items of its group that decided apart, each with its own
+       * decision: at 9 the loop goes on while s > 0, so an odd item (from 16) stops a round
+       * before an even one (from 32); at 16 only item 0 holds; at 19 only x == 3 */
+      for (size_t i = 0; o && i < o->nfindings; i++) {
+        const ts_plain_finding *f = &o->findings[i];
+        for (int j = 0; f->kind == TS_FIND_DIVERGE && j < f->nplaces; j++) {
+          const ts_plain_place *pl = &f->place[j];
+          uint32_t it[2] = { pl->item, pl->other_item };
+          int own[2];
+          for (int k = 0; k < 2; k++)
+            own[k] = f->line == 9 ? !(it[k] & 1) : f->line == 16 ? it[k] == 0
+                                                                 : pl->group % 2 == 0 && it[k] % 16 == 3;
+          CHECK(pl->group == pl->other_group && own[0] == (int)pl->off && own[1] != own[0],
+                "diverge.cl:%d: group %u items %u (%s) and %u, not two that decided apart",
+                f->line, pl->group, it[0], pl->off ? "true" : "false", it[1]);
+        }
+      }
     }
     print_findings(dk, o, ok ? "unexpected" : "found");
     ts_plain_result_free(o);

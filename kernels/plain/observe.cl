@@ -859,9 +859,11 @@ inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, int v)
 }
 /* A for's or while's condition: nothing in it but itself, kept; its body and its end tell
  * the way this work-item's own condition went (pocl runs a loop that holds a barrier as its
- * first work-item decides) */
+ * first work-item decides). The way is read back as volatile: on the loop's exit the
+ * compiler knows the condition false, and folded that into the slot's address, while pocl
+ * takes work-items whose own condition holds down that edge too */
 #define TS_HEAD(c, line, bline, v) ((c)->hv = (v) != 0)
-#define TS_WAY(c, line, bline) ts_uniform_cpu((c), (line), (bline), (c)->hv)
+#define TS_WAY(c, line, bline) ts_uniform_cpu((c), (line), (bline), *(volatile int *)&(c)->hv)
 #else
 #define TS_HEAD(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
 #define TS_WAY(c, line, bline) ((void)0)
