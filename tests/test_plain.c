@@ -477,11 +477,17 @@ static void barrier_divergence(void)
              "      break;\n"
              "    barrier(CLK_LOCAL_MEM_FENCE);\n"                       /* line 21 */
              "  }\n"
+             "  for (int r = 0; r < %s; r++) {\n"                        /* line 23 */
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  }\n"
+             "  for (int r = 0; r < %s; r++)\n"                          /* line 26 */
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
              "  if (x >= W)\n"
              "    return;\n"
              "  out[get_global_id(1) * W + x] = (uchar)acc[0];\n"
              "}\n",
-             ok ? "32" : "(l & 1) ? 16 : 32", ok ? "H > 0" : "l == 0", ok ? "W < 0" : "x == 3");
+             ok ? "32" : "(l & 1) ? 16 : 32", ok ? "H > 0" : "l == 0", ok ? "W < 0" : "x == 3",
+             ok ? "100" : "(l == 37 ? 70 : 100)", ok ? "H + 90" : "(l == 40 ? 80 : 90)");
     const char *kp = write_kernel("diverge.cl", text);
     ts_plain_desc *dk = load(kp, NULL, 0);
     ts_image *img = random_image(32, 8, 1);
@@ -493,6 +499,14 @@ static void barrier_divergence(void)
       CHECK(has_finding(o, TS_FIND_DIVERGE, 9, 11), "diverge.cl: no divergence of the loop at 9");
       CHECK(has_finding(o, TS_FIND_DIVERGE, 16, 17), "diverge.cl: no divergence at 16 (helper)");
       CHECK(has_finding(o, TS_FIND_DIVERGE, 19, 21), "diverge.cl: no divergence at 19 (break)");
+      /* loops of more rounds than a group's 32 checked decisions, with and without braces:
+       * on a CPU device a run of one loop's decisions takes one of the 32, and the finding
+       * names the round; a GPU checks each decision as it is made, the first 32 */
+      int serial = strcmp(ts_cl_device(cl)->type, "CPU") == 0;
+      CHECK(!serial || has_finding(o, TS_FIND_DIVERGE, 23, 24),
+            "diverge.cl: no divergence at 23 (round 71)");
+      CHECK(!serial || has_finding(o, TS_FIND_DIVERGE, 26, 27),
+            "diverge.cl: no divergence at 26 (round 81)");
       /* each finding names two work-items of its group that decided apart, each with its own
        * decision: at 9 the loop goes on while s > 0, so an odd item (from 16) stops a round
        * before an even one (from 32); at 16 only item 0 holds; at 19 only x == 3 */
@@ -503,9 +517,16 @@ static void barrier_divergence(void)
           uint32_t it[2] = { pl->item, pl->other_item };
           int own[2];
           for (int k = 0; k < 2; k++)
-            own[k] = f->line == 9 ? !(it[k] & 1) : f->line == 16 ? it[k] == 0
-                                                                 : pl->group % 2 == 0 && it[k] % 16 == 3;
-          CHECK(pl->group == pl->other_group && own[0] == (int)pl->off && own[1] != own[0],
+            own[k] = f->line == 9    ? !(it[k] & 1)
+                     : f->line == 16 ? it[k] == 0
+                     : f->line == 19 ? pl->group % 2 == 0 && it[k] % 16 == 3
+                     : f->line == 23 ? it[k] != 37
+                                     : it[k] != 40;
+          /* the round named: a loop's first whose decisions parted (none for an if) */
+          int64_t round = !serial ? 0 : f->line == 9 ? 6 : f->line == 23 ? 71 : f->line == 26 ? 81 : 0;
+          CHECK(pl->off >> 1 == round, "diverge.cl:%d: round %lld named, not %lld", f->line,
+                (long long)(pl->off >> 1), (long long)round);
+          CHECK(pl->group == pl->other_group && own[0] == (int)(pl->off & 1) && own[1] != own[0],
                 "diverge.cl:%d: group %u items %u (%s) and %u, not two that decided apart",
                 f->line, pl->group, it[0], pl->off ? "true" : "false", it[1]);
         }

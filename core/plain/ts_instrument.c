@@ -573,7 +573,7 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
                         unsigned bline)
 {
   /* a for's or while's body, told its way (emit_branch), and its condition's line */
-  int top = w->top_body;
+  int top = w->top_body, braced = w->top_braced;
   unsigned tline = w->top_line;
   w->top_body = -1;
   unsigned pos = s.s;
@@ -583,7 +583,7 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
     ti_sb_add(o, w->src + pos, p[i].s.s - pos);
     int wrapped = p[i].index >= 0 && p[i].index == wrap;
     if (wrapped) {
-      ti_sb_fmt(o, "%s(ts_c, %u, %u, (", top >= 0 ? "TS_HEAD" : "TS_UNIFORM",
+      ti_sb_fmt(o, "%s(ts_c, %u, %u, (", top < 0 ? "TS_UNIFORM" : braced ? "TS_HEAD" : "TS_HEAD_N",
                 p[i].s.line - w->line_base, bline - w->line_base);
       w->out->guards++;
     }
@@ -804,10 +804,16 @@ static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, c
    * start. (The line is this loop's own: loops nested in the body set the walker's again.) */
   unsigned tline = top ? ti_span_of(w, k->c[wrap]).line : 0;
   if (top) {
-    ti_sb_fmt(o, "for (int ts_once = 1; ts_once; TS_WAY(ts_c, %u, %u), ts_once = 0) ",
-              tline - w->line_base, bline - w->line_base);
+    int braced = clang_getCursorKind(k->c[k->n - 1]) == CXCursor_CompoundStmt;
+    if (braced)
+      ti_sb_fmt(o, "for (int ts_once = 1; ts_once; TS_WAY(ts_c, %u, %u), ts_once = 0) ",
+                tline - w->line_base, bline - w->line_base);
+    else /* its rounds counted from here */
+      ti_sb_fmt(o, "for (uint ts_once = 1, ts_n0 = ts_c->hn; ts_once; TS_WAY_END(ts_c, %u, %u, "
+                   "ts_n0), ts_once = 0) ", tline - w->line_base, bline - w->line_base);
     w->top_body = k->n - 1;
     w->top_line = tline;
+    w->top_braced = braced;
   }
   emit_body_wrap(w, o, c, s, k, kctx, wrap, bline);
   w->top_body = -1;

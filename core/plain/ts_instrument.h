@@ -63,6 +63,8 @@ typedef struct walker {
   unsigned ret_bline, brk_bline; /* brk_bline: the innermost loop's, 0 inside a switch */
   int top_body;            /* a for's or while's body to tell its way (-1: none) */
   unsigned top_line;       /* its condition's line */
+  int top_braced;          /* its body is in braces (else its rounds are counted in its
+                            * condition: TS_HEAD_N) */
 } walker;
 
 typedef struct span {

@@ -150,15 +150,20 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   if (f->count > 1)
     snprintf(more, sizeof more, "; %llu times in all", (unsigned long long)f->count);
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
-  if (f->kind == TS_FIND_DIVERGE) { /* off: the item's decision; other_line: the barrier's */
+  if (f->kind == TS_FIND_DIVERGE) {
+    /* off: the item's decision | the loop's round (from 1, 0: not a loop's) << 1;
+     * other_line: the barrier's */
     ts_plain_item_name(L, p->other_item, oi, sizeof oi);
-    char at[48] = "a barrier";
+    char at[48] = "a barrier", round[48] = "";
     if (p->other_line > 0)
       snprintf(at, sizeof at, "the barrier at line %d", p->other_line);
+    if (p->off >> 1)
+      snprintf(round, sizeof round, " in round %lld", (long long)(p->off >> 1));
     snprintf(buf, n, "%s:%d: %s in %s: work-group %s: the condition is %s for item %s and %s "
-             "for item %s, and %s depends on it (every work-item of a group must reach the "
+             "for item %s%s, and %s depends on it (every work-item of a group must reach the "
              "same barriers)%s", base, f->line, ts_plain_kind_name(f->kind), L->entry, g,
-             p->off ? "true" : "false", it, p->off ? "false" : "true", oi, at, more);
+             p->off & 1 ? "true" : "false", it, p->off & 1 ? "false" : "true", oi, round, at,
+             more);
     return;
   }
   char what[300];

@@ -86,9 +86,11 @@
 #define TS_NFIND 8
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #ifdef TS_GROUP_SERIAL
-#define TS_UNI_W 5             /* words a branch: its first decider (line + 1 << 12 | item <<
-                                * 1 | way); on a CPU device also the first to go each way
-                                * (barrier line + 1 << 12 | item << 1 | way), and how many */
+#define TS_UNI_W 6             /* words a branch: its first decider (line + 1 << 12 | item <<
+                                * 1 | way); on a CPU device, where a slot holds a run of one
+                                * loop's decisions (ts_uniform_cpu), also its barrier's line + 1,
+                                * the run's most and fewest true decisions, and its longest and
+                                * shortest (ts_run_close) */
 #else
 #define TS_UNI_W 1
 #endif
@@ -163,8 +165,13 @@ typedef struct ts_ctx {
                            * four, at every access of the usual run, which logs nothing) */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  uint nuni;              /* the branches before a barrier this work-item decided so far */
+  uint nuni;              /* the branches before a barrier this work-item decided so far
+                           * (on a CPU device: the runs of them, ts_uniform_cpu) */
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
+  uint hn;                /* the conditions decided in loops whose body tells nothing
+                           * (TS_HEAD_N), less those of loops that ended (TS_WAY_END) */
+  uint rkey, rlen, rtrue; /* the open run: its line + 1 (0: none), its decisions, how many
+                           * of them were true */
 #ifdef TS_GROUP_SERIAL
   __local ts_group *g;    /* buffers and bounds: the group's (TS_GRP) */
 #else
@@ -277,6 +284,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
+  c->rkey = c->rlen = c->rtrue = c->hn = 0;
   c->watch_buf = ob[TS_H_WATCH_BUF];
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
@@ -491,6 +499,32 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
     ts_rect1(c, bi, img, 1, off, off + n - 1, 0, 0);
 }
 
+#ifdef TS_GROUP_SERIAL
+#define TS_RUN_MAX 0x1ffffeu
+/* The greatest n into u[0], as the greatest of n << 11 | (2047 - item), and the least into
+ * u[1], as the greatest of (TS_RUN_MAX + 1 - n) << 11 | (2047 - item): each with the least
+ * item that has it; zero is none. */
+inline void ts_most_least(ts_ctx *c, __global uint *u, uint n)
+{
+  n = min(n, TS_RUN_MAX);
+  atomic_max((__global volatile uint *)u, n << 11 | (2047 - c->item));
+  atomic_max((__global volatile uint *)(u + 1), (TS_RUN_MAX + 1 - n) << 11 | (2047 - c->item));
+}
+
+/* The open run into its slot (the work-item's nuni - 1) where `close` (0 or 1) says so and a
+ * run is open, without a branch (ts_uniform_cpu): its true decisions and its length. */
+inline void ts_run_close(ts_ctx *c, uint close)
+{
+  __global uint *ob = c->ob;
+  uint uni = ob[TS_H_UNI], n = c->nuni - 1;
+  size_t ok = (size_t)0 - (size_t)(close & (c->rkey != 0) & (n < TS_UNI) & (uni != 0));
+  size_t at = ((size_t)uni + ((size_t)c->group * TS_UNI + n) * TS_UNI_W) & ok |
+              (size_t)ob[TS_H_SINK] & ~ok;
+  ts_most_least(c, ob + at + 2, c->rtrue);
+  ts_most_least(c, ob + at + 4, c->rlen);
+}
+#endif
+
 /* At the kernel's end (every return of it): the bounds into the group's rectangles per image
  * and kind: least column (in bytes), least row, greatest column, greatest row. On a CPU
  * device the group's last work-item does it, once for the group. */
@@ -500,20 +534,27 @@ inline void ts_end(ts_ctx *c)
   TS_GS ts_group *g = TS_GRP(c);
   ts_wclose(c);
 #ifdef TS_GROUP_SERIAL
-  c->nuni = 0;
+  ts_run_close(c, 1);
+  c->nuni = c->rkey = 0;
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
-  /* the group's last work-item: each branch some of its work-items decided apart
-   * (ts_uniform_cpu), once for each work-item that went the other way, named by the first */
+  /* the group's last work-item: each loop whose work-items decided its condition true a
+   * different number of times (ts_uniform_cpu), or as often but not as many times in all,
+   * naming the one that went round least and the one that went round most */
   for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_UNI; k++) {
     __global uint *u = ob + uni + ((size_t)c->group * TS_UNI + k) * TS_UNI_W;
-    uint first = u[0], way = first & 1, item = c->item;
-    uint other = u[1 + !way], n_other = u[3 + !way];
-    for (uint n = 0; first && other && n < n_other; n++) {
-      c->item = (other >> 1) & 2047;
-      ts_finding(c, TS_FIND_DIVERGE, (first >> 12) - 1, 0, 0, 16, other & 1, c->group,
-                 (first >> 1) & 2047, (other >> 12) - 1);
+    uint item = c->item, most = u[2], least = u[3];
+    if (most && TS_RUN_MAX + 1 - (least >> 11) == most >> 11) {
+      most = u[4];
+      least = u[5];
+    }
+    uint fewest = TS_RUN_MAX + 1 - (least >> 11);
+    if (most && fewest != most >> 11) {
+      /* off: the decision (false), and the round it was made in */
+      c->item = 2047 - (least & 2047);
+      ts_finding(c, TS_FIND_DIVERGE, (u[0] >> 12) - 1, 0, 0, 16, (fewest + 1) << 1, c->group,
+                 2047 - (most & 2047), u[1] - 1);
     }
     c->item = item;
   }
@@ -820,6 +861,10 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
 inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
 {
   __global uint *ob = c->ob;
+#ifdef TS_GROUP_SERIAL
+  ts_run_close(c, 1); /* a slot of its own, after ts_uniform_cpu's open run */
+  c->rkey = 0;
+#endif
   uint n = c->nuni++;
   if (n >= TS_UNI || ob[TS_H_UNI] == 0)
     return v;
@@ -843,19 +888,27 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
  * in a loop's condition (ts_uniform's early returns, or its value as the condition) made it
  * run every branch inside a loop that holds a barrier the way the group's first work-item
  * went, whatever the others' own conditions were. */
-inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, int v)
+inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, uint trues, uint len)
 {
   __global uint *ob = c->ob;
-  uint n = c->nuni++, uni = ob[TS_H_UNI];
-  /* masks, not ?: or &&, which are control flow before pocl optimises; and no atomic's value
-   * is used (that too made the branches inside the loop the first work-item's): the group's
-   * last work-item compares the ways in ts_end */
-  size_t ok = (size_t)0 - (size_t)((n < TS_UNI) & (uni != 0)), sink = ob[TS_H_SINK];
+  /* A slot holds a run: the same loop's condition decided round after round takes no slot
+   * of its own, so that a loop of any number of rounds is checked to its last, and the
+   * work-items' counts are compared when the run ends (ts_run_close), not each decision: a
+   * loop whose items part leaves them aligned for the decisions that follow. Masks, not ?:
+   * or &&, which are control flow before pocl optimises; and no atomic's value is used (that
+   * too made the branches inside the loop the first work-item's): the group's last
+   * work-item compares the runs in ts_end */
+  uint fresh = line + 1 != c->rkey, keep = (uint)0 - !fresh;
+  ts_run_close(c, fresh);
+  uint n = c->nuni, uni = ob[TS_H_UNI];
+  c->nuni = n + fresh;
+  c->rlen = (c->rlen & keep) + len;
+  c->rtrue = (c->rtrue & keep) + trues;
+  c->rkey = line + 1;
+  size_t ok = (size_t)0 - (size_t)(fresh & (n < TS_UNI) & (uni != 0)), sink = ob[TS_H_SINK];
   size_t at = ((size_t)uni + ((size_t)c->group * TS_UNI + n) * TS_UNI_W) & ok | sink & ~ok;
-  uint me = c->item << 1 | (uint)v;
-  atomic_cmpxchg((__global volatile uint *)(ob + at), 0, (line + 1) << 12 | me);
-  atomic_cmpxchg((__global volatile uint *)(ob + at + 1 + v), 0, (bline + 1) << 12 | me);
-  atomic_inc((__global volatile uint *)(ob + at + 3 + v));
+  atomic_cmpxchg((__global volatile uint *)(ob + at), 0, (line + 1) << 12 | c->item << 1 | 1);
+  atomic_cmpxchg((__global volatile uint *)(ob + at + 1), 0, bline + 1);
 }
 /* A for's or while's condition: nothing in it but itself, kept; its body and its end tell
  * the way this work-item's own condition went (pocl runs a loop that holds a barrier as its
@@ -863,10 +916,25 @@ inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, int v)
  * compiler knows the condition false, and folded that into the slot's address, while pocl
  * takes work-items whose own condition holds down that edge too */
 #define TS_HEAD(c, line, bline, v) ((c)->hv = (v) != 0)
-#define TS_WAY(c, line, bline) ts_uniform_cpu((c), (line), (bline), *(volatile int *)&(c)->hv)
+#define TS_WAY(c, line, bline) \
+  ts_uniform_cpu((c), (line), (bline), *(volatile int *)&(c)->hv, 1)
+/* A loop whose body (without braces) cannot tell its way: its condition counts the times it
+ * held from n0, the count when the loop began, and its end tells them all at once, with the
+ * last decision, false, unless pocl took the work-item out of the loop while its own still
+ * held */
+#define TS_HEAD_N(c, line, bline, v) ((c)->hv = (v) != 0, (c)->hn += (uint)(c)->hv, (c)->hv)
+inline void ts_loop_end(ts_ctx *c, uint line, uint bline, uint n0)
+{
+  uint trues = c->hn - n0, v = *(volatile int *)&c->hv;
+  c->hn = n0; /* an outer loop's count goes on without this one's */
+  ts_uniform_cpu(c, line, bline, trues, trues + !v);
+}
+#define TS_WAY_END(c, line, bline, n0) ts_loop_end((c), (line), (bline), (n0))
 #else
 #define TS_HEAD(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
 #define TS_WAY(c, line, bline) ((void)0)
+#define TS_HEAD_N(c, line, bline, v) TS_HEAD((c), (line), (bline), (v))
+#define TS_WAY_END(c, line, bline, n0) ((void)(n0))
 #endif
 /* An if's or a do's condition: checked, and the group's first way taken, on every device */
 #define TS_UNIFORM(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
