@@ -92,7 +92,8 @@
                                 * the run's most and fewest true decisions, and its longest and
                                 * shortest (ts_run_close) */
 #else
-#define TS_UNI_W 1
+#define TS_UNI_W 2             /* words a branch: its first decider, and the word of the
+                                * decisions TS_UNI, 2 * TS_UNI, ... after it (ts_uniform) */
 #endif
 #define TS_NPLACES 4           /* places kept per kind and line */
 #define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
@@ -856,8 +857,9 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
  * barrier's line. Each item's own condition is what is checked, so the finding does not
  * depend on what the device does with a divergence; and every item then takes the group's
  * way, as pocl makes a group do, so that a device whose work-items really part (a GPU) does
- * not hang at the barrier: the observed run ends, with its finding. Past TS_UNI decisions an
- * item takes its own way, unchecked. */
+ * not hang at the barrier: the observed run ends, with its finding. Past TS_UNI decisions the
+ * slots are used again, stamped (a GPU), or (pocl, where a loop's rounds are one decision)
+ * an item takes its own way, unchecked. */
 inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
 {
   __global uint *ob = c->ob;
@@ -866,10 +868,34 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
   c->rkey = 0;
 #endif
   uint n = c->nuni++;
-  if (n >= TS_UNI || ob[TS_H_UNI] == 0)
+  if (ob[TS_H_UNI] == 0)
     return v;
-  __global volatile uint *s =
-    (__global volatile uint *)(ob + ob[TS_H_UNI] + ((size_t)c->group * TS_UNI + n) * TS_UNI_W);
+  __global volatile uint *s = (__global volatile uint *)(ob + ob[TS_H_UNI] +
+                                                         ((size_t)c->group * TS_UNI + n % TS_UNI) * TS_UNI_W);
+#ifndef TS_GROUP_SERIAL
+  if (n >= TS_UNI) {
+    /* Past the group's first TS_UNI decisions (a loop's rounds): each slot's second word
+     * holds one decision after another, stamped with its turn, n / TS_UNI: the first to
+     * make decision n stamps it, and the group takes its way, so that a GPU does not hang
+     * at round 33. One overtaken (the word stamped later: items that went on by TS_UNI
+     * decisions without a barrier) takes its own way, unchecked. */
+    uint stamp = min(n / TS_UNI, 0xfffffu), me = stamp << 12 | c->item << 1 | (v != 0);
+    s++;
+    uint was = *s;
+    while (was >> 12 < stamp) {
+      uint got = atomic_cmpxchg(s, was, me);
+      was = got == was ? me : got;
+    }
+    if (was >> 12 != stamp)
+      return v;
+    if ((was & 1) != (uint)(v != 0))
+      ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
+    return (int)(was & 1);
+  }
+#else
+  if (n >= TS_UNI)
+    return v;
+#endif
   uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
   uint was = *s;
   if (was == 0)
