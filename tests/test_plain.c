@@ -482,12 +482,17 @@ static void barrier_divergence(void)
              "  }\n"
              "  for (int r = 0; r < %s; r++)\n"                          /* line 26 */
              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  for (int r = 0; r < 40; r++) {\n"
+             "    if (%s)\n"                                               /* line 29 */
+             "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  }\n"
              "  if (x >= W)\n"
              "    return;\n"
              "  out[get_global_id(1) * W + x] = (uchar)acc[0];\n"
              "}\n",
              ok ? "32" : "(l & 1) ? 16 : 32", ok ? "H > 0" : "l == 0", ok ? "W < 0" : "x == 3",
-             ok ? "100" : "(l == 37 ? 70 : 100)", ok ? "H + 90" : "(l == 40 ? 80 : 90)");
+             ok ? "100" : "(l == 37 ? 70 : 100)", ok ? "H + 90" : "(l == 40 ? 80 : 90)",
+             ok ? "r < H + 40" : "r < 35 || l != 9");
     const char *kp = write_kernel("diverge.cl", text);
     ts_plain_desc *dk = load(kp, NULL, 0);
     ts_image *img = random_image(32, 8, 1);
@@ -505,6 +510,8 @@ static void barrier_divergence(void)
       int serial = strcmp(ts_cl_device(cl)->type, "CPU") == 0;
       CHECK(has_finding(o, TS_FIND_DIVERGE, 23, 24), "diverge.cl: no divergence at 23 (round 71)");
       CHECK(has_finding(o, TS_FIND_DIVERGE, 26, 27), "diverge.cl: no divergence at 26 (round 81)");
+      /* and an if decided in every round: its 36th decision is past the 32 slots */
+      CHECK(has_finding(o, TS_FIND_DIVERGE, 29, 30), "diverge.cl: no divergence at 29 (round 36)");
       /* each finding names two work-items of its group that decided apart, each with its own
        * decision: at 9 the loop goes on while s > 0, so an odd item (from 16) stops a round
        * before an even one (from 32); at 16 only item 0 holds; at 19 only x == 3 */
@@ -519,7 +526,8 @@ static void barrier_divergence(void)
                      : f->line == 16 ? it[k] == 0
                      : f->line == 19 ? pl->group % 2 == 0 && it[k] % 16 == 3
                      : f->line == 23 ? it[k] != 37
-                                     : it[k] != 40;
+                     : f->line == 26 ? it[k] != 40
+                                     : it[k] != 9;
           /* the round named: a loop's first whose decisions parted (none for an if) */
           int64_t round = !serial ? 0 : f->line == 9 ? 6 : f->line == 23 ? 71 : f->line == 26 ? 81 : 0;
           CHECK(pl->off >> 1 == round, "diverge.cl:%d: round %lld named, not %lld", f->line,

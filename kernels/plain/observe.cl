@@ -86,11 +86,12 @@
 #define TS_NFIND 8
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #ifdef TS_GROUP_SERIAL
-#define TS_UNI_W 6             /* words a branch: its first decider (line + 1 << 12 | item <<
+#define TS_UNI_W 7             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way); on a CPU device, where a slot holds a run of one
                                 * loop's decisions (ts_uniform_cpu), also its barrier's line + 1,
                                 * the run's most and fewest true decisions, and its longest and
-                                * shortest (ts_run_close) */
+                                * shortest (ts_run_close); last, the word of the decisions
+                                * TS_UNI, 2 * TS_UNI, ... after it (ts_uniform) */
 #else
 #define TS_UNI_W 2             /* words a branch: its first decider, and the word of the
                                 * decisions TS_UNI, 2 * TS_UNI, ... after it (ts_uniform) */
@@ -858,8 +859,7 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
  * depend on what the device does with a divergence; and every item then takes the group's
  * way, as pocl makes a group do, so that a device whose work-items really part (a GPU) does
  * not hang at the barrier: the observed run ends, with its finding. Past TS_UNI decisions the
- * slots are used again, stamped (a GPU), or (pocl, where a loop's rounds are one decision)
- * an item takes its own way, unchecked. */
+ * slots are used again, stamped. */
 inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
 {
   __global uint *ob = c->ob;
@@ -872,15 +872,14 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
     return v;
   __global volatile uint *s = (__global volatile uint *)(ob + ob[TS_H_UNI] +
                                                          ((size_t)c->group * TS_UNI + n % TS_UNI) * TS_UNI_W);
-#ifndef TS_GROUP_SERIAL
   if (n >= TS_UNI) {
-    /* Past the group's first TS_UNI decisions (a loop's rounds): each slot's second word
+    /* Past the group's first TS_UNI decisions (a loop's rounds): each slot's last word
      * holds one decision after another, stamped with its turn, n / TS_UNI: the first to
      * make decision n stamps it, and the group takes its way, so that a GPU does not hang
      * at round 33. One overtaken (the word stamped later: items that went on by TS_UNI
      * decisions without a barrier) takes its own way, unchecked. */
     uint stamp = min(n / TS_UNI, 0xfffffu), me = stamp << 12 | c->item << 1 | (v != 0);
-    s++;
+    s += TS_UNI_W - 1;
     uint was = *s;
     while (was >> 12 < stamp) {
       uint got = atomic_cmpxchg(s, was, me);
@@ -892,10 +891,6 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
       ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
     return (int)(was & 1);
   }
-#else
-  if (n >= TS_UNI)
-    return v;
-#endif
   uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
   uint was = *s;
   if (was == 0)
