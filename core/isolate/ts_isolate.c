@@ -330,10 +330,20 @@ int ts_supervise(const char *what, double timeout_s, int *code)
       break;
     }
     if (deadline > 0 && now_s() >= deadline) {
+      /* SIGTERM first, which the command's handler answers by removing its temporary
+       * outputs (ts_outfile_interrupted); SIGKILL if it has not ended 2 s later */
       timed_out = 1;
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+      kill(pid, SIGTERM);
+      double grace = now_s() + 2;
+      while ((r = waitpid(pid, &status, WNOHANG)) == 0 && now_s() < grace) {
+        struct timespec ts = { 0, 5 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+      }
+      if (r != pid) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+          ;
+      }
       break;
     }
     struct timespec ts = { 0, 5 * 1000 * 1000 };

@@ -65,7 +65,8 @@ const char *ts_isolate_program_if_threaded(void);
  * command starts OpenCL). Returns 1 in the child, which goes on. The parent waits, and
  * returns 0 with *code: the child's exit code; or 1 after one line naming `what` when the
  * child died of a signal (a crash, a corrupted heap) or ran past timeout_s seconds (<= 0:
- * none), when the watchdog kills it. SIGINT, SIGTERM and SIGHUP sent to the parent are sent
+ * none), when the watchdog stops it: SIGTERM, whose handler removes the command's temporary
+ * outputs, then SIGKILL 2 s later if it has not ended. SIGINT, SIGTERM and SIGHUP sent to the parent are sent
  * on to the child; when the child dies of one, the parent dies of it too. */
 int ts_supervise(const char *what, double timeout_s, int *code);
 
