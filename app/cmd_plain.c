@@ -377,8 +377,19 @@ int cmd_run_plain(int argc, char **argv)
     if (res->nfindings == 0)
       fprintf(o, "observed: no finding, every access in order%s\n", differs);
     else
-      fprintf(o, "observed: %zu finding%s, %llu accesses in all%s\n", res->nfindings,
-              res->nfindings == 1 ? "" : "s", (unsigned long long)total, differs);
+    {
+      /* a divergence counts decisions, the other findings accesses */
+      unsigned long long dec = res->counts[TS_FIND_DIVERGE], acc = total - dec;
+      char what[96];
+      if (dec == 0 || acc == 0)
+        snprintf(what, sizeof what, "%llu %s", acc ? acc : dec,
+                 acc ? (acc == 1 ? "access" : "accesses") : dec == 1 ? "decision" : "decisions");
+      else
+        snprintf(what, sizeof what, "%llu access%s and %llu decision%s", acc, acc == 1 ? "" : "es",
+                 dec, dec == 1 ? "" : "s");
+      fprintf(o, "observed: %zu finding%s, %s in all%s\n", res->nfindings,
+              res->nfindings == 1 ? "" : "s", what, differs);
+    }
     for (size_t i = 0; i < res->nfindings; i++) {
       char line[1024];
       ts_plain_finding_line(d, res, &res->findings[i], line, sizeof line);
