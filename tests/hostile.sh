@@ -121,7 +121,8 @@ if compgen -G "$tmp/pair.npy.tmp-*" >/dev/null; then
     check "the older -o intact beside the older --raw" cmp -s "$chart" "$tmp/pair.png"
   else
     echo "note: the SIGINT came while the outputs were renamed; the newer pair is in place"
-    check "the newer -o beside the newer --raw" bash -c "! cmp -s '$chart' '$tmp/pair.png' && \
+    check "the newer -o beside the newer --raw" bash -c "test -s '$tmp/pair.png' && \
+      ! cmp -s '$chart' '$tmp/pair.png' && \
       head -c 6 '$tmp/pair.npy' | grep -q NUMPY"
   fi
 else

@@ -534,7 +534,7 @@ static void barrier_divergence(void)
                 (long long)(pl->off >> 1), (long long)round);
           CHECK(pl->group == pl->other_group && own[0] == (int)(pl->off & 1) && own[1] != own[0],
                 "diverge.cl:%d: group %u items %u (%s) and %u, not two that decided apart",
-                f->line, pl->group, it[0], pl->off ? "true" : "false", it[1]);
+                f->line, pl->group, it[0], pl->off & 1 ? "true" : "false", it[1]);
         }
       }
     }

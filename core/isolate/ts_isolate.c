@@ -182,7 +182,7 @@ static void die_with_parent(pid_t parent)
  * child's pid in the parent (fds[0] its end). */
 static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error *err)
 {
-  if (pipe(fds) != 0)
+  if (pipe2(fds, O_CLOEXEC) != 0) /* another thread's exec takes neither end along */
     return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
   fflush(stdout);
   fflush(stderr);

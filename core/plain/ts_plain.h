@@ -353,9 +353,9 @@ void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, co
 ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plain_desc **d,
                                   ts_image **in, ts_error *err);
 /* d's parse (TS_JOB_PARSE: its kernels' facts, no rewritten source, into *src) in the worker
- * program, with a watchdog; `what` names it in the error lines. */
-ts_status ts_plain_parse_spawned(const char *what, const ts_plain_desc *d, double timeout_s,
-                                 ts_plain_src *src, ts_error *err);
+ * program exe, with a watchdog; `what` names it in the error lines. */
+ts_status ts_plain_parse_spawned(const char *exe, const char *what, const ts_plain_desc *d,
+                                 double timeout_s, ts_plain_src *src, ts_error *err);
 
 /* A result as bytes and back (ts_plain_pack.c), for a run made in a child process. */
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);

@@ -167,7 +167,8 @@ ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plai
   if (ok && img[0] > 0)
     ok = ts_image_create(img[0], img[1], img[2], &im, NULL) == TS_OK &&
          ts_blob_get(b, &at, im->data, (size_t)img[0] * (size_t)img[1] * (size_t)img[2]);
-  if (!ok || at != b->n || (q->job == TS_JOB_RUN && !im)) {
+  if (!ok || at != b->n || (q->job != TS_JOB_PARSE && q->job != TS_JOB_RUN) ||
+      (q->job == TS_JOB_RUN && !im)) {
     ts_image_destroy(im);
     ts_plain_desc_free(d);
     return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's request to its worker came damaged");
@@ -190,7 +191,7 @@ static ts_status spawn(const char *exe, const char *what, const ts_plain_request
     ts_blob_free(&req);
     return ts_fail(err, TS_ERR_NOMEM, "out of memory");
   }
-  int fd = memfd_create("tilescope-request", 0);
+  int fd = memfd_create("tilescope-request", MFD_CLOEXEC); /* the worker gets it as fd 3 */
   ts_status st = TS_OK;
   size_t done = 0;
   while (fd >= 0 && done < req.n) {
@@ -211,12 +212,9 @@ static ts_status spawn(const char *exe, const char *what, const ts_plain_request
   return st;
 }
 
-ts_status ts_plain_parse_spawned(const char *what, const ts_plain_desc *d, double timeout_s,
-                                 ts_plain_src *src, ts_error *err)
+ts_status ts_plain_parse_spawned(const char *exe, const char *what, const ts_plain_desc *d,
+                                 double timeout_s, ts_plain_src *src, ts_error *err)
 {
-  const char *exe = ts_isolate_program_if_threaded();
-  if (!exe)
-    return ts_fail(err, TS_ERR_ARG, "%s: no worker program to parse in", what);
   ts_plain_request q = { .job = TS_JOB_PARSE };
   ts_blob r;
   ts_status st = spawn(exe, what, &q, d, NULL, timeout_s, &r, err);

@@ -542,21 +542,23 @@ inline void ts_end(ts_ctx *c)
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
   /* the group's last work-item: each loop whose work-items decided its condition true a
-   * different number of times (ts_uniform_cpu), or as often but not as many times in all,
-   * naming the one that went round least and the one that went round most */
+   * different number of times (ts_uniform_cpu), naming the one that went round least, false
+   * where another's held; or as often but not as many times in all (a brace-less loop's
+   * work-item that pocl took out while its own condition held, ts_loop_end), naming the one
+   * that decided once more, false, where the other's last held */
   for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_UNI; k++) {
     __global uint *u = ob + uni + ((size_t)c->group * TS_UNI + k) * TS_UNI_W;
-    uint item = c->item, most = u[2], least = u[3];
-    if (most && TS_RUN_MAX + 1 - (least >> 11) == most >> 11) {
-      most = u[4];
-      least = u[5];
-    }
+    uint item = c->item, most = u[2], least = u[3], trues = most >> 11;
     uint fewest = TS_RUN_MAX + 1 - (least >> 11);
-    if (most && fewest != most >> 11) {
+    if (most && fewest != trues) {
       /* off: the decision (false), and the round it was made in */
       c->item = 2047 - (least & 2047);
       ts_finding(c, TS_FIND_DIVERGE, (u[0] >> 12) - 1, 0, 0, 16, (fewest + 1) << 1, c->group,
                  2047 - (most & 2047), u[1] - 1);
+    } else if (most && TS_RUN_MAX + 1 - (u[5] >> 11) != u[4] >> 11) {
+      c->item = 2047 - (u[4] & 2047);
+      ts_finding(c, TS_FIND_DIVERGE, (u[0] >> 12) - 1, 0, 0, 16, (trues + 1) << 1, c->group,
+                 2047 - (u[5] & 2047), u[1] - 1);
     }
     c->item = item;
   }
