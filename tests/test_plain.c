@@ -486,13 +486,19 @@ static void barrier_divergence(void)
              "    if (%s)\n"                                               /* line 29 */
              "      barrier(CLK_LOCAL_MEM_FENCE);\n"
              "  }\n"
+             "  for (int o = 0; o < 30; o++) {\n"
+             "    for (int i = 0; i < %s; i++) {\n"                        /* line 33 */
+             "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    }\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  }\n"
              "  if (x >= W)\n"
              "    return;\n"
              "  out[get_global_id(1) * W + x] = (uchar)acc[0];\n"
              "}\n",
              ok ? "32" : "(l & 1) ? 16 : 32", ok ? "H > 0" : "l == 0", ok ? "W < 0" : "x == 3",
              ok ? "100" : "(l == 37 ? 70 : 100)", ok ? "H + 90" : "(l == 40 ? 80 : 90)",
-             ok ? "r < H + 40" : "r < 35 || l != 9");
+             ok ? "r < H + 40" : "r < 35 || l != 9", ok ? "3" : "(o == 20 && l == 7 ? 2 : 3)");
     const char *kp = write_kernel("diverge.cl", text);
     ts_plain_desc *dk = load(kp, NULL, 0);
     ts_image *img = random_image(32, 8, 1);
@@ -512,6 +518,8 @@ static void barrier_divergence(void)
       CHECK(has_finding(o, TS_FIND_DIVERGE, 26, 27), "diverge.cl: no divergence at 26 (round 81)");
       /* and an if decided in every round: its 36th decision is past the 32 slots */
       CHECK(has_finding(o, TS_FIND_DIVERGE, 29, 30), "diverge.cl: no divergence at 29 (round 36)");
+      /* and a loop nested in another, which parts in the outer one's round 21 */
+      CHECK(has_finding(o, TS_FIND_DIVERGE, 33, 34), "diverge.cl: no divergence at 33 (nested)");
       /* each finding names two work-items of its group that decided apart, each with its own
        * decision: at 9 the loop goes on while s > 0, so an odd item (from 16) stops a round
        * before an even one (from 32); at 16 only item 0 holds; at 19 only x == 3 */
@@ -527,11 +535,18 @@ static void barrier_divergence(void)
                      : f->line == 19 ? pl->group % 2 == 0 && it[k] % 16 == 3
                      : f->line == 23 ? it[k] != 37
                      : f->line == 26 ? it[k] != 40
-                                     : it[k] != 9;
-          /* the round named: a loop's first whose decisions parted (none for an if) */
-          int64_t round = !serial ? 0 : f->line == 9 ? 6 : f->line == 23 ? 71 : f->line == 26 ? 81 : 0;
-          CHECK(pl->off >> 1 == round, "diverge.cl:%d: round %lld named, not %lld", f->line,
-                (long long)(pl->off >> 1), (long long)round);
+                     : f->line == 29 ? it[k] != 9
+                                     : it[k] != 7;
+          /* the round named: a loop's first whose decisions parted (none for an if); for the
+           * nested loop, which ran 30 times, one more than the times item 7's condition held
+           * in all (89: 3 a run, but 2 in its 21st) */
+          int64_t round = !serial ? 0 : f->line == 9 ? 6 : f->line == 23 ? 71 : f->line == 26 ? 81
+                                      : f->line == 33 ? 90 : 0;
+          int runs = serial && f->line == 33;
+          CHECK((pl->off >> 1 & 0x3fffffff) == round && (pl->off >> 31 & 1) == runs,
+                "diverge.cl:%d: round %lld named%s, not %lld", f->line,
+                (long long)(pl->off >> 1 & 0x3fffffff), pl->off >> 31 & 1 ? " (over runs)" : "",
+                (long long)round);
           CHECK(pl->group == pl->other_group && own[0] == (int)(pl->off & 1) && own[1] != own[0],
                 "diverge.cl:%d: group %u items %u (%s) and %u, not two that decided apart",
                 f->line, pl->group, it[0], pl->off & 1 ? "true" : "false", it[1]);

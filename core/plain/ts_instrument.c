@@ -574,7 +574,7 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
 {
   /* a for's or while's body, told its way (emit_branch), and its condition's line */
   int top = w->top_body, braced = w->top_braced;
-  unsigned tline = w->top_line;
+  unsigned tline = w->top_line, id = w->top_id;
   w->top_body = -1;
   unsigned pos = s.s;
   for (int i = 0; i < np; i++) {
@@ -583,14 +583,18 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
     ti_sb_add(o, w->src + pos, p[i].s.s - pos);
     int wrapped = p[i].index >= 0 && p[i].index == wrap;
     if (wrapped) {
-      ti_sb_fmt(o, "%s(ts_c, %u, %u, (", top < 0 ? "TS_UNIFORM" : braced ? "TS_HEAD" : "TS_HEAD_N",
-                p[i].s.line - w->line_base, bline - w->line_base);
+      if (top >= 0 && !braced)
+        ti_sb_fmt(o, "TS_HEAD_N(ts_c, %u, %u, %u, (", p[i].s.line - w->line_base,
+                  bline - w->line_base, id);
+      else
+        ti_sb_fmt(o, "%s(ts_c, %u, %u, (", top < 0 ? "TS_UNIFORM" : "TS_HEAD",
+                  p[i].s.line - w->line_base, bline - w->line_base);
       w->out->guards++;
     }
     int body = top >= 0 && p[i].index == top && wrap >= 0 &&
                clang_getCursorKind(p[i].c) == CXCursor_CompoundStmt;
     if (body)
-      ti_sb_fmt(o, "{ TS_WAY(ts_c, %u, %u); ", tline - w->line_base, bline - w->line_base);
+      ti_sb_fmt(o, "{ TS_WAY(ts_c, %u, %u, %u); ", tline - w->line_base, bline - w->line_base, id);
     if (p[i].sp) { /* the pointer of an access the body makes: the access's address, checked */
       char *pt = ti_type_str(clang_getCursorType(p[i].c));
       char *et = ti_type_str(p[i].et);
@@ -805,15 +809,14 @@ static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, c
   unsigned tline = top ? ti_span_of(w, k->c[wrap]).line : 0;
   if (top) {
     int braced = clang_getCursorKind(k->c[k->n - 1]) == CXCursor_CompoundStmt;
-    if (braced)
-      ti_sb_fmt(o, "for (int ts_once = 1; ts_once; TS_WAY(ts_c, %u, %u), ts_once = 0) ",
-                tline - w->line_base, bline - w->line_base);
-    else /* its rounds counted from here */
-      ti_sb_fmt(o, "for (uint ts_once = 1, ts_n0 = ts_c->hn; ts_once; TS_WAY_END(ts_c, %u, %u, "
-                   "ts_n0), ts_once = 0) ", tline - w->line_base, bline - w->line_base);
+    unsigned id = w->out->loops < TS_PLAIN_LOOPS ? (unsigned)w->out->loops : TS_PLAIN_LOOPS;
+    w->out->loops++;
+    ti_sb_fmt(o, "for (int ts_once = 1; ts_once; TS_WAY_END(ts_c, %u, %u, %u, %d), ts_once = 0) ",
+              tline - w->line_base, bline - w->line_base, id, braced);
     w->top_body = k->n - 1;
     w->top_line = tline;
     w->top_braced = braced;
+    w->top_id = id;
   }
   emit_body_wrap(w, o, c, s, k, kctx, wrap, bline);
   w->top_body = -1;

@@ -65,6 +65,8 @@ typedef struct walker {
   unsigned top_line;       /* its condition's line */
   int top_braced;          /* its body is in braces (else its rounds are counted in its
                             * condition: TS_HEAD_N) */
+  unsigned top_id;         /* its number among the file's loops that hold a barrier (at most
+                            * TS_PLAIN_LOOPS: the loops past the counted ones) */
 } walker;
 
 typedef struct span {

@@ -87,6 +87,7 @@ typedef struct ts_plain_kernel {
  * (observe.cl's TS_CALLS): pocl's first build of 80 copies took 27 s, 140 over 300 s; as calls
  * 15 s and 29 s, and they run about 1.6x slower. */
 #define TS_MANY_AT 32
+#define TS_PLAIN_LOOPS 16
 
 typedef struct ts_plain_src {
   int nkernels;
@@ -94,6 +95,8 @@ typedef struct ts_plain_src {
   int nlines;
   int guards;   /* branches whose condition decides whether a barrier is reached (wrapped in
                  * ts_uniform when rewritten) */
+  int loops;    /* the fors and whiles among them (on a CPU device each work-item counts
+                 * the first TS_PLAIN_LOOPS' rounds: observe.cl's TS_LOOPS) */
   int accesses; /* the places rewritten to check an access (TS_CALLS in observe.cl) */
   char *source; /* rewritten for observation (rewrite != 0), else NULL */
 } ts_plain_src;

@@ -151,19 +151,26 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     snprintf(more, sizeof more, "; %llu times in all", (unsigned long long)f->count);
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   if (f->kind == TS_FIND_DIVERGE) {
-    /* off: the item's decision | the loop's round (from 1, 0: not a loop's) << 1;
+    /* off: the item's decision | the loop's round (from 1, 0: not a loop's) << 1 | whether
+     * the loop ran several times << 31, when the round counts its rounds over all its runs;
      * other_line: the barrier's */
     ts_plain_item_name(L, p->other_item, oi, sizeof oi);
-    char at[48] = "a barrier", round[48] = "";
+    char at[48] = "a barrier", way[200];
     if (p->other_line > 0)
       snprintf(at, sizeof at, "the barrier at line %d", p->other_line);
-    if (p->off >> 1)
-      snprintf(round, sizeof round, " in round %lld", (long long)(p->off >> 1));
-    snprintf(buf, n, "%s:%d: %s in %s: work-group %s: the condition is %s for item %s and %s "
-             "for item %s%s, and %s depends on it (every work-item of a group must reach the "
-             "same barriers)%s", base, f->line, ts_plain_kind_name(f->kind), L->entry, g,
-             p->off & 1 ? "true" : "false", it, p->off & 1 ? "false" : "true", oi, round, at,
-             more);
+    long long nround = (long long)(p->off >> 1 & 0x3fffffff);
+    if (nround && (p->off >> 31 & 1))
+      snprintf(way, sizeof way, "the condition held %lld time%s for item %s and more for item "
+               "%s, over all the loop's runs", nround - 1, nround == 2 ? "" : "s", it, oi);
+    else if (nround)
+      snprintf(way, sizeof way, "the condition is false for item %s and true for item %s in "
+               "round %lld", it, oi, nround);
+    else
+      snprintf(way, sizeof way, "the condition is %s for item %s and %s for item %s",
+               p->off & 1 ? "true" : "false", it, p->off & 1 ? "false" : "true", oi);
+    snprintf(buf, n, "%s:%d: %s in %s: work-group %s: %s, and %s depends on it (every work-item "
+             "of a group must reach the same barriers)%s", base, f->line,
+             ts_plain_kind_name(f->kind), L->entry, g, way, at, more);
     return;
   }
   char what[300];

@@ -61,13 +61,13 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   w += (size_t)L->ngroups_all * 16;
   lay->gfind = (uint32_t)w; /* a word a work-group: the kinds of finding its items made */
   w += (size_t)L->ngroups_all;
-  /* the branches before a barrier, UNI a work-group of UNI_W words, UNI_W_CPU on a CPU device
-   * (observe.cl's ts_uniform): only where the kernel has such a branch and a group has two
-   * work-items */
+  /* the branches before a barrier, UNI a work-group of UNI_W words, and on a CPU device
+   * TS_PLAIN_LOOPS loops of LOOP_W (observe.cl's ts_uniform, ts_loop_end): only where the
+   * kernel has such a branch and a group has two work-items */
   lay->uni = 0;
   if (r->guards > 0 && items > 1) {
     lay->uni = (uint32_t)w;
-    w += (size_t)L->ngroups_all * UNI * (r->cpu ? UNI_W_CPU : UNI_W);
+    w += (size_t)L->ngroups_all * (UNI * UNI_W + (r->cpu ? TS_PLAIN_LOOPS * LOOP_W : 0));
   }
   lay->scratch = (uint32_t)w;
   w += 64;

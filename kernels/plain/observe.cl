@@ -44,8 +44,9 @@
 #define TS_H_WATCH_HI 26
 #define TS_H_NONCE 27     /* this launch's number: tells a group's bounds from stale ones */
 #define TS_H_GFIND 28     /* word offset of a word a work-group: 1 << kind of its findings */
-#define TS_H_UNI 29       /* word offset of TS_UNI words a work-group: the branches before a
-                           * barrier, as its work-items decided them (ts_uniform); 0: none */
+#define TS_H_UNI 29       /* word offset of TS_UNI_AREA words a work-group: the branches before
+                           * a barrier, as its work-items decided them (ts_uniform), and on a
+                           * CPU device its loops' counts (ts_loop_end); 0: none */
 #define TS_HEADER 32
 
 /* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
@@ -85,16 +86,17 @@
 #define TS_FIND_DIVERGE 7      /* work-items of a group decide a branch before a barrier apart */
 #define TS_NFIND 8
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
+#define TS_UNI_W 2             /* words a branch: its first decider (line + 1 << 12 | item <<
+                                * 1 | way), and the word of the decisions TS_UNI, 2 * TS_UNI,
+                                * ... after it (ts_uniform) */
 #ifdef TS_GROUP_SERIAL
-#define TS_UNI_W 7             /* words a branch: its first decider (line + 1 << 12 | item <<
-                                * 1 | way); on a CPU device, where a slot holds a run of one
-                                * loop's decisions (ts_uniform_cpu), also its barrier's line + 1,
-                                * the run's most and fewest true decisions, and its longest and
-                                * shortest (ts_run_close); last, the word of the decisions
-                                * TS_UNI, 2 * TS_UNI, ... after it (ts_uniform) */
+#define TS_LOOPS 16            /* the loops that hold a barrier, by their number in the file
+                                * (ts_plain.h's TS_PLAIN_LOOPS): counted on a CPU device */
+#define TS_LOOP_W 5            /* words a loop: line + 1, its barrier's line + 1, its most
+                                * and fewest true conditions (ts_most_least), its most runs */
+#define TS_UNI_AREA (TS_UNI * TS_UNI_W + TS_LOOPS * TS_LOOP_W)
 #else
-#define TS_UNI_W 2             /* words a branch: its first decider, and the word of the
-                                * decisions TS_UNI, 2 * TS_UNI, ... after it (ts_uniform) */
+#define TS_UNI_AREA (TS_UNI * TS_UNI_W)
 #endif
 #define TS_NPLACES 4           /* places kept per kind and line */
 #define TS_PLACE 7             /* words a place: space | buffer << 8 | kind << 16, offset,
@@ -168,12 +170,13 @@ typedef struct ts_ctx {
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
   uint nuni;              /* the branches before a barrier this work-item decided so far
-                           * (on a CPU device: the runs of them, ts_uniform_cpu) */
+                           * (on a CPU device, the ifs and dos: loops are counted apart) */
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
-  uint hn;                /* the conditions decided in loops whose body tells nothing
-                           * (TS_HEAD_N), less those of loops that ended (TS_WAY_END) */
-  uint rkey, rlen, rtrue; /* the open run: its line + 1 (0: none), its decisions, how many
-                           * of them were true */
+#ifdef TS_GROUP_SERIAL
+  uint lt[TS_LOOPS + 1];  /* per loop: the times its condition held (TS_LOOPS: the loops past
+                           * the counted ones) */
+  uint le[TS_LOOPS + 1];  /* and the times it ran */
+#endif
 #ifdef TS_GROUP_SERIAL
   __local ts_group *g;    /* buffers and bounds: the group's (TS_GRP) */
 #else
@@ -286,7 +289,10 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
-  c->rkey = c->rlen = c->rtrue = c->hn = 0;
+#ifdef TS_GROUP_SERIAL
+  for (int i = 0; i <= TS_LOOPS; i++)
+    c->lt[i] = c->le[i] = 0;
+#endif
   c->watch_buf = ob[TS_H_WATCH_BUF];
   c->watch_lo = ob[TS_H_WATCH_LO];
   c->watch_hi = ob[TS_H_WATCH_HI];
@@ -513,18 +519,6 @@ inline void ts_most_least(ts_ctx *c, __global uint *u, uint n)
   atomic_max((__global volatile uint *)(u + 1), (TS_RUN_MAX + 1 - n) << 11 | (2047 - c->item));
 }
 
-/* The open run into its slot (the work-item's nuni - 1) where `close` (0 or 1) says so and a
- * run is open, without a branch (ts_uniform_cpu): its true decisions and its length. */
-inline void ts_run_close(ts_ctx *c, uint close)
-{
-  __global uint *ob = c->ob;
-  uint uni = ob[TS_H_UNI], n = c->nuni - 1;
-  size_t ok = (size_t)0 - (size_t)(close & (c->rkey != 0) & (n < TS_UNI) & (uni != 0));
-  size_t at = ((size_t)uni + ((size_t)c->group * TS_UNI + n) * TS_UNI_W) & ok |
-              (size_t)ob[TS_H_SINK] & ~ok;
-  ts_most_least(c, ob + at + 2, c->rtrue);
-  ts_most_least(c, ob + at + 4, c->rlen);
-}
 #endif
 
 /* At the kernel's end (every return of it): the bounds into the group's rectangles per image
@@ -536,29 +530,31 @@ inline void ts_end(ts_ctx *c)
   TS_GS ts_group *g = TS_GRP(c);
   ts_wclose(c);
 #ifdef TS_GROUP_SERIAL
-  ts_run_close(c, 1);
-  c->nuni = c->rkey = 0;
+  c->nuni = 0;
+  /* each loop's counts into the group's words (ts_loop_end) */
+  for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_LOOPS; k++) {
+    __global uint *u = ob + uni + (size_t)c->group * TS_UNI_AREA + TS_UNI * TS_UNI_W + k * TS_LOOP_W;
+    if (c->le[k]) {
+      ts_most_least(c, u + 2, c->lt[k]);
+      atomic_max((__global volatile uint *)(u + 4), c->le[k]);
+    }
+  }
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
-  /* the group's last work-item: each loop whose work-items decided its condition true a
-   * different number of times (ts_uniform_cpu), naming the one that went round least, false
-   * where another's held; or as often but not as many times in all (a brace-less loop's
-   * work-item that pocl took out while its own condition held, ts_loop_end), naming the one
-   * that decided once more, false, where the other's last held */
-  for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_UNI; k++) {
-    __global uint *u = ob + uni + ((size_t)c->group * TS_UNI + k) * TS_UNI_W;
-    uint item = c->item, most = u[2], least = u[3], trues = most >> 11;
+  /* the group's last work-item: each loop whose work-items' conditions held a different
+   * number of times, naming the one whose held least, false where another's held; the round
+   * counts the loop's runs together where it ran more than once */
+  for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_LOOPS; k++) {
+    __global uint *u = ob + uni + (size_t)c->group * TS_UNI_AREA + TS_UNI * TS_UNI_W + k * TS_LOOP_W;
+    uint item = c->item, most = u[2], least = u[3];
     uint fewest = TS_RUN_MAX + 1 - (least >> 11);
-    if (most && fewest != trues) {
-      /* off: the decision (false), and the round it was made in */
+    if (u[0] && most && fewest != most >> 11) {
+      /* off: the decision (false), the round it was made in, and whether that counts runs */
       c->item = 2047 - (least & 2047);
-      ts_finding(c, TS_FIND_DIVERGE, (u[0] >> 12) - 1, 0, 0, 16, (fewest + 1) << 1, c->group,
+      ts_finding(c, TS_FIND_DIVERGE, u[0] - 1, 0, 0, 16,
+                 min(fewest + 1, 0x3fffffffu) << 1 | (uint)(u[4] > 1) << 31, c->group,
                  2047 - (most & 2047), u[1] - 1);
-    } else if (most && TS_RUN_MAX + 1 - (u[5] >> 11) != u[4] >> 11) {
-      c->item = 2047 - (u[4] & 2047);
-      ts_finding(c, TS_FIND_DIVERGE, (u[0] >> 12) - 1, 0, 0, 16, (trues + 1) << 1, c->group,
-                 2047 - (u[5] & 2047), u[1] - 1);
     }
     c->item = item;
   }
@@ -865,15 +861,11 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
 inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
 {
   __global uint *ob = c->ob;
-#ifdef TS_GROUP_SERIAL
-  ts_run_close(c, 1); /* a slot of its own, after ts_uniform_cpu's open run */
-  c->rkey = 0;
-#endif
   uint n = c->nuni++;
   if (ob[TS_H_UNI] == 0)
     return v;
   __global volatile uint *s = (__global volatile uint *)(ob + ob[TS_H_UNI] +
-                                                         ((size_t)c->group * TS_UNI + n % TS_UNI) * TS_UNI_W);
+                                                         (size_t)c->group * TS_UNI_AREA + n % TS_UNI * TS_UNI_W);
   if (n >= TS_UNI) {
     /* Past the group's first TS_UNI decisions (a loop's rounds): each slot's last word
      * holds one decision after another, stamped with its turn, n / TS_UNI: the first to
@@ -905,59 +897,41 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
 }
 
 #ifdef TS_GROUP_SERIAL
-/* The same check on a CPU device (pocl), without a branch: the branch keeps the work-item's
- * own condition, and what parted is kept for ts_end. pocl runs a group whose work-items part
- * at a barrier as its first one decides, so there is no hang to prevent; and control flow
- * in a loop's condition (ts_uniform's early returns, or its value as the condition) made it
- * run every branch inside a loop that holds a barrier the way the group's first work-item
- * went, whatever the others' own conditions were. */
-inline void ts_uniform_cpu(ts_ctx *c, uint line, uint bline, uint trues, uint len)
+/* On a CPU device (pocl) a for's or while's condition is left as it is, kept in hv: pocl runs
+ * a group whose work-items part at a barrier as its first one decides, so there is no hang
+ * to prevent; and control flow in a loop's condition (ts_uniform's early returns, or its
+ * value as the condition) made it run every branch inside a loop that holds a barrier the
+ * way the group's first work-item went, whatever the others' own conditions were. Each
+ * work-item counts the times its own condition held, loop by loop (id: the loop's number in
+ * the file), at the start of a body in braces (TS_WAY) or in the condition of one without
+ * (TS_HEAD_N); the counts are compared at the kernel's end (ts_end), so a loop of any length,
+ * nested or not, is checked to its last round. Every count is at a constant place (id is a
+ * constant), and the way is read back as volatile: on the loop's exit the compiler knows the
+ * condition false, while pocl takes work-items whose own condition holds down that edge. */
+#define TS_HEAD(c, line, bline, v) ((c)->hv = (v) != 0)
+#define TS_HEAD_N(c, line, bline, id, v) ((c)->hv = (v) != 0, (c)->lt[id] += (uint)(c)->hv, (c)->hv)
+#define TS_WAY(c, line, bline, id) ((c)->lt[id] += (uint)*(volatile int *)&(c)->hv)
+/* The loop's end: its last condition, false unless pocl took the work-item out while its own
+ * held (counted here where the body told the rounds; in the condition where it did not), its
+ * runs, and its lines for the report */
+inline void ts_loop_end(ts_ctx *c, uint line, uint bline, uint id, uint braced)
 {
   __global uint *ob = c->ob;
-  /* A slot holds a run: the same loop's condition decided round after round takes no slot
-   * of its own, so that a loop of any number of rounds is checked to its last, and the
-   * work-items' counts are compared when the run ends (ts_run_close), not each decision: a
-   * loop whose items part leaves them aligned for the decisions that follow. Masks, not ?:
-   * or &&, which are control flow before pocl optimises; and no atomic's value is used (that
-   * too made the branches inside the loop the first work-item's): the group's last
-   * work-item compares the runs in ts_end */
-  uint fresh = line + 1 != c->rkey, keep = (uint)0 - !fresh;
-  ts_run_close(c, fresh);
-  uint n = c->nuni, uni = ob[TS_H_UNI];
-  c->nuni = n + fresh;
-  c->rlen = (c->rlen & keep) + len;
-  c->rtrue = (c->rtrue & keep) + trues;
-  c->rkey = line + 1;
-  size_t ok = (size_t)0 - (size_t)(fresh & (n < TS_UNI) & (uni != 0)), sink = ob[TS_H_SINK];
-  size_t at = ((size_t)uni + ((size_t)c->group * TS_UNI + n) * TS_UNI_W) & ok | sink & ~ok;
-  atomic_cmpxchg((__global volatile uint *)(ob + at), 0, (line + 1) << 12 | c->item << 1 | 1);
+  c->lt[id] += braced & (uint)*(volatile int *)&c->hv;
+  c->le[id] += 1;
+  uint uni = ob[TS_H_UNI];
+  size_t ok = (size_t)0 - (size_t)((id < TS_LOOPS) & (uni != 0));
+  size_t at = ((size_t)uni + (size_t)c->group * TS_UNI_AREA + TS_UNI * TS_UNI_W + id * TS_LOOP_W) & ok |
+              (size_t)ob[TS_H_SINK] & ~ok;
+  atomic_cmpxchg((__global volatile uint *)(ob + at), 0, line + 1);
   atomic_cmpxchg((__global volatile uint *)(ob + at + 1), 0, bline + 1);
 }
-/* A for's or while's condition: nothing in it but itself, kept; its body and its end tell
- * the way this work-item's own condition went (pocl runs a loop that holds a barrier as its
- * first work-item decides). The way is read back as volatile: on the loop's exit the
- * compiler knows the condition false, and folded that into the slot's address, while pocl
- * takes work-items whose own condition holds down that edge too */
-#define TS_HEAD(c, line, bline, v) ((c)->hv = (v) != 0)
-#define TS_WAY(c, line, bline) \
-  ts_uniform_cpu((c), (line), (bline), *(volatile int *)&(c)->hv, 1)
-/* A loop whose body (without braces) cannot tell its way: its condition counts the times it
- * held from n0, the count when the loop began, and its end tells them all at once, with the
- * last decision, false, unless pocl took the work-item out of the loop while its own still
- * held */
-#define TS_HEAD_N(c, line, bline, v) ((c)->hv = (v) != 0, (c)->hn += (uint)(c)->hv, (c)->hv)
-inline void ts_loop_end(ts_ctx *c, uint line, uint bline, uint n0)
-{
-  uint trues = c->hn - n0, v = *(volatile int *)&c->hv;
-  c->hn = n0; /* an outer loop's count goes on without this one's */
-  ts_uniform_cpu(c, line, bline, trues, trues + !v);
-}
-#define TS_WAY_END(c, line, bline, n0) ts_loop_end((c), (line), (bline), (n0))
+#define TS_WAY_END(c, line, bline, id, braced) ts_loop_end((c), (line), (bline), (id), (braced))
 #else
 #define TS_HEAD(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
-#define TS_WAY(c, line, bline) ((void)0)
-#define TS_HEAD_N(c, line, bline, v) TS_HEAD((c), (line), (bline), (v))
-#define TS_WAY_END(c, line, bline, n0) ((void)(n0))
+#define TS_HEAD_N(c, line, bline, id, v) TS_HEAD((c), (line), (bline), (v))
+#define TS_WAY(c, line, bline, id) ((void)0)
+#define TS_WAY_END(c, line, bline, id, braced) ((void)0)
 #endif
 /* An if's or a do's condition: checked, and the group's first way taken, on every device */
 #define TS_UNIFORM(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
