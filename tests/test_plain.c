@@ -685,6 +685,59 @@ static ts_plain_result *observed_alike(const char *name, const char *text, int c
   return o;
 }
 
+/* A switch that decides a barrier: each case label is checked in turn, so a group whose
+ * work-items enter different cases is a finding at the switch, with its first barrier; one
+ * decided alike has none, and runs observed as it runs plain (its labels a macro's, and two
+ * on one case). A switch with no barrier in it is left as it is. */
+static void switch_divergence(void)
+{
+  for (int ok = 0; ok < 2; ok++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "// tilescope: plain global=W,H local=4,4\n"
+             "#define TWO 2\n"
+             "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+             "{\n"
+             "  __local uint acc[16];\n"
+             "  int l = get_local_id(1) * 4 + get_local_id(0), i = get_global_id(1) * W + get_global_id(0);\n"
+             "  acc[l] = in[i];\n"
+             "  switch (%s ? TWO : 7) {\n"                                  /* line 8 */
+             "  case TWO:\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"                          /* line 10 */
+             "    out[i] = (uchar)acc[l ^ 1];\n"
+             "    break;\n"
+             "  case 7:\n"
+             "  case 8:\n"
+             "    acc[l] += 1;\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    out[i] = (uchar)acc[l ^ 2];\n"
+             "    break;\n"
+             "  }\n"
+             "  switch (l & 3) {\n"
+             "  case 0: out[i] += 1; break;\n"
+             "  default: break;\n"
+             "  }\n"
+             "}\n",
+             ok ? "W > 4" : "l == 5");
+    if (ok) {
+      ts_plain_result_free(observed_alike("switch.cl", text, 1));
+      continue;
+    }
+    ts_plain_desc *d = load(write_kernel("switch.cl", text), NULL, 0);
+    ts_image *img = random_image(8, 8, 1);
+    ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+    CHECK(has_finding(o, TS_FIND_DIVERGE, 8, 10), "switch.cl: no divergence at its switch");
+    for (size_t f = 0; o && f < o->nfindings; f++)
+      CHECK(o->findings[f].kind == TS_FIND_DIVERGE && o->findings[f].line == 8,
+            "switch.cl: a finding of kind %d at line %d", o->findings[f].kind,
+            o->findings[f].line);
+    print_findings(d, o, "found");
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+  }
+}
+
 /* What the rewrite cannot see through is refused, never left unseen: a block of more than
  * 64 statements is written whole, prototypes of the file's functions take the context as
  * their definitions do, and a macro that makes an access from the parts of its use (p[i]
@@ -1033,6 +1086,7 @@ int main(void)
   spellings_observed();
   barrier_spaces();
   barrier_divergence();
+  switch_divergence();
   exits_that_skip_no_barrier();
   local_pointer_variable();
   temporary_across_passes();

@@ -16,6 +16,7 @@
  * positions are the expansion's, so an access spelt through a macro wraps the macro's use. */
 #include <ctype.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -582,7 +583,10 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
       continue; /* overlapping texts: the first is written */
     ti_sb_add(o, w->src + pos, p[i].s.s - pos);
     int wrapped = p[i].index >= 0 && p[i].index == wrap;
-    if (wrapped) {
+    if (wrapped && w->sw_labels) {
+      ti_sb_str(o, "ts_sw_begin(ts_c, (long)(");
+      w->out->guards++;
+    } else if (wrapped) {
       if (top >= 0 && !braced)
         ti_sb_fmt(o, "TS_HEAD_N(ts_c, %u, %u, %u, (", p[i].s.line - w->line_base,
                   bline - w->line_base, id);
@@ -613,7 +617,9 @@ static void write_parts(walker *w, sbuf *o, span s, const part *p, int np, int w
     } else {
       emit(w, o, p[i].c, p[i].ctx);
     }
-    if (wrapped)
+    if (wrapped && w->sw_labels)
+      ti_sb_fmt(o, "))%s", w->sw_labels);
+    else if (wrapped)
       ti_sb_str(o, "))");
     if (body)
       ti_sb_str(o, " }");
@@ -774,6 +780,67 @@ static int cond_index(walker *w, CXCursor c, const kids *k)
 
 /* An if, for, while or do in a function that reaches a barrier: its condition wrapped where
  * it decides a barrier, and what a return, break or continue inside it would skip. */
+/* A switch's case labels (not a nested switch's), evaluated. */
+typedef struct labels {
+  long long v[64];
+  int n, bad;  /* bad: one that is no integer, or a range (case 1 ... 3), or more than 64 */
+} labels;
+
+static enum CXChildVisitResult find_label(CXCursor c, CXCursor parent, CXClientData data)
+{
+  (void)parent;
+  labels *l = data;
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  if (ck == CXCursor_SwitchStmt)
+    return CXChildVisit_Continue;
+  if (ck == CXCursor_CaseStmt) {
+    kids k;
+    children(c, &k);
+    CXEvalResult r = k.n == 2 ? clang_Cursor_Evaluate(k.c[0]) : NULL;
+    if (!r || clang_EvalResult_getKind(r) != CXEval_Int || l->n == 64)
+      l->bad = 1;
+    else
+      l->v[l->n++] = clang_EvalResult_getAsLongLong(r);
+    if (r)
+      clang_EvalResult_dispose(r);
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* A switch that decides a barrier (one in its body): its value goes through TS_SWITCH, which
+ * checks each case label as a decision of its own (observe.cl's ts_switch). */
+static void emit_switch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *kctx)
+{
+  unsigned bline = barrier_in(w, c, 0);
+  int wrap = bline ? cond_index(w, c, k) : -1;
+  if (wrap < 0) {
+    emit_body(w, o, c, s, k, kctx);
+    return;
+  }
+  labels l = { .n = 0 };
+  clang_visitChildren(c, find_label, &l);
+  if (l.bad) {
+    ti_fail(w, ti_span_of(w, c).line, "a switch that decides a barrier, with a case label "
+            "tilescope cannot evaluate (a range, or over 64); write it as ifs");
+    return;
+  }
+  char text[64 * 64 + 64];
+  long long most = l.n ? l.v[0] : 0, least = most;
+  unsigned line = ti_span_of(w, k->c[wrap]).line - w->line_base, bl = bline - w->line_base;
+  size_t at = 0;
+  for (int i = 0; i < l.n; i++) {
+    most = l.v[i] > most ? l.v[i] : most;
+    least = l.v[i] < least ? l.v[i] : least;
+    at += (size_t)snprintf(text + at, sizeof text - at, ", ts_sw_case(ts_c, %u, %u, %lldL)", line,
+                           bl, l.v[i]);
+  }
+  snprintf(text + at, sizeof text - at, ", ts_sw_end(ts_c, %lldL)",
+           most < LLONG_MAX ? most + 1 : least - 1);
+  w->sw_labels = text;
+  emit_body_wrap(w, o, c, s, k, kctx, wrap, bline);
+  w->sw_labels = NULL;
+}
+
 static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *kctx)
 {
   int loop = clang_getCursorKind(c) != CXCursor_IfStmt;
@@ -1527,7 +1594,7 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     if (!w->dialect && w->fn_barrier) { /* a break in it leaves the switch only */
       unsigned brk = w->brk_bline;
       w->brk_bline = 0;
-      emit_body(w, o, c, s, &k, kctx);
+      emit_switch(w, o, c, s, &k, kctx);
       w->brk_bline = brk;
       return;
     }

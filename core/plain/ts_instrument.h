@@ -67,6 +67,8 @@ typedef struct walker {
                             * condition: TS_HEAD_N) */
   unsigned top_id;         /* its number among the file's loops that hold a barrier (at most
                             * TS_PLAIN_LOOPS: the loops past the counted ones) */
+  const char *sw_labels;   /* a switch that decides a barrier: what follows its value (each
+                            * label's ts_sw_case, then ts_sw_end), or NULL */
 } walker;
 
 typedef struct span {

@@ -172,6 +172,8 @@ typedef struct ts_ctx {
   uint nuni;              /* the branches before a barrier this work-item decided so far
                            * (on a CPU device, the ifs and dos: loops are counted apart) */
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
+  long sv, sres;          /* the switch being decided: its value, and the case taken */
+  int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
 #ifdef TS_GROUP_SERIAL
   uint lt[TS_LOOPS + 1];  /* per loop: the times its condition held (TS_LOOPS: the loops past
                            * the counted ones) */
@@ -935,6 +937,32 @@ inline void ts_loop_end(ts_ctx *c, uint line, uint bline, uint id, uint braced)
 #endif
 /* An if's or a do's condition: checked, and the group's first way taken, on every device */
 #define TS_UNIFORM(c, line, bline, v) ts_uniform((c), (line), (bline), (v) != 0)
+
+/* A switch that decides a barrier: its value (ts_sw_begin), then each case label in turn as
+ * a decision of its own, value == label, checked and forced as an if's (ts_sw_case), so
+ * that every work-item of a group enters the case the group's first entered; one whose own
+ * case the group did not take goes to the default (ts_sw_end's none: a value no label has).
+ * The instrumenter writes switch (ts_sw_begin(c, v), ts_sw_case(c, line, bline, label), ...,
+ * ts_sw_end(c, none)). */
+inline void ts_sw_begin(ts_ctx *c, long v)
+{
+  c->sv = v;
+  c->sdone = c->sown = 0;
+}
+inline void ts_sw_case(ts_ctx *c, uint line, uint bline, long label)
+{
+  if (c->sdone)
+    return;
+  c->sown |= c->sv == label;
+  if (ts_uniform(c, line, bline, c->sv == label)) {
+    c->sres = label;
+    c->sdone = 1;
+  }
+}
+inline long ts_sw_end(ts_ctx *c, long none)
+{
+  return c->sdone ? c->sres : c->sown ? none : c->sv;
+}
 
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
