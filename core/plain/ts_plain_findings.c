@@ -151,15 +151,18 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     snprintf(more, sizeof more, "; %llu times in all", (unsigned long long)f->count);
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   if (f->kind == TS_FIND_DIVERGE) {
-    /* off: the item's decision | the loop's round (from 1, 0: not a loop's) << 1 | whether
-     * the loop ran several times << 31, when the round counts its rounds over all its runs;
-     * other_line: the barrier's */
+    /* off: the item's decision | the loop's round (from 1, 0: not a loop's) << 1 | a switch's
+     * case label << 30 | whether the loop ran several times << 31, when the round counts its
+     * rounds over all its runs; other_line: the barrier's */
     ts_plain_item_name(L, p->other_item, oi, sizeof oi);
     char at[48] = "a barrier", way[200];
     if (p->other_line > 0)
       snprintf(at, sizeof at, "the barrier at line %d", p->other_line);
-    long long nround = (long long)(p->off >> 1 & 0x3fffffff);
-    if (nround && (p->off >> 31 & 1))
+    long long nround = (long long)(p->off >> 1 & 0x1fffffff);
+    if (p->off >> 30 & 1)
+      snprintf(way, sizeof way, "the switch takes a case for item %s that it does not take for "
+               "item %s", p->off & 1 ? it : oi, p->off & 1 ? oi : it);
+    else if (nround && (p->off >> 31 & 1))
       snprintf(way, sizeof way, "the condition held %lld time%s for item %s and more for item "
                "%s, over all the loop's runs", nround - 1, nround == 2 ? "" : "s", it, oi);
     else if (nround)

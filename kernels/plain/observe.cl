@@ -555,7 +555,7 @@ inline void ts_end(ts_ctx *c)
       /* off: the decision (false), the round it was made in, and whether that counts runs */
       c->item = 2047 - (least & 2047);
       ts_finding(c, TS_FIND_DIVERGE, u[0] - 1, 0, 0, 16,
-                 min(fewest + 1, 0x3fffffffu) << 1 | (uint)(u[4] > 1) << 31, c->group,
+                 min(fewest + 1, 0x1fffffffu) << 1 | (uint)(u[4] > 1) << 31, c->group,
                  2047 - (most & 2047), u[1] - 1);
     }
     c->item = item;
@@ -860,7 +860,7 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
  * way, as pocl makes a group do, so that a device whose work-items really part (a GPU) does
  * not hang at the barrier: the observed run ends, with its finding. Past TS_UNI decisions the
  * slots are used again, stamped. */
-inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
+inline int ts_uniform_as(ts_ctx *c, uint line, uint bline, int v, uint as)
 {
   __global uint *ob = c->ob;
   uint n = c->nuni++;
@@ -884,7 +884,7 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
     if (was >> 12 != stamp)
       return v;
     if ((was & 1) != (uint)(v != 0))
-      ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
+      ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, (v != 0) | as, c->group, (was >> 1) & 2047, bline);
     return (int)(was & 1);
   }
   uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
@@ -894,9 +894,11 @@ inline int ts_uniform(ts_ctx *c, uint line, uint bline, int v)
   if (was == 0 || was >> 12 != line + 1) /* the group's first, or (unchecked) another branch */
     return v;
   if ((was & 1) != (uint)(v != 0))
-    ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, v != 0, c->group, (was >> 1) & 2047, bline);
+    ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, (v != 0) | as, c->group, (was >> 1) & 2047, bline);
   return (int)(was & 1);
 }
+/* as: what the finding's decision word says beside the way (1 << 30: a switch's label) */
+#define ts_uniform(c, line, bline, v) ts_uniform_as((c), (line), (bline), (v), 0)
 
 #ifdef TS_GROUP_SERIAL
 /* On a CPU device (pocl) a for's or while's condition is left as it is, kept in hv: pocl runs
@@ -954,7 +956,7 @@ inline void ts_sw_case(ts_ctx *c, uint line, uint bline, long label)
   if (c->sdone)
     return;
   c->sown |= c->sv == label;
-  if (ts_uniform(c, line, bline, c->sv == label)) {
+  if (ts_uniform_as(c, line, bline, c->sv == label, 1u << 30)) {
     c->sres = label;
     c->sdone = 1;
   }
