@@ -587,6 +587,8 @@ static void macro_spellings(void)
     "  ID(out[i + 1]) = ID(in[i + 1]) + 1;\n"                                       /* 19 */
     "  ID(out[i])++;\n"                                                             /* 20 */
     "  out[i + 3] = ID(ID2(in[i + 2])) + ID2(ID(in[i]));\n"                         /* 21 */
+    "  ID(out[i]) ID(=) ID(in[i + 3]);\n"                                           /* 22 */
+    "  ID(out[i + 2]) ID(+=) 1;\n"                                                  /* 23 */
     "}\n");
   ts_plain_desc *d = load(path, NULL, 0);
   ts_image *img = random_image(8, 8, 4);
@@ -596,22 +598,23 @@ static void macro_spellings(void)
   if (o) {
     /* per line: reads, writes, updates (sorted: the order of a line's accesses is the
      * compiler's); line 18's reads are spelt inside macros nested in a macro's use; lines 19
-     * to 21 end in a macro's argument (ID's body is its argument alone) */
-    static const char *want[22] = { [13] = "rw", [14] = "rrw", [15] = "rrw", [16] = "rw",
+     * to 21 end in a macro's argument (ID's body is its argument alone); 22 and 23 spell
+     * their operator in one */
+    static const char *want[24] = { [13] = "rw", [14] = "rrw", [15] = "rrw", [16] = "rw",
                                     [17] = "u", [18] = "rru", [19] = "rw", [20] = "u",
-                                    [21] = "rrw" };
-    char got[22][8] = { { 0 } };
+                                    [21] = "rrw", [22] = "rw", [23] = "u" };
+    char got[24][8] = { { 0 } };
     const ts_plain_launch *L = &o->launch[0];
     for (size_t i = 0; i < L->nlog; i++) {
       int ln = L->log[i].line;
-      size_t n = ln >= 0 && ln < 22 ? strlen(got[ln]) : 7;
+      size_t n = ln >= 0 && ln < 24 ? strlen(got[ln]) : 7;
       char a = L->log[i].acc == 1 ? 'r' : L->log[i].acc == 2 ? 'w' : L->log[i].acc == 3 ? 'u' : '?';
       for (; n < 7 && n > 0 && got[ln][n - 1] > a; n--) /* insertion, sorted */
         got[ln][n] = got[ln][n - 1];
       if (n < 7)
         got[ln][n] = a;
     }
-    for (int ln = 13; ln <= 21; ln++)
+    for (int ln = 13; ln <= 23; ln++)
       CHECK(strcmp(got[ln], want[ln]) == 0, "macros.cl line %d: accesses '%s', not '%s'", ln,
             got[ln], want[ln]);
   }

@@ -309,22 +309,29 @@ static int is_array(CXType t)
          k == CXType_VariableArray || k == CXType_DependentSizedArray;
 }
 
-/* The first token at or after offset `at` within the cursor's extent, as text. */
+/* The first token at or after offset `at` within the cursor's extent, as text; where that
+ * is a macro's name, the first punctuation of its use past its '(' (the = of ID(=)). */
 static int token_after(walker *w, CXCursor c, unsigned at, char *out, size_t n)
 {
   CXToken *toks = NULL;
   unsigned nt = 0;
   clang_tokenize(w->tu, clang_getCursorExtent(c), &toks, &nt);
-  int found = 0;
+  int found = 0, named = 0;
   for (unsigned i = 0; i < nt && !found; i++) {
     unsigned off = 0;
     clang_getExpansionLocation(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &off);
-    if (off >= at) {
-      CXString s = clang_getTokenSpelling(w->tu, toks[i]);
-      snprintf(out, n, "%s", clang_getCString(s));
-      clang_disposeString(s);
+    if (off < at)
+      continue;
+    CXString s = clang_getTokenSpelling(w->tu, toks[i]);
+    const char *t = clang_getCString(s);
+    int ident = clang_getTokenKind(toks[i]) == CXToken_Identifier;
+    if (!named && ident && i + 1 < nt && clang_getTokenKind(toks[i + 1]) == CXToken_Punctuation)
+      named = 1; /* a use: look past its name and '(' */
+    else if (!(named && (ident || strcmp(t, "(") == 0))) {
+      snprintf(out, n, "%s", t);
       found = 1;
     }
+    clang_disposeString(s);
   }
   clang_disposeTokens(w->tu, toks, nt);
   return found;
