@@ -535,28 +535,12 @@ int cmd_plain_worker(void)
   ts_plain_request q;
   ts_image *in = NULL;
   ts_plain_desc *d = NULL;
-  ts_cl *cl = NULL;
-  ts_plain_result *r = NULL;
   ts_status st = ts_plain_request_unpack(&req, &q, &d, &in, &err);
   ts_blob_free(&req);
-  if (st == TS_OK && q.job == TS_JOB_PARSE) {
-    ts_plain_src src;
-    st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &src, &err);
-    if (st == TS_OK) {
-      src.source = NULL;
-      ts_blob_put(&out, &src, sizeof src);
-    }
-  } else if (st == TS_OK) {
-    st = ts_cl_create(q.device, q.kernels_dir[0] ? q.kernels_dir : NULL, &cl, &err);
-    if (st == TS_OK)
-      st = ts_plain_run(cl, d, in, &q.opts, &r, &err);
-    if (st == TS_OK)
-      ts_plain_result_pack(r, &out);
-  }
+  if (st == TS_OK)
+    st = ts_plain_job_do(&q, d, in, &out, &err);
   int ok = ts_isolate_reply(TS_ISOLATE_REPLY_FD, st, &err, &out);
   ts_blob_free(&out);
-  ts_plain_result_free(r);
-  ts_cl_destroy(cl);
   ts_plain_desc_free(d);
   ts_image_destroy(in);
   return ok ? EXIT_OK : EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "plain_view.h"
 #include "ts_file.h"
+#include "ts_isolate.h"
 #include "ts_number.h"
 #include "ts_record.h"
 #include "viewer.h"
@@ -511,14 +512,8 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
   /* The window, and a scripted shot, try each user kernel in a process of its own before
    * running it (worker.c): one that crashes or hangs costs that process, and the window goes
    * on. A plain shot is already a supervised process of its own (main.c). */
-  if (!offscreen || a->script) {
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-      exe[n] = 0;
-      vw_use_probe(exe, a->cs.kernels, a->timeout > 0 ? a->timeout : 120);
-    }
-  }
+  if ((!offscreen || a->script) && ts_isolate_program())
+    vw_use_probe(ts_isolate_program(), a->cs.kernels, a->timeout > 0 ? a->timeout : 120);
   struct timespec created;
   clock_gettime(CLOCK_MONOTONIC, &created);
   viewer *v = viewer_create(&o);

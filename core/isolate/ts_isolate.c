@@ -272,6 +272,11 @@ static int threads(void)
   return n;
 }
 
+const char *ts_isolate_program(void)
+{
+  return program[0] ? program : NULL;
+}
+
 const char *ts_isolate_program_if_threaded(void)
 {
   return program[0] && threads() != 1 ? program : NULL;

@@ -59,6 +59,7 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
  * a fork copies every lock another thread held (an allocator's, a driver's) into a child
  * that has only the forking thread, so a child of a threaded process execs a fresh one. */
 void ts_isolate_set_program(const char *exe);
+const char *ts_isolate_program(void); /* NULL where it was not set */
 const char *ts_isolate_program_if_threaded(void);
 
 /* The rest of a command in a child process, this one its supervisor (called before the

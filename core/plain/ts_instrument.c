@@ -785,8 +785,6 @@ static int cond_index(walker *w, CXCursor c, const kids *k)
   return -1;
 }
 
-/* An if, for, while or do in a function that reaches a barrier: its condition wrapped where
- * it decides a barrier, and what a return, break or continue inside it would skip. */
 /* A switch's case labels (not a nested switch's), evaluated. */
 typedef struct labels {
   long long v[64];
@@ -814,8 +812,8 @@ static enum CXChildVisitResult find_label(CXCursor c, CXCursor parent, CXClientD
   return CXChildVisit_Recurse;
 }
 
-/* A switch that decides a barrier (one in its body): its value goes through TS_SWITCH, which
- * checks each case label as a decision of its own (observe.cl's ts_switch). */
+/* A switch that decides a barrier (one in its body): its value goes through ts_sw_begin, and
+ * each case label is a decision of its own (observe.cl's ts_sw_case). */
 static void emit_switch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *kctx)
 {
   unsigned bline = barrier_in(w, c, 0);
@@ -848,6 +846,8 @@ static void emit_switch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, c
   w->sw_labels = NULL;
 }
 
+/* An if, for, while or do in a function that reaches a barrier: its condition wrapped where
+ * it decides a barrier, and what a return, break or continue inside it would skip. */
 static void emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const int *kctx)
 {
   int loop = clang_getCursorKind(c) != CXCursor_IfStmt;

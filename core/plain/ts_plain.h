@@ -355,10 +355,15 @@ void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, co
                            ts_blob *b);
 ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plain_desc **d,
                                   ts_image **in, ts_error *err);
-/* d's parse (TS_JOB_PARSE: its kernels' facts, no rewritten source, into *src) in the worker
- * program exe, with a watchdog; `what` names it in the error lines. */
-ts_status ts_plain_parse_spawned(const char *exe, const char *what, const ts_plain_desc *d,
-                                 double timeout_s, ts_plain_src *src, ts_error *err);
+/* The job itself, where it runs (the worker program, or a forked child): TS_JOB_PARSE puts d's
+ * kernels' facts (a ts_plain_src, no rewritten source) into out, TS_JOB_RUN the result of d run
+ * on in (ts_plain_result_pack). */
+ts_status ts_plain_job_do(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
+                          ts_blob *out, ts_error *err);
+/* The job in a process of its own with a watchdog of timeout_s: the worker program where this
+ * process has threads, else a forked child; `what` names it in the error lines. */
+ts_status ts_plain_job_isolated(const char *what, const ts_plain_request *q, const ts_plain_desc *d,
+                                const ts_image *in, double timeout_s, ts_blob *res, ts_error *err);
 
 /* A result as bytes and back (ts_plain_pack.c), for a run made in a child process. */
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "ts_file.h"
-#include "ts_isolate.h"
 #include "ts_number.h"
 #include "ts_plain.h"
 
@@ -663,23 +662,8 @@ ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
   return ts_plain_load_launch(path, NULL, extra, nextra, 0, out, err);
 }
 
-/* The parse in the child (ts_isolate): the kernels' facts, as bytes (no rewritten source).
- * libclang parses on this thread (a forked child had better start none). */
-static ts_status parse_child(void *arg, ts_blob *out, ts_error *err)
-{
-  const ts_plain_desc *d = arg;
-  setenv("LIBCLANG_NOTHREADS", "1", 1);
-  ts_plain_src src;
-  ts_status st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &src, err);
-  if (st == TS_OK) {
-    src.source = NULL;
-    ts_blob_put(out, &src, sizeof src);
-  }
-  return st;
-}
-
-/* d's kernels, parsed here (timeout_s <= 0), in a child process, or from a process with
- * threads in a worker program (ts_isolate_program_if_threaded). */
+/* d's kernels, parsed here (timeout_s <= 0), or in a process of its own with that watchdog
+ * (ts_plain_job_isolated). */
 static ts_status parse(ts_plain_desc *d, double timeout_s, ts_error *err)
 {
   if (timeout_s <= 0)
@@ -687,11 +671,9 @@ static ts_status parse(ts_plain_desc *d, double timeout_s, ts_error *err)
   char what[sizeof d->path + 16];
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   snprintf(what, sizeof what, "%s, parsed", base);
-  const char *exe = ts_isolate_program_if_threaded();
-  if (exe)
-    return ts_plain_parse_spawned(exe, what, d, timeout_s, &d->src, err);
+  ts_plain_request q = { .job = TS_JOB_PARSE };
   ts_blob r;
-  ts_status st = ts_isolate(what, parse_child, d, timeout_s, &r, err);
+  ts_status st = ts_plain_job_isolated(what, &q, d, NULL, timeout_s, &r, err);
   if (st == TS_OK && r.n != sizeof d->src)
     st = ts_fail(err, TS_ERR_DEVICE, "%s: the parse sent %zu bytes, not %zu", what, r.n,
                  sizeof d->src);

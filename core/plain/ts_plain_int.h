@@ -19,9 +19,9 @@ enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8 };
 #define LOG_REC 6
 #define LOG_CAP 65536u
 #define MAXG 8
-#define UNI 32 /* observe.cl's TS_UNI and TS_UNI_W, and on a CPU device TS_LOOP_W */
-#define UNI_W 2
-#define LOOP_W 5
+#define UNI 32   /* observe.cl's TS_UNI */
+#define UNI_W 2  /* TS_UNI_W */
+#define LOOP_W 5 /* TS_LOOP_W (a CPU device's TS_PLAIN_LOOPS loops, after the UNI slots) */
 
 /* The buffers of a run, shared by the passes: the input, the output, and temporaries by
  * argument name. */

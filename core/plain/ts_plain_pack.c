@@ -1,8 +1,8 @@
-/* A plain kernel's result as bytes (ts_plain.h), so that a run made in a child process
- * (core/isolate/) comes back whole: the output image and its raw bytes, the launches with
- * their work-groups' rectangles and logs, the findings and their counts; and the request of
- * a run made by a worker program (the viewer's). The layout is this file's own: the same
- * build writes and reads it. */
+/* A plain kernel's parse or run in a process of its own (ts_plain.h): the result as bytes, so
+ * that a run made in a child process (core/isolate/) comes back whole (the output image and
+ * its raw bytes, the launches with their work-groups' rectangles and logs, the findings and
+ * their counts); the request of a job made by the worker program; and the job itself, forked
+ * or in that program. The layout is this file's own: the same build writes and reads it. */
 #define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <stdio.h>
@@ -212,41 +212,28 @@ static ts_status spawn(const char *exe, const char *what, const ts_plain_request
   return st;
 }
 
-ts_status ts_plain_parse_spawned(const char *exe, const char *what, const ts_plain_desc *d,
-                                 double timeout_s, ts_plain_src *src, ts_error *err)
+/* ---- the job, where it runs and in a process of its own ---- */
+
+ts_status ts_plain_job_do(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
+                          ts_blob *out, ts_error *err)
 {
-  ts_plain_request q = { .job = TS_JOB_PARSE };
-  ts_blob r;
-  ts_status st = spawn(exe, what, &q, d, NULL, timeout_s, &r, err);
-  if (st == TS_OK && r.n != sizeof *src)
-    st = ts_fail(err, TS_ERR_DEVICE, "%s: the parse sent %zu bytes, not %zu", what, r.n,
-                 sizeof *src);
-  if (st == TS_OK) {
-    memcpy(src, r.p, sizeof *src);
-    src->source = NULL;
+  ts_status st;
+  if (q->job == TS_JOB_PARSE) {
+    setenv("LIBCLANG_NOTHREADS", "1", 1); /* libclang on this thread: a forked child had
+                                           * better start none */
+    ts_plain_src src;
+    st = ts_plain_parse(d->path, d->text, d->len, d->options, 0, &src, err);
+    if (st == TS_OK) {
+      src.source = NULL;
+      ts_blob_put(out, &src, sizeof src);
+    }
+    return st;
   }
-  ts_blob_free(&r);
-  return st;
-}
-
-/* ---- a run in a child process ---- */
-
-typedef struct child_run {
-  int device;
-  const char *kernels_dir;
-  const ts_plain_desc *d;
-  const ts_image *in;
-  const ts_plain_opts *o;
-} child_run;
-
-static ts_status run_in_child(void *arg, ts_blob *out, ts_error *err)
-{
-  const child_run *c = arg;
   ts_cl *cl = NULL;
-  ts_status st = ts_cl_create(c->device, c->kernels_dir, &cl, err);
   ts_plain_result *r = NULL;
+  st = ts_cl_create(q->device, q->kernels_dir[0] ? q->kernels_dir : NULL, &cl, err);
   if (st == TS_OK)
-    st = ts_plain_run(cl, c->d, c->in, c->o, &r, err);
+    st = ts_plain_run(cl, d, in, &q->opts, &r, err);
   if (st == TS_OK)
     ts_plain_result_pack(r, out);
   ts_plain_result_free(r);
@@ -254,24 +241,39 @@ static ts_status run_in_child(void *arg, ts_blob *out, ts_error *err)
   return st;
 }
 
+typedef struct job {
+  const ts_plain_request *q;
+  const ts_plain_desc *d;
+  const ts_image *in;
+} job;
+
+static ts_status job_in_child(void *arg, ts_blob *out, ts_error *err)
+{
+  const job *j = arg;
+  return ts_plain_job_do(j->q, j->d, j->in, out, err);
+}
+
+ts_status ts_plain_job_isolated(const char *what, const ts_plain_request *q, const ts_plain_desc *d,
+                                const ts_image *in, double timeout_s, ts_blob *res, ts_error *err)
+{
+  const char *exe = ts_isolate_program_if_threaded();
+  if (exe)
+    return spawn(exe, what, q, d, in, timeout_s, res, err);
+  job j = { q, d, in };
+  return ts_isolate(what, job_in_child, &j, timeout_s, res, err);
+}
+
 ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
                                 const ts_image *in, const ts_plain_opts *o, double timeout_s,
                                 ts_plain_result **out, ts_error *err)
 {
-  child_run c = { device, kernels_dir, d, in, o };
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   char what[1100];
   snprintf(what, sizeof what, "%.1000s, %s", base, o->observe ? "observed" : "run plain");
+  ts_plain_request q = { .job = TS_JOB_RUN, .device = device, .opts = *o };
+  snprintf(q.kernels_dir, sizeof q.kernels_dir, "%s", kernels_dir ? kernels_dir : "");
   ts_blob b = { 0 };
-  const char *exe = ts_isolate_program_if_threaded();
-  ts_status st;
-  if (exe) {
-    ts_plain_request q = { .job = TS_JOB_RUN, .device = device, .opts = *o };
-    snprintf(q.kernels_dir, sizeof q.kernels_dir, "%s", kernels_dir ? kernels_dir : "");
-    st = spawn(exe, what, &q, d, in, timeout_s, &b, err);
-  } else {
-    st = ts_isolate(what, run_in_child, &c, timeout_s, &b, err);
-  }
+  ts_status st = ts_plain_job_isolated(what, &q, d, in, timeout_s, &b, err);
   if (st == TS_OK)
     st = ts_plain_result_unpack(&b, out, err);
   ts_blob_free(&b);

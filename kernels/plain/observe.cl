@@ -95,6 +95,9 @@
 #define TS_LOOP_W 5            /* words a loop: line + 1, its barrier's line + 1, its most
                                 * and fewest true conditions (ts_most_least), its most runs */
 #define TS_UNI_AREA (TS_UNI * TS_UNI_W + TS_LOOPS * TS_LOOP_W)
+/* word offset of loop k's words in group g's area (uni: TS_H_UNI) */
+#define TS_LOOP_AT(uni, g, k) \
+  ((size_t)(uni) + (size_t)(g) * TS_UNI_AREA + TS_UNI * TS_UNI_W + (size_t)(k) * TS_LOOP_W)
 #else
 #define TS_UNI_AREA (TS_UNI * TS_UNI_W)
 #endif
@@ -535,7 +538,7 @@ inline void ts_end(ts_ctx *c)
   c->nuni = 0;
   /* each loop's counts into the group's words (ts_loop_end) */
   for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_LOOPS; k++) {
-    __global uint *u = ob + uni + (size_t)c->group * TS_UNI_AREA + TS_UNI * TS_UNI_W + k * TS_LOOP_W;
+    __global uint *u = ob + TS_LOOP_AT(uni, c->group, k);
     if (c->le[k]) {
       ts_most_least(c, u + 2, c->lt[k]);
       atomic_max((__global volatile uint *)(u + 4), c->le[k]);
@@ -548,7 +551,7 @@ inline void ts_end(ts_ctx *c)
    * number of times, naming the one whose held least, false where another's held; the round
    * counts the loop's runs together where it ran more than once */
   for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_LOOPS; k++) {
-    __global uint *u = ob + uni + (size_t)c->group * TS_UNI_AREA + TS_UNI * TS_UNI_W + k * TS_LOOP_W;
+    __global uint *u = ob + TS_LOOP_AT(uni, c->group, k);
     uint item = c->item, most = u[2], least = u[3];
     uint fewest = TS_RUN_MAX + 1 - (least >> 11);
     if (u[0] && most && fewest != most >> 11) {
@@ -868,7 +871,15 @@ inline int ts_uniform_as(ts_ctx *c, uint line, uint bline, int v, uint as)
     return v;
   __global volatile uint *s = (__global volatile uint *)(ob + ob[TS_H_UNI] +
                                                          (size_t)c->group * TS_UNI_AREA + n % TS_UNI * TS_UNI_W);
-  if (n >= TS_UNI) {
+  uint was;
+  if (n < TS_UNI) {
+    uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
+    was = *s;
+    if (was == 0)
+      was = atomic_cmpxchg(s, 0, me);
+    if (was == 0 || was >> 12 != line + 1) /* the group's first, or (unchecked) another branch */
+      return v;
+  } else {
     /* Past the group's first TS_UNI decisions (a loop's rounds): each slot's last word
      * holds one decision after another, stamped with its turn, n / TS_UNI: the first to
      * make decision n stamps it, and the group takes its way, so that a GPU does not hang
@@ -876,23 +887,14 @@ inline int ts_uniform_as(ts_ctx *c, uint line, uint bline, int v, uint as)
      * decisions without a barrier) takes its own way, unchecked. */
     uint stamp = min(n / TS_UNI, 0xfffffu), me = stamp << 12 | c->item << 1 | (v != 0);
     s += TS_UNI_W - 1;
-    uint was = *s;
+    was = *s;
     while (was >> 12 < stamp) {
       uint got = atomic_cmpxchg(s, was, me);
       was = got == was ? me : got;
     }
     if (was >> 12 != stamp)
       return v;
-    if ((was & 1) != (uint)(v != 0))
-      ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, (v != 0) | as, c->group, (was >> 1) & 2047, bline);
-    return (int)(was & 1);
   }
-  uint me = (line + 1) << 12 | c->item << 1 | (v != 0);
-  uint was = *s;
-  if (was == 0)
-    was = atomic_cmpxchg(s, 0, me);
-  if (was == 0 || was >> 12 != line + 1) /* the group's first, or (unchecked) another branch */
-    return v;
   if ((was & 1) != (uint)(v != 0))
     ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, (v != 0) | as, c->group, (was >> 1) & 2047, bline);
   return (int)(was & 1);
@@ -925,8 +927,7 @@ inline void ts_loop_end(ts_ctx *c, uint line, uint bline, uint id, uint braced)
   c->le[id] += 1;
   uint uni = ob[TS_H_UNI];
   size_t ok = (size_t)0 - (size_t)((id < TS_LOOPS) & (uni != 0));
-  size_t at = ((size_t)uni + (size_t)c->group * TS_UNI_AREA + TS_UNI * TS_UNI_W + id * TS_LOOP_W) & ok |
-              (size_t)ob[TS_H_SINK] & ~ok;
+  size_t at = TS_LOOP_AT(uni, c->group, id) & ok | (size_t)ob[TS_H_SINK] & ~ok;
   atomic_cmpxchg((__global volatile uint *)(ob + at), 0, line + 1);
   atomic_cmpxchg((__global volatile uint *)(ob + at + 1), 0, bline + 1);
 }
