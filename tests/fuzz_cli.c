@@ -1,4 +1,4 @@
-/* The command-line option parser (cli_parse in app/cli.c) and the schedule options' checks
+/* The command-line option parser (cli_parse in app/cli/cli.c) and the schedule options' checks
  * (cli_sched_resolve) under hostile arguments. The input is the argument list, NUL-separated.
  * Built with clang and -DTS_FUZZ=ON it is a libFuzzer target; otherwise its main() is a
  * deterministic smoke run for CTest over tests/corpus/cli (see fuzz_smoke.h). The options are

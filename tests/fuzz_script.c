@@ -1,4 +1,4 @@
-/* The viewer-script parser (app/script_parse.c) under hostile text. Built with clang and
+/* The viewer-script parser (app/script/script_parse.c) under hostile text. Built with clang and
  * -DTS_FUZZ=ON it is a libFuzzer target; otherwise its main() is a deterministic smoke run
  * for CTest over tests/corpus/script (see fuzz_smoke.h). Every input must parse into actions
  * whose every field is in range (what the viewer can take without a check of its own), or

@@ -1,4 +1,4 @@
-/* The viewer's plain kernel (app/plain_view.c) without a window: a run observed on its
+/* The viewer's plain kernel (app/worker/plain_view.c) without a window: a run observed on its
  * thread and taken; an edit seen by the mtime poll; a reload of a file that no longer builds
  * keeps the last good run beside the error line; the next good edit is taken, its findings
  * tinting the work-groups they name; the work-group under a point; a watched output pixel

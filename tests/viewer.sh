@@ -348,7 +348,7 @@ EOF2
 rc=$?
 check "split view of a record ($(cat "$tmp/out"))" test $rc -eq 0
 # A device half run on the OpenCL device, closed and opened again. In a sanitizer build: a
-# worker where pocl's LLVM compiled ends without an abort (app/thread_sigstack.h).
+# worker where pocl's LLVM compiled ends without an abort (app/worker/thread_sigstack.h).
 if "$ts" list 2>/dev/null | grep -q "^  0: "; then
   printf 'expect right_view device\nexpect right_wrong 0\nsplit off\nsplit device\nexpect right_view device\nkey d shift\nexpect-status delays the right half%ss groups at random\nexpect view sim\n' "'" >"$tmp/splitlive.txt"
   "$ts" shot --variant integral --exec device --tick 20 --split device \

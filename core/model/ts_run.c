@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ts_ref.h"
 #include "ts_run_int.h"
@@ -798,4 +799,10 @@ void ts_dev_run_finish(ts_dev_run *d)
     }
     free(byst);
   }
+}
+
+uint32_t ts_adversary_seed(void)
+{
+  static uint32_t calls;
+  return ((uint32_t)time(NULL) * 2654435761u ^ (uint32_t)getpid() ^ ++calls * 40503u) | 1u;
 }

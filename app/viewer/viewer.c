@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "paths.h"
 #include "ts_file.h"
 #include "gl_res.h"
 #include "plain_view.h"
@@ -117,7 +117,7 @@ viewer *viewer_create(const vw_options *o)
     snprintf(v->record_path, sizeof v->record_path, "%s", o->record_path);
   /* The image decodes on the loader thread while the window and GL start (a 4K PNG takes
    * about as long as they do). */
-  const char *in = o->input ? o->input : cli_default_asset();
+  const char *in = o->input ? o->input : paths_default_asset();
   v->load_mu = SDL_CreateMutex();
   if (in && v->load_mu)
     viewer_open(v, in);
@@ -139,7 +139,7 @@ viewer *viewer_create(const vw_options *o)
   const char *font = getenv("TILESCOPE_FONT");
   if (!font || !*font)
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
-  if (!cli_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
+  if (!paths_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
       !gfx_init(&v->g, shaders, font, err, sizeof err) || !gl_make_fbo(v)) {
     if (*err)
       fprintf(stderr, "tilescope: %s\n", err);

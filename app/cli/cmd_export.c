@@ -387,7 +387,7 @@ int cmd_export(int argc, char **argv)
     ex_conf *c = &confs[i];
     ex_run *er = &runs[nruns];
     const char *path = c->input;
-    if (!path && !chart && !(chart = cli_default_asset()))
+    if (!path && !chart && !(chart = paths_default_asset()))
       goto out;
     path = path ? path : chart;
     const ts_image *in = load_image(imgs, &nimgs, path);

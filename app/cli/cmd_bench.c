@@ -262,7 +262,7 @@ int cmd_bench(int argc, char **argv)
     fprintf(stderr, "tilescope bench: %s\n", err.msg);
     return EXIT_USAGE;
   }
-  const char *dir = cli_kernels_dir(kernels);
+  const char *dir = paths_kernels_dir(kernels);
   if (!dir)
     return EXIT_USAGE;
   ts_cl *cl = NULL;

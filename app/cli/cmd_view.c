@@ -83,7 +83,7 @@ static int load_record(const char *cmd, view_args *a, vw_options *o)
   if (!cli_record_input(cmd, a->input, a->record, info.input, a->record_input,
                         sizeof a->record_input, &o->input))
     goto fail;
-  const char *in = o->input ? o->input : cli_default_asset();
+  const char *in = o->input ? o->input : paths_default_asset();
   if (!in)
     goto fail;
   if (ts_image_load_png(in, &img, &err) != TS_OK) {
@@ -241,10 +241,10 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     o->watch_x = (int)xy[0];
     o->watch_y = (int)xy[1];
   }
-  const char *dir = cli_kernels_dir(a->cs.kernels);
+  const char *dir = paths_kernels_dir(a->cs.kernels);
   o->kernels_dir = dir;
   if (!dir && o->set.use_cl && a->cs.have_backend) {
-    /* OpenCL asked for by name: no quiet fall back to the CPU model (cli_kernels_dir said
+    /* OpenCL asked for by name: no quiet fall back to the CPU model (paths_kernels_dir said
      * why) */
     return 0;
   }

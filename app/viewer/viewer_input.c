@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "gl_res.h"
 #include "plain_view.h"
 
@@ -161,7 +160,7 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
       break;
     }
     /* Shift+D: the adversary of device runs, on or off (a new seed each time it goes on) */
-    v->set.adversary = v->set.adversary ? 0 : cli_adversary_seed();
+    v->set.adversary = v->set.adversary ? 0 : ts_adversary_seed();
     if (v->twin) {
       /* The split's right half takes it with the left's settings; the left stays simulated. */
       int live = v->split.device && v->twin->set.exec_device;

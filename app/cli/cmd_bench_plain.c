@@ -81,7 +81,7 @@ int cmd_bench_plain(int argc, char **argv)
     fprintf(stderr, "tilescope bench: --timeout: give more than 0 and at most 86400 seconds\n");
     return EXIT_USAGE;
   }
-  const char *kdir = cli_kernels_dir(kernels);
+  const char *kdir = paths_kernels_dir(kernels);
   if (!kdir)
     return EXIT_USAGE;
   ts_error err = { 0 };

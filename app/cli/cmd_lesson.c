@@ -261,7 +261,7 @@ static int check_plain(const lesson *l, const char *path, const ts_image *in, in
   ts_plain_result *res = NULL;
   ts_image *want = NULL;
   int rc = EXIT_USAGE;
-  const char *kdir = cli_kernels_dir(NULL);
+  const char *kdir = paths_kernels_dir(NULL);
   if (!kdir)
     return EXIT_USAGE;
   if (ts_plain_load_launch(path, NULL, NULL, 0, 120, &d, &err) != TS_OK) {
@@ -639,7 +639,7 @@ static int check_scoreboard(const char *path, const ts_image *in, int device, ve
     ts_user_free(uv);
     return EXIT_USAGE;
   }
-  const char *kdir = cli_kernels_dir(NULL);
+  const char *kdir = paths_kernels_dir(NULL);
   if (!kdir)
     return EXIT_USAGE;
   p.variant = uv;
@@ -748,7 +748,7 @@ int cmd_lesson(int argc, char **argv)
     return EXIT_USAGE;
   }
   fclose(f);
-  const char *chart = cli_default_asset();
+  const char *chart = paths_default_asset();
   if (!chart)
     return EXIT_USAGE;
   ts_error err = { 0 };

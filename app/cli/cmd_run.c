@@ -586,7 +586,7 @@ int cmd_run(int argc, char **argv)
   ts_run_params p;
   if (!cli_sched_resolve("run", &cs, &p))
     return EXIT_USAGE;
-  if (!in_path && !(in_path = cli_default_asset()))
+  if (!in_path && !(in_path = paths_default_asset()))
     return EXIT_USAGE;
   const cli_file ins[] = { { "-i", in_path }, { "--expect", expect_path } };
   const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path }, { "--schedule", csv_path },

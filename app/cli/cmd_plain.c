@@ -264,14 +264,14 @@ int cmd_run_plain(int argc, char **argv)
     fprintf(stderr, "tilescope run: --repeats: must be 1 to 1000\n");
     return EXIT_USAGE;
   }
-  if (!in_path && !(in_path = cli_default_asset()))
+  if (!in_path && !(in_path = paths_default_asset()))
     return EXIT_USAGE;
   const cli_file ins[] = { { "--kernel-file", cli_plain_file }, { "--launch", cli_plain_launch },
                            { "-i", in_path }, { "--expect", expect_path } };
   const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path } };
   if (!cli_check_files("run", ins, 4, outs, 2))
     return EXIT_USAGE;
-  const char *kdir = cli_kernels_dir(kernels);
+  const char *kdir = paths_kernels_dir(kernels);
   if (!kdir)
     return EXIT_USAGE;
   ts_error err = { 0 };

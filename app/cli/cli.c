@@ -142,12 +142,6 @@ void cli_sched_defaults(cli_sched *s)
 
 /* A seed of its own each time (never 0, which is off): an adversary that always drew the
  * same delays would test one interleaving. */
-uint32_t cli_adversary_seed(void)
-{
-  static uint32_t calls;
-  return ((uint32_t)time(NULL) * 2654435761u ^ (uint32_t)getpid() ^ ++calls * 40503u) | 1u;
-}
-
 int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
 {
   memset(p, 0, sizeof *p);
@@ -201,7 +195,7 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
     fprintf(stderr, "tilescope %s: --adversary: needs --exec device\n", cmd);
     return 0;
   }
-  p->adversary = s->adversary ? cli_adversary_seed() : 0;
+  p->adversary = s->adversary ? ts_adversary_seed() : 0;
   if (s->have_tick && s->tick < 0) {
     fprintf(stderr, "tilescope %s: --tick %" PRId64 ": must be 0 or more\n", cmd, s->tick);
     return 0;
@@ -228,80 +222,12 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
   return 1;
 }
 
-static int readable(const char *path)
-{
-  return access(path, R_OK) == 0;
-}
-
-/* Finds `file` in a folder named `folder`: env, next to the executable, the source tree. */
-const char *cli_find_dir(const char *env_name, const char *folder, const char *file,
-                                 char *path, size_t size)
-{
-  const char *env = getenv(env_name);
-  if (env && *env) {
-    snprintf(path, size, "%s/%s", env, file);
-    if (readable(path)) {
-      snprintf(path, size, "%s", env);
-      return path;
-    }
-    fprintf(stderr, "tilescope: %s='%s' has no %s\n", env_name, env, file);
-    return NULL;
-  }
-  char exe[PATH_MAX / 2];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash)
-      *slash = 0;
-    const char *rel[] = { "", "../", "../share/tilescope/" };
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-      snprintf(path, size, "%s/%s%s/%s", exe, rel[i], folder, file);
-      if (readable(path)) {
-        snprintf(path, size, "%s/%s%s", exe, rel[i], folder);
-        return path;
-      }
-    }
-  }
-  snprintf(path, size, "%s/%s/%s", TS_SOURCE_DIR, folder, file);
-  if (readable(path)) {
-    snprintf(path, size, "%s/%s", TS_SOURCE_DIR, folder);
-    return path;
-  }
-  fprintf(stderr, "tilescope: %s was not found (set %s)\n", file, env_name);
-  return NULL;
-}
-
-const char *cli_default_asset(void)
-{
-  static char dir[PATH_MAX], path[PATH_MAX + 16];
-  if (!cli_find_dir("TILESCOPE_ASSETS", "assets", "chart.png", dir, sizeof dir))
-    return NULL;
-  snprintf(path, sizeof path, "%s/chart.png", dir);
-  return path;
-}
-
-const char *cli_kernels_dir(const char *given)
-{
-  static char dir[PATH_MAX];
-  if (given) {
-    snprintf(dir, sizeof dir, "%s/common.cl", given);
-    if (!readable(dir)) {
-      fprintf(stderr, "tilescope: --kernels '%s': no common.cl there\n", given);
-      return NULL;
-    }
-    snprintf(dir, sizeof dir, "%s", given);
-    return dir;
-  }
-  return cli_find_dir("TILESCOPE_KERNELS", "kernels", "common.cl", dir, sizeof dir);
-}
-
 int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)
 {
   p->cl = NULL;
   if (strcmp(s->backend, "cl") != 0)
     return 1;
-  const char *dir = cli_kernels_dir(s->kernels);
+  const char *dir = paths_kernels_dir(s->kernels);
   if (!dir)
     return 0;
   /* The adversary asks pocl for more threads than cores (unless the user chose a count), so

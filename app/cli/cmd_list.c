@@ -33,7 +33,7 @@ static void list_devices(void)
 /* Declared and device-reported memory for every variant's kernels, on a chart-sized run. */
 static int list_memory(int device, const char *kernels)
 {
-  const char *dir = cli_kernels_dir(kernels);
+  const char *dir = paths_kernels_dir(kernels);
   if (!dir)
     return EXIT_USAGE;
   ts_error err = { 0 };

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "paths.h"
 #include "ts_run.h"
 
 enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_USAGE = 2 };
@@ -47,8 +48,6 @@ typedef struct cli_sched {
   { "--adversary", 0, OPT_FLAG, &(s)->adversary, NULL, "device runs: delay groups at random and use every lane the runtime allows, so that a missing dependency shows on a CPU device too", NULL }
 
 void cli_sched_defaults(cli_sched *s);
-/* A new seed for the adversary of device runs (ts_run_params.adversary): never 0. */
-uint32_t cli_adversary_seed(void);
 /* Turns the names into run parameters; prints the error and returns 0 on a bad value,
  * prints a warning when the walk is not the pattern's own. */
 int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p);
@@ -66,16 +65,6 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
  * Returns -1 after printing help (for --help), 0 on success, EXIT_USAGE on error. */
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int nopts,
               const char **pos, int maxpos, int *npos, const char *usage);
-
-/* The default input: the chart in the assets folder (TILESCOPE_ASSETS, next to the
- * executable, or the source tree). Returns NULL and prints an error when not found. */
-const char *cli_default_asset(void);
-/* Finds the folder `folder` holding `file`: $env_name, next to the executable, ../, the
- * source tree. Copies it into path and returns it, or prints an error and returns NULL. */
-const char *cli_find_dir(const char *env_name, const char *folder, const char *file, char *path,
-                         size_t size);
-/* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
-const char *cli_kernels_dir(const char *given);
 
 /* Whether an image output's name says what is written: no extension, .png (or .gif when gif
  * is set); else prints the error (naming cmd's option opt) and returns 0. */

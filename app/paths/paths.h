@@ -1,0 +1,19 @@
+/* Where tilescope finds what it reads at run time (kernels, shaders, assets): an environment
+ * variable, next to the executable, an installed share/ folder, or the source tree it was
+ * built from. Shared by the commands and the viewer. */
+#ifndef TS_APP_PATHS_H
+#define TS_APP_PATHS_H
+
+#include <stddef.h>
+
+/* The default input: the chart in the assets folder (TILESCOPE_ASSETS, next to the
+ * executable, or the source tree). Returns NULL and prints an error when not found. */
+const char *paths_default_asset(void);
+/* Finds the folder `folder` holding `file`: $env_name, next to the executable, ../, the
+ * source tree. Copies it into path and returns it, or prints an error and returns NULL. */
+const char *paths_find_dir(const char *env_name, const char *folder, const char *file, char *path,
+                         size_t size);
+/* The kernels folder: --kernels, TILESCOPE_KERNELS, next to the executable, the source. */
+const char *paths_kernels_dir(const char *given);
+
+#endif
