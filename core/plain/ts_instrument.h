@@ -1,6 +1,7 @@
-/* What the instrumenter (ts_instrument.c) offers the file's parsing (ts_plain_parse.c),
- * internal to core/plain/: a growing string, the walker over one translation unit, source
- * spans in the file's own offsets, and the visitor that writes the file rewritten. */
+/* What the instrumenter (ts_instrument.c and the pieces it names) offers the file's parsing
+ * (ts_plain_parse.c), internal to core/plain/: a growing string, the walker over one
+ * translation unit, source spans in the file's own offsets, and the visitor that writes the
+ * file rewritten. */
 #ifndef TS_INSTRUMENT_H
 #define TS_INSTRUMENT_H
 
@@ -69,6 +70,10 @@ typedef struct walker {
                             * TS_PLAIN_LOOPS: the loops past the counted ones) */
   const char *sw_labels;   /* a switch that decides a barrier: what follows its value (each
                             * label's ts_sw_case, then ts_sw_end), or NULL */
+  /* The rewrite of one node, the walk's (ts_instrument_walk.c, set by ti_top_level): the
+   * pieces below the walk write their nodes' children through it (ti_emit), so that none of
+   * them calls the file above it. */
+  void (*emit_node)(struct walker *w, sbuf *o, CXCursor c, int ctx);
 } walker;
 
 typedef struct span {

@@ -56,7 +56,7 @@
 #define TS_PLAIN_MAX_PARAMS 32
 #define TS_PLAIN_MAX_PASSES 8
 
-/* ---- the file, as libclang reads it (ts_instrument.c) ---- */
+/* ---- the file, as libclang reads it (ts_plain_parse.c) ---- */
 
 enum { TS_SPACE_PRIVATE, TS_SPACE_GLOBAL, TS_SPACE_LOCAL, TS_SPACE_CONSTANT };
 
@@ -189,7 +189,8 @@ int ts_plain_is_plain(const char *text, size_t len);
 
 /* Reads the file, its `plain` lines, then `extra` (the same fields, one pass per string,
  * from the command line: they replace the file's passes), and checks them against the
- * kernels' arguments: every argument gets a role. Errors name PATH:LINE: FIELD. */
+ * kernels' arguments: every argument gets a role. Errors name PATH:LINE: FIELD.
+ * (ts_plain_load.c) */
 ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
                         ts_plain_desc **out, ts_error *err);
 /* The same with a launch file (NULL: none): its lines replace the kernel file's. With

@@ -12,9 +12,7 @@
 
 #include "ts_file.h"
 #include "ts_number.h"
-#include "ts_plain.h"
-
-#define MAX_FILE (4u << 20)
+#include "ts_plain_int.h"
 
 /* ---- expressions ---- */
 
@@ -337,7 +335,7 @@ static ts_status parse_fields(ts_plain_desc *d, ts_plain_pass *ps, const char *s
         double x;
         ts_error e2 = { 0 };
         if (is_name(val)) {
-          a->role = TS_ARG_NAMED; /* a declared buffer: resolve checks that it is one */
+          a->role = TS_ARG_NAMED; /* a declared buffer: ts_plain_resolve checks that it is one */
         } else if (ts_plain_eval(val, 64, 64, 3, &x, NULL, &e2) != TS_OK)
           return field_error(err, lines_path(d), line, key,
                              "expected input, output, output(CHANNELS), buffer, width, height, "
@@ -483,8 +481,7 @@ const ts_plain_kernel *ts_plain_kernel_named(const ts_plain_desc *d, const char 
   return NULL;
 }
 
-/* Fills the pass's entry, and a role for every argument of its kernel. */
-static ts_status resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
+ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
 {
   int line = ps->line;
   if (!ps->entry[0]) {
@@ -656,76 +653,23 @@ ts_status ts_plain_read_desc(ts_plain_desc *d, const char *const *extra, int nex
   return st == TS_OK ? read_extra(d, extra, nextra, err) : st;
 }
 
-ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
-                        ts_plain_desc **out, ts_error *err)
+ts_status ts_plain_read_launch(ts_plain_desc *d, const char *launch, const char *const *extra,
+                               int nextra, ts_error *err)
 {
-  return ts_plain_load_launch(path, NULL, extra, nextra, 0, out, err);
-}
-
-/* d's kernels, parsed here (timeout_s <= 0), or in a process of its own with that watchdog
- * (ts_plain_job_isolated). */
-static ts_status parse(ts_plain_desc *d, double timeout_s, ts_error *err)
-{
-  if (timeout_s <= 0)
-    return ts_plain_parse(d->path, d->text, d->len, d->options, 0, &d->src, err);
-  char what[sizeof d->path + 16];
-  const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
-  snprintf(what, sizeof what, "%s, parsed", base);
-  ts_plain_request q = { .job = TS_JOB_PARSE };
-  ts_blob r;
-  ts_status st = ts_plain_job_isolated(what, &q, d, NULL, timeout_s, &r, err);
-  if (st == TS_OK && r.n != sizeof d->src)
-    st = ts_fail(err, TS_ERR_DEVICE, "%s: the parse sent %zu bytes, not %zu", what, r.n,
-                 sizeof d->src);
+  if (!launch)
+    return ts_plain_read_desc(d, extra, nextra, err);
+  snprintf(d->launch, sizeof d->launch, "%s", launch);
+  uint8_t *ltext = NULL;
+  size_t llen = 0;
+  ts_status st = ts_file_read_all(launch, 1u << 20, &ltext, &llen, err);
   if (st == TS_OK)
-    memcpy(&d->src, r.p, sizeof d->src);
-  ts_blob_free(&r);
+    st = read_lines(d, (const char *)ltext, llen, 1, err);
+  free(ltext);
+  if (st == TS_OK && d->npasses == 0)
+    st = field_error(err, launch, 0, "pass", "the launch file has no pass line");
+  if (st == TS_OK)
+    st = read_extra(d, extra, nextra, err);
   return st;
-}
-
-ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
-                               int nextra, double parse_timeout_s, ts_plain_desc **out,
-                               ts_error *err)
-{
-  ts_plain_desc *d = calloc(1, sizeof *d);
-  if (!d)
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  snprintf(d->path, sizeof d->path, "%s", path);
-  uint8_t *data = NULL;
-  ts_status st = ts_file_read_all(path, MAX_FILE, &data, &d->len, err);
-  if (st != TS_OK) {
-    free(d);
-    return st;
-  }
-  d->text = (char *)data;
-  if (launch) {
-    snprintf(d->launch, sizeof d->launch, "%s", launch);
-    uint8_t *ltext = NULL;
-    size_t llen = 0;
-    st = ts_file_read_all(launch, 1u << 20, &ltext, &llen, err);
-    if (st == TS_OK)
-      st = read_lines(d, (const char *)ltext, llen, 1, err);
-    free(ltext);
-    if (st == TS_OK && d->npasses == 0)
-      st = field_error(err, launch, 0, "pass", "the launch file has no pass line");
-    if (st == TS_OK)
-      st = read_extra(d, extra, nextra, err);
-  } else {
-    st = ts_plain_read_desc(d, extra, nextra, err);
-  }
-  for (int i = 0; i < d->npasses; i++) /* a pass without options= is built with the file's */
-    if (!d->pass[i].own_options)
-      snprintf(d->pass[i].options, sizeof d->pass[i].options, "%s", d->options);
-  if (st == TS_OK)
-    st = parse(d, parse_timeout_s, err);
-  for (int i = 0; st == TS_OK && i < d->npasses; i++)
-    st = resolve(d, &d->pass[i], err);
-  if (st != TS_OK) {
-    ts_plain_desc_free(d);
-    return st;
-  }
-  *out = d;
-  return TS_OK;
 }
 
 void ts_plain_desc_free(ts_plain_desc *d)

@@ -1,11 +1,23 @@
-/* What the plain kernels' runner shares with the observation buffer's code (internal to
- * core/plain/): observe.cl's layout, the run's buffers and state, and the OpenCL failure
- * line. */
+/* What the files of core/plain/ share, internal to it: the description's steps that the load
+ * (ts_plain_load.c) takes between reading the lines and parsing the kernels; and what the
+ * plain kernels' runner shares with the observation buffer's code: observe.cl's layout, the
+ * run's buffers and state, and the OpenCL failure line. */
 #ifndef TS_PLAIN_INT_H
 #define TS_PLAIN_INT_H
 
 #include "ts_cl_handles.h"
 #include "ts_plain.h"
+
+/* ---- the description (ts_plain_desc.c), for the load ---- */
+
+/* The passes of d (its path and text read): a launch file's lines (launch != NULL: they
+ * replace the kernel file's), else the kernel file's (ts_plain_read_desc), then `extra`. */
+ts_status ts_plain_read_launch(ts_plain_desc *d, const char *launch, const char *const *extra,
+                               int nextra, ts_error *err);
+/* Fills the pass's entry, and a role for every argument of its kernel (d->src parsed). */
+ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err);
+
+/* ---- a run (ts_plain_run.c) and its observation buffer (ts_plain_obs.c) ---- */
 
 /* observe.cl's layout */
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,

@@ -1,0 +1,216 @@
+/* The rewrite of an access: a subscript, `*p` or `p->f` of __global or __local memory becomes
+ * a checked call of the observation runtime (ts_g and ts_l; ts_obs_direct in a dialect
+ * kernel), and so does the pointer given to vloadN, vstoreN or an atomic. Calls as a whole
+ * are here too: the file's own functions are passed the work-item's context, barrier()
+ * becomes ts_barrier, and a built-in given an observed pointer tilescope does not know is
+ * refused, rather than left doing accesses nobody sees. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_instrument_int.h"
+
+/* Remembers an access's extent; two accesses with one extent are one macro's use. */
+static void note_wrapped(walker *w, span s)
+{
+  for (size_t i = 0; i < w->nwrapped; i++)
+    if (w->wrapped[i][0] == s.s && w->wrapped[i][1] == s.t) {
+      ti_fail(w, s.line,
+           "several memory accesses come from one macro's use here; tilescope observes each "
+           "access, so write them out (or make the macro one access)");
+      return;
+    }
+  if (w->nwrapped == w->capwrapped) {
+    size_t cap = w->capwrapped ? w->capwrapped * 2 : 256;
+    void *p = realloc(w->wrapped, cap * sizeof *w->wrapped);
+    if (!p) {
+      ti_fail(w, s.line, "out of memory");
+      return;
+    }
+    w->wrapped = p;
+    w->capwrapped = cap;
+  }
+  w->wrapped[w->nwrapped][0] = s.s;
+  w->wrapped[w->nwrapped][1] = s.t;
+  w->nwrapped++;
+}
+
+/* (*(T *)ts_g(ts_c, (__global uchar *)&(E), sizeof(T), KIND, LINE)) */
+void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, const kids *k,
+                    const int *kctx)
+{
+  if (w->dialect && sp != 1) {
+    ti_emit_body(w, o, c, s, k, kctx);
+    return;
+  }
+  note_wrapped(w, s);
+  w->out->accesses++;
+  if (!w->dialect)
+    ti_set_add(w, &w->seen, c);
+  char *t = ti_type_str(clang_getCursorType(c));
+  const char *as = sp == 1 ? "__global" : "__local";
+  if (w->dialect)
+    ti_sb_fmt(o, "(*(%s *)ts_obs_direct(ts_o_, (%s uchar *)&(", t, as);
+  else
+    ti_sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
+  ti_emit_body(w, o, c, s, k, kctx);
+  ti_sb_fmt(o, "), sizeof(%s), %d, %u))", t, ti_kind_of(ctx), s.line - w->line_base);
+  free(t);
+}
+
+/* vloadN(off, p) / vstoreN(v, off, p) / vload_half[N](off, p) / vstore_half[N][_r](v, off, p):
+ * the pointer argument becomes the element's own address, checked; the offset becomes 0. */
+static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, span s,
+                            const kids *k)
+{
+  int store, half, n = ti_vector_shape(name, &store, &half);
+  if (n == 0 || k->n < (store ? 4 : 3))
+    return 0;
+  CXCursor ptr = k->c[k->n - 1], off = k->c[k->n - 2];
+  CXType pt = clang_getCursorType(ptr);
+  int sp = ti_space_of(clang_getPointeeType(pt));
+  if (sp == 0 || (w->dialect && sp != 1))
+    return 0; /* private or constant memory (or a dialect's __local): nothing to observe */
+  ti_set_add(w, &w->seen, c);
+  span ps = ti_span_of(w, ptr);
+  if (!w->dialect && ps.ok && ((ps.s == s.s && ps.t == s.t) || ps.s == ps.t))
+    return ti_emit_vector_in_body(w, o, c, s);
+  char *ts = ti_type_str(pt);
+  sbuf ob = { 0 }, pb = { 0 }, vb = { 0 };
+  ti_emit(w, &ob, off, CTX_READ);
+  ti_emit(w, &pb, ptr, CTX_NONE);
+  if (store)
+    ti_emit(w, &vb, k->c[k->n - 3], CTX_READ);
+  ti_sb_fmt(o, "%s(", name);
+  if (store)
+    ti_sb_fmt(o, "%s, ", vb.s ? vb.s : "");
+  ti_sb_fmt(o, "0, (%s)%s(%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
+         ts, w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
+         sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", ob.s ? ob.s : "", n, n,
+         pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line - w->line_base);
+  note_wrapped(w, s);
+  w->out->accesses++;
+  free(ob.s);
+  free(pb.s);
+  free(vb.s);
+  free(ts);
+  return 1;
+}
+
+/* A call: the file's own functions take the context, barrier() counts, the built-ins with
+ * pointers are observed, and any other built-in given a __global or __local pointer is an
+ * error rather than an access nobody sees. */
+int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
+{
+  CXString ns = clang_getCursorSpelling(c);
+  char name[128];
+  snprintf(name, sizeof name, "%s", clang_getCString(ns));
+  clang_disposeString(ns);
+  CXCursor callee = clang_getCursorReferenced(c);
+  int own = !clang_Cursor_isNull(callee) &&
+            clang_getCursorKind(callee) == CXCursor_FunctionDecl && ti_own_function(w, callee);
+  int nargs = clang_Cursor_getNumArguments(c);
+  if (own && w->dialect)
+    return 0; /* the dialect's functions take ts_o_ already */
+  span named = k->n ? ti_span_of(w, k->c[0]) : s;
+  if (own && !w->dialect && !ti_spelt_here(w, named, name)) {
+    ti_fail(w, s.line, "%s is called from a macro's body; tilescope passes the file's functions "
+            "the work-item's context, which it cannot add there, so call it directly", name);
+    return 1;
+  }
+  if (own) {
+    /* name( -> name(ts_c, ...) */
+    int ctx[64];
+    for (int i = 0; i < k->n; i++)
+      ctx[i] = CTX_READ;
+    /* the callee's reference first, then '(' */
+    sbuf tmp = { 0 };
+    ti_emit_body(w, &tmp, c, s, k, ctx);
+    char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
+    if (!paren) {
+      free(tmp.s);
+      ti_fail(w, s.line, "cannot rewrite the call of %s", name);
+      return 1;
+    }
+    ti_sb_add(o, tmp.s, (size_t)(paren - tmp.s) + 1);
+    ti_sb_str(o, nargs > 0 ? "ts_c, " : "ts_c");
+    ti_sb_str(o, paren + 1);
+    free(tmp.s);
+    return 1;
+  }
+  if (!w->dialect && (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)) {
+    int ctx[64];
+    for (int i = 0; i < k->n; i++)
+      ctx[i] = CTX_READ;
+    sbuf tmp = { 0 };
+    ti_emit_body(w, &tmp, c, s, k, ctx);
+    char *paren = tmp.s ? strchr(tmp.s, '(') : NULL;
+    if (!paren) {
+      free(tmp.s);
+      ti_fail(w, s.line, "cannot rewrite the barrier");
+      return 1;
+    }
+    ti_sb_str(o, "ts_barrier(ts_c, ");
+    ti_sb_str(o, paren + 1);
+    free(tmp.s);
+    return 1;
+  }
+  if ((strncmp(name, "vload", 5) == 0 || strncmp(name, "vstore", 6) == 0)) {
+    if (emit_vector_call(w, o, c, name, s, k))
+      return 1;
+  }
+  /* Which arguments are pointers to observed memory? */
+  int first_ptr = -1, nptr = 0;
+  for (int i = 0; i < nargs; i++) {
+    CXType at = clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i));
+    int asp = at.kind == CXType_Pointer ? ti_space_of(clang_getPointeeType(at)) : 0;
+    if (asp && (!w->dialect || asp == 1)) {
+      nptr++;
+      if (first_ptr < 0)
+        first_ptr = i;
+    }
+  }
+  if (nptr == 0)
+    return 0;
+  if (ti_is_atomic(name) && nptr == 1 && first_ptr == 0) {
+    CXCursor ptr = clang_Cursor_getArgument(c, 0);
+    CXType pt = clang_getCursorType(ptr);
+    int sp = ti_space_of(clang_getPointeeType(pt));
+    span ps = ti_span_of(w, ptr);
+    if (!ps.ok) {
+      ti_fail(w, s.line, "cannot rewrite the atomic %s (its pointer comes from a macro)", name);
+      return 1;
+    }
+    char *ts = ti_type_str(pt);
+    /* emit everything, with the pointer argument wrapped */
+    unsigned pos = s.s;
+    for (int i = 0; i < k->n; i++) {
+      span cs = ti_span_of(w, k->c[i]);
+      if (!cs.ok || cs.s < pos || cs.t > s.t)
+        continue;
+      ti_sb_add(o, w->src + pos, cs.s - pos);
+      if (cs.s == ps.s && cs.t == ps.t) {
+        sbuf pb = { 0 };
+        ti_set_add(w, &w->seen, c);
+        w->out->accesses++;
+        ti_emit(w, &pb, k->c[i], CTX_NONE);
+        ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
+               w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
+               sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "", K_ATOMIC,
+               s.line - w->line_base);
+        free(pb.s);
+      } else {
+        ti_emit(w, o, k->c[i], CTX_READ);
+      }
+      pos = cs.t;
+    }
+    ti_sb_add(o, w->src + pos, s.t - pos);
+    free(ts);
+    return 1;
+  }
+  ti_fail(w, s.line,
+       "%s() is given a __global or __local pointer, and tilescope cannot see what it does "
+       "with it; observation would miss those accesses",
+       name);
+  return 1;
+}

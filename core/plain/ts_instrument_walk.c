@@ -1,0 +1,364 @@
+/* The walk over the file's functions, the top of the instrumenter: each function written
+ * again (a helper takes the work-item's context first; a kernel the observation buffer last,
+ * and its prologue; a __local array declared in it gets its shadows), each node handed to
+ * the piece that rewrites it (emit), and each function then checked for an access left
+ * unseen. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ts_instrument_int.h"
+
+static void emit(walker *w, sbuf *o, CXCursor c, int ctx);
+static void emit_stmts(walker *w, sbuf *o, CXCursor block, span s);
+
+static int count_params(CXCursor fn)
+{
+  int n = clang_Cursor_getNumArguments(fn);
+  return n > 0 ? n : 0;
+}
+
+/* A helper's head, from s.s to end, with the work-item's context as its first parameter:
+ * `(` after the name gets `ts_ctx *ts_c, `, or its parameter list becomes it (f(void)). */
+static void emit_params(walker *w, sbuf *o, CXCursor c, span s, unsigned end, int nparm)
+{
+  unsigned name = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &name);
+  CXString ns = clang_getCursorSpelling(c);
+  int here = ti_spelt_here(w, (span){ name, name + (unsigned)strlen(clang_getCString(ns)), 0, 1 },
+                           clang_getCString(ns));
+  if (!here)
+    ti_fail(w, s.line, "the name of the function %s is made by a macro; tilescope adds the "
+            "work-item's context to its parameters, so spell the name out", clang_getCString(ns));
+  clang_disposeString(ns);
+  if (!here)
+    return;
+  unsigned open = name > s.s ? name : s.s;
+  while (open < end && w->src[open] != '(')
+    open++;
+  unsigned close = open;
+  for (int depth = 0; close < end; close++) {
+    depth += w->src[close] == '(';
+    if (w->src[close] == ')' && --depth == 0)
+      break;
+  }
+  if (open >= end || close >= end) {
+    ti_fail(w, s.line, "cannot rewrite the function's parameters");
+    return;
+  }
+  ti_sb_add(o, w->src + s.s, open + 1 - s.s);
+  if (nparm == 0) {
+    ti_sb_str(o, "ts_ctx *ts_c");
+    ti_sb_add(o, w->src + close, end - close);
+  } else {
+    ti_sb_str(o, "ts_ctx *ts_c, ");
+    ti_sb_add(o, w->src + open + 1, end - open - 1);
+  }
+}
+
+static void add_local(walker *w, const char *name, int elem)
+{
+  ts_plain_kernel *kn = w->kernel;
+  if (!kn)
+    return;
+  if (kn->nlocals == 8) {
+    ti_fail(w, (unsigned)kn->line, "%s: more than 8 __local arrays and arguments", kn->name);
+    return;
+  }
+  snprintf(kn->locals[kn->nlocals], sizeof kn->locals[0], "%s", name);
+  kn->local_elem[kn->nlocals++] = elem > 0 ? elem : 1;
+}
+
+/* The kernel's prologue: its context, its global buffers in argument order, its __local
+ * pointer arguments with their shadows. */
+static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
+{
+  ti_sb_str(o, "\n  __local uint ts_lscr[TS_LSCR_WORDS];\n  ts_ctx ts_c0, *ts_c = &ts_c0;\n"
+            "  ts_begin(ts_c, ts_ob, ts_lscr);\n");
+  int nl = 0;
+  for (int i = 0; i < kn->nparams; i++) {
+    const ts_plain_param *p = &kn->params[i];
+    if (p->space == TS_SPACE_GLOBAL)
+      ti_sb_fmt(o, "  ts_gbuf(ts_c, (__global uchar *)%s);\n", p->name);
+    else if (p->space == TS_SPACE_LOCAL) {
+      add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1));
+      ti_sb_fmt(o, "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d), ts_lw%d, ts_lr%d);\n",
+             p->name, nl, nl, nl);
+      nl++;
+    }
+  }
+  if (nl)
+    ti_sb_str(o, "  barrier(CLK_LOCAL_MEM_FENCE);\n");
+  (void)w;
+}
+
+static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
+{
+  /* Is it a kernel? Its first token says. */
+  int kernel = ti_is_kernel(w, c);
+  if (w->dialect) {
+    /* a dialect's kernel is its entry macro's: nothing of its own to observe */
+    if (kernel) {
+      ti_sb_add(o, w->src + s.s, s.t - s.s);
+      return;
+    }
+    int ctx[64];
+    for (int i = 0; i < k->n; i++)
+      ctx[i] = CTX_READ;
+    ti_emit_body(w, o, c, s, k, ctx);
+    return;
+  }
+  ts_plain_kernel *kn = NULL;
+  if (kernel) {
+    CXString ns = clang_getCursorSpelling(c);
+    for (int i = 0; i < w->out->nkernels; i++)
+      if (strcmp(w->out->kernels[i].name, clang_getCString(ns)) == 0)
+        kn = &w->out->kernels[i];
+    clang_disposeString(ns);
+  }
+  w->kernel = kn;
+  w->fn = c;
+  w->fn_barrier = ti_barrier_in(w, c, 0) != 0;
+  w->ret_bline = w->brk_bline = 0;
+  w->in_loop = 0;
+  int body = -1, nparm = 0, lastparm = -1;
+  for (int i = 0; i < k->n; i++) {
+    enum CXCursorKind ck = clang_getCursorKind(k->c[i]);
+    if (ck == CXCursor_CompoundStmt)
+      body = i;
+    if (ck == CXCursor_ParmDecl) {
+      nparm++;
+      lastparm = i;
+    }
+  }
+  if (body < 0) { /* a declaration: copy it as it is (none of ours call it) */
+    ti_sb_add(o, w->src + s.s, s.t - s.s);
+    return;
+  }
+  span bs = ti_span_of(w, k->c[body]);
+  /* the signature: '(' gets the context (helpers) or ')' the buffers (kernels) */
+  char sig[8192];
+  size_t sl = bs.s - s.s < sizeof sig - 1 ? bs.s - s.s : sizeof sig - 1;
+  memcpy(sig, w->src + s.s, sl);
+  sig[sl] = 0;
+  if (!kernel) {
+    emit_params(w, o, c, s, bs.s, nparm);
+  } else {
+    span ls = lastparm >= 0 ? ti_span_of(w, k->c[lastparm]) : s;
+    char *close = NULL;
+    if (lastparm >= 0 && ls.t > s.s && ls.t <= bs.s) {
+      ti_sb_add(o, w->src + s.s, ls.t - s.s);
+      ti_sb_str(o, ", __global uint *ts_ob");
+      for (int i = 0, nl = 0; kn && i < kn->nparams; i++)
+        if (kn->params[i].space == TS_SPACE_LOCAL) {
+          ti_sb_fmt(o, ", __local uint *ts_lw%d, __local uint *ts_lr%d", nl, nl);
+          nl++;
+        }
+      ti_sb_add(o, w->src + ls.t, bs.s - ls.t);
+    } else {
+      close = strrchr(sig, ')');
+      char *open = strchr(sig, '(');
+      if (!close || !open) {
+        ti_fail(w, s.line, "cannot rewrite the kernel's parameters");
+        return;
+      }
+      ti_sb_add(o, sig, (size_t)(open - sig) + 1);
+      ti_sb_str(o, "__global uint *ts_ob");
+      ti_sb_str(o, close);
+    }
+  }
+  /* the body: after '{', the prologue (kernels) */
+  w->in_kernel = kernel;
+  kids bk;
+  ti_children(k->c[body], &bk);
+  int ctx[64];
+  for (int i = 0; i < bk.n; i++)
+    ctx[i] = CTX_READ;
+  ti_sb_str(o, "{");
+  if (kernel && kn)
+    emit_prologue(w, o, kn);
+  span inner = bs;
+  inner.s += 1;
+  if (kernel && kn && inner.t > inner.s)
+    inner.t -= 1; /* its closing brace: the work-item's bounds are flushed before it */
+  if (bk.over)
+    emit_stmts(w, o, k->c[body], inner);
+  else
+    ti_emit_body(w, o, k->c[body], inner, &bk, ctx);
+  if (kernel && kn && inner.t < bs.t)
+    ti_sb_str(o, "ts_end(ts_c);\n}");
+  ti_sb_add(o, w->src + bs.t, s.t - bs.t);
+  w->in_kernel = 0;
+  w->kernel = NULL;
+}
+
+/* A __local array declared in a kernel: its two shadows and its registration follow it. */
+static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
+{
+  int ctx[64];
+  for (int i = 0; i < k->n; i++)
+    ctx[i] = CTX_READ;
+  ti_emit_body(w, o, c, s, k, ctx);
+  if (w->dialect)
+    return;
+  int any = 0;
+  for (int i = 0; i < k->n; i++) {
+    if (clang_getCursorKind(k->c[i]) != CXCursor_VarDecl)
+      continue;
+    CXType t = clang_getCursorType(k->c[i]);
+    /* (a pointer to __local memory, `__local int *p;`, is a private variable) */
+    if (clang_getCanonicalType(t).kind == CXType_Pointer ||
+        (clang_Cursor_getStorageClass(k->c[i]) != CX_SC_OpenCLWorkGroupLocal &&
+         ti_space_of(t) != 2))
+      continue;
+    if (!w->in_kernel) {
+      ti_fail(w, s.line, "a __local variable outside a kernel");
+      return;
+    }
+    CXString ns = clang_getCursorSpelling(k->c[i]);
+    const char *n = clang_getCString(ns);
+    CXType et = t;
+    while (ti_is_array(et))
+      et = clang_getArrayElementType(et);
+    CXType ct = clang_getCanonicalType(et);
+    long long esz = clang_Type_getSizeOf(ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct);
+    add_local(w, n, esz > 0 ? (int)esz : 1);
+    ti_sb_fmt(o, "\n  __local uint ts_lw_%s[sizeof(%s)], ts_lr_%s[sizeof(%s)];\n"
+              "  ts_lbuf(ts_c, (__local uchar *)%s%s, sizeof(%s), ts_lw_%s, ts_lr_%s);",
+           n, n, n, n, ti_is_array(t) ? "" : "&", n, n, n, n);
+    clang_disposeString(ns);
+    any = 1;
+  }
+  if (any)
+    ti_sb_str(o, "\n  barrier(CLK_LOCAL_MEM_FENCE);");
+}
+
+/* A block of more than 64 statements, written one statement after another. */
+typedef struct stmts {
+  walker *w;
+  sbuf *o;
+  unsigned pos, end;
+} stmts;
+
+static enum CXChildVisitResult emit_stmt(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  stmts *st = d;
+  if (st->w->failed)
+    return CXChildVisit_Break;
+  span cs = ti_span_of(st->w, c);
+  if (!cs.ok || cs.s < st->pos || cs.t > st->end)
+    return CXChildVisit_Continue; /* its text is written as it is (ti_check_seen looks at it) */
+  ti_sb_add(st->o, st->w->src + st->pos, cs.s - st->pos);
+  emit(st->w, st->o, c, CTX_READ);
+  st->pos = cs.t;
+  return CXChildVisit_Continue;
+}
+
+static void emit_stmts(walker *w, sbuf *o, CXCursor block, span s)
+{
+  stmts st = { w, o, s.s, s.t };
+  clang_visitChildren(block, emit_stmt, &st);
+  ti_sb_add(o, w->src + st.pos, s.t - st.pos);
+}
+
+static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
+{
+  if (w->failed)
+    return;
+  span s = ti_span_of(w, c);
+  if (!s.ok)
+    return;
+  kids k;
+  ti_children(c, &k);
+  if (k.over) { /* a block's statements, or an initialiser's values, one after another */
+    enum CXCursorKind ck = clang_getCursorKind(c);
+    if (ck == CXCursor_CompoundStmt || ck == CXCursor_InitListExpr)
+      emit_stmts(w, o, c, s);
+    else
+      ti_fail(w, s.line, "more than 64 parts in one expression or statement; tilescope cannot "
+              "rewrite it for observation");
+    return;
+  }
+  int kctx[64];
+  for (int i = 0; i < k.n; i++)
+    kctx[i] = CTX_READ;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_FunctionDecl:
+    emit_function(w, o, c, s, &k);
+    return;
+  case CXCursor_DeclStmt:
+    emit_decl_stmt(w, o, c, s, &k);
+    return;
+  case CXCursor_IfStmt:
+  case CXCursor_ForStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+    if (!w->dialect && w->fn_barrier) {
+      ti_emit_branch(w, o, c, s, &k, kctx);
+      return;
+    }
+    break;
+  case CXCursor_SwitchStmt:
+    if (!w->dialect && w->fn_barrier) { /* a break in it leaves the switch only */
+      unsigned brk = w->brk_bline;
+      w->brk_bline = 0;
+      ti_emit_switch(w, o, c, s, &k, kctx);
+      w->brk_bline = brk;
+      return;
+    }
+    break;
+  case CXCursor_ReturnStmt:
+    /* a kernel's return flushes the work-item's bounds first; `for` keeps it one statement
+     * (an `else` after it still belongs to the `if` before it) */
+    if (w->in_kernel && w->kernel && !w->dialect)
+      ti_sb_str(o, "for (ts_end(ts_c);;) ");
+    break;
+  case CXCursor_CallExpr:
+    if (ti_emit_call(w, o, c, s, &k))
+      return;
+    break;
+  default:
+    break;
+  }
+  int sp = ti_contexts(w, c, &k, ctx, kctx);
+  if (sp) {
+    ti_emit_access(w, o, c, s, sp, ctx, &k, kctx);
+    return;
+  }
+  ti_emit_body(w, o, c, s, &k, kctx);
+}
+
+enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d)
+{
+  (void)parent;
+  void **pp = d;
+  walker *w = pp[0];
+  sbuf *o = pp[1];
+  unsigned *pos = pp[2];
+  w->emit_node = emit; /* the pieces write their nodes' children through it (ti_emit) */
+  if (w->failed)
+    return CXChildVisit_Break;
+  span s = ti_span_of(w, c);
+  if (!s.ok || s.s < *pos)
+    return CXChildVisit_Continue;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
+    return CXChildVisit_Continue; /* copied as text with what lies between */
+  if (!clang_isCursorDefinition(c)) {
+    /* a prototype of the file's own function: as its definition is written */
+    if (w->dialect || !ti_own_function(w, c))
+      return CXChildVisit_Continue;
+    ti_sb_add(o, w->src + *pos, s.s - *pos);
+    if (ti_is_kernel(w, c))
+      ti_sb_str(o, "/* (a kernel's prototype) */");
+    else
+      emit_params(w, o, c, s, s.t, count_params(c));
+    *pos = s.t;
+    return CXChildVisit_Continue;
+  }
+  ti_sb_add(o, w->src + *pos, s.s - *pos);
+  emit(w, o, c, CTX_READ);
+  if (!w->dialect)
+    ti_check_seen(w, c, CTX_READ);
+  *pos = s.t;
+  return CXChildVisit_Continue;
+}

@@ -1,0 +1,71 @@
+/* A plain kernel's loading (ts_plain.h): the file read, its description (ts_plain_desc.c),
+ * the kernels' arguments from libclang (here, or in a process of its own through the job of
+ * ts_plain_pack.c, so that a file that makes libclang crash or run on costs one line), and
+ * every pass's arguments given their roles. It sits above the job so that the description
+ * below calls nothing back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_file.h"
+#include "ts_plain_int.h"
+
+#define MAX_FILE (4u << 20)
+
+ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
+                        ts_plain_desc **out, ts_error *err)
+{
+  return ts_plain_load_launch(path, NULL, extra, nextra, 0, out, err);
+}
+
+/* d's kernels, parsed here (timeout_s <= 0), or in a process of its own with that watchdog
+ * (ts_plain_job_isolated). */
+static ts_status parse(ts_plain_desc *d, double timeout_s, ts_error *err)
+{
+  if (timeout_s <= 0)
+    return ts_plain_parse(d->path, d->text, d->len, d->options, 0, &d->src, err);
+  char what[sizeof d->path + 16];
+  const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  snprintf(what, sizeof what, "%s, parsed", base);
+  ts_plain_request q = { .job = TS_JOB_PARSE };
+  ts_blob r;
+  ts_status st = ts_plain_job_isolated(what, &q, d, NULL, timeout_s, &r, err);
+  if (st == TS_OK && r.n != sizeof d->src)
+    st = ts_fail(err, TS_ERR_DEVICE, "%s: the parse sent %zu bytes, not %zu", what, r.n,
+                 sizeof d->src);
+  if (st == TS_OK)
+    memcpy(&d->src, r.p, sizeof d->src);
+  ts_blob_free(&r);
+  return st;
+}
+
+ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
+                               int nextra, double parse_timeout_s, ts_plain_desc **out,
+                               ts_error *err)
+{
+  ts_plain_desc *d = calloc(1, sizeof *d);
+  if (!d)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  snprintf(d->path, sizeof d->path, "%s", path);
+  uint8_t *data = NULL;
+  ts_status st = ts_file_read_all(path, MAX_FILE, &data, &d->len, err);
+  if (st != TS_OK) {
+    free(d);
+    return st;
+  }
+  d->text = (char *)data;
+  st = ts_plain_read_launch(d, launch, extra, nextra, err);
+  for (int i = 0; i < d->npasses; i++) /* a pass without options= is built with the file's */
+    if (!d->pass[i].own_options)
+      snprintf(d->pass[i].options, sizeof d->pass[i].options, "%s", d->options);
+  if (st == TS_OK)
+    st = parse(d, parse_timeout_s, err);
+  for (int i = 0; st == TS_OK && i < d->npasses; i++)
+    st = ts_plain_resolve(d, &d->pass[i], err);
+  if (st != TS_OK) {
+    ts_plain_desc_free(d);
+    return st;
+  }
+  *out = d;
+  return TS_OK;
+}
