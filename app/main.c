@@ -66,7 +66,8 @@ static void usage(FILE *f)
           "every command takes --kernel-file FILE.cl (repeatable): a user kernel, a variant\n"
           "declared by the file's header; the *.cl files of $TILESCOPE_USER_KERNELS (default\n"
           "~/.config/tilescope/kernels) are loaded too; --launch FILE gives a plain kernel's\n"
-          "launch description beside its file (docs/kernel-authors.md)\n");
+          "launch description beside its file (docs/kernel-authors.md); run --sim FILE.sim\n"
+          "launches a kernel as an Oclgrind simulator file describes it\n");
 }
 
 /* The variants of the --kernel-file options, in order: with no --variant, the command runs
@@ -256,6 +257,9 @@ static int run_command(int argc, char **argv)
   }
   if (cmd && strcmp(cmd, "run") == 0 && cli_plain_file)
     return cmd_run_plain(argc - 1, argv + 1);
+  for (int i = 2; cmd && strcmp(cmd, "run") == 0 && i < argc; i++)
+    if (strcmp(argv[i], "--sim") == 0 || strncmp(argv[i], "--sim=", 6) == 0)
+      return cmd_run_plain(argc - 1, argv + 1);
   if (cmd && strcmp(cmd, "bench") == 0 && cli_plain_file)
     return cmd_bench_plain(argc - 1, argv + 1);
   /* --kernel-file without --variant: run, shot and the viewer take the file's variant. */

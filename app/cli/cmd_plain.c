@@ -18,14 +18,18 @@
 #include "ts_npy.h"
 #include "ts_number.h"
 #include "ts_plain.h"
+#include "ts_sim.h"
 
 static const char usage[] =
     "usage: tilescope run --kernel-file K.cl [-i IN.png] [-o OUT.png] [--expect REF.png]\n"
+    "       tilescope run --sim FILE.sim\n"
     "                     [--pass \"entry=... global=... local=... ARG=ROLE\"]...\n"
     "                     [--observe [--observe-thread GX,GY:LX,LY] [--observe-pixel X,Y]]\n"
     "                     [--json]\n"
     "A plain OpenCL C kernel, launched as its `// tilescope: plain` lines (or each --pass)\n"
-    "say; with --observe every __global and __local access is recorded and checked.\n";
+    "say, or as an Oclgrind simulator file describes it (its `dump` arguments are printed\n"
+    "after the run as oclgrind-kernel prints them); with --observe every __global and\n"
+    "__local access is recorded and checked.\n";
 
 const char *cli_plain_file;
 const char *cli_plain_launch;
@@ -182,6 +186,43 @@ static ts_status run_here(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   return st;
 }
 
+/* An Oclgrind simulator file's launch: its head, its kernel file parsed (isolated with
+ * timeout_s > 0), its arguments read against the kernel's, and the description's one pass;
+ * the kernels see a 1x1 grey image they do not take. */
+static ts_status load_sim(const char *path, double timeout_s, ts_sim **sim, ts_plain_desc **d,
+                          ts_image **in, ts_error *err)
+{
+  ts_status st = ts_sim_head(path, sim, err);
+  if (st == TS_OK)
+    st = ts_plain_load_kernels((*sim)->program, (*sim)->options, timeout_s, d, err);
+  const ts_plain_kernel *k = st == TS_OK ? ts_plain_kernel_named(*d, (*sim)->kernel) : NULL;
+  if (st == TS_OK && !k)
+    st = ts_fail(err, TS_ERR_ARG, "%s:2: the kernel file %s has no kernel '%s'", path,
+                 (*sim)->program, (*sim)->kernel);
+  if (st == TS_OK)
+    st = ts_sim_args(*sim, k, err);
+  if (st == TS_OK)
+    st = ts_sim_desc(*sim, *d, err);
+  if (st == TS_OK && (st = ts_image_create(1, 1, 1, in, err)) == TS_OK)
+    (*in)->data[0] = 0;
+  return st;
+}
+
+/* What the simulator file marks dump, as oclgrind-kernel prints it. */
+static void print_dumps(const ts_sim *sim, const ts_plain_result *r)
+{
+  size_t at = 0;
+  for (int i = 0; i < sim->nargs; i++) {
+    const ts_sim_arg *a = &sim->args[i];
+    if (!a->dump || a->kind != TS_SIM_BUFFER)
+      continue;
+    if (at + a->size > r->dump_bytes)
+      break; /* the run read back fewer (cannot happen: ts_plain_run reads every one) */
+    ts_sim_dump(a, r->dump + at, stdout);
+    at += a->size;
+  }
+}
+
 int cmd_run_plain(int argc, char **argv)
 {
   /* --pass is repeatable: take them out before the table parser */
@@ -199,7 +240,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   argc = out_n;
   const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL, *raw_path = NULL,
-             *kernels = NULL, *pixel = NULL;
+             *kernels = NULL, *pixel = NULL, *sim_path = NULL;
   int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
   double timeout = 300;
   const char *isolate_s = NULL;
@@ -217,6 +258,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--repeats", 0, OPT_INT, &repeats, "N", "time each pass N times, keep the fastest (default 1)", NULL },
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped (default 300)", NULL },
     { "--isolate", 0, OPT_STR, &isolate_s, "process|none", "run the kernel in a process of its own (default), or in this one", NULL },
+    { "--sim", 0, OPT_STR, &sim_path, "FILE.sim", "launch the kernel as this Oclgrind simulator file describes it (instead of --kernel-file)", NULL },
   };
   const char *pos[1];
   int npos;
@@ -264,12 +306,19 @@ int cmd_run_plain(int argc, char **argv)
     fprintf(stderr, "tilescope run: --repeats: must be 1 to 1000\n");
     return EXIT_USAGE;
   }
-  if (!in_path && !(in_path = paths_default_asset()))
+  if (sim_path && (cli_plain_file || in_path || out_path || expect_path || raw_path || pixel ||
+                   npasses)) {
+    fprintf(stderr, "tilescope run: --sim %s: the file says what to launch, on what: it takes "
+                    "no --kernel-file, --pass, -i, -o, --expect, --raw or --observe-pixel\n",
+            sim_path);
+    return EXIT_USAGE;
+  }
+  if (!sim_path && !in_path && !(in_path = paths_default_asset()))
     return EXIT_USAGE;
   const cli_file ins[] = { { "--kernel-file", cli_plain_file }, { "--launch", cli_plain_launch },
-                           { "-i", in_path }, { "--expect", expect_path } };
+                           { "-i", in_path }, { "--expect", expect_path }, { "--sim", sim_path } };
   const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path } };
-  if (!cli_check_files("run", ins, 4, outs, 2))
+  if (!cli_check_files("run", ins, 5, outs, 2))
     return EXIT_USAGE;
   const char *kdir = paths_kernels_dir(kernels);
   if (!kdir)
@@ -279,13 +328,19 @@ int cmd_run_plain(int argc, char **argv)
   ts_image *in = NULL;
   ts_cl *cl = NULL;
   ts_plain_result *res = NULL, *plain = NULL;
+  ts_sim *sim = NULL;
   int rc = EXIT_USAGE;
-  if (ts_plain_load_launch(cli_plain_file, cli_plain_launch, passes, npasses,
-                           isolate ? timeout : 0, &d, &err) != TS_OK) {
+  if (sim_path) {
+    if (load_sim(sim_path, isolate ? timeout : 0, &sim, &d, &in, &err) != TS_OK) {
+      fprintf(stderr, "tilescope run: %s\n", err.msg);
+      goto out;
+    }
+  } else if (ts_plain_load_launch(cli_plain_file, cli_plain_launch, passes, npasses,
+                                  isolate ? timeout : 0, &d, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
-  if (ts_image_load_png(in_path, &in, &err) != TS_OK) {
+  if (!in && ts_image_load_png(in_path, &in, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
@@ -332,8 +387,12 @@ int cmd_run_plain(int argc, char **argv)
   rc = EXIT_OK;
   FILE *o = json ? stderr : stdout;
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
-  fprintf(o, "%s on %dx%dx%d (%s): %d pass%s\n", base, in->w, in->h, in->c, shown->device,
-          d->npasses, d->npasses == 1 ? "" : "es");
+  if (sim)
+    fprintf(o, "%s as %s launches it (%s): %d pass\n", base, sim_path, shown->device,
+            d->npasses);
+  else
+    fprintf(o, "%s on %dx%dx%d (%s): %d pass%s\n", base, in->w, in->h, in->c, shown->device,
+            d->npasses, d->npasses == 1 ? "" : "es");
   for (int p = 0; p < d->npasses; p++) {
     const ts_plain_launch *L = &shown->launch[p];
     if (L->dims == 3)
@@ -352,8 +411,8 @@ int cmd_run_plain(int argc, char **argv)
       fprintf(o, ", observed %.3f ms", res->launch[p].ms);
     fputc('\n', o);
   }
-  if (shown->raw_lane > 1 || shown->raw_channels != in->c || shown->raw_cols != in->w ||
-      shown->raw_rows != in->h)
+  if (shown->raw && (shown->raw_lane > 1 || shown->raw_channels != in->c ||
+                     shown->raw_cols != in->w || shown->raw_rows != in->h))
     fprintf(o, "output: %dx%d, %d channel%s of %d-byte %s, shown %s\n", shown->raw_cols,
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
@@ -370,8 +429,11 @@ int cmd_run_plain(int argc, char **argv)
     for (int k = 0; k < TS_NFIND; k++)
       total += res->counts[k];
     const ts_image *ro = res->out;
-    int same = !plain || memcmp(ro->data, plain->out->data,
-                                (size_t)ro->w * (size_t)ro->h * (size_t)ro->c) == 0;
+    int same = !plain || !ro || !plain->out ||
+               memcmp(ro->data, plain->out->data, (size_t)ro->w * (size_t)ro->h * (size_t)ro->c) == 0;
+    same = same && (!plain || (res->dump_bytes == plain->dump_bytes &&
+                               (!res->dump_bytes ||
+                                memcmp(res->dump, plain->dump, res->dump_bytes) == 0)));
     const char *differs =
         same || res->counts[TS_FIND_OOB] ? "" : "; the observed output differs from the plain run's";
     if (res->nfindings == 0)
@@ -504,7 +566,10 @@ int cmd_run_plain(int argc, char **argv)
   }
   if (unobservable[0]) /* --observe asked for what cannot be done here (said above) */
     rc = EXIT_USAGE;
+  if (sim)
+    print_dumps(sim, shown);
 out:
+  ts_sim_free(sim);
   ts_plain_result_free(res);
   ts_plain_result_free(plain);
   ts_cl_destroy(cl);

@@ -130,7 +130,21 @@ typedef enum ts_plain_role {
   TS_ARG_LOCAL,    /* a __local buffer of `expr` bytes */
   TS_ARG_VALUE,    /* the value of `expr` */
   TS_ARG_NAMED,    /* the declared buffer named `expr` (ts_plain_bufdecl) */
+  TS_ARG_DATA,     /* a buffer the launch gives whole: d->data[atoi(expr)] */
+  TS_ARG_BYTES,    /* a value given as its bytes (a scalar, vector or struct): d->data[...] */
+  TS_ARG_NULL,     /* a NULL buffer */
 } ts_plain_role;
+
+/* A buffer or value a launch gives whole, as an Oclgrind simulator file does (ts_sim.h): its
+ * size, element and first contents, whether the kernel may only read it (ro) or only write
+ * it (wo), and whether its contents are printed after the run (dump). */
+typedef struct ts_plain_data {
+  char name[64];
+  size_t size;
+  uint8_t *bytes;                /* size bytes; NULL: uninitialised */
+  int lane, is_float, is_signed; /* its element: bytes, kind */
+  int ro, wo, dump;
+} ts_plain_data;
 
 /* A buffer a `buffer` line declares. */
 typedef enum ts_plain_bufrole { TS_BUF_INPUT = 1, TS_BUF_OUTPUT, TS_BUF_TEMP } ts_plain_bufrole;
@@ -182,6 +196,8 @@ typedef struct ts_plain_desc {
   char *text;                  /* the file */
   size_t len;
   ts_plain_src src;            /* its kernels */
+  int ndata;                   /* what the launch gives whole (TS_ARG_DATA, TS_ARG_BYTES) */
+  ts_plain_data data[TS_PLAIN_MAX_PARAMS];
 } ts_plain_desc;
 
 /* Whether a kernel file is a plain one: it has a `// tilescope: plain` or `buffer` line. */
@@ -200,6 +216,10 @@ ts_status ts_plain_load(const char *path, const char *const *extra, int nextra,
 ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
                                int nextra, double parse_timeout_s, ts_plain_desc **out,
                                ts_error *err);
+/* The file and its kernels alone, parsed with `options`, with no pass yet: for a launch
+ * described elsewhere (an Oclgrind simulator file, ts_sim.h), which fills the passes. */
+ts_status ts_plain_load_kernels(const char *path, const char *options, double parse_timeout_s,
+                                ts_plain_desc **out, ts_error *err);
 /* The declared buffer of that name, or NULL. */
 const ts_plain_bufdecl *ts_plain_buf_named(const ts_plain_desc *d, const char *name);
 void ts_plain_desc_free(ts_plain_desc *d);
@@ -323,6 +343,9 @@ typedef struct ts_plain_result {
   size_t nfindings;
   uint64_t counts[TS_NFIND];   /* every finding of each kind, all passes */
   char device[160];
+  uint8_t *dump;               /* the contents of each d->data marked dump after the run, in
+                                * their order (each its size) */
+  size_t dump_bytes;
 } ts_plain_result;
 
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,

@@ -678,5 +678,7 @@ void ts_plain_desc_free(ts_plain_desc *d)
     return;
   ts_plain_src_free(&d->src);
   free(d->text);
+  for (int i = 0; i < d->ndata && i < TS_PLAIN_MAX_PARAMS; i++)
+    free(d->data[i].bytes);
   free(d);
 }

@@ -47,6 +47,7 @@ typedef struct rbuf {
   int cols, rows;      /* pixels a row, and rows */
   size_t step, offset; /* bytes a row, and before the first row */
   const ts_plain_bufdecl *decl; /* a declared buffer's line, or NULL for the image roles */
+  const ts_plain_data *data;    /* a buffer the launch gives whole (TS_ARG_DATA), or NULL */
   int written;         /* an earlier pass had it as a pointer that is not const */
   uint8_t *wmask;      /* observed: a byte a lane, 1 where an earlier pass wrote it (NULL:
                         * none tracked); the output's and the temporaries' */

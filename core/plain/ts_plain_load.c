@@ -69,3 +69,26 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
   *out = d;
   return TS_OK;
 }
+
+ts_status ts_plain_load_kernels(const char *path, const char *options, double parse_timeout_s,
+                                ts_plain_desc **out, ts_error *err)
+{
+  ts_plain_desc *d = calloc(1, sizeof *d);
+  if (!d)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  snprintf(d->path, sizeof d->path, "%s", path);
+  snprintf(d->options, sizeof d->options, "%s", options ? options : "");
+  uint8_t *data = NULL;
+  ts_status st = ts_file_read_all(path, MAX_FILE, &data, &d->len, err);
+  if (st != TS_OK) {
+    free(d);
+    return st;
+  }
+  d->text = (char *)data;
+  if ((st = parse(d, parse_timeout_s, err)) != TS_OK) {
+    ts_plain_desc_free(d);
+    return st;
+  }
+  *out = d;
+  return TS_OK;
+}

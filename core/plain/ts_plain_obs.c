@@ -158,8 +158,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     /* F_UNSET: what this launch reads of the output or a temporary and did not write,
      * nothing wrote; B_MASK: nothing wrote but where the mask says an earlier pass did (an
      * earlier pass's writes are not in this launch's shadows) */
-    int tracked = (rb->role == TS_ARG_OUTPUT || rb->role == TS_ARG_BUFFER) &&
-                  !(rb->decl && rb->decl->has_init); /* init=: its first values are meant */
+    int tracked = ((rb->role == TS_ARG_OUTPUT || rb->role == TS_ARG_BUFFER) &&
+                   !(rb->decl && rb->decl->has_init)) || /* init=: its first values are meant */
+                  (rb->role == TS_ARG_DATA && !rb->data->bytes); /* given uninitialised */
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
                  (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0);
     b[B_MASK] = lay->mask[i];

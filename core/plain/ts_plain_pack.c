@@ -34,6 +34,7 @@ void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b)
       ts_blob_put(b, L->groups, (size_t)L->ngroups_all * sizeof *L->groups);
     ts_blob_put(b, L->log, L->nlog * sizeof *L->log);
   }
+  ts_blob_put(b, r->dump, r->dump_bytes);
 }
 
 /* n items of size s from the blob into a new array (NULL and 1 for none). */
@@ -66,6 +67,7 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
   r->out = NULL;
   r->raw = NULL;
   r->findings = NULL;
+  r->dump = NULL;
   for (int i = 0; i < TS_PLAIN_MAX_PASSES; i++) {
     r->launch[i].groups = NULL;
     r->launch[i].log = NULL;
@@ -97,6 +99,8 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
       L->log = p;
     }
   }
+  ok = ok && take(b, &at, r->dump_bytes, 1, &p);
+  r->dump = p;
   if (!ok || at != b->n) {
     ts_plain_result_free(r);
     return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's result came back damaged");
@@ -134,6 +138,9 @@ void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, co
   ts_blob_put(b, &q->opts, sizeof q->opts);
   ts_blob_put(b, d, sizeof *d); /* the fixed part; text and src.source are rewritten on reading */
   ts_blob_put(b, d->text, d->len);
+  for (int i = 0; i < d->ndata; i++)
+    if (d->data[i].bytes)
+      ts_blob_put(b, d->data[i].bytes, d->data[i].size);
   int32_t img[3] = { in ? in->w : 0, in ? in->h : 0, in ? in->c : 0 };
   ts_blob_put(b, img, sizeof img);
   if (in)
@@ -155,12 +162,23 @@ ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plai
            get_str(b, &at, q->kernels_dir, sizeof q->kernels_dir) &&
            ts_blob_get(b, &at, &q->device, sizeof q->device) &&
            ts_blob_get(b, &at, &q->opts, sizeof q->opts) && ts_blob_get(b, &at, d, sizeof *d);
+  uint8_t sent[TS_PLAIN_MAX_PARAMS] = { 0 }; /* the data whose bytes follow */
   if (d) {
     d->text = NULL; /* nothing of the sender's pointers is kept */
     d->src.source = NULL;
+    ok = ok && d->ndata >= 0 && d->ndata <= TS_PLAIN_MAX_PARAMS;
+    for (int i = 0; i < TS_PLAIN_MAX_PARAMS; i++) {
+      sent[i] = d->data[i].bytes != NULL;
+      d->data[i].bytes = NULL;
+    }
   }
   ok = ok && d->len < b->n && (d->text = malloc(d->len + 1)) != NULL &&
-       ts_blob_get(b, &at, d->text, d->len) && ts_blob_get(b, &at, img, sizeof img);
+       ts_blob_get(b, &at, d->text, d->len);
+  for (int i = 0; ok && i < d->ndata; i++)
+    if (sent[i])
+      ok = d->data[i].size < b->n && (d->data[i].bytes = malloc(d->data[i].size + 1)) != NULL &&
+           ts_blob_get(b, &at, d->data[i].bytes, d->data[i].size);
+  ok = ok && ts_blob_get(b, &at, img, sizeof img);
   if (ok)
     d->text[d->len] = 0;
   ts_image *im = NULL;

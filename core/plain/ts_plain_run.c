@@ -38,7 +38,10 @@ static int64_t size_of(const runner *r, const char *e, int64_t lo, int64_t hi)
 static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *p)
 {
   const ts_plain_bufdecl *dc = a->role == TS_ARG_NAMED ? ts_plain_buf_named(r->d, a->expr) : NULL;
-  const char *key = dc                          ? dc->name
+  const ts_plain_data *dt = a->role == TS_ARG_DATA || a->role == TS_ARG_NULL
+                                ? &r->d->data[atoi(a->expr)] : NULL;
+  const char *key = dt                          ? dt->name
+                    : dc                        ? dc->name
                     : a->role == TS_ARG_BUFFER ? a->name
                     : a->role == TS_ARG_INPUT  ? "<in>"
                                                : "<out>";
@@ -52,6 +55,20 @@ static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *
   rbuf *b = &r->bufs[r->nbufs];
   memset(b, 0, sizeof *b);
   snprintf(b->name, sizeof b->name, "%s", key);
+  if (dt) {
+    /* a buffer given whole: a row of its elements (NULL: none, every access outside it) */
+    b->data = dt;
+    b->role = a->role;
+    b->lane_bytes = dt->lane;
+    b->is_float = dt->is_float;
+    b->is_signed = dt->is_signed;
+    b->channels = b->rows = 1;
+    b->cols = (int)(dt->size / (size_t)dt->lane);
+    b->step = dt->size;
+    b->bytes = a->role == TS_ARG_NULL ? 0 : dt->size;
+    r->nbufs++;
+    return b;
+  }
   if (dc) {
     const char *lp = r->d->launch[0] ? r->d->launch : r->d->path;
     b->decl = dc;
@@ -126,6 +143,12 @@ static ts_status first_contents(runner *r, const ts_image *img, const rbuf *b, u
   uint8_t *m = calloc(1, b->bytes ? b->bytes : 1);
   if (!m)
     return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  if (b->data) { /* its own contents, or zeros where it has none (uninitialised) */
+    if (b->data->bytes)
+      memcpy(m, b->data->bytes, b->bytes);
+    *out = m;
+    return TS_OK;
+  }
   double init = b->decl ? b->decl->init : 0;
   if (init != 0)
     for (size_t i = 0; i + (size_t)b->lane_bytes <= b->bytes; i += (size_t)b->lane_bytes)
@@ -446,13 +469,15 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     case TS_ARG_INPUT:
     case TS_ARG_OUTPUT:
     case TS_ARG_BUFFER:
-    case TS_ARG_NAMED: {
+    case TS_ARG_NAMED:
+    case TS_ARG_DATA:
+    case TS_ARG_NULL: {
       rbuf *b = buffer_for(r, a, p);
       if (!b) {
         st = TS_ERR_ARG;
         break;
       }
-      if (!b->mem) {
+      if (!b->mem && a->role != TS_ARG_NULL) {
         uint8_t *first = NULL;
         if ((st = first_contents(r, r->img, b, &first)) != TS_OK)
           break;
@@ -485,7 +510,16 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       snprintf(lb->buffer, sizeof lb->buffer, "%s", b->decl ? b->decl->name : "");
       L->nbufs = ng + 1;
       gb[ng++] = b;
-      e = clSetKernelArg(kn, (cl_uint)j, sizeof(cl_mem), &b->mem);
+      e = clSetKernelArg(kn, (cl_uint)j, sizeof(cl_mem), a->role == TS_ARG_NULL ? NULL : &b->mem);
+      break;
+    }
+    case TS_ARG_BYTES: {
+      const ts_plain_data *dt = &r->d->data[atoi(a->expr)];
+      if (dt->size < (size_t)p->elem_size)
+        st = ts_fail(r->err, TS_ERR_ARG, "%s: %s: argument '%s' (%s): %zu bytes given, %d wanted",
+                     r->d->path, k->name, p->name, p->type, dt->size, p->elem_size);
+      else
+        e = clSetKernelArg(kn, (cl_uint)j, (size_t)p->elem_size, dt->bytes);
       break;
     }
     case TS_ARG_LOCAL: {
@@ -644,7 +678,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     ts_plain_role role = ps->args[j].role;
     if (p->pointer && p->space == TS_SPACE_GLOBAL && !p->is_const &&
         (role == TS_ARG_INPUT || role == TS_ARG_OUTPUT || role == TS_ARG_BUFFER ||
-         role == TS_ARG_NAMED)) {
+         role == TS_ARG_NAMED || role == TS_ARG_DATA)) {
       rbuf *b = buffer_for(r, &ps->args[j], p);
       if (b)
         b->written = 1;
@@ -729,6 +763,38 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
   return st;
 }
 
+/* The buffers given whole that the launch marks dump, read back in their order. */
+static ts_status read_dumps(runner *r, ts_plain_result *res)
+{
+  size_t n = 0;
+  for (int i = 0; i < r->d->ndata; i++)
+    n += r->d->data[i].dump ? r->d->data[i].size : 0;
+  if (n == 0)
+    return TS_OK;
+  if (!(res->dump = malloc(n)))
+    return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  for (int i = 0; i < r->d->ndata; i++) {
+    const ts_plain_data *dt = &r->d->data[i];
+    if (!dt->dump || !dt->size)
+      continue;
+    const rbuf *b = NULL;
+    for (int j = 0; j < r->nbufs; j++)
+      if (r->bufs[j].data == dt && r->bufs[j].mem)
+        b = &r->bufs[j];
+    cl_int e = b ? clEnqueueReadBuffer(r->q, b->mem, CL_TRUE, 0, dt->size, res->dump +
+                                       res->dump_bytes, 0, NULL, NULL)
+                 : CL_SUCCESS; /* no pass took it: its first contents */
+    if (!b && dt->bytes)
+      memcpy(res->dump + res->dump_bytes, dt->bytes, dt->size);
+    else if (!b)
+      memset(res->dump + res->dump_bytes, 0, dt->size);
+    if (e != CL_SUCCESS)
+      return clfail(r, e, "reading a dumped buffer");
+    res->dump_bytes += dt->size;
+  }
+  return TS_OK;
+}
+
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
                        const ts_plain_opts *o, ts_plain_result **out, ts_error *err)
 {
@@ -782,11 +848,13 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   for (int i = r.nbufs - 1; i >= 0; i--)
     if (r.bufs[i].role == TS_ARG_OUTPUT)
       ob = &r.bufs[i];
-  if (st == TS_OK && !ob)
+  if (st == TS_OK && !ob && d->ndata == 0)
     st = ts_fail(err, TS_ERR_ARG, "%s: no pass has an output argument (name it out, or say ARG=output)",
                  d->path);
-  if (st == TS_OK)
+  if (st == TS_OK && ob)
     st = read_output(&r, ob, in, res);
+  if (st == TS_OK)
+    st = read_dumps(&r, res);
   for (int i = 0; i < r.nbufs; i++) {
     if (r.bufs[i].mem)
       clReleaseMemObject(r.bufs[i].mem);
@@ -814,5 +882,6 @@ void ts_plain_result_free(ts_plain_result *r)
     free(r->launch[i].log);
   }
   free(r->findings);
+  free(r->dump);
   free(r);
 }
