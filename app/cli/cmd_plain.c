@@ -566,6 +566,12 @@ int cmd_run_plain(int argc, char **argv)
   }
   if (unobservable[0]) /* --observe asked for what cannot be done here (said above) */
     rc = EXIT_USAGE;
+  /* what the kernel printed, once, from the run shown; a simulator file's as the device
+   * printed it (an Oclgrind .ref compares it line for line), before its dumps */
+  if (shown->printed_bytes && !sim && !json)
+    printf("printed by the kernel (printf) in the %s run:\n", plain ? "plain" : "observed");
+  if (shown->printed_bytes)
+    fwrite(shown->printed, 1, shown->printed_bytes, stdout);
   if (sim)
     print_dumps(sim, shown);
 out:

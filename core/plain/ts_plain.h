@@ -196,6 +196,8 @@ typedef struct ts_plain_desc {
   char *text;                  /* the file */
   size_t len;
   ts_plain_src src;            /* its kernels */
+  int whole;                   /* the launch is given whole (an Oclgrind simulator file): it
+                                * takes no image, and what it dumps is its output */
   int ndata;                   /* what the launch gives whole (TS_ARG_DATA, TS_ARG_BYTES) */
   ts_plain_data data[TS_PLAIN_MAX_PARAMS];
 } ts_plain_desc;
@@ -300,6 +302,8 @@ typedef struct ts_plain_buf {
   int cols, rows;       /* its shape, in pixels */
   int64_t step, offset; /* bytes per row, and before the first row */
   int temp;             /* a temporary (not an image) */
+  int array;            /* a buffer given whole (TS_ARG_DATA): its elements are NAME[i]; 2:
+                         * NULL (TS_ARG_NULL) */
 } ts_plain_buf;
 
 typedef struct ts_plain_launch {
@@ -346,6 +350,9 @@ typedef struct ts_plain_result {
   uint8_t *dump;               /* the contents of each d->data marked dump after the run, in
                                 * their order (each its size) */
   size_t dump_bytes;
+  char *printed;               /* what the kernel printed (printf), in a run made in a process
+                                * of its own (else it went to standard output as it came) */
+  size_t printed_bytes;
 } ts_plain_result;
 
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,

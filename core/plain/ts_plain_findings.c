@@ -80,7 +80,7 @@ int ts_plain_place_pixel(const ts_plain_desc *d, const ts_plain_result *r, int p
   int64_t ex, ey, ec;
   if (pass < 0 || pass >= d->npasses || !r->out || p->off < 0 || p->acc == TS_PLACE_BRANCH ||
       !element_of(r, pass, p, &a, &ex, &ey, &ec) || ey < 0 || ey >= a->rows || ex >= a->cols ||
-      a->temp)
+      a->temp || a->array)
     return 0;
   *x = (int)ex;
   *y = (int)ey;
@@ -110,6 +110,19 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
   }
   int C = a->channels > 0 ? a->channels : 1;
   const char *name = a->buffer[0] ? a->buffer : a->name;
+  if (a->array) { /* a buffer given whole: its elements as the source indexes them */
+    int lane = a->lane > 0 ? a->lane : 1;
+    if (a->array == 2)
+      snprintf(b, n, "%s (a NULL buffer) byte %lld", name, (long long)p->off);
+    else if (p->off < 0)
+      snprintf(b, n, "%s, %lld bytes before its start", name, (long long)-p->off);
+    else if (p->off / lane >= a->cols)
+      snprintf(b, n, "%s[%lld], past its end (it has %d elements)", name,
+               (long long)(p->off / lane), a->cols);
+    else
+      snprintf(b, n, "%s[%lld]", name, (long long)(p->off / lane));
+    return;
+  }
   const char *what = a->temp ? "element" : "pixel";
   char tmp[80] = "";
   if (a->temp)

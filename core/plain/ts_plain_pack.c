@@ -35,6 +35,7 @@ void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b)
     ts_blob_put(b, L->log, L->nlog * sizeof *L->log);
   }
   ts_blob_put(b, r->dump, r->dump_bytes);
+  ts_blob_put(b, r->printed, r->printed_bytes);
 }
 
 /* n items of size s from the blob into a new array (NULL and 1 for none). */
@@ -68,6 +69,7 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
   r->raw = NULL;
   r->findings = NULL;
   r->dump = NULL;
+  r->printed = NULL;
   for (int i = 0; i < TS_PLAIN_MAX_PASSES; i++) {
     r->launch[i].groups = NULL;
     r->launch[i].log = NULL;
@@ -101,6 +103,8 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
   }
   ok = ok && take(b, &at, r->dump_bytes, 1, &p);
   r->dump = p;
+  ok = ok && take(b, &at, r->printed_bytes, 1, &p);
+  r->printed = p;
   if (!ok || at != b->n) {
     ts_plain_result_free(r);
     return ts_fail(err, TS_ERR_FORMAT, "a plain kernel's result came back damaged");
@@ -249,9 +253,27 @@ ts_status ts_plain_job_do(const ts_plain_request *q, const ts_plain_desc *d, con
   }
   ts_cl *cl = NULL;
   ts_plain_result *r = NULL;
+  /* What the kernel prints (printf) is kept with the result, so that the caller prints the
+   * run it shows once, where it belongs (this process's standard output is its own). */
+  fflush(stdout);
+  int saved = dup(1), cap = memfd_create("tilescope-printf", MFD_CLOEXEC);
+  if (saved >= 0 && cap >= 0)
+    dup2(cap, 1);
   st = ts_cl_create(q->device, q->kernels_dir[0] ? q->kernels_dir : NULL, &cl, err);
   if (st == TS_OK)
     st = ts_plain_run(cl, d, in, &q->opts, &r, err);
+  fflush(stdout);
+  if (saved >= 0 && cap >= 0) {
+    dup2(saved, 1);
+    off_t n = lseek(cap, 0, SEEK_END);
+    if (r && n > 0 && (r->printed = malloc((size_t)n)) != NULL &&
+        pread(cap, r->printed, (size_t)n, 0) == n)
+      r->printed_bytes = (size_t)n;
+  }
+  if (saved >= 0)
+    close(saved);
+  if (cap >= 0)
+    close(cap);
   if (st == TS_OK)
     ts_plain_result_pack(r, out);
   ts_plain_result_free(r);

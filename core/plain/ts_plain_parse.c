@@ -86,9 +86,11 @@ static ts_status parse_tu(const char *path, const char *text, size_t len, const 
                           unsigned line_base, CXIndex *pidx, CXTranslationUnit *ptu,
                           ts_error *err)
 {
-  const char *args[1040] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                             "-w" };
-  int nargs = 6;
+  /* OpenCL C 1.2 unless the options name a standard (an Oclgrind suite's -cl-std=CL2.0) */
+  int std_given = options && strstr(options, "-cl-std=") != NULL;
+  const char *args[1040] = { "-x", "cl", "-Xclang", "-finclude-default-header", "-w",
+                             "-cl-std=CL1.2" };
+  int nargs = std_given ? 5 : 6;
 #ifdef TS_CLANG_RESOURCE_DIR
   /* where opencl-c.h is, when libclang was unpacked somewhere of its own */
   const char *res = getenv("TILESCOPE_CLANG_RESOURCE");

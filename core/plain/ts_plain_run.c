@@ -257,7 +257,10 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
     for (int i = 0; i < ps->ldims; i++)
       if ((st = eval_size(r, ps, "local", ps->local[i], &L->local[i])) != TS_OK)
         return st;
-    for (int i = 0; i < L->dims; i++)
+    /* OpenCL C 2.0 and later launch a last, smaller group, unless told otherwise */
+    const char *std = strstr(ps->options, "-cl-std=CL");
+    int partial = std && std[10] >= '2' && !strstr(ps->options, "-cl-uniform-work-group-size");
+    for (int i = 0; i < L->dims && !partial; i++)
       if (L->global[i] % L->local[i])
         return ts_fail(r->err, TS_ERR_ARG,
                        "%s: local: %zu does not divide the global size %zu (dimension %d); "
@@ -275,7 +278,7 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
   }
   uint64_t ng = 1;
   for (int i = 0; i < 3; i++) {
-    L->ngroups[i] = (uint32_t)(L->global[i] / L->local[i]);
+    L->ngroups[i] = (uint32_t)((L->global[i] + L->local[i] - 1) / L->local[i]);
     ng *= L->ngroups[i];
   }
   if (ng > (1u << 26))
@@ -390,7 +393,8 @@ static ts_status build(runner *r, int observe, int p)
   else if (includes && !memchr(d->path, ' ', (size_t)(slash - d->path)))
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
   char opts[8192]; /* the standard, the include folder and the options, whole */
-  snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s%s %s",
+  snprintf(opts, sizeof opts, "%s%s%s%s %s",
+           strstr(options, "-cl-std=") ? "" : "-cl-std=CL1.2", /* unless the options name one */
            observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
            observe && r->many ? " -DTS_CALLS=1" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
@@ -506,6 +510,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       lb->step = (int64_t)b->step;
       lb->offset = (int64_t)b->offset;
       lb->temp = b->role == TS_ARG_BUFFER;
+      lb->array = b->role == TS_ARG_DATA ? 1 : b->role == TS_ARG_NULL ? 2 : 0;
       snprintf(lb->name, sizeof lb->name, "%s", a->name);
       snprintf(lb->buffer, sizeof lb->buffer, "%s", b->decl ? b->decl->name : "");
       L->nbufs = ng + 1;
@@ -848,7 +853,7 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   for (int i = r.nbufs - 1; i >= 0; i--)
     if (r.bufs[i].role == TS_ARG_OUTPUT)
       ob = &r.bufs[i];
-  if (st == TS_OK && !ob && d->ndata == 0)
+  if (st == TS_OK && !ob && !d->whole)
     st = ts_fail(err, TS_ERR_ARG, "%s: no pass has an output argument (name it out, or say ARG=output)",
                  d->path);
   if (st == TS_OK && ob)
@@ -883,5 +888,6 @@ void ts_plain_result_free(ts_plain_result *r)
   }
   free(r->findings);
   free(r->dump);
+  free(r->printed);
   free(r);
 }

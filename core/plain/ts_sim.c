@@ -565,6 +565,7 @@ ts_status ts_sim_desc(const ts_sim *s, ts_plain_desc *d, ts_error *err)
     snprintf(ps->local[i], sizeof ps->local[i], "%zu", s->local[i]);
   }
   ps->nargs = s->nargs;
+  d->whole = 1;
   d->ndata = 0;
   for (int i = 0; i < s->nargs; i++) {
     const ts_sim_arg *a = &s->args[i];

@@ -372,6 +372,10 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
                        uint off, uint og, uint oi, uint oline)
 {
   __global uint *ob = c->ob;
+  /* after a barrier divergence what the group does is undefined: the divergence alone is
+   * reported (Oclgrind's semantics) */
+  if (kind != TS_FIND_DIVERGE && (ob[ob[TS_H_GFIND] + c->group] & (1u << TS_FIND_DIVERGE)))
+    return;
   uint nlines = ob[TS_H_NLINES];
   if (line >= nlines)
     line = nlines - 1;
