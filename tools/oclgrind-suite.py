@@ -7,9 +7,16 @@ kinds of finding as the case's .ref file lists (ERROR lines, classified by their
 dump matches the .ref's EXACT and MATCH lines. Counts and order are not compared: Oclgrind
 counts a race once per pair of work-item and instruction, tilescope once per source line.
 
-usage: oclgrind-suite.py TILESCOPE SUITE_DIR [CASE...]
-  SUITE_DIR is Oclgrind's tests/kernels folder (its TESTS file lists the cases).
-Prints one line per case and the agreement; exits 0 (a measurement, not a test).
+usage: oclgrind-suite.py [--oclgrind] [--all] TOOL SUITE_DIR [CASE...]
+  SUITE_DIR is Oclgrind's tests/kernels folder (its TESTS file lists the cases), or any
+  folder of cases (each NAME.sim with NAME.ref beside it: tests/sim/ holds the project's own).
+  --oclgrind: TOOL is oclgrind-kernel, run as Oclgrind's own runner runs it (data races and
+  uninitialised values checked), and its messages classified the same way: the .ref files of
+  a folder of one's own are checked to be Oclgrind's verdicts too.
+  --all: exit 1 unless every case agrees (a test); else exit 0 (a measurement).
+  --differs FILE: as --all, but the cases FILE lists (a name a line, then its reason) are
+  expected to differ, and one of them that agrees fails too: the list stays true.
+Prints one line per case and the agreement.
 """
 import json
 import os
@@ -59,9 +66,52 @@ def classify(text):
 def cases(suite, names):
     if names:
         return names
+    if not os.path.exists(os.path.join(suite, "TESTS")):
+        return sorted(f[:-4] for f in os.listdir(suite) if f.endswith(".sim"))
     with open(os.path.join(suite, "TESTS")) as f:
         listed = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
     return [c for c in listed if not c.startswith("interactive/")]
+
+
+def run_tilescope(tool, folder, name):
+    """The kinds tilescope reports and the lines after its report (printf, dumps)."""
+    p = subprocess.run([tool, "run", "--observe", "--json", "--sim", name + ".sim"], cwd=folder,
+                       capture_output=True, text=True, timeout=600)
+    lines = p.stdout.split("\n")
+    try:
+        report = json.loads(lines[0]) if lines and lines[0].startswith("{") else None
+    except ValueError:
+        report = None
+    if report is None:
+        err = (p.stderr.strip().split("\n") or [""])[-1]
+        return None, None, "no report (exit %d): %s" % (p.returncode, err)
+    got = set()
+    for key, count in report.get("counts", {}).items():
+        if count and TS_KINDS.get(key):
+            got.add(TS_KINDS[key])
+    return got, lines[1:], None
+
+
+def run_oclgrind(tool, folder, name):
+    """The kinds oclgrind-kernel's messages name (their first lines) and its standard output."""
+    cmd = [tool]
+    with open(os.path.join(folder, name + ".sim")) as f:
+        first = f.readline()
+    if first.startswith("# ARGS:"):
+        cmd += first[8:].split()
+    env = dict(os.environ, OCLGRIND_DATA_RACES="1", OCLGRIND_UNINITIALIZED="1")
+    p = subprocess.run(cmd + [name + ".sim"], cwd=folder, capture_output=True, text=True,
+                       timeout=600, env=env)
+    if p.returncode != 0:
+        return None, None, "oclgrind-kernel exit %d: %s" % (p.returncode, p.stderr.strip()[:200])
+    got, start = set(), True
+    for line in p.stderr.split("\n"):
+        if line == "":  # a message's own blank lines are a tab
+            start = True
+        elif start:
+            got.add(classify(line))
+            start = False
+    return got, p.stdout.split("\n"), None
 
 
 def compare_dump(ref_lines, out_lines):
@@ -97,48 +147,59 @@ def run_case(ts, suite, case):
                 else:
                     dump_ref.append((kind, text))
     try:
-        p = subprocess.run([ts, "run", "--observe", "--json", "--sim", name + ".sim"], cwd=folder,
-                           capture_output=True, text=True, timeout=600)
+        got, out, err = (run_oclgrind if OCLGRIND else run_tilescope)(ts, folder, name)
     except subprocess.TimeoutExpired:
         return False, "timed out", set(ref_kinds), set()
-    lines = p.stdout.split("\n")
-    report = None
-    if lines and lines[0].startswith("{"):
-        try:
-            report = json.loads(lines[0])
-        except ValueError:
-            report = None
-    if report is None:
-        err = (p.stderr.strip().split("\n") or [""])[-1]
-        return False, "no report (exit %d): %s" % (p.returncode, err), set(ref_kinds), set()
-    got = set()
-    for key, count in report.get("counts", {}).items():
-        if count and TS_KINDS.get(key):
-            got.add(TS_KINDS[key])
+    if err:
+        return False, err, set(ref_kinds), set()
     want = set(ref_kinds)
     why = None
     if got != want:
         missing, extra = sorted(want - got), sorted(got - want)
         why = "kinds: %s%s" % ("missed " + ",".join(missing) if missing else "",
                                (" " if missing else "") + ("extra " + ",".join(extra) if extra else ""))
-    dump_why = compare_dump(dump_ref, lines[1:])
+    dump_why = compare_dump(dump_ref, out)
     if dump_why:
         why = (why + "; " if why else "") + "dump: " + dump_why
     return why is None, why or "", want, got
 
 
+OCLGRIND = False
+
+
 def main():
-    if len(sys.argv) < 3:
+    global OCLGRIND
+    args = sys.argv[1:]
+    OCLGRIND = "--oclgrind" in args
+    require = "--all" in args
+    differs = set()
+    if "--differs" in args:
+        at = args.index("--differs")
+        with open(args[at + 1]) as f:
+            differs = {l.split()[0] for l in f if l.strip() and not l.startswith("#")}
+        del args[at:at + 2]
+        require = True
+    args = [a for a in args if a not in ("--oclgrind", "--all")]
+    if len(args) < 2:
         sys.exit(__doc__)
-    ts, suite = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    names = cases(suite, sys.argv[3:])
-    agree = 0
+    ts, suite = args[0], os.path.abspath(args[1])
+    ts = os.path.abspath(ts) if os.path.exists(ts) else ts
+    names = cases(suite, args[2:])
+    agree, wrong = 0, 0
     for case in names:
         ok, why, want, got = run_case(ts, suite, case)
         agree += ok
-        print("%-4s %-55s %s" % ("ok" if ok else "DIFF", case, why))
+        expected = case not in differs
+        wrong += ok != expected
+        print("%-4s %-55s %s%s" % ("ok" if ok else "DIFF", case, why,
+                                   "" if ok == expected else
+                                   ("  (listed as differing)" if ok else "  (FAIL)")))
         sys.stdout.flush()
-    print("tilescope agrees with Oclgrind on %d of %d cases" % (agree, len(names)))
+    who = "oclgrind-kernel agrees with the .ref files" if OCLGRIND else "tilescope agrees with Oclgrind"
+    print("%s on %d of %d cases" % (who, agree, len(names)))
+    if require and wrong:
+        print("%d case(s) not as expected" % wrong)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

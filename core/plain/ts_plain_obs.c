@@ -87,13 +87,14 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
       lay->mask_lanes[i] = gb[i]->bytes >> lane_shift(gb[i]->lane_bytes);
       w += (lay->mask_lanes[i] + 3) / 4;
     }
-  /* shadows: for every buffer the kernel may write (its argument is not const) */
+  /* shadows: for every buffer the kernel may write (its argument is not const), and one
+   * given uninitialised (its reads are of what nothing wrote) */
   int gi = 0;
   for (int j = 0; j < k->nparams; j++) {
     const ts_plain_param *p = &k->params[j];
     if (!(p->pointer && p->space == TS_SPACE_GLOBAL))
       continue;
-    if (!p->is_const) {
+    if (!p->is_const || (gb[gi]->data && !gb[gi]->data->bytes)) {
       if (w > UINT32_MAX - 16)
         return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB",
                        r->d->path);

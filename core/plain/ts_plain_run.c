@@ -497,6 +497,10 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
           break;
         }
       }
+      if (p->space != TS_SPACE_GLOBAL) { /* __constant: not observed (ts_instrument_walk.c) */
+        e = clSetKernelArg(kn, (cl_uint)j, sizeof(cl_mem), a->role == TS_ARG_NULL ? NULL : &b->mem);
+        break;
+      }
       if (ng == MAXG) {
         st = ts_fail(r->err, TS_ERR_UNSUPPORTED, "%s: %s has more than %d buffers", r->d->path,
                      k->name, MAXG);

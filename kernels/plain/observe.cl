@@ -626,6 +626,16 @@ TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
     ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0, 0);
 }
 
+/* A shadow word's mark of an atomic access: (interval + 1) << 11 | (item + 1) keeps bit 31
+ * free for the first 2^20 barriers. */
+#define TS_ATOM 0x80000000u
+
+/* Whether shadow word o names another work-item in the interval of mine. */
+inline int ts_same_interval(uint o, uint mine)
+{
+  return (o & ~TS_ATOM) >> 11 == mine >> 11 && (o & 2047) != (mine & 2047);
+}
+
 /* One lane of a global buffer's shadows, four words (16 bytes: a lane never straddles a cache
  * line, and a lane's first access is the miss that costs an observed write most): the writing
  * group, the writing work-item with its global barrier interval, the reading group(s), and the
@@ -639,11 +649,28 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
   __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
   if (acc == TS_K_ATOMIC) {
-    uint o = *w;
-    if (o != TS_NOBODY && o != me && o != TS_MANY)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, *wl);
-    else if (o == TS_NOBODY)
-      *wl = (ushort)min(line, 65535u); /* written, for the next passes (the host's mask) */
+    /* An atomic races with a plain access of another work-item that nothing orders, whichever
+     * came first; never with another atomic. A plain write stays the lane's record (another
+     * group's atomics race with it whenever they come); else the atomic becomes it, marked,
+     * naming several work-items (2047) or groups (TS_MANY) once several made one. */
+    uint o = *w, oi = *wi, ol = *wl;
+    if (o == TS_NOBODY && ((flags & TS_F_UNSET) || (m && !*m))) /* it reads what nothing wrote */
+      ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
+    int plain = o != TS_NOBODY && o != TS_MANY && !(oi & TS_ATOM);
+    if (plain && o != me)
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol);
+    else if (plain && ts_same_interval(oi, mine))
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
+    uint r = *rd;
+    if (r != TS_NOBODY && r != me)
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
+                 *rl);
+    if (!plain) {
+      int several = o == me && ts_same_interval(oi, mine);
+      atomic_xchg(w, o == TS_NOBODY || o == me ? me : TS_MANY);
+      *wi = (several ? mine | 2047 : mine) | TS_ATOM;
+      *wl = (ushort)min(line, 65535u);
+    }
     return;
   }
   if (acc & TS_K_READ) {
@@ -656,7 +683,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
                  *wl);
     } else {
       uint oi = *wi;
-      if (oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
+      if (ts_same_interval(oi, mine))
         ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, *wl);
     }
     uint r = *rd;
@@ -675,7 +702,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     *wl = (ushort)min(line, 65535u);
     if (o != TS_NOBODY && o != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol);
-    else if (o == me && oi >> 11 == mine >> 11 && (oi & 2047) != (mine & 2047))
+    else if (o == me && ts_same_interval(oi, mine))
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
@@ -776,14 +803,28 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
                        uint line)
 {
   uint mine = c->lmine;
-  if (acc == TS_K_ATOMIC)
+  if (acc == TS_K_ATOMIC) { /* as ts_gshadow's: against plain accesses of the interval */
+    uint o = *w;
+    if (o == 0) /* it reads what nothing wrote */
+      ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
+    if (o != 0 && !(o & TS_ATOM) && ts_same_interval(o, mine))
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
+    uint rd = *r;
+    if (ts_same_interval(rd, mine))
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
+                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, 0);
+    /* it becomes the byte's record unless a plain write of the interval is there (a group's
+     * own memory: an earlier interval's is ordered) */
+    if (o == 0 || (o & TS_ATOM) || o >> 11 != mine >> 11)
+      atomic_xchg(w, ((o & TS_ATOM) && ts_same_interval(o, mine) ? mine | 2047 : mine) | TS_ATOM);
     return;
+  }
   if (acc & TS_K_READ) {
     uint o = *w;
     if (o == 0) {
       if (acc == TS_K_READ)
         ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
-    } else if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047)) {
+    } else if (ts_same_interval(o, mine)) {
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
     }
     /* who read it in this interval: this work-item (mine), or several; usually it is already
@@ -815,10 +856,10 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, mine);
-    if (o >> 11 == mine >> 11 && (o & 2047) != (mine & 2047))
+    if (ts_same_interval(o, mine))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
     uint rd = *r;
-    if (rd >> 11 == mine >> 11 && (rd & 2047) != (mine & 2047))
+    if (ts_same_interval(rd, mine))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
                  (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, 0);
   }
