@@ -13,12 +13,16 @@
 
 #include "anim.h"
 #include "cli.h"
+#include "framebench.h"
 #include "plain_view.h"
+#include "script.h"
 #include "ts_file.h"
 #include "ts_isolate.h"
 #include "ts_number.h"
 #include "ts_record.h"
 #include "viewer.h"
+#include "viewer_control.h"
+#include "viewer_shot.h"
 
 typedef struct view_args {
   cli_sched cs;

@@ -8,56 +8,58 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "draw.h"
+#include "colors.h"
+#include "draw_panes.h"
 
 /* What pane `pane` is drawn with, but the hover: the shader's uniforms, the textures and
  * their contents (serials), and the quad (only where the image lies within the pane:
  * llvmpipe pays for every fragment). Zeroed first, so that two compare with memcmp. */
-void draw_pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_pane_key *k)
+void draw_pane_key(vw_gl *gl, const vw_scene *s, int pane, const float *norm, vw_pane_key *k)
 {
+  const vw_rect *r = &s->pane[pane];
+  vw_run_tex *t = gl_run(gl, s->split_side);
   memset(k, 0, sizeof *k);
-  if (!v->input)
+  if (!s->input)
     return;
   k->drawn = 1;
-  k->screen[0] = (float)v->width;
-  k->screen[1] = (float)v->height;
-  k->image[0] = (float)v->input->w;
-  k->image[1] = (float)v->input->h;
-  viewer_image_to_screen(v, pane, 0, 0, &k->origin[0], &k->origin[1]);
-  k->zoom = v->zoom;
+  k->screen[0] = (float)s->width;
+  k->screen[1] = (float)s->height;
+  k->image[0] = (float)s->input->w;
+  k->image[1] = (float)s->input->h;
+  scene_to_screen(s, pane, 0, 0, &k->origin[0], &k->origin[1]);
+  k->zoom = s->zoom;
   k->clip[0] = r->x;
   k->clip[1] = r->y;
   k->clip[2] = r->x + r->w;
   k->clip[3] = r->y + r->h;
-  k->overlay = pane == 1 && v->have_snap && v->snap.run ? (int)v->mode : 0;
-  k->tile_grid = pane == 1 && v->tile_grid && v->have_snap && v->snap.run;
+  k->overlay = pane == 1 && s->run ? (int)s->mode : 0;
+  k->tile_grid = pane == 1 && s->tile_grid && s->run;
   /* The device view's output: tiles not finished by the device time are masked (all of it
    * while an earlier pass runs), finished wrong tiles hatched. */
-  const ts_dev_run *dev = pane == 1 ? viewer_dev(v) : NULL;
+  const ts_dev_run *dev = pane == 1 ? s->dev : NULL;
   k->device = dev != NULL;
   /* One lane is one hue: the lane overlay of a run the runtime gave one lane shows the
    * order the groups ran in instead (the legend says so). */
   if (k->overlay == OV_SLOT && dev && dev->lanes <= 1)
     k->overlay = OV_ORDER;
-  k->mask = dev ? (viewer_shown_pass(v) == dev->npasses - 1 ? 1 : 2) : 0;
-  if (v->have_snap && v->snap.run) {
-    const ts_sched *s = viewer_sched(v);
-    int p = viewer_shown_pass(v);
-    ts_rect t0 = viewer_tile_of(v, p, 0, 0), t1 = viewer_tile_of(v, p, 1, 0);
-    k->space[0] = (float)s->pass[p].tw;
-    k->space[1] = (float)s->pass[p].th;
+  k->mask = dev ? (s->pass == dev->npasses - 1 ? 1 : 2) : 0;
+  if (s->run) {
+    int p = s->pass;
+    ts_rect t0 = vw_tile_of(s->run, p, 0, 0), t1 = vw_tile_of(s->run, p, 1, 0);
+    k->space[0] = (float)s->sched->pass[p].tw;
+    k->space[1] = (float)s->sched->pass[p].th;
     k->tile[0] = (float)t0.w;
     k->tile[1] = (float)t0.h;
     k->transposed = t1.y != t0.y;
     memcpy(k->norm, norm, sizeof k->norm);
   }
   /* The output texture holds a run's output, or a plain kernel's. */
-  int have_out = v->out_run || v->plain_uploaded;
+  int have_out = s->have_out || t->plain_serial;
   k->image_index = dev ? 2 : pane == 1 && have_out ? 1 : 0;
-  k->image_tex = v->img[k->image_index].id;
-  k->image_serial = v->img[k->image_index].serial;
+  k->image_tex = t->img[k->image_index].id;
+  k->image_serial = t->img[k->image_index].serial;
   if (k->overlay || k->device) {
-    k->thr_serial = v->thr_serial;
+    k->thr_serial = t->thr_serial;
   } else {
     /* The shader reads nothing of the threads: their changes do not change the pane. */
     memset(k->space, 0, sizeof k->space);
@@ -68,8 +70,8 @@ void draw_pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_
   if (pane == 1 && !have_out)
     return;
   float x0 = fmaxf(r->x, floorf(k->origin[0])), y0 = fmaxf(r->y, floorf(k->origin[1]));
-  float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)v->input->w * v->zoom));
-  float y1 = fminf(r->y + r->h, ceilf(k->origin[1] + (float)v->input->h * v->zoom));
+  float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)s->input->w * s->zoom));
+  float y1 = fminf(r->y + r->h, ceilf(k->origin[1] + (float)s->input->h * s->zoom));
   if (x1 > x0 && y1 > y0) {
     k->quad[0] = x0;
     k->quad[1] = y0;
@@ -80,11 +82,12 @@ void draw_pane_key(viewer *v, int pane, const vw_rect *r, const float *norm, vw_
 
 /* Draws a pane as its key says, the hovered thread's tile highlighted when hover is given
  * (its tile's x, y in the thread space). */
-void draw_pane(viewer *v, const vw_pane_key *k, const float *hover)
+void draw_pane(vw_gl *gl, const vw_scene *s, const vw_pane_key *k, const float *hover)
 {
   if (!k->drawn)
     return;
-  GLuint prog = v->g.image_prog;
+  vw_run_tex *t = gl_run(gl, s->split_side);
+  GLuint prog = gl->g.image_prog;
   glUseProgram(prog);
 #define U(name) glGetUniformLocation(prog, name)
   glUniform2f(U("u_screen"), k->screen[0], k->screen[1]);
@@ -107,18 +110,18 @@ void draw_pane(viewer *v, const vw_pane_key *k, const float *hover)
   glUniform3f(U("u_norm"), k->norm[0], k->norm[1], k->norm[2]);
 #undef U
   glActiveTexture(GL_TEXTURE0);
-  gl_bind_image(v, k->image_index);
+  gl_bind_image(gl, t, k->zoom, k->image_index);
   glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glBindTexture(GL_TEXTURE_2D, t->thr_tex);
   glActiveTexture(GL_TEXTURE2);
-  glBindTexture(GL_TEXTURE_2D, v->state_tex);
+  glBindTexture(GL_TEXTURE_2D, t->state_tex);
   glActiveTexture(GL_TEXTURE0);
   if (k->quad[2] <= k->quad[0])
     return;
   float x0 = k->quad[0], y0 = k->quad[1], x1 = k->quad[2], y1 = k->quad[3];
   float q[12] = { x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1 };
-  glBindVertexArray(v->g.quad_vao);
-  glBindBuffer(GL_ARRAY_BUFFER, v->g.quad_vbo);
+  glBindVertexArray(gl->g.quad_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, gl->g.quad_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof q, q);
   glDrawArrays(GL_TRIANGLES, 0, 6);
   glBindVertexArray(0);
@@ -130,36 +133,36 @@ static int clipped(const vw_rect *c, float x, float y)
 }
 
 /* Dispatch indices in tiles big enough on screen. */
-void draw_tile_labels(viewer *v, const vw_rect *r)
+void draw_tile_labels(vw_gl *gl, const vw_scene *s)
 {
-  const ts_sched *s = viewer_sched(v);
-  if (!s || v->mode == OV_NONE)
+  const vw_rect *r = &s->pane[1];
+  if (!s->sched || s->mode == OV_NONE)
     return;
-  int p = viewer_shown_pass(v);
-  const ts_pass_sched *ps = &s->pass[p];
-  ts_rect t0 = viewer_tile_of(v, p, 0, 0);
-  float tw = (float)t0.w * v->zoom, th = (float)t0.h * v->zoom;
+  int p = s->pass;
+  const ts_pass_sched *ps = &s->sched->pass[p];
+  ts_rect t0 = vw_tile_of(s->run, p, 0, 0);
+  float tw = (float)t0.w * s->zoom, th = (float)t0.h * s->zoom;
   char digits[16];
   snprintf(digits, sizeof digits, "%u", ps->n - 1);
   int font = FONT_SMALL;
-  float need = (float)gfx_text_width(&v->g, font, digits) + 4;
-  if (tw < need || th < (float)v->g.font[font].height + 2 || (double)ps->n * tw * th < 1)
+  float need = (float)gfx_text_width(&gl->g, font, digits) + 4;
+  if (tw < need || th < (float)gl->g.font[font].height + 2 || (double)ps->n * tw * th < 1)
     return;
   int drawn = 0;
   for (uint32_t id = 0; id < ps->n && drawn < 4000; id++) {
     int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
     float x, y, w, h;
-    viewer_rect_to_screen(v, 1, viewer_tile_of(v, p, tx, ty), &x, &y, &w, &h);
+    scene_rect_to_screen(s, 1, vw_tile_of(s->run, p, tx, ty), &x, &y, &w, &h);
     if (x + w < r->x || y + h < r->y || x > r->x + r->w || y > r->y + r->h)
       continue;
     char label[16];
     snprintf(label, sizeof label, "%u", ps->t[id].dispatch);
-    float lw = (float)gfx_text_width(&v->g, font, label);
-    float lx = x + (w - lw) / 2, ly = y + (h - (float)v->g.font[font].height) / 2;
-    if (!clipped(r, lx, ly) || !clipped(r, lx + lw, ly + (float)v->g.font[font].height))
+    float lw = (float)gfx_text_width(&gl->g, font, label);
+    float lx = x + (w - lw) / 2, ly = y + (h - (float)gl->g.font[font].height) / 2;
+    if (!clipped(r, lx, ly) || !clipped(r, lx + lw, ly + (float)gl->g.font[font].height))
       continue;
-    gfx_text(&v->g, font, lx + 1, ly + 1, gfx_rgba(0, 0, 0, 0.8f), label);
-    gfx_text(&v->g, font, lx, ly, WHITE, label);
+    gfx_text(&gl->g, font, lx + 1, ly + 1, gfx_rgba(0, 0, 0, 0.8f), label);
+    gfx_text(&gl->g, font, lx, ly, WHITE, label);
     drawn++;
   }
 }
@@ -184,51 +187,54 @@ static void compact_sum(uint32_t v, int coarse, char *s, size_t n)
     snprintf(s, n, "%.0f%c", x, unit[u]);
 }
 
-void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
+void draw_pixel_values(vw_gl *gl, const vw_scene *s, int pane)
 {
-  if (v->zoom < 16 || !v->input)
+  const vw_rect *r = &s->pane[pane];
+  const ts_image *in = s->input;
+  if (s->zoom < 16 || !in)
     return;
-  const ts_kctx *k = v->have_snap && v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
+  const ts_kctx *k = s->run ? ts_run_kctx(s->run) : NULL;
   int wide = pane == 1 && k && k->buf[TS_BUF_OUT].esize == 4;
-  int C = pane == 0 ? v->input->c : (k ? k->C : 0);
+  int C = pane == 0 ? in->c : (k ? k->C : 0);
   if (pane == 1 && !k)
     return;
-  int font = FONT_SMALL, lh = v->g.font[font].height;
+  int font = FONT_SMALL, lh = gl->g.font[font].height;
   float x0, y0;
-  int px0 = (int)fmaxf(0, floorf(v->cx - r->w / 2 / v->zoom));
-  int py0 = (int)fmaxf(0, floorf(v->cy - r->h / 2 / v->zoom));
-  int px1 = (int)fminf((float)v->input->w, ceilf(v->cx + r->w / 2 / v->zoom));
-  int py1 = (int)fminf((float)v->input->h, ceilf(v->cy + r->h / 2 / v->zoom));
+  int px0 = (int)fmaxf(0, floorf(s->cx - r->w / 2 / s->zoom));
+  int py0 = (int)fmaxf(0, floorf(s->cy - r->h / 2 / s->zoom));
+  int px1 = (int)fminf((float)in->w, ceilf(s->cx + r->w / 2 / s->zoom));
+  int py1 = (int)fminf((float)in->h, ceilf(s->cy + r->h / 2 / s->zoom));
+  float zoom = s->zoom;
   int lines = wide ? 1 : C;
-  if ((float)(lines * lh) > v->zoom - 2) {
-    if ((float)lh > v->zoom - 2)
+  if ((float)(lines * lh) > zoom - 2) {
+    if ((float)lh > zoom - 2)
       return;
     lines = 1; /* only the first channel fits */
   }
   for (int py = py0; py < py1; py++)
     for (int px = px0; px < px1; px++) {
-      viewer_image_to_screen(v, pane, (float)px, (float)py, &x0, &y0);
-      const uint8_t *vals = pane == 0 ? v->input->data + ((size_t)py * v->input->w + px) * C
-                                      : viewer_out_px(v, px, py);
+      scene_to_screen(s, pane, (float)px, (float)py, &x0, &y0);
+      const uint8_t *vals = pane == 0 ? in->data + ((size_t)py * in->w + px) * C
+                                      : scene_out_px(s, px, py);
       if (!vals)
         continue; /* not read yet: it comes with the next snapshot */
       for (int c = 0; c < lines; c++) {
-        char s[16];
+        char txt[16];
         uint32_t sum = 0;
         if (wide)
           memcpy(&sum, vals, sizeof sum);
         if (wide)
-          snprintf(s, sizeof s, "%u", sum);
+          snprintf(txt, sizeof txt, "%u", sum);
         else
-          snprintf(s, sizeof s, "%u", vals[c]);
-        float w = (float)gfx_text_width(&v->g, font, s);
-        for (int coarse = 1; coarse <= 2 && w > v->zoom - 2 && wide; coarse++) {
-          compact_sum(sum, coarse, s, sizeof s);
-          w = (float)gfx_text_width(&v->g, font, s);
+          snprintf(txt, sizeof txt, "%u", vals[c]);
+        float w = (float)gfx_text_width(&gl->g, font, txt);
+        for (int coarse = 1; coarse <= 2 && w > zoom - 2 && wide; coarse++) {
+          compact_sum(sum, coarse, txt, sizeof txt);
+          w = (float)gfx_text_width(&gl->g, font, txt);
         }
-        if (w > v->zoom - 2)
+        if (w > zoom - 2)
           continue;
-        float tx = x0 + (v->zoom - w) / 2, ty = y0 + (v->zoom - (float)(lines * lh)) / 2 + (float)(c * lh);
+        float tx = x0 + (zoom - w) / 2, ty = y0 + (zoom - (float)(lines * lh)) / 2 + (float)(c * lh);
         if (!clipped(r, tx, ty) || !clipped(r, tx + w, ty + (float)lh))
           continue;
         uint8_t val = wide ? 128 : vals[c];
@@ -237,35 +243,35 @@ void draw_pixel_values(viewer *v, int pane, const vw_rect *r)
           col = c == 0 ? gfx_rgba(1, 0.45f, 0.45f, 1) : c == 1 ? gfx_rgba(0.4f, 1, 0.4f, 1) : gfx_rgba(0.5f, 0.7f, 1, 1);
         if (lines == 3 && val > 140)
           col = c == 0 ? gfx_rgba(0.5f, 0, 0, 1) : c == 1 ? gfx_rgba(0, 0.4f, 0, 1) : gfx_rgba(0, 0, 0.6f, 1);
-        gfx_text(&v->g, font, tx, ty, col, s);
+        gfx_text(&gl->g, font, tx, ty, col, txt);
       }
     }
 }
 
-static void tile_center(const viewer *v, int pass, uint32_t id, float *x, float *y)
+static void tile_center(const vw_scene *s, int pass, uint32_t id, float *x, float *y)
 {
-  const ts_pass_sched *ps = &viewer_sched(v)->pass[pass];
+  const ts_pass_sched *ps = &s->sched->pass[pass];
   float w, h;
-  viewer_rect_to_screen(v, 1, viewer_tile_of(v, pass, (int)(id % (uint32_t)ps->tw), (int)(id / (uint32_t)ps->tw)),
-                 x, y, &w, &h);
+  scene_rect_to_screen(s, 1, vw_tile_of(s->run, pass, (int)(id % (uint32_t)ps->tw), (int)(id / (uint32_t)ps->tw)),
+                       x, y, &w, &h);
   *x += w / 2;
   *y += h / 2;
 }
 
 /* A frame of dashes, so that the observed rectangle reads apart from the declared one's
  * solid frame wherever the two coincide. */
-static void dashed_frame(viewer *v, float x, float y, float w, float h, float t, gfx_color c)
+static void dashed_frame(vw_gl *gl, float x, float y, float w, float h, float t, gfx_color c)
 {
   const float dash = 6, gap = 4;
   for (float d = 0; d < w; d += dash + gap) {
     float len = fminf(dash, w - d);
-    gfx_rect(&v->g, x + d, y, len, t, c);
-    gfx_rect(&v->g, x + d, y + h - t, len, t, c);
+    gfx_rect(&gl->g, x + d, y, len, t, c);
+    gfx_rect(&gl->g, x + d, y + h - t, len, t, c);
   }
   for (float d = 0; d < h; d += dash + gap) {
     float len = fminf(dash, h - d);
-    gfx_rect(&v->g, x, y + d, t, len, c);
-    gfx_rect(&v->g, x + w - t, y + d, t, len, c);
+    gfx_rect(&gl->g, x, y + d, t, len, c);
+    gfx_rect(&gl->g, x + w - t, y + d, t, len, c);
   }
 }
 
@@ -290,12 +296,12 @@ static int px_inside(ts_rect r, int x, int y)
  * rectangle dashed in green and, where it leaves the declared one, filled magenta; zoomed in
  * (a pixel 4 screen pixels or more) and for the thread observed exactly, every pixel read
  * (any of its channels) instead, green inside the declaration and magenta outside. */
-static float draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_obs *o, int pass,
-                           uint32_t id, int role)
+static float draw_observed(vw_gl *gl, const vw_scene *s, int pane, const vw_rect *clip,
+                           int pass, uint32_t id, int role)
 {
-  const ts_obs_pass *op = ts_observe_pass(o->ob, pass);
-  const ts_kctx *k = ts_run_kctx(v->snap.run);
-  const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
+  const ts_obs_pass *op = ts_observe_pass(s->obs->ob, pass);
+  const ts_kctx *k = ts_run_kctx(s->run);
+  const ts_pass_desc *pd = &ts_run_params_of(s->run)->variant->passes[pass];
   const ts_obs_acc *a = ts_obs_at(op, id, role, TS_ACC_READ);
   if (!op || !a->count)
     return 1e9f;
@@ -309,12 +315,13 @@ static float draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_ob
   in.a = 0.38f;
   out.a = 0.75f;
   float x, y, w, h;
-  if (v->zoom >= 4 && op->chosen == id) {
+  float zoom = s->zoom;
+  if (zoom >= 4 && op->chosen == id) {
     /* The pixels of the observed rectangle on screen, each tested channel by channel. */
-    int px0 = (int)fmaxf((float)seen.x, floorf(v->cx - clip->w / 2 / v->zoom));
-    int py0 = (int)fmaxf((float)seen.y, floorf(v->cy - clip->h / 2 / v->zoom));
-    int px1 = (int)fminf((float)(seen.x + seen.w), ceilf(v->cx + clip->w / 2 / v->zoom));
-    int py1 = (int)fminf((float)(seen.y + seen.h), ceilf(v->cy + clip->h / 2 / v->zoom));
+    int px0 = (int)fmaxf((float)seen.x, floorf(s->cx - clip->w / 2 / zoom));
+    int py0 = (int)fmaxf((float)seen.y, floorf(s->cy - clip->h / 2 / zoom));
+    int px1 = (int)fminf((float)(seen.x + seen.w), ceilf(s->cx + clip->w / 2 / zoom));
+    int py1 = (int)fminf((float)(seen.y + seen.h), ceilf(s->cy + clip->h / 2 / zoom));
     for (int py = py0; py < py1; py++)
       for (int px = px0; px < px1; px++) {
         int hit = 0;
@@ -323,10 +330,10 @@ static float draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_ob
                            : ts_obs_chosen_has(op, role, TS_ACC_READ, px * per + c, py);
         if (!hit)
           continue;
-        viewer_image_to_screen(v, pane, (float)px, (float)py, &x, &y);
+        scene_to_screen(s, pane, (float)px, (float)py, &x, &y);
         /* Apart, where a pixel is large enough for the gap to show. */
-        float gap = v->zoom >= 8 ? 1 : 0;
-        gfx_rect(&v->g, x + gap, y + gap, v->zoom - 2 * gap, v->zoom - 2 * gap,
+        float gap = zoom >= 8 ? 1 : 0;
+        gfx_rect(&gl->g, x + gap, y + gap, zoom - 2 * gap, zoom - 2 * gap,
                  px_inside(decl, px, py) ? in : out);
       }
   } else {
@@ -346,100 +353,96 @@ static float draw_observed(viewer *v, int pane, const vw_rect *clip, const vw_ob
     }
     for (int i = 0; i < 4; i++)
       if (band[i].w > 0 && band[i].h > 0) {
-        viewer_rect_to_screen(v, pane, band[i], &x, &y, &w, &h);
-        gfx_rect(&v->g, x, y, fmaxf(w, 1), fmaxf(h, 1), out);
+        scene_rect_to_screen(s, pane, band[i], &x, &y, &w, &h);
+        gfx_rect(&gl->g, x, y, fmaxf(w, 1), fmaxf(h, 1), out);
       }
   }
   if (role != TS_ROLE_SRC && decl.w > 0) {
-    viewer_rect_to_screen(v, pane, decl, &x, &y, &w, &h);
-    gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
+    scene_rect_to_screen(s, pane, decl, &x, &y, &w, &h);
+    gfx_frame(&gl->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
   }
-  viewer_rect_to_screen(v, pane, seen, &x, &y, &w, &h);
-  dashed_frame(v, x - 3, y - 3, w + 6, h + 6, 2, SEEN);
-  gfx_text(&v->g, FONT_SMALL, x - 3, y + h + 4, SEEN, "observed");
+  scene_rect_to_screen(s, pane, seen, &x, &y, &w, &h);
+  dashed_frame(gl, x - 3, y - 3, w + 6, h + 6, 2, SEEN);
+  gfx_text(&gl->g, FONT_SMALL, x - 3, y + h + 4, SEEN, "observed");
   return y - 3;
 }
 
-void draw_focus(viewer *v, const vw_rect *rin, const vw_rect *rout)
+void draw_focus(vw_gl *gl, const vw_scene *s)
 {
-  int pass;
-  uint32_t id;
-  if (!viewer_focus_thread(v, &pass, &id) || pass != viewer_shown_pass(v))
+  const vw_rect *rin = &s->pane[0], *rout = &s->pane[1];
+  int pass = s->focus_pass;
+  uint32_t id = s->focus_id;
+  if (!s->focus || pass != s->pass)
     return;
-  const ts_sched *s = viewer_sched(v);
-  const ts_pass_sched *ps = &s->pass[pass];
-  const ts_pass_desc *pd = &ts_run_params_of(v->snap.run)->variant->passes[pass];
+  const ts_pass_sched *ps = &s->sched->pass[pass];
+  const ts_pass_desc *pd = &ts_run_params_of(s->run)->variant->passes[pass];
   int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
   float x, y, w, h;
   /* On the input: the read footprint with its halo, and the tile inside it; with an
    * observation, what the thread really read over it (and on the output, what it read of
    * its own output, as the integral image does). */
-  const vw_obs *o = viewer_obs(v);
+  const vw_obs *o = s->obs;
   float top = 1e9f;
   if (o) {
-    top = draw_observed(v, 0, rin, o, pass, id, TS_ROLE_SRC);
-    draw_observed(v, 1, rout, o, pass, id, TS_ROLE_COMMITTED);
+    top = draw_observed(gl, s, 0, rin, pass, id, TS_ROLE_SRC);
+    draw_observed(gl, s, 1, rout, pass, id, TS_ROLE_COMMITTED);
   }
-  viewer_rect_to_screen(v, 0, pd->read_px(ts_run_kctx(v->snap.run), tx, ty), &x, &y, &w, &h);
+  scene_rect_to_screen(s, 0, pd->read_px(ts_run_kctx(s->run), tx, ty), &x, &y, &w, &h);
   if (clipped(rin, x + w / 2, y + h / 2) || w > 4) {
-    gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
+    gfx_frame(&gl->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
     /* Above the observed frame where that one reaches higher. */
-    gfx_text(&v->g, FONT_SMALL, x, o ? fminf(y - 1, top) - 14 : y - 13, FOOT,
+    gfx_text(&gl->g, FONT_SMALL, x, o ? fminf(y - 1, top) - 14 : y - 13, FOOT,
              o ? "declared reads" : "reads");
   }
-  viewer_rect_to_screen(v, 0, viewer_tile_of(v, pass, tx, ty), &x, &y, &w, &h);
-  gfx_frame(&v->g, x, y, w, h, 1, WHITE);
+  scene_rect_to_screen(s, 0, vw_tile_of(s->run, pass, tx, ty), &x, &y, &w, &h);
+  gfx_frame(&gl->g, x, y, w, h, 1, WHITE);
   /* On the output: the tile, arrows to what it waits for and from what waits for it. */
-  viewer_rect_to_screen(v, 1, viewer_tile_of(v, pass, tx, ty), &x, &y, &w, &h);
-  gfx_frame(&v->g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
+  scene_rect_to_screen(s, 1, vw_tile_of(s->run, pass, tx, ty), &x, &y, &w, &h);
+  gfx_frame(&gl->g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
   float cx, cy;
-  tile_center(v, pass, id, &cx, &cy);
+  tile_center(s, pass, id, &cx, &cy);
   uint32_t tg[TS_PATTERN_MAX_VECTORS];
-  int n = ts_sched_waits(s, pass, id, tg);
-  float th = fmaxf(1.5f, fminf(3.0f, v->zoom * 0.5f));
+  int n = ts_sched_waits(s->sched, pass, id, tg);
+  float th = fmaxf(1.5f, fminf(3.0f, s->zoom * 0.5f));
   for (int i = 0; i < n; i++) {
     float ox, oy;
-    tile_center(v, pass, tg[i], &ox, &oy);
-    gfx_arrow(&v->g, cx, cy, ox, oy, th, WAITS);
+    tile_center(s, pass, tg[i], &ox, &oy);
+    gfx_arrow(&gl->g, cx, cy, ox, oy, th, WAITS);
   }
-  n = ts_sched_waiters(s, pass, id, tg);
+  n = ts_sched_waiters(s->sched, pass, id, tg);
   for (int i = 0; i < n; i++) {
     float ox, oy;
-    tile_center(v, pass, tg[i], &ox, &oy);
-    gfx_arrow(&v->g, ox, oy, cx, cy, th, WAITERS);
+    tile_center(s, pass, tg[i], &ox, &oy);
+    gfx_arrow(&gl->g, ox, oy, cx, cy, th, WAITERS);
   }
   /* Hazards: lines to the producers it read too early (the simulation's, so not here in the
    * device view, which marks wrong tiles instead). */
   size_t nh = 0;
-  const ts_hazard *hz = viewer_dev(v) ? NULL : ts_run_hazards(v->snap.run, &nh);
+  const ts_hazard *hz = s->dev ? NULL : ts_run_hazards(s->run, &nh);
   for (size_t i = 0; i < nh; i++)
     if (hz[i].pass == pass && hz[i].consumer == id) {
       float ox, oy;
-      tile_center(v, pass, hz[i].producer, &ox, &oy);
-      gfx_arrow(&v->g, ox, oy, cx, cy, th, STATE_COLORS[4]);
+      tile_center(s, pass, hz[i].producer, &ox, &oy);
+      gfx_arrow(&gl->g, ox, oy, cx, cy, th, STATE_COLORS[4]);
     }
-  (void)rout;
 }
 
 /* The output pane again where the hovered tile lies, with it highlighted: the same quad as
  * the whole pane's (so the same interpolated positions), cut by a scissor. */
-void draw_hover(viewer *v, const vw_pane_key *k)
+void draw_hover(vw_gl *gl, const vw_scene *s, const vw_pane_key *k)
 {
-  float xy[2];
-  int pass;
-  uint32_t id;
-  if (!k->drawn || k->overlay == 0 || k->quad[2] <= k->quad[0] || !viewer_hover_tile(v, xy) ||
-      !viewer_thread_at(v, v->hover_x, v->hover_y, &pass, &id))
+  if (!k->drawn || k->overlay == 0 || k->quad[2] <= k->quad[0] || !s->hover)
     return;
   float x, y, w, h;
-  viewer_rect_to_screen(v, 1, viewer_tile_of(v, pass, (int)xy[0], (int)xy[1]), &x, &y, &w, &h);
+  scene_rect_to_screen(s, 1, vw_tile_of(s->run, s->hover_pass, (int)s->hover_tile[0], (int)s->hover_tile[1]),
+                       &x, &y, &w, &h);
   float x0 = fmaxf(floorf(x) - 1, k->quad[0]), y0 = fmaxf(floorf(y) - 1, k->quad[1]);
   float x1 = fminf(ceilf(x + w) + 1, k->quad[2]), y1 = fminf(ceilf(y + h) + 1, k->quad[3]);
   if (x1 <= x0 || y1 <= y0)
     return;
   glEnable(GL_SCISSOR_TEST);
-  glScissor((GLint)x0, v->height - (GLint)y1, (GLsizei)(x1 - x0), (GLsizei)(y1 - y0));
-  draw_pane(v, k, xy);
+  glScissor((GLint)x0, s->height - (GLint)y1, (GLsizei)(x1 - x0), (GLsizei)(y1 - y0));
+  draw_pane(gl, s, k, s->hover_tile);
   glDisable(GL_SCISSOR_TEST);
 }
 

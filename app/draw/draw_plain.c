@@ -1,19 +1,20 @@
-/* Drawing a plain kernel's view (v->plain, plain_view.h): over the output pane its
- * work-groups' tiles (what each was observed to write) outlined, red or orange where a
- * finding names the group, and a red square at each element a finding names; the hovered
+/* Drawing a plain kernel's view (the scene's plain_view, plain_view.h): over the output
+ * pane its work-groups' tiles (what each was observed to write) outlined, red or orange where
+ * a finding names the group, and a red square at each element a finding names; the hovered
  * group's footprint (what it read) on the input pane and its tile on the output pane, as
  * the built-in hover draws them; the watched pixel (a click) marked in cyan and the
  * work-groups that wrote it outlined in cyan; the title over the output; and the side panel:
  * the file, the pass and its launch, the findings by kind, every access of the watched pixel,
- * the hovered group with its rectangles and findings, the legend. Reads the viewer's state and
- * changes nothing of it. */
+ * the hovered group with its rectangles and findings, the legend. Reads the scene (its
+ * plain_view through the const queries) and changes nothing of it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "draw.h"
-#include "plain_view.h"
+#include "colors.h"
+#include "draw_plain.h"
+#include "draw_text.h"
 
 static const gfx_color TINTS[PV_NTINTS] = { { 0.80f, 0.84f, 0.92f, 0.30f },
                                             { 1.00f, 0.60f, 0.10f, 1 },
@@ -23,49 +24,49 @@ static const char *const TINT_NAMES[PV_NTINTS] = { "clean", "uninitialised, tile
                                                     "race, outside, divergence" };
 
 /* A rectangle cut to the clip (screen coordinates). */
-static void clip_rect(viewer *v, const vw_rect *c, float x, float y, float w, float h,
+static void clip_rect(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h,
                       gfx_color col)
 {
   float x0 = fmaxf(x, c->x), y0 = fmaxf(y, c->y);
   float x1 = fminf(x + w, c->x + c->w), y1 = fminf(y + h, c->y + c->h);
   if (x1 > x0 && y1 > y0)
-    gfx_rect(&v->g, x0, y0, x1 - x0, y1 - y0, col);
+    gfx_rect(&gl->g, x0, y0, x1 - x0, y1 - y0, col);
 }
 
 /* A frame of thickness t inside (x, y, w, h), cut to the clip; dashed when `dash`. */
-static void clip_frame(viewer *v, const vw_rect *c, float x, float y, float w, float h, float t,
+static void clip_frame(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h, float t,
                        gfx_color col, int dash)
 {
   const float on = dash ? 6 : w + h, gap = dash ? 4 : 0;
   for (float d = 0; d < w; d += on + gap) {
     float len = fminf(on, w - d);
-    clip_rect(v, c, x + d, y, len, t, col);
-    clip_rect(v, c, x + d, y + h - t, len, t, col);
+    clip_rect(gl, c, x + d, y, len, t, col);
+    clip_rect(gl, c, x + d, y + h - t, len, t, col);
   }
   for (float d = 0; d < h; d += on + gap) {
     float len = fminf(on, h - d);
-    clip_rect(v, c, x, y + d, t, len, col);
-    clip_rect(v, c, x + w - t, y + d, t, len, col);
+    clip_rect(gl, c, x, y + d, t, len, col);
+    clip_rect(gl, c, x + w - t, y + d, t, len, col);
   }
 }
 
 /* A frame with a dark edge round it, to read over any image. */
-static void shadow_frame(viewer *v, const vw_rect *c, float x, float y, float w, float h, float t,
+static void shadow_frame(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h, float t,
                          gfx_color col, int dash)
 {
-  clip_frame(v, c, x - 1, y - 1, w + 2, h + 2, t + 2, gfx_rgba(0, 0, 0, 0.55f), 0);
-  clip_frame(v, c, x, y, w, h, t, col, dash);
+  clip_frame(gl, c, x - 1, y - 1, w + 2, h + 2, t + 2, gfx_rgba(0, 0, 0, 0.55f), 0);
+  clip_frame(gl, c, x, y, w, h, t, col, dash);
 }
 
 /* A label on a dark backing, inside the clip. */
-static void label(viewer *v, const vw_rect *c, float x, float y, gfx_color col, const char *s)
+static void label(vw_gl *gl, const vw_rect *c, float x, float y, gfx_color col, const char *s)
 {
-  float w = (float)gfx_text_width(&v->g, FONT_SMALL, s), h = (float)v->g.font[FONT_SMALL].height;
+  float w = (float)gfx_text_width(&gl->g, FONT_SMALL, s), h = (float)gl->g.font[FONT_SMALL].height;
   if (y < c->y || y + h > c->y + c->h)
     return;
   x = fmaxf(c->x + 2, fminf(x, c->x + c->w - w - 4));
-  gfx_rect(&v->g, x - 2, y - 1, w + 4, h + 2, gfx_rgba(0, 0, 0, 0.7f));
-  gfx_text(&v->g, FONT_SMALL, x, y, col, s);
+  gfx_rect(&gl->g, x - 2, y - 1, w + 4, h + 2, gfx_rgba(0, 0, 0, 0.7f));
+  gfx_text(&gl->g, FONT_SMALL, x, y, col, s);
 }
 
 static int rect_empty(ts_plain_rect r)
@@ -74,11 +75,11 @@ static int rect_empty(ts_plain_rect r)
 }
 
 /* An inclusive rectangle of pixels on pane `pane`, in screen coordinates. */
-static void rect_screen(const viewer *v, int pane, ts_plain_rect r, float *x, float *y, float *w,
+static void rect_screen(const vw_scene *s, int pane, ts_plain_rect r, float *x, float *y, float *w,
                         float *h)
 {
-  viewer_rect_to_screen(v, pane, (ts_rect){ r.x0, r.y0, r.x1 - r.x0 + 1, r.y1 - r.y0 + 1 }, x, y,
-                        w, h);
+  scene_rect_to_screen(s, pane, (ts_rect){ r.x0, r.y0, r.x1 - r.x0 + 1, r.y1 - r.y0 + 1 }, x, y,
+                       w, h);
 }
 
 static int visible(const vw_rect *c, float x, float y, float w, float h)
@@ -87,9 +88,9 @@ static int visible(const vw_rect *c, float x, float y, float w, float h)
 }
 
 /* The hovered work-group of the pass shown, or 0. */
-static int hovered_group(const viewer *v, uint32_t *g)
+static int hovered_group(const vw_scene *s, uint32_t *g)
 {
-  return v->hover_pane >= 0 && plain_view_group_at(v->plain, v->hover_x, v->hover_y, g);
+  return s->hover_pane >= 0 && plain_view_group_at(s->plain, s->hover_x, s->hover_y, g);
 }
 
 /* A group's declared tile (tile=WxH) with `grow` pixels round it; 0 when none is declared. */
@@ -107,7 +108,7 @@ static int declared(const plain_view *pv, const ts_plain_launch *L, uint32_t g, 
 
 /* The tiles of the pass shown on the output pane, the clean ones first so that the tinted
  * outlines lie on top; a tile too small on screen for an outline is filled instead. */
-static void draw_tiles(viewer *v, const vw_rect *rout, const ts_plain_launch *L,
+static void draw_tiles(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const ts_plain_launch *L,
                        const uint8_t *tint)
 {
   for (int t = 0; t < PV_NTINTS; t++)
@@ -115,7 +116,7 @@ static void draw_tiles(viewer *v, const vw_rect *rout, const ts_plain_launch *L,
       if ((tint ? tint[g] : 0) != t || rect_empty(L->groups[g].wrote))
         continue;
       float x, y, w, h;
-      rect_screen(v, 1, L->groups[g].wrote, &x, &y, &w, &h);
+      rect_screen(s, 1, L->groups[g].wrote, &x, &y, &w, &h);
       if (!visible(rout, x, y, w, h))
         continue;
       gfx_color c = TINTS[t], fill = c;
@@ -123,17 +124,17 @@ static void draw_tiles(viewer *v, const vw_rect *rout, const ts_plain_launch *L,
       if (fminf(w, h) < 5) {
         fill.a = t ? 0.7f : 0;
         if (t)
-          clip_rect(v, rout, x, y, w, h, fill);
+          clip_rect(gl, rout, x, y, w, h, fill);
         continue;
       }
       if (t)
-        clip_rect(v, rout, x, y, w, h, fill);
-      clip_frame(v, rout, x, y, w, h, t && fminf(w, h) >= 10 ? 2 : 1, c, 0);
+        clip_rect(gl, rout, x, y, w, h, fill);
+      clip_frame(gl, rout, x, y, w, h, t && fminf(w, h) >= 10 ? 2 : 1, c, 0);
     }
 }
 
 /* A red square at each element of the pass shown that a finding names. */
-static void draw_places(viewer *v, const vw_rect *rout, const plain_view *pv)
+static void draw_places(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const plain_view *pv)
 {
   for (size_t i = 0; i < pv->res->nfindings; i++) {
     const ts_plain_finding *f = &pv->res->findings[i];
@@ -141,10 +142,11 @@ static void draw_places(viewer *v, const vw_rect *rout, const plain_view *pv)
       int px, py;
       if (!ts_plain_place_pixel(pv->desc, pv->res, f->pass, &f->place[j], &px, &py))
         continue;
-      float x, y, s = fmaxf(v->zoom, 7);
-      viewer_image_to_screen(v, 1, (float)px + 0.5f, (float)py + 0.5f, &x, &y);
-      clip_rect(v, rout, x - s / 2 - 1, y - s / 2 - 1, s + 2, s + 2, gfx_rgba(0, 0, 0, 0.9f));
-      clip_rect(v, rout, x - s / 2, y - s / 2, s, s, TINTS[PV_RED]);
+      float x, y, side = fmaxf(s->zoom, 7);
+      scene_to_screen(s, 1, (float)px + 0.5f, (float)py + 0.5f, &x, &y);
+      clip_rect(gl, rout, x - side / 2 - 1, y - side / 2 - 1, side + 2, side + 2,
+                gfx_rgba(0, 0, 0, 0.9f));
+      clip_rect(gl, rout, x - side / 2, y - side / 2, side, side, TINTS[PV_RED]);
     }
   }
 }
@@ -152,7 +154,7 @@ static void draw_places(viewer *v, const vw_rect *rout, const plain_view *pv)
 /* The hovered group: on the input its observed footprint (dashed green) over the declared
  * tile and halo (solid yellow) and its tile (white); on the output its tile (white) over
  * the declared one. */
-static void draw_hover_group(viewer *v, const vw_rect *rin, const vw_rect *rout,
+static void draw_hover_group(vw_gl *gl, const vw_scene *s, const vw_rect *rin, const vw_rect *rout,
                              const plain_view *pv, const ts_plain_launch *L, uint32_t g)
 {
   const ts_plain_group *G = &L->groups[g];
@@ -160,38 +162,38 @@ static void draw_hover_group(viewer *v, const vw_rect *rin, const vw_rect *rout,
   float x, y, w, h, top = 1e9f;
   ts_plain_rect d;
   if (declared(pv, L, g, ps->halo, &d)) {
-    rect_screen(v, 0, d, &x, &y, &w, &h);
-    shadow_frame(v, rin, x - 1, y - 1, w + 2, h + 2, 2, FOOT, 0);
+    rect_screen(s, 0, d, &x, &y, &w, &h);
+    shadow_frame(gl, rin, x - 1, y - 1, w + 2, h + 2, 2, FOOT, 0);
     top = y - 1;
   }
   if (!rect_empty(G->read)) {
-    rect_screen(v, 0, G->read, &x, &y, &w, &h);
-    clip_frame(v, rin, x - 3, y - 3, w + 6, h + 6, 2, SEEN, 1);
-    label(v, rin, x - 3, y + h + 6, SEEN, "observed reads");
+    rect_screen(s, 0, G->read, &x, &y, &w, &h);
+    clip_frame(gl, rin, x - 3, y - 3, w + 6, h + 6, 2, SEEN, 1);
+    label(gl, rin, x - 3, y + h + 6, SEEN, "observed reads");
     top = fminf(top, y - 3);
   }
   if (top < 1e8f && ps->tile_w > 0)
-    label(v, rin, x - 3, top - 16, FOOT, "declared reads");
+    label(gl, rin, x - 3, top - 16, FOOT, "declared reads");
   if (rect_empty(G->wrote))
     return;
-  rect_screen(v, 0, G->wrote, &x, &y, &w, &h);
-  shadow_frame(v, rin, x, y, w, h, 1, WHITE, 0);
+  rect_screen(s, 0, G->wrote, &x, &y, &w, &h);
+  shadow_frame(gl, rin, x, y, w, h, 1, WHITE, 0);
   if (declared(pv, L, g, 0, &d)) {
-    rect_screen(v, 1, d, &x, &y, &w, &h);
-    clip_frame(v, rout, x - 1, y - 1, w + 2, h + 2, 1, FOOT, 0);
+    rect_screen(s, 1, d, &x, &y, &w, &h);
+    clip_frame(gl, rout, x - 1, y - 1, w + 2, h + 2, 1, FOOT, 0);
   }
-  rect_screen(v, 1, G->wrote, &x, &y, &w, &h);
-  clip_rect(v, rout, x, y, w, h, gfx_rgba(1, 1, 1, 0.18f));
-  shadow_frame(v, rout, x - 2, y - 2, w + 4, h + 4, 2, WHITE, 0);
+  rect_screen(s, 1, G->wrote, &x, &y, &w, &h);
+  clip_rect(gl, rout, x, y, w, h, gfx_rgba(1, 1, 1, 0.18f));
+  shadow_frame(gl, rout, x - 2, y - 2, w + 4, h + 4, 2, WHITE, 0);
   uint32_t gx = g % L->ngroups[0], gy = L->ngroups[1] ? g / L->ngroups[0] % L->ngroups[1] : 0;
   char id[48];
   snprintf(id, sizeof id, "work-group (%u,%u)", gx, gy);
-  label(v, rout, x - 2, y + h + 6, WHITE, id);
+  label(gl, rout, x - 2, y + h + 6, WHITE, id);
 }
 
 /* The watched pixel of the result shown: the work-groups of the pass shown that wrote it
  * outlined in cyan, and the pixel marked with a cyan square and crosshair ticks. */
-static void draw_watch(viewer *v, const vw_rect *rout, const plain_view *pv,
+static void draw_watch(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const plain_view *pv,
                        const ts_plain_launch *L)
 {
   const ts_image *o = pv->res->out;
@@ -203,192 +205,193 @@ static void draw_watch(viewer *v, const vw_rect *rout, const plain_view *pv,
     if (row->pass != pv->pass || row->group >= L->ngroups_all ||
         rect_empty(L->groups[row->group].wrote))
       continue;
-    rect_screen(v, 1, L->groups[row->group].wrote, &x, &y, &w, &h);
+    rect_screen(s, 1, L->groups[row->group].wrote, &x, &y, &w, &h);
     if (visible(rout, x, y, w, h))
-      shadow_frame(v, rout, x - 1, y - 1, w + 2, h + 2, 2, WATCH, 1);
+      shadow_frame(gl, rout, x - 1, y - 1, w + 2, h + 2, 2, WATCH, 1);
   }
-  viewer_image_to_screen(v, 1, (float)pv->res_watch_x + 0.5f, (float)pv->res_watch_y + 0.5f, &x,
-                         &y);
-  float s = fmaxf(v->zoom, 4) + 6, arm = 8;
-  shadow_frame(v, rout, x - s / 2, y - s / 2, s, s, 2, WATCH, 0);
+  scene_to_screen(s, 1, (float)pv->res_watch_x + 0.5f, (float)pv->res_watch_y + 0.5f, &x, &y);
+  float side = fmaxf(s->zoom, 4) + 6, arm = 8;
+  shadow_frame(gl, rout, x - side / 2, y - side / 2, side, side, 2, WATCH, 0);
   for (int k = 0; k < 4; k++) {
     float dx = k == 0 ? -1.f : k == 1 ? 1.f : 0, dy = k == 2 ? -1.f : k == 3 ? 1.f : 0;
-    float ax = x + dx * (s / 2 + 2 + arm / 2), ay = y + dy * (s / 2 + 2 + arm / 2);
+    float ax = x + dx * (side / 2 + 2 + arm / 2), ay = y + dy * (side / 2 + 2 + arm / 2);
     float aw = dx != 0 ? arm : 2, ah = dy != 0 ? arm : 2;
-    clip_rect(v, rout, ax - aw / 2 - 1, ay - ah / 2 - 1, aw + 2, ah + 2, gfx_rgba(0, 0, 0, 0.6f));
-    clip_rect(v, rout, ax - aw / 2, ay - ah / 2, aw, ah, WATCH);
+    clip_rect(gl, rout, ax - aw / 2 - 1, ay - ah / 2 - 1, aw + 2, ah + 2, gfx_rgba(0, 0, 0, 0.6f));
+    clip_rect(gl, rout, ax - aw / 2, ay - ah / 2, aw, ah, WATCH);
   }
   char id[48];
   snprintf(id, sizeof id, "pixel (%d,%d)", pv->res_watch_x, pv->res_watch_y);
-  label(v, rout, x + s / 2 + arm + 6, y + s / 2 + 4, WATCH, id);
+  label(gl, rout, x + side / 2 + arm + 6, y + side / 2 + 4, WATCH, id);
 }
 
-void draw_plain_overlay(viewer *v, const vw_rect *rin, const vw_rect *rout)
+void draw_plain_overlay(vw_gl *gl, const vw_scene *s)
 {
-  const plain_view *pv = v->plain;
+  const vw_rect *rin = &s->pane[0], *rout = &s->pane[1];
+  const plain_view *pv = s->plain;
   const ts_plain_launch *L = plain_view_launch(pv);
-  if (!L || !L->groups || !v->input)
+  if (!L || !L->groups || !s->input)
     return;
-  if (v->mode != OV_NONE)
-    draw_tiles(v, rout, L, pv->tint[pv->pass]);
-  draw_places(v, rout, pv);
-  draw_watch(v, rout, pv, L);
+  if (s->mode != OV_NONE)
+    draw_tiles(gl, s, rout, L, pv->tint[pv->pass]);
+  draw_places(gl, s, rout, pv);
+  draw_watch(gl, s, rout, pv, L);
   uint32_t g;
-  if (hovered_group(v, &g))
-    draw_hover_group(v, rin, rout, pv, L, g);
+  if (hovered_group(s, &g))
+    draw_hover_group(gl, s, rin, rout, pv, L, g);
 }
 
-void draw_plain_title(viewer *v, const vw_rect *rout)
+void draw_plain_title(vw_gl *gl, const vw_scene *s)
 {
-  const plain_view *pv = v->plain;
+  const vw_rect *rout = &s->pane[1];
+  const plain_view *pv = s->plain;
   float x = rout->x + 8;
   if (pv->res) {
     char t[1200], pass[64] = "";
     if (pv->res->npasses > 1)
       snprintf(pass, sizeof pass, "   pass %d of %d", pv->pass + 1, pv->res->npasses);
     snprintf(t, sizeof t, "observed output of %s%s", pv->name, pass);
-    int fits = (int)((rout->w - 16) / (float)v->g.font[FONT_UI].advance);
-    gfx_textf(&v->g, FONT_UI, x, 4, WHITE, "%.*s", fits > 0 ? fits : 0, t);
+    int fits = (int)((rout->w - 16) / (float)gl->g.font[FONT_UI].advance);
+    gfx_textf(&gl->g, FONT_UI, x, 4, WHITE, "%.*s", fits > 0 ? fits : 0, t);
     return;
   }
   if (!pv->error[0]) {
-    gfx_textf(&v->g, FONT_UI, x, 4, DIM, "running %s observed...", pv->name);
+    gfx_textf(&gl->g, FONT_UI, x, 4, DIM, "running %s observed...", pv->name);
     return;
   }
   /* No result yet: the error, wrapped to the pane. */
-  int fits = (int)((rout->w - 24) / (float)v->g.font[FONT_UI].advance);
+  int fits = (int)((rout->w - 24) / (float)gl->g.font[FONT_UI].advance);
   const char *e = pv->error;
-  for (float ey = rout->y + 12; *e && fits > 8; ey += (float)v->g.font[FONT_UI].height) {
+  for (float ey = rout->y + 12; *e && fits > 8; ey += (float)gl->g.font[FONT_UI].height) {
     int take = (int)strlen(e) > fits ? fits : (int)strlen(e);
-    gfx_textf(&v->g, FONT_UI, rout->x + 12, ey, WARN, "%.*s", take, e);
+    gfx_textf(&gl->g, FONT_UI, rout->x + 12, ey, WARN, "%.*s", take, e);
     e += take;
   }
 }
 
 /* The file, the pass shown and its launch; the device and time in the window. */
-static void panel_launch(viewer *v, float x, float *y, const plain_view *pv)
+static void panel_launch(vw_gl *gl, const vw_scene *s, float x, float *y, const plain_view *pv)
 {
   const ts_plain_launch *L = plain_view_launch(pv);
   const ts_plain_pass *ps = &pv->desc->pass[pv->pass];
-  panel_line(v, x, y, WHITE, "pass %d of %d: %s%s", pv->pass + 1, pv->res->npasses, L->entry,
+  panel_line(gl, x, y, WHITE, "pass %d of %d: %s%s", pv->pass + 1, pv->res->npasses, L->entry,
              pv->res->npasses > 1 ? "   [tab] next" : "");
-  char gl[64], lo[64];
+  char gsz[64], lsz[64];
   if (L->dims >= 3) {
-    snprintf(gl, sizeof gl, "%zux%zux%zu", L->global[0], L->global[1], L->global[2]);
-    snprintf(lo, sizeof lo, "%zux%zux%zu", L->local[0], L->local[1], L->local[2]);
+    snprintf(gsz, sizeof gsz, "%zux%zux%zu", L->global[0], L->global[1], L->global[2]);
+    snprintf(lsz, sizeof lsz, "%zux%zux%zu", L->local[0], L->local[1], L->local[2]);
   } else if (L->dims == 2) {
-    snprintf(gl, sizeof gl, "%zux%zu", L->global[0], L->global[1]);
-    snprintf(lo, sizeof lo, "%zux%zu", L->local[0], L->local[1]);
+    snprintf(gsz, sizeof gsz, "%zux%zu", L->global[0], L->global[1]);
+    snprintf(lsz, sizeof lsz, "%zux%zu", L->local[0], L->local[1]);
   } else {
-    snprintf(gl, sizeof gl, "%zu", L->global[0]);
-    snprintf(lo, sizeof lo, "%zu", L->local[0]);
+    snprintf(gsz, sizeof gsz, "%zu", L->global[0]);
+    snprintf(lsz, sizeof lsz, "%zu", L->local[0]);
   }
-  panel_line(v, x, y, WHITE, "global %s, local %s", gl, lo);
+  panel_line(gl, x, y, WHITE, "global %s, local %s", gsz, lsz);
   if (L->dims >= 2)
-    panel_line(v, x, y, WHITE, "%u work-groups (%ux%u)", L->ngroups_all, L->ngroups[0],
+    panel_line(gl, x, y, WHITE, "%u work-groups (%ux%u)", L->ngroups_all, L->ngroups[0],
                L->ngroups[1]);
   else
-    panel_line(v, x, y, WHITE, "%u work-groups", L->ngroups_all);
+    panel_line(gl, x, y, WHITE, "%u work-groups", L->ngroups_all);
   if (ps->tile_w > 0)
-    panel_line(v, x, y, WHITE, "declared tile %dx%d, halo %d", ps->tile_w, ps->tile_h, ps->halo);
+    panel_line(gl, x, y, WHITE, "declared tile %dx%d, halo %d", ps->tile_w, ps->tile_h, ps->halo);
   else
-    panel_line(v, x, y, DIM, "no tile declared (tile=WxH halo=N)");
+    panel_line(gl, x, y, DIM, "no tile declared (tile=WxH halo=N)");
   /* A shot names no device and no time (they differ between machines and runs). */
-  if (!v->offscreen || v->show_times) {
-    panel_line(v, x, y, WHITE, "%.52s", pv->res->device);
-    panel_line(v, x, y, WHITE, "observed run %.3f ms", L->ms);
+  if (s->live) {
+    panel_line(gl, x, y, WHITE, "%.52s", pv->res->device);
+    panel_line(gl, x, y, WHITE, "observed run %.3f ms", L->ms);
   } else {
-    panel_line(v, x, y, DIM, "OpenCL (the device: --show-times)");
+    panel_line(gl, x, y, DIM, "OpenCL (the device: --show-times)");
   }
 }
 
 /* The findings of every pass by kind: accesses, and the lines that report them. */
-static void panel_findings(viewer *v, float x, float *y, const plain_view *pv)
+static void panel_findings(vw_gl *gl, float x, float *y, const plain_view *pv)
 {
   const ts_plain_result *r = pv->res;
-  panel_line(v, x, y, ACCENT, "findings (observed accesses)");
+  panel_line(gl, x, y, ACCENT, "findings (observed accesses)");
   int any = 0;
   for (int k = 0; k < TS_NFIND; k++) {
     if (!r->counts[k])
       continue;
-    gfx_rect(&v->g, x, *y + 3, 10, 10, TINTS[plain_view_kind_tint(k)]);
-    panel_line(v, x + 16, y, WHITE, "%s: %llu", ts_plain_kind_name(k),
+    gfx_rect(&gl->g, x, *y + 3, 10, 10, TINTS[plain_view_kind_tint(k)]);
+    panel_line(gl, x + 16, y, WHITE, "%s: %llu", ts_plain_kind_name(k),
                (unsigned long long)r->counts[k]);
     any = 1;
   }
   if (!any)
-    panel_line(v, x, y, SEEN, "none: every access was in order");
+    panel_line(gl, x, y, SEEN, "none: every access was in order");
   const uint32_t *n = pv->ntinted[pv->pass];
-  panel_line(v, x, y, n[PV_RED] || n[PV_ORANGE] ? WARN : DIM,
+  panel_line(gl, x, y, n[PV_RED] || n[PV_ORANGE] ? WARN : DIM,
              "work-groups with findings: %u red, %u orange", n[PV_RED], n[PV_ORANGE]);
 }
 
 /* The watched pixel (a click): every access of it by any work-item, all passes, one line per
  * work-item and source line (its channels collapsed), writers first; at most 12 lines. */
-static void panel_watch(viewer *v, const vw_rect *r, float x, float *y, const plain_view *pv)
+static void panel_watch(vw_gl *gl, const vw_rect *r, float x, float *y, const plain_view *pv)
 {
   int asked = pv->watch_x != pv->res_watch_x || pv->watch_y != pv->res_watch_y;
   if (asked && !pv->done && pv->watch_x >= 0)
-    panel_line(v, x, y, DIM, "pixel (%d,%d): observing its every access...", pv->watch_x,
+    panel_line(gl, x, y, DIM, "pixel (%d,%d): observing its every access...", pv->watch_x,
                pv->watch_y);
   if (pv->res_watch_x < 0)
     return;
   const ts_image *o = pv->res->out;
   if (!o || pv->res_watch_x >= o->w || pv->res_watch_y >= o->h) {
-    panel_line(v, x, y, WARN, "pixel (%d,%d) is outside the %dx%d output", pv->res_watch_x,
+    panel_line(gl, x, y, WARN, "pixel (%d,%d) is outside the %dx%d output", pv->res_watch_x,
                pv->res_watch_y, o ? o->w : 0, o ? o->h : 0);
     return;
   }
-  panel_line(v, x, y, WATCH, "pixel (%d,%d): every access", pv->res_watch_x, pv->res_watch_y);
+  panel_line(gl, x, y, WATCH, "pixel (%d,%d): every access", pv->res_watch_x, pv->res_watch_y);
   if (pv->nrows == 0) {
-    panel_line(v, x, y, DIM, "  no work-item read or wrote it");
+    panel_line(gl, x, y, DIM, "  no work-item read or wrote it");
     return;
   }
-  panel_line(v, x, y, DIM, "  %zu work-item%s wrote it, %zu line%s in all", pv->nwriters,
+  panel_line(gl, x, y, DIM, "  %zu work-item%s wrote it, %zu line%s in all", pv->nwriters,
              pv->nwriters == 1 ? "" : "s", pv->nrows, pv->nrows == 1 ? "" : "s");
-  float lh = (float)v->g.font[FONT_SMALL].height, bottom = r->y + r->h - 76 - 3 * lh;
+  float lh = (float)gl->g.font[FONT_SMALL].height, bottom = r->y + r->h - 76 - 3 * lh;
   size_t shown = 0;
-  size_t fits = (size_t)((PANEL_TEXT_W - 8) / (float)v->g.font[FONT_SMALL].advance);
+  size_t fits = (size_t)((PANEL_TEXT_W - 8) / (float)gl->g.font[FONT_SMALL].advance);
   for (; shown < pv->nrows && shown < 12 && *y + 2 * lh <= bottom; shown++) {
     /* One line, or two broken before the verb: who, then what of the pixel. */
     const pv_watch_row *row = &pv->rows[shown];
     gfx_color c = row->writes ? WHITE : SEEN;
     if (strlen(row->text) <= fits || !row->split) {
-      gfx_textf(&v->g, FONT_SMALL, x + 8, *y, c, "%.*s", (int)fits, row->text);
+      gfx_textf(&gl->g, FONT_SMALL, x + 8, *y, c, "%.*s", (int)fits, row->text);
     } else {
-      gfx_textf(&v->g, FONT_SMALL, x + 8, *y, c, "%.*s", row->split, row->text);
+      gfx_textf(&gl->g, FONT_SMALL, x + 8, *y, c, "%.*s", row->split, row->text);
       *y += lh;
-      gfx_textf(&v->g, FONT_SMALL, x + 24, *y, c, "%.*s", (int)fits - 2, row->text + row->split + 1);
+      gfx_textf(&gl->g, FONT_SMALL, x + 24, *y, c, "%.*s", (int)fits - 2, row->text + row->split + 1);
     }
     *y += lh + 4;
   }
   if (shown < pv->nrows)
-    gfx_textf(&v->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM, "... and %zu more",
+    gfx_textf(&gl->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM, "... and %zu more",
               pv->nrows - shown);
   if (pv->log_cut)
-    gfx_text(&v->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM,
+    gfx_text(&gl->g, FONT_SMALL, x + 8, (*y += lh) - lh, DIM,
              "(the log kept the first accesses of a pass only)");
 }
 
 /* The hovered group: its id, rectangles and the findings that name it. */
-static void panel_group(viewer *v, const vw_rect *r, float x, float *y, const plain_view *pv,
+static void panel_group(vw_gl *gl, const vw_rect *r, float x, float *y, const plain_view *pv,
                         uint32_t g)
 {
   const ts_plain_launch *L = plain_view_launch(pv);
   const ts_plain_group *G = &L->groups[g];
   uint32_t gx = g % L->ngroups[0], gy = L->ngroups[1] ? g / L->ngroups[0] % L->ngroups[1] : 0;
   uint8_t t = pv->tint[pv->pass] ? pv->tint[pv->pass][g] : 0;
-  panel_line(v, x, y, t ? TINTS[t] : WHITE, "work-group (%u,%u), #%u of pass %d", gx, gy, g,
+  panel_line(gl, x, y, t ? TINTS[t] : WHITE, "work-group (%u,%u), #%u of pass %d", gx, gy, g,
              pv->pass + 1);
   if (rect_empty(G->read))
-    panel_line(v, x, y, DIM, "  read nothing of the input");
+    panel_line(gl, x, y, DIM, "  read nothing of the input");
   else
-    panel_line(v, x, y, SEEN, "  read  x %d..%d, y %d..%d (%dx%d px)", G->read.x0, G->read.x1,
+    panel_line(gl, x, y, SEEN, "  read  x %d..%d, y %d..%d (%dx%d px)", G->read.x0, G->read.x1,
                G->read.y0, G->read.y1, G->read.x1 - G->read.x0 + 1, G->read.y1 - G->read.y0 + 1);
   if (rect_empty(G->wrote))
-    panel_line(v, x, y, DIM, "  wrote nothing of the output");
+    panel_line(gl, x, y, DIM, "  wrote nothing of the output");
   else
-    panel_line(v, x, y, WHITE, "  wrote x %d..%d, y %d..%d (%dx%d px)", G->wrote.x0,
+    panel_line(gl, x, y, WHITE, "  wrote x %d..%d, y %d..%d (%dx%d px)", G->wrote.x0,
                G->wrote.x1, G->wrote.y0, G->wrote.y1, G->wrote.x1 - G->wrote.x0 + 1,
                G->wrote.y1 - G->wrote.y0 + 1);
   float bottom = r->y + r->h - 76;
@@ -401,10 +404,10 @@ static void panel_group(viewer *v, const vw_rect *r, float x, float *y, const pl
     if (!names)
       continue;
     if (n++ == 0)
-      panel_line(v, x, y, ACCENT, "findings that name it");
+      panel_line(gl, x, y, ACCENT, "findings that name it");
     char line[1024];
     ts_plain_finding_line(pv->desc, pv->res, f, line, sizeof line);
-    if (!panel_wrap_font(v, FONT_SMALL, x, y, bottom, TINTS[plain_view_kind_tint(f->kind)], line))
+    if (!panel_wrap_font(gl, FONT_SMALL, x, y, bottom, TINTS[plain_view_kind_tint(f->kind)], line))
       break;
     *y += 3;
   }
@@ -419,89 +422,93 @@ static void panel_group(viewer *v, const vw_rect *r, float x, float *y, const pl
   for (int kind = 0; kind < TS_NFIND && *y < bottom; kind++)
     if (others >> kind & 1) {
       if (n++ == 0)
-        panel_line(v, x, y, ACCENT, "made here too (their lines name others)");
-      panel_line(v, x, y, TINTS[plain_view_kind_tint(kind)], "  %s", ts_plain_kind_name(kind));
+        panel_line(gl, x, y, ACCENT, "made here too (their lines name others)");
+      panel_line(gl, x, y, TINTS[plain_view_kind_tint(kind)], "  %s", ts_plain_kind_name(kind));
     }
   if (!n)
-    panel_line(v, x, y, DIM, "no finding names it");
+    panel_line(gl, x, y, DIM, "no finding names it");
 }
 
-static void panel_legend(viewer *v, const vw_rect *r, float x)
+static void panel_legend(vw_gl *gl, const vw_scene *s, float x)
 {
+  const vw_rect *r = &s->panel;
   float ly = r->y + r->h - 64;
-  gfx_rect(&v->g, r->x + 8, ly - 6, r->w - 16, 1, DIM);
-  gfx_textf(&v->g, FONT_UI, x, ly, ACCENT, "overlay: work-groups %s [o]",
-            v->mode == OV_NONE ? "off" : "(tile: what each wrote)");
+  gfx_rect(&gl->g, r->x + 8, ly - 6, r->w - 16, 1, DIM);
+  gfx_textf(&gl->g, FONT_UI, x, ly, ACCENT, "overlay: work-groups %s [o]",
+            s->mode == OV_NONE ? "off" : "(tile: what each wrote)");
   ly += 20;
   float lx = x;
   for (int t = PV_NTINTS - 1; t >= 0; t--) {
     gfx_color c = TINTS[t];
     c.a = 1;
-    gfx_frame(&v->g, lx, ly + 2, 12, 12, 2, c);
-    lx += 16 + gfx_text(&v->g, FONT_SMALL, lx + 16, ly + 2, WHITE, TINT_NAMES[t]) + 10;
+    gfx_frame(&gl->g, lx, ly + 2, 12, 12, 2, c);
+    lx += 16 + gfx_text(&gl->g, FONT_SMALL, lx + 16, ly + 2, WHITE, TINT_NAMES[t]) + 10;
   }
-  gfx_rect(&v->g, x + 1, ly + 21, 8, 8, TINTS[PV_RED]);
-  gfx_text(&v->g, FONT_SMALL, x + 16, ly + 19, DIM,
+  gfx_rect(&gl->g, x + 1, ly + 21, 8, 8, TINTS[PV_RED]);
+  gfx_text(&gl->g, FONT_SMALL, x + 16, ly + 19, DIM,
            "an element a finding names (__global memory)");
 }
 
 /* The timeline's place: a plain kernel has no schedule to scrub. */
-void draw_plain_timeline(viewer *v, const vw_rect *tl)
+void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
 {
-  const plain_view *pv = v->plain;
+  const vw_rect *tl = &s->timeline;
+  const plain_view *pv = s->plain;
   float x = tl->x + 20, y = tl->y + 38;
-  gfx_text(&v->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one launch, "
+  gfx_text(&gl->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one launch, "
            "its work-groups in the device's order");
   if (pv->res && pv->res->npasses > 1)
-    gfx_text(&v->g, FONT_UI, x, y + 20, DIM, "tab: the next pass's work-groups");
+    gfx_text(&gl->g, FONT_UI, x, y + 20, DIM, "tab: the next pass's work-groups");
 }
 
-void draw_plain_panel(viewer *v, const vw_rect *r)
+void draw_plain_panel(vw_gl *gl, const vw_scene *s)
 {
-  const plain_view *pv = v->plain;
+  const vw_rect *r = &s->panel;
+  const plain_view *pv = s->plain;
   float x = r->x + 12, y = r->y + 10;
-  panel_line(v, x, &y, ACCENT, "plain kernel  %s", pv->name);
-  panel_line(v, x, &y, DIM, "run observed; an edit reloads it [r]");
+  panel_line(gl, x, &y, ACCENT, "plain kernel  %s", pv->name);
+  panel_line(gl, x, &y, DIM, "run observed; an edit reloads it [r]");
   y += 6;
   if (pv->error[0] && pv->res) {
-    panel_wrap(v, x, &y, WARN, pv->error);
-    panel_line(v, x, &y, WARN, "showing the last good run");
+    panel_wrap(gl, x, &y, WARN, pv->error);
+    panel_line(gl, x, &y, WARN, "showing the last good run");
     y += 6;
   } else if (!pv->res) {
     if (pv->error[0])
-      panel_wrap(v, x, &y, WARN, pv->error);
+      panel_wrap(gl, x, &y, WARN, pv->error);
     else
-      panel_line(v, x, &y, DIM, "loading and observing...");
+      panel_line(gl, x, &y, DIM, "loading and observing...");
   }
   if (pv->res) {
-    panel_launch(v, x, &y, pv);
+    panel_launch(gl, s, x, &y, pv);
     y += 6;
-    panel_findings(v, x, &y, pv);
+    panel_findings(gl, x, &y, pv);
     if (pv->watch_x >= 0 || pv->res_watch_x >= 0) {
       y += 6;
-      panel_watch(v, r, x, &y, pv);
+      panel_watch(gl, r, x, &y, pv);
     }
   }
   y += 8;
-  gfx_rect(&v->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
-  panel_line(v, x, &y, ACCENT, "inspector");
-  if (v->hover_pane >= 0 && v->input && v->hover_x >= 0 && v->hover_y >= 0 &&
-      v->hover_x < (float)v->input->w && v->hover_y < (float)v->input->h) {
-    int px = (int)v->hover_x, py = (int)v->hover_y;
+  gfx_rect(&gl->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
+  panel_line(gl, x, &y, ACCENT, "inspector");
+  const ts_image *im = s->input;
+  if (s->hover_pane >= 0 && im && s->hover_x >= 0 && s->hover_y >= 0 &&
+      s->hover_x < (float)im->w && s->hover_y < (float)im->h) {
+    int px = (int)s->hover_x, py = (int)s->hover_y;
     char in[48] = "", out[48] = "";
     const ts_image *o = pv->res ? pv->res->out : NULL;
-    for (int c = 0; c < v->input->c; c++)
+    for (int c = 0; c < im->c; c++)
       snprintf(in + strlen(in), sizeof in - strlen(in), "%s%u", c ? " " : "",
-               v->input->data[((size_t)py * v->input->w + px) * v->input->c + c]);
+               im->data[((size_t)py * im->w + px) * im->c + c]);
     for (int c = 0; o && px < o->w && py < o->h && c < o->c; c++)
       snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", c ? " " : "",
                o->data[((size_t)py * o->w + px) * o->c + c]);
-    panel_line(v, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
+    panel_line(gl, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }
   uint32_t g;
-  if (pv->res && hovered_group(v, &g))
-    panel_group(v, r, x, &y, pv, g);
+  if (pv->res && hovered_group(s, &g))
+    panel_group(gl, r, x, &y, pv, g);
   else
-    panel_line(v, x, &y, DIM, "hover a work-group's tile; click a pixel");
-  panel_legend(v, r, x);
+    panel_line(gl, x, &y, DIM, "hover a work-group's tile; click a pixel");
+  panel_legend(gl, s, x);
 }

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "draw.h"
+#include "colors.h"
+#include "draw_text.h"
 
-float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...)
+float panel_line(vw_gl *gl, float x, float *y, gfx_color c, const char *fmt, ...)
 {
   char buf[512];
   va_list ap;
@@ -17,20 +18,20 @@ float panel_line(viewer *v, float x, float *y, gfx_color c, const char *fmt, ...
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   /* Lines longer than the panel end in "..." */
-  size_t fits = (size_t)((PANEL_TEXT_W) / (float)v->g.font[FONT_UI].advance);
+  size_t fits = (size_t)((PANEL_TEXT_W) / (float)gl->g.font[FONT_UI].advance);
   if (strlen(buf) > fits && fits > 3)
     memcpy(buf + fits - 3, "...", 4);
-  float lh = (float)v->g.font[FONT_UI].height;
-  float w = v->panel_bottom > 0 && *y + lh > v->panel_bottom ? 0 : gfx_text(&v->g, FONT_UI, x, *y, c, buf);
+  float lh = (float)gl->g.font[FONT_UI].height;
+  float w = gl->panel_bottom > 0 && *y + lh > gl->panel_bottom ? 0 : gfx_text(&gl->g, FONT_UI, x, *y, c, buf);
   *y += lh;
   return w;
 }
 
-int panel_wrap_font(viewer *v, int font, float x, float *y, float bottom, gfx_color c,
+int panel_wrap_font(vw_gl *gl, int font, float x, float *y, float bottom, gfx_color c,
                     const char *text)
 {
-  size_t fits = (size_t)(PANEL_TEXT_W / (float)v->g.font[font].advance);
-  float lh = (float)v->g.font[font].height;
+  size_t fits = (size_t)(PANEL_TEXT_W / (float)gl->g.font[font].advance);
+  float lh = (float)gl->g.font[font].height;
   int lines = 0;
   while (*text && *y + lh <= bottom) {
     size_t n = strlen(text);
@@ -41,7 +42,7 @@ int panel_wrap_font(viewer *v, int font, float x, float *y, float bottom, gfx_co
       if (n == 0)
         n = fits;
     }
-    gfx_textf(&v->g, font, x, *y, c, "%.*s", (int)n, text);
+    gfx_textf(&gl->g, font, x, *y, c, "%.*s", (int)n, text);
     *y += lh;
     lines++;
     text += n;
@@ -51,9 +52,9 @@ int panel_wrap_font(viewer *v, int font, float x, float *y, float bottom, gfx_co
   return lines;
 }
 
-void panel_wrap(viewer *v, float x, float *y, gfx_color c, const char *text)
+void panel_wrap(vw_gl *gl, float x, float *y, gfx_color c, const char *text)
 {
-  panel_wrap_font(v, FONT_UI, x, y, 1e9f, c, text);
+  panel_wrap_font(gl, FONT_UI, x, y, 1e9f, c, text);
 }
 
 /* Device times in one unit for the whole run, chosen by its length. */
@@ -69,7 +70,7 @@ void draw_fmt_dev_time(const ts_dev_run *d, uint64_t t, char *out, size_t n)
     snprintf(out, n, "%.3f ms", (double)t * 1e-6);
 }
 
-void draw_help(viewer *v)
+void draw_help(vw_gl *gl, const vw_scene *s)
 {
   static const char *const lines[] = {
     "space      play / pause",          "left right step one tick (shift: 10)",
@@ -87,65 +88,65 @@ void draw_help(viewer *v)
     "q esc      quit",                  "drop a PNG on the window to open it",
   };
   int n = (int)(sizeof lines / sizeof lines[0]);
-  float lh = (float)v->g.font[FONT_UI].height;
+  float lh = (float)gl->g.font[FONT_UI].height;
   float w = 460, h = lh * (float)n + 56;
-  float x = ((float)v->width - w) / 2, y = ((float)v->height - h) / 2;
-  gfx_rect(&v->g, x, y, w, h, gfx_rgba(0.05f, 0.06f, 0.08f, 0.93f));
-  gfx_frame(&v->g, x, y, w, h, 1, ACCENT);
-  gfx_text(&v->g, FONT_UI, x + 16, y + 12, ACCENT, "tilescope keys");
+  float x = ((float)s->width - w) / 2, y = ((float)s->height - h) / 2;
+  gfx_rect(&gl->g, x, y, w, h, gfx_rgba(0.05f, 0.06f, 0.08f, 0.93f));
+  gfx_frame(&gl->g, x, y, w, h, 1, ACCENT);
+  gfx_text(&gl->g, FONT_UI, x + 16, y + 12, ACCENT, "tilescope keys");
   for (int i = 0; i < n; i++)
-    gfx_text(&v->g, FONT_UI, x + 16, y + 40 + lh * (float)i, WHITE, lines[i]);
+    gfx_text(&gl->g, FONT_UI, x + 16, y + 40 + lh * (float)i, WHITE, lines[i]);
 }
 
 /* Titles over the panes: the input's name, size and zoom; the output's tick (or device time)
  * and pass, or the error of a run that could not be made, wrapped to the pane. */
-void draw_titles(viewer *v, const vw_rect *rin, const vw_rect *rout)
+void draw_titles(vw_gl *gl, const vw_scene *s)
 {
-  gfx_rect(&v->g, 0, 0, rin->w + rout->w + 2, rin->y, PANEL);
-  const char *slash = strrchr(v->input_name, '/');
-  if (v->input) {
+  const vw_rect *rin = &s->pane[0], *rout = &s->pane[1];
+  gfx_rect(&gl->g, 0, 0, rin->w + rout->w + 2, rin->y, PANEL);
+  const char *slash = strrchr(s->input_name, '/');
+  if (s->input) {
     /* the longest of these that fits the pane, so that the zoom stays in sight */
-    const char *name = slash ? slash + 1 : v->input_name;
-    const ts_image *im = v->input;
+    const char *name = slash ? slash + 1 : s->input_name;
+    const ts_image *im = s->input;
     char t[4][600];
     snprintf(t[0], sizeof t[0], "input  %s  %dx%d, %d channel%s   zoom %.0f%%", name, im->w,
-             im->h, im->c, im->c > 1 ? "s" : "", v->zoom * 100);
+             im->h, im->c, im->c > 1 ? "s" : "", s->zoom * 100);
     snprintf(t[1], sizeof t[1], "input  %s  %dx%dx%d  zoom %.0f%%", name, im->w, im->h, im->c,
-             v->zoom * 100);
+             s->zoom * 100);
     snprintf(t[2], sizeof t[2], "%s  %dx%dx%d  %.0f%%", name, im->w, im->h, im->c,
-             v->zoom * 100);
-    snprintf(t[3], sizeof t[3], "zoom %.0f%%  %s", v->zoom * 100, name);
+             s->zoom * 100);
+    snprintf(t[3], sizeof t[3], "zoom %.0f%%  %s", s->zoom * 100, name);
     int k = 0;
-    while (k < 3 && (float)gfx_text_width(&v->g, FONT_UI, t[k]) > rin->w - 12)
+    while (k < 3 && (float)gfx_text_width(&gl->g, FONT_UI, t[k]) > rin->w - 12)
       k++;
-    gfx_textf(&v->g, FONT_UI, rin->x + 8, 4, WHITE, "%s", t[k]);
+    gfx_textf(&gl->g, FONT_UI, rin->x + 8, 4, WHITE, "%s", t[k]);
   }
   /* A long input title stops at its pane. */
-  gfx_rect(&v->g, rout->x - 2, 0, rout->w + 2, rin->y, PANEL);
-  const ts_dev_run *dev = viewer_dev(v);
+  gfx_rect(&gl->g, rout->x - 2, 0, rout->w + 2, rin->y, PANEL);
+  const ts_dev_run *dev = s->dev;
   if (dev) {
     char pass[48] = "", tn[32], te[32];
     if (dev->npasses > 1)
-      snprintf(pass, sizeof pass, "   pass %d of %d", viewer_shown_pass(v) + 1, dev->npasses);
-    draw_fmt_dev_time(dev, viewer_dev_time(v), tn, sizeof tn);
+      snprintf(pass, sizeof pass, "   pass %d of %d", s->pass + 1, dev->npasses);
+    draw_fmt_dev_time(dev, s->dev_time, tn, sizeof tn);
     draw_fmt_dev_time(dev, dev->t_end, te, sizeof te);
-    gfx_textf(&v->g, FONT_UI, rout->x + 8, 4, WHITE, "device at %s / %s%s", tn, te, pass);
-  } else if (v->have_snap && v->snap.run) {
-    const ts_sched *s = viewer_sched(v);
+    gfx_textf(&gl->g, FONT_UI, rout->x + 8, 4, WHITE, "device at %s / %s%s", tn, te, pass);
+  } else if (s->run) {
     char pass[48] = "";
-    if (s->npasses > 1)
-      snprintf(pass, sizeof pass, "   pass %d of %d", viewer_shown_pass(v) + 1, s->npasses);
-    gfx_textf(&v->g, FONT_UI, rout->x + 8, 4, WHITE, "output at tick %" PRId64 " / %" PRId64 "%s",
-              v->snap.tick, s->length, pass);
-  } else if (v->have_snap && v->snap.error[0]) {
+    if (s->sched->npasses > 1)
+      snprintf(pass, sizeof pass, "   pass %d of %d", s->pass + 1, s->sched->npasses);
+    gfx_textf(&gl->g, FONT_UI, rout->x + 8, 4, WHITE, "output at tick %" PRId64 " / %" PRId64 "%s",
+              s->snap->tick, s->sched->length, pass);
+  } else if (s->have_snap && s->snap->error[0]) {
     /* The error, wrapped to the pane. */
-    int fits = (int)((rout->w - 24) / (float)v->g.font[FONT_UI].advance);
-    const char *e = v->snap.error;
-    for (float ey = rout->y + 12; *e && fits > 8; ey += (float)v->g.font[FONT_UI].height) {
+    int fits = (int)((rout->w - 24) / (float)gl->g.font[FONT_UI].advance);
+    const char *e = s->snap->error;
+    for (float ey = rout->y + 12; *e && fits > 8; ey += (float)gl->g.font[FONT_UI].height) {
       int take = (int)strlen(e) > fits ? fits : (int)strlen(e);
-      gfx_textf(&v->g, FONT_UI, rout->x + 12, ey, WARN, "%.*s", take, e);
+      gfx_textf(&gl->g, FONT_UI, rout->x + 12, ey, WARN, "%.*s", take, e);
       e += take;
     }
   }
-  gfx_rect(&v->g, rin->x + rin->w, 0, 2, rin->y + rin->h, BG);
+  gfx_rect(&gl->g, rin->x + rin->w, 0, 2, rin->y + rin->h, BG);
 }

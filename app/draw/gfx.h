@@ -1,9 +1,8 @@
-/* OpenGL helpers for the viewer: shader programs read from the shaders folder at run time,
+/* OpenGL helpers for the drawing: shader programs read from the shaders folder at run time,
  * and one batch of screen-space triangles for panels, lines, arrows and text (glyphs from an
- * SDL2_ttf atlas of a monospaced font at two sizes). The app's GL calls live in gfx.c,
- * gl_resources.c and the drawing (draw_*.c), but for a few in the viewer: its textures'
- * names and the profile's waits for GL (viewer.c, phase.c), reading a frame back
- * (viewer_shot.c). */
+ * SDL2_ttf atlas of a monospaced font at two sizes). The app's GL calls all live in draw/:
+ * here, in gl_resources.c (textures, framebuffers, reading a frame back), phase.c (the
+ * profile's waits) and the drawing (draw_*.c); the viewer makes none. */
 #ifndef TS_APP_GFX_H
 #define TS_APP_GFX_H
 

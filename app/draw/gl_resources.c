@@ -1,15 +1,15 @@
-/* The viewer's GL resources: the image textures (input, output, the device's output) made
- * once per size with room for their mipmaps, updated by the rows a step changed and their
- * mipmaps made again only where they changed (make_mipmaps); the threads' textures of the
- * pass shown; the frame's framebuffer and the frame cache's. */
+/* The drawing's GL resources (gl_resources.h): the image textures (input, output, the
+ * device's output) made once per size with room for their mipmaps, updated by the rows a step
+ * changed and their mipmaps made again only where they changed (make_mipmaps); the threads'
+ * textures of the pass shown; the frame's framebuffer and the frame cache's. What they are
+ * made from comes from the scene; nothing here reads the viewer. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_res.h"
-#include "plain_view.h"
+#include "gl_resources.h"
 
 /* An image texture of c channels (1 and 2 drawn as grey, 3 as RGB, 4 as RGB with its alpha
  * ignored), uploaded from the pixels as they are: no RGBA copy, and a grey image takes a
@@ -242,61 +242,61 @@ static void upload_values(vw_tex *t, const uint8_t *vals, int esize, int x0, int
   free(band);
 }
 
-void render_output_rows(viewer *v, const vw_snapshot *s)
+int gl_output_rows(vw_run_tex *t, const vw_snapshot *s, int whole)
 {
   const ts_kctx *k = ts_run_kctx(s->run);
   const ts_buf *b = &k->buf[TS_BUF_OUT];
   if (!b->data)
-    return;
-  int fresh = tex_storage(&v->img[1], k->W, k->H, b->esize == 4 ? 1 : k->C);
-  if (fresh || s->full || v->out_run != s->run) {
-    upload_values(&v->img[1], b->data, b->esize, 0, 0, k->W, k->H, s->scale);
+    return 0;
+  int fresh = tex_storage(&t->img[1], k->W, k->H, b->esize == 4 ? 1 : k->C);
+  if (fresh || s->full || whole) {
+    upload_values(&t->img[1], b->data, b->esize, 0, 0, k->W, k->H, s->scale);
   } else {
     for (int i = 0; i < s->nrects; i++) {
       const ts_rect *r = &s->rects[i];
-      upload_values(&v->img[1], b->data, b->esize, r->x, r->y, r->x + r->w, r->y + r->h,
+      upload_values(&t->img[1], b->data, b->esize, r->x, r->y, r->x + r->w, r->y + r->h,
                     s->scale);
     }
   }
-  v->out_run = s->run;
+  return 1;
 }
 
-/* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
- * mipmaps first when it is drawn minified and has changed since. */
-void gl_bind_image(viewer *v, int i)
+void gl_bind_image(vw_gl *gl, vw_run_tex *rt, float zoom, int i)
 {
-  vw_tex *t = &v->img[i];
+  vw_tex *t = &rt->img[i];
   glBindTexture(GL_TEXTURE_2D, t->id);
-  if (v->zoom < 1 && (t->all_dirty || t->ndirty) && t->id) {
-    viewer_phase(v, PH_PANES);
+  if (zoom < 1 && (t->all_dirty || t->ndirty) && t->id) {
+    vw_phase(&gl->ph, PH_PANES);
     make_mipmaps(t);
-    viewer_phase(v, PH_MIPS);
+    vw_phase(&gl->ph, PH_MIPS);
   }
   /* Without mipmaps a mipmapping filter would leave the texture incomplete (black). */
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
-                  v->zoom < 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST);
+                  zoom < 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST);
 }
 
-void gl_upload_images(viewer *v)
+void gl_upload_images(vw_run_tex *t, const vw_scene *s)
 {
-  if (v->input && v->in_uploaded != v->input_generation) {
-    tex_storage(&v->img[0], v->input->w, v->input->h, v->input->c);
-    upload_values(&v->img[0], v->input->data, 1, 0, 0, v->input->w, v->input->h, 0);
-    v->in_uploaded = v->input_generation;
+  const ts_image *in = s->input;
+  if (in && s->split_side != 2 && t->in_uploaded != s->input_generation) {
+    tex_storage(&t->img[0], in->w, in->h, in->c);
+    upload_values(&t->img[0], in->data, 1, 0, 0, in->w, in->h, 0);
+    t->in_uploaded = s->input_generation;
   }
   /* A plain kernel's output, with each result taken. */
-  if (v->plain && v->plain->res && v->plain->res->out && v->plain_uploaded != v->plain->serial) {
-    const ts_image *o = v->plain->res->out;
-    tex_storage(&v->img[1], o->w, o->h, o->c);
-    upload_values(&v->img[1], o->data, 1, 0, 0, o->w, o->h, 0);
-    v->plain_uploaded = v->plain->serial;
+  const plain_view *pv = s->plain;
+  if (pv && pv->res && pv->res->out && t->plain_serial != pv->serial) {
+    const ts_image *o = pv->res->out;
+    tex_storage(&t->img[1], o->w, o->h, o->c);
+    upload_values(&t->img[1], o->data, 1, 0, 0, o->w, o->h, 0);
+    t->plain_serial = pv->serial;
   }
-  if (v->dev_raw && v->dev_run && !v->dev_uploaded) {
-    const ts_kctx *k = ts_run_kctx(v->dev_run);
+  if (s->dev_out && s->dev_out_run && t->dev_serial != s->dev_out_serial) {
+    const ts_kctx *k = ts_run_kctx(s->dev_out_run);
     int esize = k->buf[TS_BUF_OUT].esize;
-    tex_storage(&v->img[2], k->W, k->H, esize == 4 ? 1 : k->C);
-    upload_values(&v->img[2], v->dev_raw, esize, 0, 0, k->W, k->H, v->dev_scale);
-    v->dev_uploaded = 1;
+    tex_storage(&t->img[2], k->W, k->H, esize == 4 ? 1 : k->C);
+    upload_values(&t->img[2], s->dev_out, esize, 0, 0, k->W, k->H, s->dev_out_scale);
+    t->dev_serial = s->dev_out_serial;
   }
 }
 
@@ -314,85 +314,87 @@ static int cmp_start(const void *a, const void *b)
 }
 
 /* The observed dispatch order of pass p: each group's rank by start time (ties by ticket). */
-static const uint32_t *dev_ranks(viewer *v, const ts_dev_run *d, int p)
+static const uint32_t *dev_ranks(vw_run_tex *t, const vw_scene *s, int p)
 {
-  const ts_pass_sched *ps = &viewer_sched(v)->pass[p];
-  if (v->rank_run == v->snap.run && v->rank_pass == p)
-    return v->dev_rank;
+  const ts_pass_sched *ps = &s->sched->pass[p];
+  if (t->rank_run == s->run_ident && t->rank_pass == p)
+    return t->dev_rank;
   start_key *k = malloc((size_t)ps->n * sizeof *k + 1);
-  if (ps->n > v->dev_rank_cap) {
-    uint32_t *r = realloc(v->dev_rank, (size_t)ps->n * sizeof *r);
+  if (ps->n > t->dev_rank_cap) {
+    uint32_t *r = realloc(t->dev_rank, (size_t)ps->n * sizeof *r);
     if (r) {
-      v->dev_rank = r;
-      v->dev_rank_cap = ps->n;
+      t->dev_rank = r;
+      t->dev_rank_cap = ps->n;
     }
   }
-  if (!k || ps->n > v->dev_rank_cap) {
+  if (!k || ps->n > t->dev_rank_cap) {
     free(k);
     return NULL;
   }
-  for (uint32_t t = 0; t < ps->n; t++)
-    k[t] = (start_key){ d->pass[p].rec[t].start, t };
+  for (uint32_t i = 0; i < ps->n; i++)
+    k[i] = (start_key){ s->dev->pass[p].rec[i].start, i };
   qsort(k, ps->n, sizeof *k, cmp_start);
   for (uint32_t r = 0; r < ps->n; r++)
-    v->dev_rank[ps->order[k[r].ticket]] = r;
+    t->dev_rank[ps->order[k[r].ticket]] = r;
   free(k);
-  v->rank_run = v->snap.run;
-  v->rank_pass = p;
-  return v->dev_rank;
+  t->rank_run = s->run_ident;
+  t->rank_pass = p;
+  return t->dev_rank;
 }
 
 /* The threads of the pass shown are two textures: thr_tex, one RGBA32F texel a thread with
  * what changes only with the run, pass or observation (made again then), and state_tex,
  * one byte a thread, its state at the tick or device time (made again at each). The shader
  * adds the byte to the texel's alpha, which gives the one value it reads. */
-static void upload_static(viewer *v, const ts_pass_sched *ps, const float *texels)
+static void upload_static(vw_run_tex *t, const ts_pass_sched *ps, const float *texels)
 {
-  glBindTexture(GL_TEXTURE_2D, v->thr_tex);
+  glBindTexture(GL_TEXTURE_2D, t->thr_tex);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, ps->tw, ps->th, 0, GL_RGBA, GL_FLOAT, texels);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  v->thr_serial++;
+  t->thr_serial++;
 }
 
-static void upload_states(viewer *v, const ts_pass_sched *ps)
+static void upload_states(vw_run_tex *t, const ts_pass_sched *ps)
 {
-  glBindTexture(GL_TEXTURE_2D, v->state_tex);
+  glBindTexture(GL_TEXTURE_2D, t->state_tex);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, ps->tw, ps->th, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
-               v->thr_state);
+               t->thr_state);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  v->thr_serial++;
+  t->thr_serial++;
 }
 
 /* The byte a thread of the pass; 0 when out of memory. */
-static int state_bytes(viewer *v, uint32_t n)
+static int state_bytes(vw_run_tex *t, uint32_t n)
 {
-  if (n <= v->thr_cap)
+  if (n <= t->thr_cap)
     return 1;
-  uint8_t *b = realloc(v->thr_state, n ? n : 1);
+  uint8_t *b = realloc(t->thr_state, n ? n : 1);
   if (!b)
     return 0;
-  v->thr_state = b;
-  v->thr_cap = n;
+  t->thr_state = b;
+  t->thr_cap = n;
   return 1;
 }
 
 /* The device view's threads: observed order, time waiting, lane and +4 for a wrong tile;
  * the state at the device time. */
-static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *norm)
+static void update_threads_device(vw_run_tex *t, const vw_scene *s, float *norm)
 {
-  const ts_pass_sched *ps = &viewer_sched(v)->pass[p];
+  const ts_dev_run *d = s->dev;
+  int p = s->pass;
+  const ts_pass_sched *ps = &s->sched->pass[p];
   const ts_dev_pass *dp = &d->pass[p];
-  uint64_t now = viewer_dev_time(v);
-  if (!(v->thr_run == v->snap.run && v->thr_dev && v->thr_pass == p)) {
+  uint64_t now = s->dev_time;
+  if (!(t->thr_run == s->run_ident && t->thr_dev && t->thr_pass == p)) {
     float *tx = malloc((size_t)ps->n * 4 * sizeof *tx + 1);
-    if (!tx || !state_bytes(v, ps->n)) {
+    if (!tx || !state_bytes(t, ps->n)) {
       free(tx);
       return;
     }
-    const uint32_t *rank = dev_ranks(v, d, p);
+    const uint32_t *rank = dev_ranks(t, s, p);
     const uint8_t *wrong = p == d->npasses - 1 ? d->wrong : NULL;
     uint64_t maxw = 1;
     for (uint32_t id = 0; id < ps->n; id++) {
@@ -404,153 +406,197 @@ static void update_threads_device(viewer *v, const ts_dev_run *d, int p, float *
       o[3] = wrong && wrong[id] ? 4.0f : 0.0f;
       maxw = g->waited - g->start > maxw ? g->waited - g->start : maxw;
     }
-    upload_static(v, ps, tx);
+    upload_static(t, ps, tx);
     free(tx);
-    v->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
-    v->thr_norm[1] = (float)maxw;
-    v->thr_norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
-    v->thr_run = v->snap.run;
-    v->thr_pass = p;
-    v->thr_dev = 1;
-    v->thr_dev_time = -1;
+    t->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+    t->thr_norm[1] = (float)maxw;
+    t->thr_norm[2] = (float)(d->lanes > 1 ? d->lanes - 1 : 1);
+    t->thr_run = s->run_ident;
+    t->thr_pass = p;
+    t->thr_dev = 1;
+    t->thr_dev_time = -1;
   }
-  memcpy(norm, v->thr_norm, sizeof v->thr_norm);
-  if (v->thr_dev_time == (int64_t)now)
+  memcpy(norm, t->thr_norm, sizeof t->thr_norm);
+  if (t->thr_dev_time == (int64_t)now)
     return;
-  memset(v->dev_counts, 0, sizeof v->dev_counts);
   for (uint32_t id = 0; id < ps->n; id++) {
-    int st = viewer_dev_state(d, p, &dp->rec[ps->t[id].dispatch], now);
-    v->dev_counts[st]++;
+    int st = vw_dev_state(d, p, &dp->rec[ps->t[id].dispatch], now);
     /* the shader's state byte: 0..3, and an aggregate out as running + 8 */
-    v->thr_state[id] = (uint8_t)(st == VW_DEV_PUBLISHED ? 8 + TS_STATE_RUNNING : st);
+    t->thr_state[id] = (uint8_t)(st == VW_DEV_PUBLISHED ? 8 + TS_STATE_RUNNING : st);
   }
-  upload_states(v, ps);
-  v->thr_dev_time = (int64_t)now;
+  upload_states(t, ps);
+  t->thr_dev_time = (int64_t)now;
 }
 
 /* The simulated threads: dispatch index, depth, slot, and +4 for a hazard, 128 + 8 x the
  * observation's flags when there is one; the state at the tick. */
-void gl_update_threads(viewer *v, float *norm)
+void gl_update_threads(vw_run_tex *t, const vw_scene *s, float *norm)
 {
-  const ts_sched *s = viewer_sched(v);
-  if (!s)
+  const ts_sched *sc = s->sched;
+  if (!sc)
     return;
-  int p = viewer_shown_pass(v);
-  const ts_dev_run *dev = viewer_dev(v);
-  if (dev) {
-    update_threads_device(v, dev, p, norm);
+  if (s->dev) {
+    update_threads_device(t, s, norm);
     return;
   }
-  const ts_pass_sched *ps = &s->pass[p];
-  int64_t tick = v->snap.tick;
-  if (!(v->thr_run == v->snap.run && v->thr_pass == p && !v->thr_dev &&
-        v->thr_obs == v->obs_serial)) {
+  int p = s->pass;
+  const ts_pass_sched *ps = &sc->pass[p];
+  int64_t tick = s->snap->tick;
+  if (!(t->thr_run == s->run_ident && t->thr_pass == p && !t->thr_dev &&
+        t->thr_obs == s->obs_serial)) {
     float *tx = malloc((size_t)ps->n * 4 * sizeof *tx + 1);
-    if (!tx || !state_bytes(v, ps->n)) {
+    if (!tx || !state_bytes(t, ps->n)) {
       free(tx);
       return;
     }
-    const vw_obs *o = viewer_obs(v);
+    const vw_obs *o = s->obs;
     const uint8_t *flags = o ? o->flags[p] : NULL;
-    v->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
-    v->thr_norm[1] = 1;
-    v->thr_norm[2] = (float)(s->params.slots - 1 > 0 ? s->params.slots - 1 : 1);
+    t->thr_norm[0] = (float)(ps->n > 1 ? ps->n - 1 : 1);
+    t->thr_norm[1] = 1;
+    t->thr_norm[2] = (float)(sc->params.slots - 1 > 0 ? sc->params.slots - 1 : 1);
     for (uint32_t i = 0; i < ps->n; i++) {
-      const ts_thread *t = &ps->t[i];
+      const ts_thread *th = &ps->t[i];
       float *d = tx + (size_t)i * 4;
-      d[0] = (float)t->dispatch;
-      d[1] = (float)t->depth;
-      d[2] = (float)(t->slot < 0 ? 0 : t->slot);
-      d[3] = (t->hazards > 0 ? 4.0f : 0.0f) + (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
-      if ((float)t->depth > v->thr_norm[1])
-        v->thr_norm[1] = (float)t->depth;
+      d[0] = (float)th->dispatch;
+      d[1] = (float)th->depth;
+      d[2] = (float)(th->slot < 0 ? 0 : th->slot);
+      d[3] = (th->hazards > 0 ? 4.0f : 0.0f) + (o ? 128.0f + 8.0f * (float)flags[i] : 0.0f);
+      if ((float)th->depth > t->thr_norm[1])
+        t->thr_norm[1] = (float)th->depth;
     }
-    if ((uint32_t)v->thr_norm[2] + 1 > ps->n)
-      v->thr_norm[2] = v->thr_norm[0];
-    upload_static(v, ps, tx);
+    if ((uint32_t)t->thr_norm[2] + 1 > ps->n)
+      t->thr_norm[2] = t->thr_norm[0];
+    upload_static(t, ps, tx);
     free(tx);
-    v->thr_run = v->snap.run;
-    v->thr_pass = p;
-    v->thr_dev = 0;
-    v->thr_obs = v->obs_serial;
-    v->thr_tick = INT64_MIN;
+    t->thr_run = s->run_ident;
+    t->thr_pass = p;
+    t->thr_dev = 0;
+    t->thr_obs = s->obs_serial;
+    t->thr_tick = INT64_MIN;
   }
-  memcpy(norm, v->thr_norm, sizeof v->thr_norm);
-  if (v->thr_tick == tick)
+  memcpy(norm, t->thr_norm, sizeof t->thr_norm);
+  if (t->thr_tick == tick)
     return;
   for (uint32_t i = 0; i < ps->n; i++)
-    v->thr_state[i] = (uint8_t)ts_thread_state_at(&ps->t[i], tick);
-  upload_states(v, ps);
-  v->thr_tick = tick;
+    t->thr_state[i] = (uint8_t)ts_thread_state_at(&ps->t[i], tick);
+  upload_states(t, ps);
+  t->thr_tick = tick;
 }
 
-/* The frame cache's framebuffer, of the window's size; 0 when it cannot be made (then every
- * frame draws everything). */
-GLuint gl_cache_fbo(viewer *v)
+/* A texture of w x h RGBA8 texels as a framebuffer's colour; 0 when incomplete (then nothing
+ * of it is kept). */
+static GLuint make_target(GLuint *tex, int w, int h)
 {
-  if (v->cache_fbo && v->cache_w == v->width && v->cache_h == v->height)
-    return v->cache_fbo;
-  if (v->cache_fbo) {
-    glDeleteFramebuffers(1, &v->cache_fbo);
-    glDeleteTextures(1, &v->cache_tex);
-  }
-  memset(v->pane_keys, 0, sizeof v->pane_keys);
-  v->cache_ui_ok = 0;
-  glGenFramebuffers(1, &v->cache_fbo);
-  glGenTextures(1, &v->cache_tex);
-  glBindTexture(GL_TEXTURE_2D, v->cache_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               NULL);
+  GLuint fbo;
+  glGenFramebuffers(1, &fbo);
+  glGenTextures(1, tex);
+  glBindTexture(GL_TEXTURE_2D, *tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, v->cache_fbo);
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->cache_tex, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, *tex, 0);
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-    glDeleteFramebuffers(1, &v->cache_fbo);
-    glDeleteTextures(1, &v->cache_tex);
-    v->cache_fbo = v->cache_tex = 0;
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteTextures(1, tex);
+    *tex = fbo = 0;
   }
-  v->cache_w = v->width;
-  v->cache_h = v->height;
-  return v->cache_fbo;
+  return fbo;
 }
 
-int gl_make_fbo(viewer *v)
+static void free_target(GLuint *fbo, GLuint *tex)
 {
-  if (v->fbo) {
-    glDeleteFramebuffers(1, &v->fbo);
-    glDeleteTextures(1, &v->fbo_tex);
+  if (*fbo) {
+    glDeleteFramebuffers(1, fbo);
+    glDeleteTextures(1, tex);
   }
-  glGenFramebuffers(1, &v->fbo);
-  glGenTextures(1, &v->fbo_tex);
-  glBindTexture(GL_TEXTURE_2D, v->fbo_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, v->width, v->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               NULL);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, v->fbo_tex, 0);
-  int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  *fbo = *tex = 0;
+}
+
+/* The frame cache's framebuffer, of the frame's size; 0 when it cannot be made (then every
+ * frame draws everything). */
+GLuint gl_cache_fbo(vw_gl *gl)
+{
+  if (gl->cache_fbo && gl->cache_w == gl->width && gl->cache_h == gl->height)
+    return gl->cache_fbo;
+  free_target(&gl->cache_fbo, &gl->cache_tex);
+  memset(gl->pane_keys, 0, sizeof gl->pane_keys);
+  gl->cache_ui_ok = 0;
+  gl->cache_fbo = make_target(&gl->cache_tex, gl->width, gl->height);
+  gl->cache_w = gl->width;
+  gl->cache_h = gl->height;
+  return gl->cache_fbo;
+}
+
+int gl_resize(vw_gl *gl, int w, int h)
+{
+  free_target(&gl->fbo, &gl->fbo_tex);
+  gl->width = w;
+  gl->height = h;
+  gl->fbo = make_target(&gl->fbo_tex, w, h);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  return ok;
+  return gl->fbo != 0;
 }
 
-void gl_res_free(viewer *v)
+void gl_run_init(vw_run_tex *t)
 {
-  if (v->cache_fbo) {
-    glDeleteFramebuffers(1, &v->cache_fbo);
-    glDeleteTextures(1, &v->cache_tex);
-  }
+  glGenTextures(1, &t->thr_tex);
+  glGenTextures(1, &t->state_tex);
+}
+
+void gl_run_free(vw_run_tex *t)
+{
   for (int i = 0; i < 3; i++) {
-    if (v->img[i].id)
-      glDeleteTextures(1, &v->img[i].id);
-    free(v->img[i].dirty);
+    if (t->img[i].id)
+      glDeleteTextures(1, &t->img[i].id);
+    free(t->img[i].dirty);
   }
-  glDeleteTextures(1, &v->thr_tex);
-  glDeleteTextures(1, &v->state_tex);
-  glDeleteTextures(1, &v->gantt_tex);
-  if (v->fbo) {
-    glDeleteFramebuffers(1, &v->fbo);
-    glDeleteTextures(1, &v->fbo_tex);
-  }
+  if (t->thr_tex)
+    glDeleteTextures(1, &t->thr_tex);
+  if (t->state_tex)
+    glDeleteTextures(1, &t->state_tex);
+  free(t->thr_state);
+  free(t->dev_rank);
+  memset(t, 0, sizeof *t);
+}
+
+int gl_init(vw_gl *gl, const char *shaders_dir, const char *font_path, int w, int h, char *err,
+            size_t n)
+{
+  if (!gfx_init(&gl->g, shaders_dir, font_path, err, n))
+    return 0;
+  if (!gl_resize(gl, w, h))
+    return 0;
+  gl_run_init(&gl->run[0]);
+  glGenTextures(1, &gl->gantt_tex);
+  return 1;
+}
+
+void gl_free(vw_gl *gl)
+{
+  gfx_free(&gl->g);
+  free_target(&gl->cache_fbo, &gl->cache_tex);
+  for (int i = 0; i < 2; i++)
+    gl_run_free(&gl->run[i]);
+  if (gl->gantt_tex)
+    glDeleteTextures(1, &gl->gantt_tex);
+  free(gl->gantt_flight);
+  free_target(&gl->fbo, &gl->fbo_tex);
+}
+
+void gl_finish(void)
+{
+  glFinish();
+}
+
+void gl_read_rgb(vw_gl *gl, uint8_t *rgb, uint8_t *rgba)
+{
+  int w = gl->width, h = gl->height;
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, gl->fbo);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  for (int y = 0; y < h; y++) /* GL rows run bottom-up */
+    for (int x = 0; x < w; x++)
+      memcpy(rgb + ((size_t)y * w + x) * 3, rgba + ((size_t)(h - 1 - y) * w + x) * 4, 3);
 }

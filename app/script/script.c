@@ -35,10 +35,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plain_view.h"
+#include "scene_make.h"
+#include "script.h"
 #include "script_parse.h"
 #include "ts_file.h"
 #include "viewer.h"
+#include "viewer_control.h"
+#include "viewer_input.h"
+#include "viewer_report.h"
+#include "viewer_shot.h"
+#include "viewer_split.h"
 
 /* SDL's codes for script_key_names, in the same order. */
 static const SDL_Keycode named_keys[SCRIPT_NAMED_KEYS] = {
@@ -78,8 +84,9 @@ static int play(viewer *v, const char *path, const script_action *a)
       return 1;
     }
     float sx, sy;
-    viewer_image_to_screen(a->right_half ? v->twin : v, a->input_pane ? 0 : 1, (float)a->x + 0.5f,
-                           (float)a->y + 0.5f, &sx, &sy);
+    vw_scene sc;
+    viewer_scene(a->right_half ? v->twin : v, &sc, NULL);
+    scene_to_screen(&sc, a->input_pane ? 0 : 1, (float)a->x + 0.5f, (float)a->y + 0.5f, &sx, &sy);
     if (a->op == SCRIPT_MOVE)
       viewer_mouse_move(v, sx, sy);
     else
@@ -216,7 +223,9 @@ static int play(viewer *v, const char *path, const script_action *a)
     }
     const ts_kctx *k = v->snap.run ? ts_run_kctx(v->snap.run) : NULL;
     viewer_want_values(v, x, y, x + 1, y + 1);
-    const uint8_t *px = viewer_out_px(v, x, y);
+    vw_scene sc;
+    viewer_scene(v, &sc, NULL);
+    const uint8_t *px = scene_out_px(&sc, x, y);
     if (!k || !px) {
       fprintf(stderr, "tilescope: script %s:%d: no output pixel (%d,%d)\n", path, a->line, x, y);
       return 1;

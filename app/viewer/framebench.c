@@ -14,9 +14,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <epoxy/gl.h>
-
+#include "framebench.h"
+#include "gl_resources.h"
 #include "viewer.h"
+#include "viewer_control.h"
+#include "viewer_input.h"
 
 static double now_ms(void)
 {
@@ -77,34 +79,35 @@ int bench_frames(viewer *v, int n, double created_ms, int64_t from)
     return 0;
   }
   double synced = now_ms();
+  vw_phases *prof = &v->gl->ph;
   const char *cpu = getenv("TILESCOPE_PHASE_CPU");
   int profile = cpu && strcmp(cpu, "1") == 0 ? 2 : 1;
-  memset(v->phase_ms, 0, sizeof v->phase_ms);
-  v->profile = profile;
+  memset(prof->ms, 0, sizeof prof->ms);
+  prof->profile = profile;
   viewer_frame(v, 1);
-  glFinish();
-  v->profile = 0;
+  gl_finish();
+  prof->profile = 0;
   struct timespec cpu_t;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_t);
   printf("first frame: %.1f ms after the viewer was created (the whole run, then drawn); "
          "drawing it %.1f ms; the process's CPU time by then %.1f ms\n", now_ms() - created_ms,
          now_ms() - synced, (double)cpu_t.tv_sec * 1e3 + (double)cpu_t.tv_nsec / 1e6);
-  print_phases(v->phase_ms, 1);
+  print_phases(prof->ms, 1);
   vw_rect in, out, panel;
   viewer_layout(v, &in, &out, &panel, NULL);
   /* The frames are timed twice: as they run, then with each phase waiting for GL (which
    * costs a little: llvmpipe no longer overlaps them), for where the time goes. */
   for (int pass = 0; pass < 2; pass++) {
-    v->profile = pass ? profile : 0;
+    prof->profile = pass ? profile : 0;
     for (int i = 0; i < n; i++) {
-      memset(v->phase_ms, 0, sizeof v->phase_ms);
+      memset(prof->ms, 0, sizeof prof->ms);
       double t0 = now_ms();
       viewer_mouse_move(v, out.x + out.w * (float)(i % 97 + 1) / 98.0f,
                         out.y + out.h * (float)(i % 53 + 1) / 54.0f);
       viewer_frame(v, 1);
-      glFinish();
+      gl_finish();
       t[i] = now_ms() - t0;
-      memcpy(ph + (size_t)i * PH_COUNT, v->phase_ms, sizeof v->phase_ms);
+      memcpy(ph + (size_t)i * PH_COUNT, prof->ms, sizeof prof->ms);
     }
     if (pass == 0)
       print_times("frames with the hover moving", t, n);
@@ -112,7 +115,7 @@ int bench_frames(viewer *v, int n, double created_ms, int64_t from)
       print_phases(ph, n);
   }
   for (int pass = 0; pass < 2; pass++) {
-    v->profile = pass ? profile : 0;
+    prof->profile = pass ? profile : 0;
     /* Back to tick `from`, drawn (the seek back made every row new: that is not a step's), and
      * one step untimed: llvmpipe compiles the shaders of a partial mipmap update on their
      * first use. */
@@ -120,25 +123,25 @@ int bench_frames(viewer *v, int n, double created_ms, int64_t from)
       viewer_set_tick(v, from + k);
       viewer_sync(v, 600000);
       viewer_frame(v, 1);
-      glFinish();
+      gl_finish();
     }
     for (int i = 0; i < n; i++) {
-      memset(v->phase_ms, 0, sizeof v->phase_ms);
+      memset(prof->ms, 0, sizeof prof->ms);
       double t0 = now_ms();
       viewer_set_tick(v, from + i + 2);
       viewer_sync(v, 600000);
-      v->phase_ms[PH_WAIT] = now_ms() - t0;
+      prof->ms[PH_WAIT] = now_ms() - t0;
       viewer_frame(v, 1);
-      glFinish();
+      gl_finish();
       t[i] = now_ms() - t0;
-      memcpy(ph + (size_t)i * PH_COUNT, v->phase_ms, sizeof v->phase_ms);
+      memcpy(ph + (size_t)i * PH_COUNT, prof->ms, sizeof prof->ms);
     }
     if (pass == 0)
       print_times("steps of one tick, drawn", t, n);
     else
       print_phases(ph, n);
   }
-  v->profile = 0;
+  prof->profile = 0;
   free(t);
   free(ph);
   return 1;

@@ -2,8 +2,8 @@
  * the worker's snapshots (the output rows, the device's output, the observation), playback,
  * polling the kernels (or a plain kernel's file) for changes, and asking for the focused
  * thread's observation; a plain kernel's runs come from plain_view.c instead. Input is
- * in viewer_input.c, changes to the state in viewer_control.c, drawing in viewer_shot.c and
- * draw_*.c, what all of them read of the state in view_state.c. */
+ * in viewer_input.c, changes to the state in viewer_control.c, drawing in viewer_shot.c
+ * (through the scene, to draw/), what all of them read of the state in view_state.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -12,10 +12,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gl_resources.h"
 #include "paths.h"
 #include "ts_file.h"
-#include "gl_res.h"
-#include "plain_view.h"
+#include "viewer.h"
+#include "viewer_control.h"
+#include "viewer_input.h"
+#include "viewer_shot.h"
+#include "viewer_split.h"
 
 /* The newest mtime of the kernel files the window builds: the kernels folder's *.cl, and
  * the user kernels' files. */
@@ -102,7 +106,6 @@ viewer *viewer_create(const vw_options *o)
   v->height = o->height > 0 ? o->height : 900;
   v->sel_pass = -1;
   v->hover_pane = -1;
-  v->thr_pass = -1;
   v->obs_sent_x = v->obs_sent_y = v->obs_want_x = v->obs_want_y = -1;
   v->speed_index = 3;
   v->mode = o->mode;
@@ -127,7 +130,8 @@ viewer *viewer_create(const vw_options *o)
   Uint32 flags = SDL_WINDOW_OPENGL | (o->offscreen ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
   v->win = SDL_CreateWindow("tilescope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->width,
                             v->height, flags);
-  if (!v->win || !(v->gl = SDL_GL_CreateContext(v->win))) {
+  if (!v->win || !(v->glctx = SDL_GL_CreateContext(v->win)) ||
+      !(v->gl = calloc(1, sizeof *v->gl))) {
     fprintf(stderr, "tilescope: cannot open an OpenGL 3.3 window: %s\n", SDL_GetError());
     ts_dev_run_free(o->record);
     viewer_destroy(v);
@@ -140,16 +144,13 @@ viewer *viewer_create(const vw_options *o)
   if (!font || !*font)
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
   if (!paths_find_dir("TILESCOPE_SHADERS", "shaders", "image.frag", shaders, sizeof shaders) ||
-      !gfx_init(&v->g, shaders, font, err, sizeof err) || !gl_make_fbo(v)) {
+      !gl_init(v->gl, shaders, font, v->width, v->height, err, sizeof err)) {
     if (*err)
       fprintf(stderr, "tilescope: %s\n", err);
     ts_dev_run_free(o->record);
     viewer_destroy(v);
     return NULL;
   }
-  glGenTextures(1, &v->thr_tex);
-  glGenTextures(1, &v->state_tex);
-  glGenTextures(1, &v->gantt_tex);
   snprintf(v->kernels_dir, sizeof v->kernels_dir, "%s", o->kernels_dir ? o->kernels_dir : "");
   v->kernels_mtime = kernels_mtime(v->kernels_dir);
   v->wk = vw_worker_start(v->kernels_dir);
@@ -214,7 +215,7 @@ void viewer_destroy(viewer *v)
   ts_image_destroy(v->loaded);
   if (v->load_mu)
     SDL_DestroyMutex(v->load_mu);
-  if (v->gl)
+  if (v->glctx)
     viewer_split_stop(v); /* its textures, while the GL context is there */
   if (v->wk) {
     /* The worker frees every run, the one shown here included, once each. */
@@ -225,18 +226,16 @@ void viewer_destroy(viewer *v)
   vw_obs_free(v->obs);
   plain_view_stop(v->plain);
   if (v->gl) {
-    gfx_free(&v->g);
-    gl_res_free(v);
-    SDL_GL_DeleteContext(v->gl);
+    gl_free(v->gl);
+    free(v->gl);
   }
+  if (v->glctx)
+    SDL_GL_DeleteContext(v->glctx);
   if (v->win)
     SDL_DestroyWindow(v->win);
   ts_image_destroy(v->input);
-  free(v->thr_state);
   free(v->vals);
   free(v->dev_raw);
-  free(v->dev_rank);
-  free(v->gantt_flight);
   free(v);
   SDL_Quit();
 }
@@ -251,7 +250,7 @@ static void pick_up_device(viewer *v)
     v->snap.dev_raw = NULL;
     v->dev_scale = v->snap.scale;
     v->dev_run = v->snap.run;
-    v->dev_uploaded = 0;
+    v->dev_serial++;
     const ts_dev_run *d = ts_run_device_result(v->dev_run);
     for (int p = 0; d && p < d->npasses; p++) {
       v->dev_pass_end[p] = 0;
@@ -275,18 +274,13 @@ static void pick_up_device(viewer *v)
 static void take_rows(void *ud, const vw_snapshot *s)
 {
   viewer *v = ud;
-  double t0 = 0;
-  if (v->profile) {
-    glFinish();
-    t0 = viewer_phase_clock(v);
-  }
-  render_output_rows(v, s);
+  vw_run_tex *t = gl_run(v->gl, v->split_side);
+  double t0 = vw_phase_start(&v->gl->ph);
+  if (gl_output_rows(t, s, v->out_run != s->run))
+    v->out_run = s->run;
   viewer_read_values(v, ts_run_kctx(s->run));
   v->rows_taken = 1;
-  if (v->profile) {
-    glFinish();
-    v->phase_ms[PH_ROWS] += viewer_phase_clock(v) - t0;
-  }
+  vw_phase_since(&v->gl->ph, PH_ROWS, t0);
 }
 
 /* Returns 1 when it took a snapshot. */
@@ -305,11 +299,10 @@ static int pick_up(viewer *v)
   /* What is cached per run is forgotten when the run changes: a new run may sit at the
    * address of one destroyed since, and would otherwise pass for it. */
   if (v->snap.run != before) {
-    v->stats_run = v->thr_run = v->rank_run = v->gantt_run = v->dev_run = NULL;
+    v->stats_run = v->dev_run = NULL;
     v->run_ident++;
   }
   v->have_snap = 1;
-  v->snap_serial++;
   /* "The end" resolved (in the split view, once the longer run's end is known). */
   if (v->snap.generation == v->generation && v->snap.run && v->tick > v->snap.tick &&
       v->tick >= viewer_cursor_length(v))
@@ -354,7 +347,7 @@ static void observe_focus(viewer *v, int now)
 void viewer_frame(viewer *v, int scripted)
 {
   static uint32_t last_ms;
-  viewer_phase(v, -1); /* the frame starts now */
+  vw_phase(&v->gl->ph, -1); /* the frame starts now */
   uint32_t now = SDL_GetTicks();
   double dt = last_ms ? (now - last_ms) / 1000.0 : 0;
   last_ms = now;
@@ -412,11 +405,11 @@ void viewer_frame(viewer *v, int scripted)
   }
   v->status_drawn = status_on;
   v->drawn_ms = now;
-  viewer_phase(v, PH_PICKUP);
+  vw_phase(&v->gl->ph, PH_PICKUP);
   viewer_draw(v);
   if (!v->offscreen)
     SDL_GL_SwapWindow(v->win);
-  viewer_phase(v, PH_SHOW);
+  vw_phase(&v->gl->ph, PH_SHOW);
 }
 
 /* Whether the snapshot is of the settings and the tick asked for, and the worker idle. */

@@ -1,15 +1,15 @@
 /* What changes the viewer's state, but for input and the frame loop: the settings and a new
  * run, the tick and the device time, the zoom's fit, the status line, opening an image (on a
  * loader thread for a dropped file), and the output values read from the worker's run for
- * drawing. It calls only view_state.c, the worker and, for a plain kernel, plain_view.c. */
+ * drawing. It calls only view_state.c, the worker, a query of the run's data (scene.h) and,
+ * for a plain kernel, plain_view.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plain_view.h"
-#include "viewer.h"
+#include "viewer_control.h"
 
 void viewer_fit(viewer *v)
 {
@@ -78,7 +78,7 @@ static void set_image(viewer *v, ts_image *img, const char *path)
   v->input = img;
   snprintf(v->input_name, sizeof v->input_name, "%s", path);
   const char *slash = strrchr(path, '/');
-  char msg[600];
+  char msg[sizeof v->status];
   snprintf(msg, sizeof msg, "opened %s (%dx%d, %d channel%s)", slash ? slash + 1 : path, img->w,
            img->h, img->c, img->c > 1 ? "s" : "");
   viewer_set_status(v, msg);
@@ -87,18 +87,6 @@ static void set_image(viewer *v, ts_image *img, const char *path)
   v->dev_time = -1;
   viewer_fit(v);
   viewer_apply(v);
-}
-
-int viewer_load_image(viewer *v, const char *path)
-{
-  ts_image *img = NULL;
-  ts_error err = { 0 };
-  if (ts_image_load_png(path, &img, &err) != TS_OK) {
-    viewer_set_status(v, err.msg);
-    return 0;
-  }
-  set_image(v, img, path);
-  return 1;
 }
 
 /* A dropped file decodes on a thread of its own; the frame loop picks the image up. */
@@ -182,7 +170,7 @@ void viewer_read_values(void *ud, const ts_kctx *k)
   v->vals_run = NULL;
   if (x1 <= x0 || y1 <= y0 || !k->buf[TS_BUF_OUT].data)
     return;
-  int px = viewer_out_px_bytes(k);
+  int px = vw_out_px_bytes(k);
   size_t row = (size_t)(x1 - x0) * (size_t)px, need = row * (size_t)(y1 - y0);
   if (need > v->vals_cap) {
     uint8_t *n = realloc(v->vals, need);

@@ -8,8 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gl_res.h"
-#include "plain_view.h"
+#include "gl_resources.h"
+#include "viewer_control.h"
+#include "viewer_input.h"
+#include "viewer_shot.h"
+#include "viewer_split.h"
 
 /* Which pane a screen point is in (its rectangle in *pr), and the image point under it: 0 the
  * input, 1 the output, 2 the split view's right half, -1 none. In the split view either half
@@ -293,7 +296,8 @@ void viewer_click(viewer *v, float sx, float sy)
     uint32_t id;
     /* The thread that wrote the pixel: the observed last writer when there is an
      * observation, else the owner of the tile. */
-    int found = viewer_observed_writer(s, x, y, &pass, &id);
+    int found = vw_observed_writer(viewer_obs(s), s->snap.run, viewer_shown_pass(s), x, y, &pass,
+                                   &id);
     if (found < 0)
       found = viewer_thread_at(s, x, y, &pass, &id);
     if (found && !(s->sel_pass == pass && s->sel_id == id)) {
@@ -364,7 +368,7 @@ void viewer_handle_event(viewer *v, const SDL_Event *e)
   case SDL_WINDOWEVENT:
     if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
       SDL_GL_GetDrawableSize(v->win, &v->width, &v->height);
-      gl_make_fbo(v);
+      gl_resize(v->gl, v->width, v->height);
     }
     break;
   default: break;

@@ -1,15 +1,18 @@
 /* Drawing a frame of the viewer, and taking it: the output values the frame shows are asked
- * for first (viewer_want_values), then the drawing draws it (render_frame); a screenshot or an
- * animation's frame reads it back. */
+ * for first (viewer_want_values), then the state is turned into the frame's scene
+ * (scene_make.c) and the drawing draws that (render_frame); a screenshot or an animation's
+ * frame reads it back. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "anim.h"
-#include "draw.h"
+#include "draw_frame.h"
+#include "scene_make.h"
 #include "ts_file.h"
+#include "viewer_control.h"
+#include "viewer_shot.h"
 
 /* Asks for the output values this frame draws: the pixels in view when they are written in
  * (zoom 16 and up), and the one under the cursor, for the inspector. */
@@ -44,21 +47,16 @@ void viewer_draw(viewer *v)
     viewer_layout(v->twin, NULL, &rout, NULL, NULL);
     want_values(v->twin, &rout);
   }
-  render_frame(v);
+  vw_scene s, right;
+  viewer_scene(v, &s, &right);
+  render_frame(v->gl, &s);
 }
 
 /* Renders the current view into rgb (width x height RGB, rows top-down). */
 static void grab(viewer *v, uint8_t *rgb, uint8_t *rgba)
 {
   viewer_draw(v);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, v->width, v->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  for (int y = 0; y < v->height; y++) /* GL rows run bottom-up */
-    for (int x = 0; x < v->width; x++)
-      memcpy(rgb + ((size_t)y * v->width + x) * 3,
-             rgba + ((size_t)(v->height - 1 - y) * v->width + x) * 4, 3);
+  gl_read_rgb(v->gl, rgb, rgba);
 }
 
 int viewer_screenshot(viewer *v, const char *path, ts_outset *set)

@@ -4,19 +4,24 @@
  * frame: the left's settings changed as the split's spec says, its view (zoom, centre,
  * overlay, grid, hover) and its tick. A device half (spec `device`) shows the device's run of
  * the same settings, from the record the viewer opened or run by --exec device, at the same
- * share of its run as the left's tick. Drawing both through the same functions is
- * draw_split.c's; the viewer's frame loop picks up the twin's snapshots as its own. Calls
- * viewer_control.c, view_state.c, the worker and the GL resources, as the viewer's files do. */
+ * share of its run as the left's tick. Each frame's scene holds the twin's as its right half,
+ * which draw_split.c draws through the same functions as the left's (the twin's textures are
+ * the window's second set, gl->run[1]); the viewer's frame loop picks up the twin's snapshots
+ * as its own. Calls viewer_control.c, view_state.c, the worker and the GL resources, as the
+ * viewer's files do. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_res.h"
+#include "gl_resources.h"
 #include "ts_record.h"
+#include "viewer_control.h"
+#include "viewer_split.h"
 
-void viewer_split_settings(const vw_split_spec *sp, const vw_settings *left, vw_settings *right)
+/* The right half's settings: the left's, changed as sp says. */
+static void split_settings(const vw_split_spec *sp, const vw_settings *left, vw_settings *right)
 {
   *right = *left;
   if (sp->device)
@@ -40,7 +45,8 @@ void viewer_split_settings(const vw_split_spec *sp, const vw_settings *left, vw_
 }
 
 /* Frees the twin: its worker with every run, its textures (the GL context is the window's,
- * still current), what it read. The image and the batch (gfx) are the left's. */
+ * still current), what it read. The image and the rest of the drawing's state are the
+ * left's. */
 static void twin_free(viewer *t)
 {
   if (!t)
@@ -51,12 +57,9 @@ static void twin_free(viewer *t)
   }
   vw_snapshot_free(&t->snap);
   vw_obs_free(t->obs);
-  gl_res_free(t);
-  free(t->thr_state);
+  gl_run_free(gl_run(t->gl, t->split_side));
   free(t->vals);
   free(t->dev_raw);
-  free(t->dev_rank);
-  free(t->gantt_flight);
   free(t);
 }
 
@@ -102,7 +105,6 @@ int viewer_split_start(viewer *v, const vw_split_spec *sp)
   t->show_times = v->show_times;
   t->sel_pass = -1;
   t->hover_pane = -1;
-  t->thr_pass = -1;
   t->obs_sent_x = t->obs_sent_y = t->obs_want_x = t->obs_want_y = -1;
   t->dev_time = -1;
   t->dev_pct = -1;
@@ -110,7 +112,7 @@ int viewer_split_start(viewer *v, const vw_split_spec *sp)
   t->split_side = 2;
   snprintf(t->kernels_dir, sizeof t->kernels_dir, "%s", v->kernels_dir);
   snprintf(t->record_name, sizeof t->record_name, "%s", v->record_name);
-  viewer_split_settings(sp, &v->set, &t->set);
+  split_settings(sp, &v->set, &t->set);
   ts_dev_run *rec = NULL;
   if (sp->device) {
     t->devview = 1;
@@ -132,9 +134,8 @@ int viewer_split_start(viewer *v, const vw_split_spec *sp)
     return 0;
   }
   vw_worker_share_turns(t->wk, v->wk);
-  glGenTextures(1, &t->thr_tex);
-  glGenTextures(1, &t->state_tex);
-  glGenTextures(1, &t->gantt_tex);
+  t->gl = v->gl;
+  gl_run_init(gl_run(t->gl, t->split_side));
   /* The record belongs to the first image, as the left's does (viewer_create). */
   if (rec)
     vw_worker_set_record(t->wk, rec, &t->set, 1);
@@ -206,11 +207,10 @@ void viewer_split_follow(viewer *v)
     t->input_generation = v->input_generation;
     renew = 1;
   }
-  t->in_uploaded = t->input_generation;
   /* The settings: a new run when the left's changed (or its kernels were rebuilt: r, or an
    * edited kernel file). */
   vw_settings want;
-  viewer_split_settings(&t->split, &v->set, &want);
+  split_settings(&t->split, &v->set, &want);
   if (t->split.device)
     want.exec_device = t->set.exec_device;
   int reload = 0;

@@ -33,9 +33,11 @@
 #include <malloc.h>
 #endif
 
+#include <SDL2/SDL.h>
+
 #include "thread_sigstack.h"
 #include "ts_file.h"
-#include "viewer.h"
+#include "worker.h"
 
 extern char **environ;
 
