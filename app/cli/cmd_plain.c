@@ -6,6 +6,7 @@
  * the run is clean (and equals --expect), 1 when observation found something, the output
  * differs, or the kernel crashed or ran past --timeout, 2 when it could not run (a bad
  * option, a kernel that does not build, a description that does not fit). */
+#define _POSIX_C_SOURCE 200809L /* strndup, open_memstream */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,7 +210,7 @@ static ts_status load_sim(const char *path, double timeout_s, ts_sim **sim, ts_p
 }
 
 /* What the simulator file marks dump, as oclgrind-kernel prints it. */
-static void print_dumps(const ts_sim *sim, const ts_plain_result *r)
+static void print_dumps(const ts_sim *sim, const ts_plain_result *r, FILE *f)
 {
   size_t at = 0;
   for (int i = 0; i < sim->nargs; i++) {
@@ -218,7 +219,7 @@ static void print_dumps(const ts_sim *sim, const ts_plain_result *r)
       continue;
     if (at + a->size > r->dump_bytes)
       break; /* the run read back fewer (cannot happen: ts_plain_run reads every one) */
-    ts_sim_dump(a, r->dump + at, stdout);
+    ts_sim_dump(a, r->dump + at, f);
     at += a->size;
   }
 }
@@ -364,7 +365,8 @@ int cmd_run_plain(int argc, char **argv)
   }
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
-  if (st == TS_OK && (!res || (!res->counts[TS_FIND_OOB] && !res->counts[TS_FIND_DIVERGE])))
+  if (st == TS_OK && (!res || (!res->counts[TS_FIND_OOB] && !res->counts[TS_FIND_DIVERGE] &&
+                               !res->counts[TS_FIND_MODE])))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
                  : run_here(cl, d, in, &plain_o, &plain, &err);
   /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
@@ -417,9 +419,10 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain && plain_failed == TS_OK && res && res->counts[TS_FIND_OOB])
-    fprintf(o, "the plain run was not made: it would access memory outside its buffers (below); "
-               "the output is the observed run's, which performs none of those accesses\n");
+  if (!plain && plain_failed == TS_OK && res && (res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE]))
+    fprintf(o, "the plain run was not made: it would access memory %s (below); the output is the "
+               "observed run's, which performs none of those accesses\n",
+            res->counts[TS_FIND_OOB] ? "outside its buffers" : "against a buffer's mode");
   else if (!plain && plain_failed == TS_OK && res)
     fprintf(o, "the plain run was not made: its work-groups part at a barrier (below), which a "
                "GPU may hang on; the output is the observed run's, where each group takes the "
@@ -435,7 +438,8 @@ int cmd_run_plain(int argc, char **argv)
                                (!res->dump_bytes ||
                                 memcmp(res->dump, plain->dump, res->dump_bytes) == 0)));
     const char *differs =
-        same || res->counts[TS_FIND_OOB] ? "" : "; the observed output differs from the plain run's";
+        same || res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE]
+            ? "" : "; the observed output differs from the plain run's";
     if (res->nfindings == 0)
       fprintf(o, "observed: no finding, every access in order%s\n", differs);
     else
@@ -545,7 +549,7 @@ int cmd_run_plain(int argc, char **argv)
       printf(",\"counts\":{");
       static const char *keys[TS_NFIND] = { "outside_buffer", "race_groups", "race_local",
                                             "race_global", "uninitialised", "footprint", "tile",
-                                            "barrier_divergence" };
+                                            "barrier_divergence", "access_mode", "misaligned" };
       for (int k = 0; k < TS_NFIND; k++)
         printf("%s\"%s\":%llu", k ? "," : "", keys[k], (unsigned long long)res->counts[k]);
       printf("},\"findings\":[");
@@ -562,6 +566,24 @@ int cmd_run_plain(int argc, char **argv)
     }
     if (matches >= 0)
       printf(",\"output_ok\":%s", matches ? "true" : "false");
+    if (shown->printed_bytes) { /* what the kernel printed, and a simulator file's dumps */
+      char *text = strndup(shown->printed, shown->printed_bytes);
+      printf(",\"printed\":");
+      cli_json_string(text ? text : "");
+      free(text);
+    }
+    if (sim) {
+      char *text = NULL;
+      size_t n = 0;
+      FILE *m = open_memstream(&text, &n);
+      if (m) {
+        print_dumps(sim, shown, m);
+        fclose(m);
+      }
+      printf(",\"dumps\":");
+      cli_json_string(text ? text : "");
+      free(text);
+    }
     printf("}\n");
   }
   if (unobservable[0]) /* --observe asked for what cannot be done here (said above) */
@@ -570,10 +592,10 @@ int cmd_run_plain(int argc, char **argv)
    * printed it (an Oclgrind .ref compares it line for line), before its dumps */
   if (shown->printed_bytes && !sim && !json)
     printf("printed by the kernel (printf) in the %s run:\n", plain ? "plain" : "observed");
-  if (shown->printed_bytes)
-    fwrite(shown->printed, 1, shown->printed_bytes, stdout);
-  if (sim)
-    print_dumps(sim, shown);
+  if (shown->printed_bytes) /* with --json, standard output is the JSON alone */
+    fwrite(shown->printed, 1, shown->printed_bytes, json ? stderr : stdout);
+  if (sim && !json)
+    print_dumps(sim, shown, stdout);
 out:
   ts_sim_free(sim);
   ts_plain_result_free(res);

@@ -268,7 +268,9 @@ void plain_view_watch(plain_view *pv, int x, int y)
 
 int plain_view_kind_tint(int kind)
 {
-  return kind == TS_FIND_UNINIT || kind == TS_FIND_FOOTPRINT || kind == TS_FIND_TILE ? PV_ORANGE
+  return kind == TS_FIND_UNINIT || kind == TS_FIND_FOOTPRINT || kind == TS_FIND_TILE ||
+                 kind == TS_FIND_ALIGN
+             ? PV_ORANGE
                                                                                     : PV_RED;
 }
 

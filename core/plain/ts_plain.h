@@ -248,6 +248,9 @@ enum {
   TS_FIND_FOOTPRINT,    /* a read outside the declared tile and halo */
   TS_FIND_TILE,         /* a write outside the declared tile */
   TS_FIND_DIVERGE,      /* work-items of a group decide a branch before a barrier apart */
+  TS_FIND_MODE,         /* a write of a buffer the launch made read-only, a read of a
+                         * write-only one: not performed (a read gives 0) */
+  TS_FIND_ALIGN,        /* an access through a pointer not aligned to its type */
   TS_NFIND
 };
 

@@ -16,6 +16,8 @@ static const char *kind_names[TS_NFIND] = {
   "read outside the declared tile and halo",
   "write outside the declared tile",
   "barrier divergence",
+  "access against the buffer's mode (not performed)",
+  "access through a misaligned pointer",
 };
 
 const char *ts_plain_kind_name(int kind)
@@ -230,6 +232,13 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
       snprintf(what + strlen(what), sizeof what - strlen(what), " of %d", ps->halo);
     break;
   }
+  case TS_FIND_MODE:
+    snprintf(what, sizeof what, "which the launch made %s", p->acc & 2 ? "read-only" : "write-only");
+    break;
+  case TS_FIND_ALIGN:
+    snprintf(what, sizeof what, "at byte %lld, not a multiple of the access's size",
+             (long long)p->off);
+    break;
   default:
     what[0] = 0;
   }

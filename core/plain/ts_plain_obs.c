@@ -163,7 +163,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
                    !(rb->decl && rb->decl->has_init)) || /* init=: its first values are meant */
                   (rb->role == TS_ARG_DATA && !rb->data->bytes); /* given uninitialised */
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
-                 (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0);
+                 (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0) |
+                 (rb->data && !rb->data->bytes && !rb->written ? F_NOINIT : 0) |
+                 (rb->data && rb->data->ro ? F_RO : 0) | (rb->data && rb->data->wo ? F_WO : 0);
     b[B_MASK] = lay->mask[i];
     b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
     b[B_PITCH] = (uint32_t)rb->step;

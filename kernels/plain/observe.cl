@@ -69,6 +69,9 @@
 #define TS_F_OUTPUT 2
 #define TS_F_READONLY 4  /* declared const: no shadows needed for races on it */
 #define TS_F_UNSET 8     /* the output, written by no earlier launch: a read nothing wrote */
+#define TS_F_NOINIT 16   /* given uninitialised (a .sim's noinit): an atomic reads garbage too */
+#define TS_F_RO 32       /* the launch made it read-only: a write is a finding, not performed */
+#define TS_F_WO 64       /* write-only: a read is a finding, and gives 0 */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
@@ -84,7 +87,9 @@
 #define TS_FIND_FOOTPRINT 5    /* a read outside the declared tile and halo */
 #define TS_FIND_TILE 6         /* a write outside the declared tile */
 #define TS_FIND_DIVERGE 7      /* work-items of a group decide a branch before a barrier apart */
-#define TS_NFIND 8
+#define TS_FIND_MODE 8         /* a write of a read-only buffer, a read of a write-only one */
+#define TS_FIND_ALIGN 9        /* an access through a pointer not aligned to its type */
+#define TS_NFIND 10
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #define TS_UNI_W 2             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way), and the word of the decisions TS_UNI, 2 * TS_UNI,
@@ -205,6 +210,7 @@ typedef struct ts_ctx {
 #define TS_W_DECL 2      /* a declared tile and halo to check against */
 #define TS_W_SHADOW 4    /* shadows: races and uninitialised reads */
 #define TS_W_MASK 8      /* a mask of what earlier passes wrote: uninitialised reads */
+#define TS_W_MODE 16     /* read-only or write-only for the launch */
 
 /* n / d for any 32-bit n, by one 64-bit multiply: m is ceil(2^64 / d), which the host
  * computes (0 for d = 1). Exact: with m d = 2^64 + e, 0 <= e < d, n m / 2^64 exceeds n / d by
@@ -336,7 +342,8 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
     g->bi[k] = bi;
     g->gsz[k] = bi[TS_B_SIZE];
     g->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
-                  (bi[TS_B_SHADOW] ? TS_W_SHADOW : 0) | (bi[TS_B_MASK] ? TS_W_MASK : 0);
+                  (bi[TS_B_SHADOW] ? TS_W_SHADOW : 0) | (bi[TS_B_MASK] ? TS_W_MASK : 0) |
+                  (bi[TS_B_FLAGS] & (TS_F_RO | TS_F_WO) ? TS_W_MODE : 0);
   }
   /* reads of a buffer with no work at all cost two tests from the first (ts_g) */
   if (g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
@@ -654,7 +661,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * group's atomics race with it whenever they come); else the atomic becomes it, marked,
      * naming several work-items (2047) or groups (TS_MANY) once several made one. */
     uint o = *w, oi = *wi, ol = *wl;
-    if (o == TS_NOBODY && ((flags & TS_F_UNSET) || (m && !*m))) /* it reads what nothing wrote */
+    if (o == TS_NOBODY && (flags & TS_F_NOINIT)) /* it reads what nothing wrote */
       ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     int plain = o != TS_NOBODY && o != TS_MANY && !(oi & TS_ATOM);
     if (plain && o != me)
@@ -775,6 +782,17 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   __global const uint *bi = g->bi[k];
   ts_log(c, 0, k, acc, off, n, line);
   uint wk = g->gwork[k];
+  /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
+  if ((n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
+    ts_finding(c, TS_FIND_ALIGN, line, 0, k, acc, off, 0, 0, 0);
+  if (wk & TS_W_MODE) {
+    uint mode = bi[TS_B_FLAGS];
+    int bad_w = (mode & TS_F_RO) && (acc & TS_K_WRITE), bad_r = (mode & TS_F_WO) && (acc & TS_K_READ);
+    if (bad_w || bad_r) {
+      ts_finding(c, TS_FIND_MODE, line, 0, k, acc, off, 0, 0, 0);
+      return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
+    }
+  }
   if (wk & TS_W_RECT)
     ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
   if (wk & TS_W_DECL)
