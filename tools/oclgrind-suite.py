@@ -89,7 +89,7 @@ def run_tilescope(tool, folder, name):
     for key, count in report.get("counts", {}).items():
         if count and TS_KINDS.get(key):
             got.add(TS_KINDS[key])
-    return got, lines[1:], None
+    return got, (report.get("printed", "") + report.get("dumps", "")).split("\n"), None
 
 
 def run_oclgrind(tool, folder, name):
