@@ -244,7 +244,7 @@ int cmd_run_plain(int argc, char **argv)
              *kernels = NULL, *pixel = NULL, *sim_path = NULL;
   int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
   double timeout = 300;
-  const char *isolate_s = NULL;
+  const char *isolate_s = NULL, *fail_on = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -259,6 +259,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--repeats", 0, OPT_INT, &repeats, "N", "time each pass N times, keep the fastest (default 1)", NULL },
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped (default 300)", NULL },
     { "--isolate", 0, OPT_STR, &isolate_s, "process|none", "run the kernel in a process of its own (default), or in this one", NULL },
+    { "--fail-on", 0, OPT_STR, &fail_on, "benign", "with --observe: exit 1 on benign races too (every writer wrote the same value)", NULL },
     { "--sim", 0, OPT_STR, &sim_path, "FILE.sim", "launch the kernel as this Oclgrind simulator file describes it (instead of --kernel-file)", NULL },
   };
   const char *pos[1];
@@ -294,6 +295,12 @@ int cmd_run_plain(int argc, char **argv)
     po.watch_x = (int)xy[0];
     po.watch_y = (int)xy[1];
   }
+  if (fail_on && strcmp(fail_on, "benign") != 0) {
+    fprintf(stderr, "tilescope run: --fail-on '%s': a plain kernel fails on its findings; "
+                    "benign adds benign races\n", fail_on);
+    return EXIT_USAGE;
+  }
+  int fail_benign = fail_on != NULL;
   if (isolate_s && strcmp(isolate_s, "process") && strcmp(isolate_s, "none")) {
     fprintf(stderr, "tilescope run: --isolate '%s': process or none\n", isolate_s);
     return EXIT_USAGE;
@@ -465,7 +472,8 @@ int cmd_run_plain(int argc, char **argv)
       print_log(o, d, res, &po, 0);
     if (po.watch_x >= 0)
       print_log(o, d, res, &po, 1);
-    if (total)
+    /* a benign race is a note: it fails the run only when asked */
+    if (total > (fail_benign ? 0 : res->counts[TS_FIND_BENIGN]))
       rc = EXIT_DIFF;
     /* a work-item or a pixel in no launch: said, rather than an empty log */
     int in_some = 0;
@@ -549,7 +557,8 @@ int cmd_run_plain(int argc, char **argv)
       printf(",\"counts\":{");
       static const char *keys[TS_NFIND] = { "outside_buffer", "race_groups", "race_local",
                                             "race_global", "uninitialised", "footprint", "tile",
-                                            "barrier_divergence", "access_mode", "misaligned" };
+                                            "barrier_divergence", "access_mode", "misaligned",
+                                            "benign_race" };
       for (int k = 0; k < TS_NFIND; k++)
         printf("%s\"%s\":%llu", k ? "," : "", keys[k], (unsigned long long)res->counts[k]);
       printf("},\"findings\":[");

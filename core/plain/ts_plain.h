@@ -251,6 +251,8 @@ enum {
   TS_FIND_MODE,         /* a write of a buffer the launch made read-only, a read of a
                          * write-only one: not performed (a read gives 0) */
   TS_FIND_ALIGN,        /* an access through a pointer not aligned to its type */
+  TS_FIND_BENIGN,       /* a race whose writers all wrote the same value: a note, failing a
+                         * run only when asked (run --fail-on benign) */
   TS_NFIND
 };
 
@@ -275,6 +277,7 @@ typedef struct ts_plain_finding {
   uint64_t count;
   int nplaces;
   ts_plain_place place[TS_PLAIN_PLACES];
+  char value[40];       /* a benign race's: the value every writer wrote */
 } ts_plain_finding;
 
 /* A work-group's rectangles on the images: what it read of the input and wrote of the

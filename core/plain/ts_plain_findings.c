@@ -18,6 +18,7 @@ static const char *kind_names[TS_NFIND] = {
   "barrier divergence",
   "access against the buffer's mode (not performed)",
   "access through a misaligned pointer",
+  "benign race",
 };
 
 const char *ts_plain_kind_name(int kind)
@@ -234,6 +235,10 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   }
   case TS_FIND_MODE:
     snprintf(what, sizeof what, "which the launch made %s", p->acc & 2 ? "read-only" : "write-only");
+    break;
+  case TS_FIND_BENIGN:
+    snprintf(what, sizeof what, "as other work-items did: every writer wrote %s (a note; "
+             "run --fail-on benign fails on it)", f->value);
     break;
   case TS_FIND_ALIGN:
     snprintf(what, sizeof what, "at byte %lld, not a multiple of the access's size",

@@ -22,7 +22,9 @@ ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err);
 /* observe.cl's layout */
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
-       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, HEADER = 32 };
+       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, H_WW, HEADER = 32 };
+/* observe.cl's records of writes that met another's (ts_ww) */
+enum { WW_CAP = 1024, WW_REC = 5 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,
        B_XDIV = 12, B_MASK = 14, BI = 16 };
 enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8, F_NOINIT = 16, F_RO = 32, F_WO = 64 };
@@ -82,7 +84,7 @@ static inline ts_status clfail(runner *r, cl_int e, const char *what)
 /* The observation buffer of one launch (ts_plain_obs.c): where its sections lie. */
 typedef struct oblayout {
   size_t words;
-  uint32_t find, log, rect, gfind, uni, scratch, sink, ngroups;
+  uint32_t find, log, rect, gfind, uni, scratch, sink, ww, ngroups;
   uint32_t shadow[MAXG];
   uint32_t mask[MAXG];           /* word offsets of the buffers' masks (B_MASK), or 0 */
   const uint8_t *mask_src[MAXG]; /* what they hold (rbuf.wmask), for each reset */
@@ -100,6 +102,10 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay);
 ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass,
                            ts_plain_launch *L, ts_plain_result *res);
+/* The pass's write-write races (res->findings from `first`) whose every writer wrote the
+ * same value become benign: told from the lanes' final values in the buffers gb. */
+ts_status ts_plain_ob_benign(runner *r, cl_mem ob, const oblayout *lay, const rbuf **gb, int ng,
+                             size_t first, ts_plain_result *res);
 /* After a launch that later passes follow: the lanes its shadows saw written (or updated
  * atomically), added to the masks of the output and the temporaries it may write. */
 ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const rbuf **gb,

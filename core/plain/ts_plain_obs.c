@@ -69,6 +69,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     lay->uni = (uint32_t)w;
     w += (size_t)L->ngroups_all * (UNI * UNI_W + (r->cpu ? TS_PLAIN_LOOPS * LOOP_W : 0));
   }
+  lay->ww = (uint32_t)w; /* ts_ww: a count and its records */
+  w += 1 + (size_t)WW_CAP * WW_REC;
   lay->scratch = (uint32_t)w;
   w += 64;
   lay->sink = (uint32_t)w;
@@ -127,6 +129,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   hdr[H_RECT] = lay->rect;
   hdr[H_GFIND] = lay->gfind;
   hdr[H_UNI] = lay->uni;
+  hdr[H_WW] = lay->ww;
   hdr[H_TILE_W] = (uint32_t)ps->tile_w;
   hdr[H_TILE_H] = (uint32_t)ps->tile_h;
   hdr[H_HALO] = (uint32_t)ps->halo;
@@ -375,4 +378,92 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
   }
   free(sh);
   return TS_OK;
+}
+
+/* A lane's bytes as one value of its buffer's type, for the finding's line. */
+static void lane_text(const rbuf *b, const uint8_t *v, char *out, size_t n)
+{
+  uint64_t u = 0;
+  memcpy(&u, v, (size_t)(b->lane_bytes < 8 ? b->lane_bytes : 8));
+  if (b->is_float && b->lane_bytes == 4) {
+    float f;
+    memcpy(&f, v, 4);
+    snprintf(out, n, "%.9g", (double)f);
+  } else if (b->is_float && b->lane_bytes == 8) {
+    double d;
+    memcpy(&d, v, 8);
+    snprintf(out, n, "%.17g", d);
+  } else if (b->is_signed) {
+    int bits = 8 * b->lane_bytes;
+    int64_t s = bits < 64 && (u >> (bits - 1)) ? (int64_t)(u | ~((1ull << bits) - 1)) : (int64_t)u;
+    snprintf(out, n, "%lld", (long long)s);
+  } else {
+    snprintf(out, n, "%llu", (unsigned long long)u);
+  }
+}
+
+ts_status ts_plain_ob_benign(runner *r, cl_mem ob, const oblayout *lay, const rbuf **gb, int ng,
+                             size_t first, ts_plain_result *res)
+{
+  uint32_t count = 0;
+  cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, (size_t)lay->ww * 4, 4, &count, 0, NULL, NULL);
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "reading the observation back");
+  if (count == 0 || count > WW_CAP) /* none, or more than were kept: no verdict but a race */
+    return TS_OK;
+  uint32_t *rec = malloc((size_t)count * WW_REC * 4);
+  if (!rec)
+    return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, ((size_t)lay->ww + 1) * 4, (size_t)count * WW_REC * 4,
+                          rec, 0, NULL, NULL);
+  uint32_t nlines = (uint32_t)r->d->src.nlines;
+  for (size_t i = first; e == CL_SUCCESS && i < res->nfindings; i++) {
+    ts_plain_finding *x = &res->findings[i];
+    if (x->kind != TS_FIND_RACE_GROUPS && x->kind != TS_FIND_RACE_GLOBAL)
+      continue;
+    uint32_t row = (uint32_t)x->kind * nlines + (uint32_t)x->line;
+    uint64_t n = 0;
+    int same = 1;
+    uint8_t final[8], kept[8], named[8] = { 0 };
+    const rbuf *b = NULL, *nb = NULL;
+    for (uint32_t j = 0; j < count && same; j++) {
+      const uint32_t *q = rec + (size_t)j * WW_REC;
+      if (q[0] != row)
+        continue;
+      n++;
+      if (q[1] >= (uint32_t)ng || !gb[q[1]]->mem) {
+        same = 0;
+        break;
+      }
+      b = gb[q[1]];
+      size_t lane = (size_t)(b->lane_bytes < 8 ? b->lane_bytes : 8);
+      memcpy(kept, &q[3], 4);
+      memcpy(kept + 4, &q[4], 4);
+      e = clEnqueueReadBuffer(r->q, b->mem, CL_TRUE, q[2], lane, final, 0, NULL, NULL);
+      same = e == CL_SUCCESS && memcmp(kept, final, lane) == 0;
+      if (!nb || (int64_t)q[2] == x->place[0].off) { /* the value at the place named first */
+        nb = b;
+        memcpy(named, final, 8);
+      }
+    }
+    /* every write of the row met a write of the value it found, and nothing else did */
+    if (same && b && n == x->count) {
+      lane_text(nb, named, x->value, sizeof x->value);
+      res->counts[x->kind] -= x->count;
+      x->kind = TS_FIND_BENIGN;
+      res->counts[TS_FIND_BENIGN] += x->count;
+    }
+  }
+  free(rec);
+  /* a line's benign races between groups and in a group are one note */
+  for (size_t i = first; i < res->nfindings; i++)
+    for (size_t j = i + 1; res->findings[i].kind == TS_FIND_BENIGN && j < res->nfindings; j++)
+      if (res->findings[j].kind == TS_FIND_BENIGN && res->findings[j].line == res->findings[i].line) {
+        res->findings[i].count += res->findings[j].count;
+        memmove(&res->findings[j], &res->findings[j + 1],
+                (res->nfindings - j - 1) * sizeof res->findings[j]);
+        res->nfindings--;
+        j--;
+      }
+  return e == CL_SUCCESS ? TS_OK : clfail(r, e, "reading a buffer back");
 }

@@ -677,8 +677,11 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     L->ms_median = repeats % 2 ? times[repeats / 2]
                                : (times[repeats / 2 - 1] + times[repeats / 2]) / 2;
   }
+  size_t first = res->nfindings;
   if (st == TS_OK && ob)
     st = ts_plain_ob_read(r, ob, &lay, pass, L, res);
+  if (st == TS_OK && ob)
+    st = ts_plain_ob_benign(r, ob, &lay, gb, ng, first, res);
   if (st == TS_OK && ob && pass + 1 < r->d->npasses)
     st = ts_plain_ob_written(r, ob, &lay, gb, ng);
   /* what it may have written, for the next passes' checks of reads nothing wrote */

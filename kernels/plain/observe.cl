@@ -47,7 +47,12 @@
 #define TS_H_UNI 29       /* word offset of TS_UNI_AREA words a work-group: the branches before
                            * a barrier, as its work-items decided them (ts_uniform), and on a
                            * CPU device its loops' counts (ts_loop_end); 0: none */
+#define TS_H_WW 30        /* word offset of the writes that met another's (ts_ww): a count, then
+                           * TS_WW_CAP records of TS_WW_REC words */
 #define TS_HEADER 32
+#define TS_WW_CAP 1024
+#define TS_WW_REC 5        /* the finding's row, the buffer, the lane's offset, and the lane's
+                            * bytes before this write (what the last writer wrote), two words */
 
 /* Per global buffer, TS_BI words from TS_HEADER + k * TS_BI. */
 #define TS_B_SIZE 0      /* bytes */
@@ -89,7 +94,8 @@
 #define TS_FIND_DIVERGE 7      /* work-items of a group decide a branch before a barrier apart */
 #define TS_FIND_MODE 8         /* a write of a read-only buffer, a read of a write-only one */
 #define TS_FIND_ALIGN 9        /* an access through a pointer not aligned to its type */
-#define TS_NFIND 10
+#define TS_FIND_BENIGN 10      /* a race whose writers all wrote the same value (the host's) */
+#define TS_NFIND 11
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #define TS_UNI_W 2             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way), and the word of the decisions TS_UNI, 2 * TS_UNI,
@@ -633,6 +639,36 @@ TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
     ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0, 0);
 }
 
+/* A write that meets another's (a write-write race, kind at line): the lane's bytes as the
+ * last writer left them, for the host to hold against the lane's final value. When every
+ * such write of a finding's row found the value it then wrote, every writer wrote the same
+ * value: a benign race. */
+__attribute__((noinline)) void ts_ww(ts_ctx *c, uint kind, uint line, uint k, uint off)
+{
+  __global uint *ob = c->ob;
+  uint at = ob[TS_H_WW], nlines = ob[TS_H_NLINES];
+  if (at == 0)
+    return;
+  uint i = atomic_inc(ob + at);
+  if (i >= TS_WW_CAP)
+    return;
+  __global uint *e = ob + at + 1 + i * TS_WW_REC;
+  __global volatile const uchar *p = (__global volatile const uchar *)(TS_GRP(c)->gb[k] + off);
+  uint n = 1u << TS_GRP(c)->bi[k][TS_B_LANE], lo = 0, hi = 0;
+  for (uint b = 0; b < n && b < 8; b++) {
+    uint v = (uint)p[b];
+    if (b < 4)
+      lo |= v << (8 * b);
+    else
+      hi |= v << (8 * (b - 4));
+  }
+  e[0] = kind * nlines + min(line, nlines - 1);
+  e[1] = k;
+  e[2] = off;
+  e[3] = lo;
+  e[4] = hi;
+}
+
 /* A shadow word's mark of an atomic access: (interval + 1) << 11 | (item + 1) keeps bit 31
  * free for the first 2^20 barriers. */
 #define TS_ATOM 0x80000000u
@@ -707,10 +743,18 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     uint oi = *wi, ol = *wl;
     *wi = mine;
     *wl = (ushort)min(line, 65535u);
-    if (o != TS_NOBODY && o != me)
+    /* a plain write after another's: a race, benign if every writer wrote the same (ts_ww);
+     * after another's atomic, or an update's, no value tells that */
+    int ww = acc == TS_K_WRITE && !(oi & TS_ATOM);
+    if (o != TS_NOBODY && o != me) {
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol);
-    else if (o == me && ts_same_interval(oi, mine))
+      if (ww)
+        ts_ww(c, TS_FIND_RACE_GROUPS, line, k, off);
+    } else if (o == me && ts_same_interval(oi, mine)) {
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
+      if (ww)
+        ts_ww(c, TS_FIND_RACE_GLOBAL, line, k, off);
+    }
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
