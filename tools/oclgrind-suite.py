@@ -85,6 +85,9 @@ def run_tilescope(tool, folder, name):
     if report is None:
         err = (p.stderr.strip().split("\n") or [""])[-1]
         return None, None, "no report (exit %d): %s" % (p.returncode, err)
+    for line in p.stderr.split("\n"):  # run plain, not observed: no verdict to compare
+        if line.startswith("tilescope run: --observe: "):
+            return None, None, "not observed: " + line[26:]
     got = set()
     for key, count in report.get("counts", {}).items():
         if count and TS_KINDS.get(key):

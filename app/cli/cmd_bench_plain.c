@@ -126,6 +126,8 @@ int cmd_bench_plain(int argc, char **argv)
   }
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   rc = EXIT_OK;
+  if (plain->printed_bytes) /* what the kernel printed, once (the plain run's) */
+    fwrite(plain->printed, 1, plain->printed_bytes, json ? stderr : stdout);
   if (json) {
     print_json(base, img, repeats, plain, ob);
     goto out;

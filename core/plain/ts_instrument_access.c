@@ -87,13 +87,65 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   ti_sb_fmt(o, "0, (%s)%s(%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
          ts, w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
          sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", ob.s ? ob.s : "", n, n,
-         pb.s ? pb.s : "", store ? K_WRITE : K_READ, s.line - w->line_base);
+         pb.s ? pb.s : "", (store ? K_WRITE : K_READ) | K_VECTOR, s.line - w->line_base);
   note_wrapped(w, s);
   w->out->accesses++;
   free(ob.s);
   free(pb.s);
   free(vb.s);
   free(ts);
+  return 1;
+}
+
+/* The group's copies: async_work_group_copy(dst, src, n, ev) and its strided form become
+ * ts_async_lg (to __local) or ts_async_gl (to __global), which make the copy's accesses,
+ * checked, as the group's own (observe.cl); wait_group_events(n, list) becomes
+ * ts_wait_events, the copies' ordering point; prefetch(p, n) does nothing. */
+static int emit_group_copy(walker *w, sbuf *o, CXCursor c, const char *name, span s)
+{
+  int strided = strcmp(name, "async_work_group_strided_copy") == 0;
+  int plain = strcmp(name, "async_work_group_copy") == 0;
+  int nargs = clang_Cursor_getNumArguments(c);
+  if (strcmp(name, "prefetch") == 0) {
+    ti_set_add(w, &w->seen, c);
+    ti_sb_str(o, "((void)0)");
+    return 1;
+  }
+  if (strcmp(name, "wait_group_events") == 0 && nargs == 2) {
+    sbuf nb = { 0 }, lb = { 0 };
+    ti_emit(w, &nb, clang_Cursor_getArgument(c, 0), CTX_READ);
+    ti_emit(w, &lb, clang_Cursor_getArgument(c, 1), CTX_READ);
+    ti_sb_fmt(o, "ts_wait_events(ts_c, %s, %s)", nb.s ? nb.s : "", lb.s ? lb.s : "");
+    free(nb.s);
+    free(lb.s);
+    return 1;
+  }
+  if (!(plain && nargs == 4) && !(strided && nargs == 5))
+    return 0;
+  CXCursor dst = clang_Cursor_getArgument(c, 0), src = clang_Cursor_getArgument(c, 1);
+  int dsp = ti_space_of(clang_getPointeeType(clang_getCursorType(dst)));
+  int ssp = ti_space_of(clang_getPointeeType(clang_getCursorType(src)));
+  if (!((dsp == 2 && ssp == 1) || (dsp == 1 && ssp == 2)))
+    return 0;
+  ti_set_add(w, &w->seen, c);
+  w->out->accesses += 2;
+  sbuf db = { 0 }, sb = { 0 }, nb = { 0 }, eb = { 0 }, tb = { 0 };
+  ti_emit(w, &db, dst, CTX_NONE);
+  ti_emit(w, &sb, src, CTX_NONE);
+  ti_emit(w, &nb, clang_Cursor_getArgument(c, 2), CTX_READ);
+  if (strided)
+    ti_emit(w, &tb, clang_Cursor_getArgument(c, 3), CTX_READ);
+  ti_emit(w, &eb, clang_Cursor_getArgument(c, strided ? 4 : 3), CTX_READ);
+  const char *l = dsp == 2 ? db.s : sb.s, *g = dsp == 2 ? sb.s : db.s;
+  ti_sb_fmt(o, "ts_async_%s(ts_c, (__local uchar *)(%s), (__global uchar *)(%s), (size_t)(%s), "
+            "(size_t)(%s), sizeof(*(%s)), %s, %u)", dsp == 2 ? "lg" : "gl", l ? l : "", g ? g : "",
+            nb.s ? nb.s : "", strided ? (tb.s ? tb.s : "") : "1", db.s ? db.s : "",
+            eb.s ? eb.s : "", s.line - w->line_base);
+  free(db.s);
+  free(sb.s);
+  free(nb.s);
+  free(eb.s);
+  free(tb.s);
   return 1;
 }
 
@@ -159,6 +211,8 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     if (emit_vector_call(w, o, c, name, s, k))
       return 1;
   }
+  if (!w->dialect && emit_group_copy(w, o, c, name, s))
+    return 1;
   /* Which arguments are pointers to observed memory? */
   int first_ptr = -1, nptr = 0;
   for (int i = 0; i < nargs; i++) {

@@ -11,7 +11,8 @@
 
 enum { CTX_READ, CTX_WRITE, CTX_UPDATE, CTX_NONE };
 /* Access kinds, as observe.cl's TS_K_*. */
-enum { K_READ = 1, K_WRITE = 2, K_UPDATE = 3, K_ATOMIC = 4 };
+enum { K_READ = 1, K_WRITE = 2, K_UPDATE = 3, K_ATOMIC = 4,
+       K_VECTOR = 64 /* vloadN / vstoreN: aligned to the element, not the vector */ };
 
 /* ---- the helpers (ts_instrument.c) ---- */
 

@@ -150,7 +150,7 @@ static void use_parts(walker *w, CXCursor n, int ctx, span u, part *p, int *np)
     }
     part q = plain_part(arg, ti_span_of(w, arg), CTX_NONE, -1);
     q.sp = ti_observed_call(n);
-    q.kind = store ? K_WRITE : K_READ;
+    q.kind = (store ? K_WRITE : K_READ) | K_VECTOR;
     q.lanes = lanes;
     q.et = clang_getPointeeType(clang_getCursorType(vp));
     q.off = off;

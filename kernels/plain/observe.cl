@@ -83,6 +83,7 @@
 #define TS_K_WRITE 2
 #define TS_K_UPDATE 3    /* read and write (+=, ++) */
 #define TS_K_ATOMIC 4
+#define TS_K_VECTOR 64   /* with READ or WRITE: vloadN / vstoreN, aligned to the element only */
 
 #define TS_FIND_OOB 0          /* outside every buffer: not performed */
 #define TS_FIND_RACE_GROUPS 1  /* two work-groups of the launch, one of them writing */
@@ -166,6 +167,8 @@ typedef struct ts_group {
 #define TS_GRP(c) (&(c)->g0)
 #endif
 
+#define TS_PEND 4                /* copies a work-item keeps until its wait; more are made at once */
+
 typedef struct ts_ctx {
   __global uint *ob;
   uint group, item;       /* linear ids */
@@ -187,6 +190,12 @@ typedef struct ts_ctx {
                            * (on a CPU device, the ifs and dos: loops are counted apart) */
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
   long sv, sres;          /* the switch being decided: its value, and the case taken */
+  uint npend;             /* the group's copies asked for and not waited for (ts_async_*):
+                           * made at the wait, as an asynchronous copy lands by then */
+  __local uchar *pl[TS_PEND];
+  __global uchar *pg[TS_PEND];
+  size_t pn[TS_PEND], pstride[TS_PEND];
+  uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND];
   int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
 #ifdef TS_GROUP_SERIAL
   uint lt[TS_LOOPS + 1];  /* per loop: the times its condition held (TS_LOOPS: the loops past
@@ -306,6 +315,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
+  c->npend = 0;
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; i <= TS_LOOPS; i++)
     c->lt[i] = c->le[i] = 0;
@@ -788,6 +798,8 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
 TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
 {
   __global uint *ob = c->ob;
+  uint vec = acc & TS_K_VECTOR;
+  acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
   if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
     return p;
@@ -827,7 +839,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   ts_log(c, 0, k, acc, off, n, line);
   uint wk = g->gwork[k];
   /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
-  if ((n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
+  if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
     ts_finding(c, TS_FIND_ALIGN, line, 0, k, acc, off, 0, 0, 0);
   if (wk & TS_W_MODE) {
     uint mode = bi[TS_B_FLAGS];
@@ -930,6 +942,7 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 /* An access of n bytes at p of __local memory: the pointer to use. */
 TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
 {
+  acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
 #ifdef TS_GROUP_SERIAL
   uint k = c->lk; /* the array of the last access first: usually this one's too */
@@ -957,6 +970,77 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
   for (uint i = 0; i < n; i++)
     ts_lshadow(c, w + i, r + i, k, acc, off + i, line);
   return p;
+}
+
+/* The group's copy between __global and __local memory (async_work_group_copy, strided by
+ * `stride` elements on the __global side): made at the call, each work-item its share of the
+ * elements, every access checked as the group's own, no work-item's (item bits 2047), so that
+ * a work-item's own access of an element the copy moves in the same interval is a race; the
+ * wait (ts_wait_events) orders them. */
+inline void ts_async_copy(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                          size_t stride, uint es, int to_local, uint line)
+{
+  uint gm = c->gmine, lm = c->lmine;
+  c->gmine |= 2047;
+  c->lmine |= 2047;
+  size_t step = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  for (size_t e = ts_lin_item(); e < n; e += step) {
+    __global uchar *gp = ts_g(c, g + e * stride * es, es, to_local ? TS_K_READ : TS_K_WRITE, line);
+    __local uchar *lp = ts_l(c, l + e * es, es, to_local ? TS_K_WRITE : TS_K_READ, line);
+    for (uint b = 0; b < es; b++) {
+      if (to_local)
+        lp[b] = gp[b];
+      else
+        gp[b] = lp[b];
+    }
+  }
+  c->gmine = gm;
+  c->lmine = lm;
+}
+
+/* A copy asked for: kept until the wait (made at once past TS_PEND kept). */
+inline event_t ts_async_keep(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                             size_t stride, uint es, uint to_local, event_t ev, uint line)
+{
+  if (c->npend == TS_PEND) {
+    ts_async_copy(c, l, g, n, stride, es, (int)to_local, line);
+    return ev;
+  }
+  uint i = c->npend++;
+  c->pl[i] = l;
+  c->pg[i] = g;
+  c->pn[i] = n;
+  c->pstride[i] = stride;
+  c->pes[i] = es;
+  c->pdir[i] = to_local;
+  c->pline[i] = line;
+  return ev;
+}
+
+inline event_t ts_async_lg(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                           size_t stride, uint es, event_t ev, uint line)
+{
+  return ts_async_keep(c, l, g, n, stride, es, 1, ev, line);
+}
+
+inline event_t ts_async_gl(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                           size_t stride, uint es, event_t ev, uint line)
+{
+  return ts_async_keep(c, l, g, n, stride, es, 0, ev, line);
+}
+
+inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags);
+
+/* wait_group_events: the group's copies land, ordered after as by a barrier. */
+inline void ts_wait_events(ts_ctx *c, int n, event_t *list)
+{
+  (void)n;
+  (void)list;
+  for (uint i = 0; i < c->npend; i++)
+    ts_async_copy(c, c->pl[i], c->pg[i], c->pn[i], c->pstride[i], c->pes[i], (int)c->pdir[i],
+                  c->pline[i]);
+  c->npend = 0;
+  ts_barrier(c, CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
 /* barrier(flags): the intervals it closes. */
