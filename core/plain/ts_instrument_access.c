@@ -226,13 +226,20 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   }
   if (nptr == 0)
     return 0;
-  if (ti_is_atomic(name) && nptr == 1 && first_ptr == 0) {
-    CXCursor ptr = clang_Cursor_getArgument(c, 0);
+  /* the math built-ins that store a second result through a pointer (its last argument) */
+  static const char *const out_fns[] = { "fract", "modf", "frexp", "lgamma_r", "remquo",
+                                         "sincos" };
+  int out_fn = 0;
+  for (size_t i = 0; i < sizeof out_fns / sizeof out_fns[0]; i++)
+    out_fn |= strcmp(name, out_fns[i]) == 0;
+  if ((ti_is_atomic(name) && nptr == 1 && first_ptr == 0) ||
+      (out_fn && nptr == 1 && first_ptr == nargs - 1)) {
+    CXCursor ptr = clang_Cursor_getArgument(c, (unsigned)first_ptr);
     CXType pt = clang_getCursorType(ptr);
     int sp = ti_space_of(clang_getPointeeType(pt));
     span ps = ti_span_of(w, ptr);
     if (!ps.ok) {
-      ti_fail(w, s.line, "cannot rewrite the atomic %s (its pointer comes from a macro)", name);
+      ti_fail(w, s.line, "cannot rewrite %s (its pointer comes from a macro)", name);
       return 1;
     }
     char *ts = ti_type_str(pt);
@@ -250,8 +257,8 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
         ti_emit(w, &pb, k->c[i], CTX_NONE);
         ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
                w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
-               sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "", K_ATOMIC,
-               s.line - w->line_base);
+               sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "",
+               out_fn ? K_WRITE : K_ATOMIC, s.line - w->line_base);
         free(pb.s);
       } else {
         ti_emit(w, o, k->c[i], CTX_READ);

@@ -248,8 +248,8 @@ enum {
   TS_FIND_FOOTPRINT,    /* a read outside the declared tile and halo */
   TS_FIND_TILE,         /* a write outside the declared tile */
   TS_FIND_DIVERGE,      /* work-items of a group decide a branch before a barrier apart */
-  TS_FIND_MODE,         /* a write of a buffer the launch made read-only, a read of a
-                         * write-only one: not performed (a read gives 0) */
+  TS_FIND_MODE,         /* a write of a buffer the launch made read-only (not performed), a
+                         * read of a write-only one */
   TS_FIND_ALIGN,        /* an access through a pointer not aligned to its type */
   TS_FIND_BENIGN,       /* a race whose writers all wrote the same value: a note, failing a
                          * run only when asked (run --fail-on benign) */

@@ -16,7 +16,7 @@ static const char *kind_names[TS_NFIND] = {
   "read outside the declared tile and halo",
   "write outside the declared tile",
   "barrier divergence",
-  "access against the buffer's mode (not performed)",
+  "access against the buffer's mode",
   "access through a misaligned pointer",
   "benign race",
 };

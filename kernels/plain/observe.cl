@@ -76,7 +76,7 @@
 #define TS_F_UNSET 8     /* the output, written by no earlier launch: a read nothing wrote */
 #define TS_F_NOINIT 16   /* given uninitialised (a .sim's noinit): an atomic reads garbage too */
 #define TS_F_RO 32       /* the launch made it read-only: a write is a finding, not performed */
-#define TS_F_WO 64       /* write-only: a read is a finding, and gives 0 */
+#define TS_F_WO 64       /* write-only: a read is a finding */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
@@ -844,10 +844,10 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   if (wk & TS_W_MODE) {
     uint mode = bi[TS_B_FLAGS];
     int bad_w = (mode & TS_F_RO) && (acc & TS_K_WRITE), bad_r = (mode & TS_F_WO) && (acc & TS_K_READ);
-    if (bad_w || bad_r) {
+    if (bad_w || bad_r)
       ts_finding(c, TS_FIND_MODE, line, 0, k, acc, off, 0, 0, 0);
-      return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
-    }
+    if (bad_w) /* a read-only buffer may sit in memory a write cannot reach: not made */
+      return (__global uchar *)(ob + ob[TS_H_SINK]);
   }
   if (wk & TS_W_RECT)
     ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
