@@ -14,8 +14,10 @@ usage: oclgrind-suite.py [--oclgrind] [--all] TOOL SUITE_DIR [CASE...]
   uninitialised values checked), and its messages classified the same way: the .ref files of
   a folder of one's own are checked to be Oclgrind's verdicts too.
   --all: exit 1 unless every case agrees (a test); else exit 0 (a measurement).
-  --differs FILE: as --all, but the cases FILE lists (a name a line, then its reason) are
-  expected to differ, and one of them that agrees fails too: the list stays true.
+  --differs FILE: as --all, but the cases FILE lists are expected to differ: a line is the
+  case's name, the kinds tilescope reports instead (comma-separated, - for none), and the
+  reason; such a case passes when tilescope reports exactly those kinds, and one that agrees
+  with its .ref fails too: the list stays true.
 Prints one line per case and the agreement.
 """
 import json
@@ -175,11 +177,14 @@ def main():
     args = sys.argv[1:]
     OCLGRIND = "--oclgrind" in args
     require = "--all" in args
-    differs = set()
+    differs = {}
     if "--differs" in args:
         at = args.index("--differs")
         with open(args[at + 1]) as f:
-            differs = {l.split()[0] for l in f if l.strip() and not l.startswith("#")}
+            for l in f:
+                if l.strip() and not l.startswith("#"):
+                    name, kinds = l.split()[:2]
+                    differs[name] = set() if kinds == "-" else set(kinds.split(","))
         del args[at:at + 2]
         require = True
     args = [a for a in args if a not in ("--oclgrind", "--all")]
@@ -192,11 +197,19 @@ def main():
     for case in names:
         ok, why, want, got = run_case(ts, suite, case)
         agree += ok
-        expected = case not in differs
-        wrong += ok != expected
-        print("%-4s %-55s %s%s" % ("ok" if ok else "DIFF", case, why,
-                                   "" if ok == expected else
-                                   ("  (listed as differing)" if ok else "  (FAIL)")))
+        listed = differs.get(case)
+        bad = ok if listed is not None else not ok
+        if listed is not None and not ok and got != listed:
+            bad = True
+            why += "; tilescope's kinds %s, not the %s listed" % (
+                ",".join(sorted(got)) or "-", ",".join(sorted(listed)) or "-")
+        wrong += bad
+        note = ""
+        if require and bad:
+            note = "  (FAIL: listed as differing)" if ok else "  (FAIL)"
+        elif listed is not None:
+            note = "  (listed as differing)"
+        print("%-4s %-55s %s%s" % ("ok" if ok else "DIFF", case, why, note))
         sys.stdout.flush()
     who = "oclgrind-kernel agrees with the .ref files" if OCLGRIND else "tilescope agrees with Oclgrind"
     print("%s on %d of %d cases" % (who, agree, len(names)))

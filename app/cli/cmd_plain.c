@@ -373,7 +373,7 @@ int cmd_run_plain(int argc, char **argv)
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
   if (st == TS_OK && (!res || (!res->counts[TS_FIND_OOB] && !res->counts[TS_FIND_DIVERGE] &&
-                               !res->counts[TS_FIND_MODE])))
+                               !res->counts[TS_FIND_MODE] && !res->counts[TS_FIND_PRIVATE])))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
                  : run_here(cl, d, in, &plain_o, &plain, &err);
   /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
@@ -426,10 +426,13 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain && plain_failed == TS_OK && res && (res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE]))
+  if (!plain && plain_failed == TS_OK && res &&
+      (res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE] || res->counts[TS_FIND_PRIVATE]))
     fprintf(o, "the plain run was not made: it would access memory %s (below); the output is the "
                "observed run's, which performs none of those accesses\n",
-            res->counts[TS_FIND_OOB] ? "outside its buffers" : "against a buffer's mode");
+            res->counts[TS_FIND_OOB]    ? "outside its buffers"
+            : res->counts[TS_FIND_MODE] ? "against a buffer's mode"
+                                        : "outside a private array");
   else if (!plain && plain_failed == TS_OK && res)
     fprintf(o, "the plain run was not made: its work-groups part at a barrier (below), which a "
                "GPU may hang on; the output is the observed run's, where each group takes the "
@@ -445,7 +448,7 @@ int cmd_run_plain(int argc, char **argv)
                                (!res->dump_bytes ||
                                 memcmp(res->dump, plain->dump, res->dump_bytes) == 0)));
     const char *differs =
-        same || res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE]
+        same || res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE] || res->counts[TS_FIND_PRIVATE]
             ? "" : "; the observed output differs from the plain run's";
     if (res->nfindings == 0)
       fprintf(o, "observed: no finding, every access in order%s\n", differs);
@@ -558,7 +561,7 @@ int cmd_run_plain(int argc, char **argv)
       static const char *keys[TS_NFIND] = { "outside_buffer", "race_groups", "race_local",
                                             "race_global", "uninitialised", "footprint", "tile",
                                             "barrier_divergence", "access_mode", "misaligned",
-                                            "benign_race" };
+                                            "benign_race", "private_bounds" };
       for (int k = 0; k < TS_NFIND; k++)
         printf("%s\"%s\":%llu", k ? "," : "", keys[k], (unsigned long long)res->counts[k]);
       printf("},\"findings\":[");

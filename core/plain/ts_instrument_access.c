@@ -58,6 +58,47 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
   free(t);
 }
 
+/* a[i] of a private array of known size: the index is checked (ts_pidx), a[ts_pidx(ts_c, i,
+ * N, LINE)]; one past the end is an address, not an access, where only the address is taken
+ * (ctx CTX_NONE). Returns 0 when c is no such subscript. */
+int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k, int ctx)
+{
+  if (w->dialect || k->n != 2 || clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+    return 0;
+  CXCursor base = k->c[0];
+  /* the array before its decay to a pointer */
+  while (clang_getCursorKind(base) == CXCursor_UnexposedExpr ||
+         clang_getCursorKind(base) == CXCursor_ParenExpr) {
+    kids bk;
+    ti_children(base, &bk);
+    if (bk.n != 1)
+      break;
+    base = bk.c[0];
+  }
+  CXType at = clang_getCanonicalType(clang_getCursorType(base));
+  if (at.kind != CXType_ConstantArray || ti_space_of(clang_getArrayElementType(at)) != 0)
+    return 0;
+  long long n = clang_getArraySize(at);
+  CXEvalResult ev = clang_Cursor_Evaluate(k->c[1]); /* a constant index inside: as it is */
+  int inside = ev && clang_EvalResult_getKind(ev) == CXEval_Int &&
+               clang_EvalResult_getAsLongLong(ev) >= 0 && clang_EvalResult_getAsLongLong(ev) < n;
+  if (ev)
+    clang_EvalResult_dispose(ev);
+  if (inside)
+    return 0;
+  span bs = ti_span_of(w, k->c[0]), is = ti_span_of(w, k->c[1]);
+  if (n <= 0 || !bs.ok || !is.ok || bs.t > is.s || is.s < s.s || is.t > s.t)
+    return 0; /* spelt by a macro, or in an order this cannot write: as it is */
+  sbuf bb = { 0 }, ib = { 0 };
+  ti_emit(w, &bb, k->c[0], CTX_NONE);
+  ti_emit(w, &ib, k->c[1], CTX_READ);
+  ti_sb_fmt(o, "%s[ts_pidx(ts_c, (long)(%s), %lld, %u)]", bb.s ? bb.s : "", ib.s ? ib.s : "",
+            n + (ctx == CTX_NONE), s.line - w->line_base);
+  free(bb.s);
+  free(ib.s);
+  return 1;
+}
+
 /* vloadN(off, p) / vstoreN(v, off, p) / vload_half[N](off, p) / vstore_half[N][_r](v, off, p):
  * the pointer argument becomes the element's own address, checked; the offset becomes 0. */
 static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, span s,

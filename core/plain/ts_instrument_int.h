@@ -79,5 +79,6 @@ void ti_emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const
 void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, const kids *k,
                     const int *kctx);
 int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k);
+int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k, int ctx);
 
 #endif

@@ -321,6 +321,8 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     break;
   }
   int sp = ti_contexts(w, c, &k, ctx, kctx);
+  if (!sp && ti_emit_private_index(w, o, c, s, &k, ctx))
+    return;
   if (sp) {
     ti_emit_access(w, o, c, s, sp, ctx, &k, kctx);
     return;

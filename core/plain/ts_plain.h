@@ -253,11 +253,14 @@ enum {
   TS_FIND_ALIGN,        /* an access through a pointer not aligned to its type */
   TS_FIND_BENIGN,       /* a race whose writers all wrote the same value: a note, failing a
                          * run only when asked (run --fail-on benign) */
+  TS_FIND_PRIVATE,      /* an index outside a private array (the access lands on its first
+                         * element) */
   TS_NFIND
 };
 
 typedef struct ts_plain_place {
-  int space;            /* 0 __global, 1 __local */
+  int space;            /* 0 __global, 1 __local, 2 a private array (off: the index,
+                         * other_item: its elements) */
   int buf;              /* the kernel's global buffer (or __local array) index */
   int acc;              /* 1 read, 2 write, 3 both, 4 atomic; TS_PLACE_BRANCH: a barrier
                          * divergence's, which names no element (off: the item's decision) */

@@ -19,6 +19,7 @@ static const char *kind_names[TS_NFIND] = {
   "access against the buffer's mode",
   "access through a misaligned pointer",
   "benign race",
+  "index outside a private array",
 };
 
 const char *ts_plain_kind_name(int kind)
@@ -95,6 +96,11 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
 {
   (void)d;
   const ts_plain_launch *L0 = &r->launch[pass];
+  if (p->space == 2) {
+    snprintf(b, n, "index %lld of a private array of %u elements", (long long)(int32_t)p->off,
+             p->other_item);
+    return;
+  }
   if (p->space == 1) {
     int known = p->buf >= 0 && p->buf < L0->nlocals;
     const char *name = known ? L0->locals[p->buf] : "?";

@@ -96,7 +96,8 @@
 #define TS_FIND_MODE 8         /* a write of a read-only buffer, a read of a write-only one */
 #define TS_FIND_ALIGN 9        /* an access through a pointer not aligned to its type */
 #define TS_FIND_BENIGN 10      /* a race whose writers all wrote the same value (the host's) */
-#define TS_NFIND 11
+#define TS_FIND_PRIVATE 11     /* an index outside a private array */
+#define TS_NFIND 12
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #define TS_UNI_W 2             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way), and the word of the decisions TS_UNI, 2 * TS_UNI,
@@ -1041,6 +1042,17 @@ inline void ts_wait_events(ts_ctx *c, int n, event_t *list)
                   c->pline[i]);
   c->npend = 0;
   ts_barrier(c, CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+/* The index of an access of a private array of n elements: i when inside it, else a finding,
+ * and the access is made on the array's first element instead (never past the array). */
+inline long ts_pidx(ts_ctx *c, long i, long n, uint line)
+{
+  if (i >= 0 && i < n)
+    return i;
+  ts_finding(c, TS_FIND_PRIVATE, line, 2, 0, TS_K_READ, (uint)(int)clamp(i, (long)INT_MIN,
+             (long)INT_MAX), 0, (uint)n, 0);
+  return 0;
 }
 
 /* barrier(flags): the intervals it closes. */
