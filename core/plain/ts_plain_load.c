@@ -39,9 +39,8 @@ static ts_status parse(ts_plain_desc *d, double timeout_s, ts_error *err)
   return st;
 }
 
-ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
-                               int nextra, double parse_timeout_s, ts_plain_desc **out,
-                               ts_error *err)
+/* A description of the file at path with its text and nothing else yet. */
+static ts_status read_file(const char *path, ts_plain_desc **out, ts_error *err)
 {
   ts_plain_desc *d = calloc(1, sizeof *d);
   if (!d)
@@ -54,6 +53,18 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
     return st;
   }
   d->text = (char *)data;
+  *out = d;
+  return TS_OK;
+}
+
+ts_status ts_plain_load_launch(const char *path, const char *launch, const char *const *extra,
+                               int nextra, double parse_timeout_s, ts_plain_desc **out,
+                               ts_error *err)
+{
+  ts_plain_desc *d = NULL;
+  ts_status st = read_file(path, &d, err);
+  if (st != TS_OK)
+    return st;
   st = ts_plain_read_launch(d, launch, extra, nextra, err);
   for (int i = 0; i < d->npasses; i++) /* a pass without options= is built with the file's */
     if (!d->pass[i].own_options)
@@ -73,18 +84,11 @@ ts_status ts_plain_load_launch(const char *path, const char *launch, const char 
 ts_status ts_plain_load_kernels(const char *path, const char *options, double parse_timeout_s,
                                 ts_plain_desc **out, ts_error *err)
 {
-  ts_plain_desc *d = calloc(1, sizeof *d);
-  if (!d)
-    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
-  snprintf(d->path, sizeof d->path, "%s", path);
-  snprintf(d->options, sizeof d->options, "%s", options ? options : "");
-  uint8_t *data = NULL;
-  ts_status st = ts_file_read_all(path, MAX_FILE, &data, &d->len, err);
-  if (st != TS_OK) {
-    free(d);
+  ts_plain_desc *d = NULL;
+  ts_status st = read_file(path, &d, err);
+  if (st != TS_OK)
     return st;
-  }
-  d->text = (char *)data;
+  snprintf(d->options, sizeof d->options, "%s", options ? options : "");
   if ((st = parse(d, parse_timeout_s, err)) != TS_OK) {
     ts_plain_desc_free(d);
     return st;
