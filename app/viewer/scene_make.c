@@ -18,25 +18,8 @@ static void traffic(viewer *v)
     return;
   v->stats_run = v->snap.run;
   v->bytes_read = v->bytes_written = 0;
-  if (!v->snap.run)
-    return;
-  const ts_sched *s = ts_run_sched(v->snap.run);
-  const ts_kctx *k = ts_run_kctx(v->snap.run);
-  const ts_variant *var = ts_run_params_of(v->snap.run)->variant;
-  for (int p = 0; p < s->npasses; p++) {
-    const ts_pass_desc *pd = &var->passes[p];
-    int src_px_bytes = (pd->src == TS_BUF_IN ? k->in_c : k->C) * k->buf[pd->src].esize;
-    for (uint32_t id = 0; id < s->pass[p].n; id++) {
-      int tx = (int)(id % (uint32_t)s->pass[p].tw), ty = (int)(id / (uint32_t)s->pass[p].tw);
-      ts_rect r = pd->read_px(k, tx, ty);
-      int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
-      int x1 = r.x + r.w > k->W ? k->W : r.x + r.w, y1 = r.y + r.h > k->H ? k->H : r.y + r.h;
-      if (x1 > x0 && y1 > y0)
-        v->bytes_read += (double)(x1 - x0) * (y1 - y0) * src_px_bytes;
-      ts_rect wr = pd->write_rect(k, tx, ty);
-      v->bytes_written += (double)wr.w * wr.h * k->buf[pd->dst].esize;
-    }
-  }
+  if (v->snap.run)
+    ts_run_traffic(v->snap.run, &v->bytes_read, &v->bytes_written);
 }
 
 /* What tells one half from the other: the settings the spec changes, as this half has them

@@ -288,30 +288,6 @@ static ts_status write_device(FILE *f, const ex_run *r, arr_buf *a, ts_error *er
   return st;
 }
 
-/* Bytes every thread reads (its clipped footprint) and writes, over all passes, as the
- * viewer's panel counts them. */
-static void traffic(const ts_run *run, double *rd, double *wr)
-{
-  const ts_sched *s = ts_run_sched(run);
-  const ts_kctx *k = ts_run_kctx(run);
-  const ts_variant *var = ts_run_params_of(run)->variant;
-  *rd = *wr = 0;
-  for (int p = 0; p < s->npasses; p++) {
-    const ts_pass_desc *pd = &var->passes[p];
-    int src_px_bytes = (pd->src == TS_BUF_IN ? k->in_c : k->C) * k->buf[pd->src].esize;
-    for (uint32_t id = 0; id < s->pass[p].n; id++) {
-      int tx = (int)(id % (uint32_t)s->pass[p].tw), ty = (int)(id / (uint32_t)s->pass[p].tw);
-      ts_rect r = pd->read_px(k, tx, ty);
-      int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
-      int x1 = r.x + r.w > k->W ? k->W : r.x + r.w, y1 = r.y + r.h > k->H ? k->H : r.y + r.h;
-      if (x1 > x0 && y1 > y0)
-        *rd += (double)(x1 - x0) * (y1 - y0) * src_px_bytes;
-      ts_rect w = pd->write_rect(k, tx, ty);
-      *wr += (double)w.w * w.h * k->buf[pd->dst].esize;
-    }
-  }
-}
-
 static void put_str(FILE *f, const char *key, const char *value)
 {
   fputc(',', f);
@@ -342,7 +318,7 @@ static ts_status write_run(FILE *f, const ex_run *r, int input_index, ts_error *
   const ts_cl *cl = p->cl;
   arr_buf a = { 0 };
   double rd, wr;
-  traffic(run, &rd, &wr);
+  ts_run_traffic(run, &rd, &wr);
   fputc('{', f);
   pd_key(f, "label");
   pd_string(f, r->label);

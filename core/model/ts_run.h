@@ -201,6 +201,10 @@ void ts_dev_run_finish(ts_dev_run *d);
 ts_thread_state ts_thread_state_at(const ts_thread *t, int64_t tick);
 const char *ts_thread_state_name(ts_thread_state s);
 
+/* Bytes every thread reads (its declared footprint, clipped to the image) and writes, over
+ * all passes: the traffic the viewer's panel and the web page show. */
+void ts_run_traffic(const ts_run *run, double *rd, double *wr);
+
 /* A new seed for the adversary of device runs (ts_run_params.adversary): never 0. */
 uint32_t ts_adversary_seed(void);
 
