@@ -107,12 +107,12 @@ int cmd_bench_plain(int argc, char **argv)
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = -1;
   st = ts_plain_run_isolated(device, kdir, d, img, &o, timeout, &ob, &err);
-  if (st == TS_OK && (ob->counts[TS_FIND_OOB] || ob->counts[TS_FIND_DIVERGE])) {
-    fprintf(stderr, "tilescope bench: %s: %s, so its plain run is not timed (tilescope run "
+  const char *unsafe = st == TS_OK ? ts_plain_unsafe_access(ob) : NULL;
+  if (st == TS_OK && (unsafe || ob->counts[TS_FIND_DIVERGE])) {
+    fprintf(stderr, "tilescope bench: %s: %s%s, so its plain run is not timed (tilescope run "
                     "--kernel-file %s --observe says where)\n", cli_plain_file,
-            ob->counts[TS_FIND_OOB] ? "it would access memory outside its buffers"
-                                    : "its work-items part at a barrier",
-            cli_plain_file);
+            unsafe ? "it would access memory " : "its work-items part at a barrier",
+            unsafe ? unsafe : "", cli_plain_file);
     rc = EXIT_DIFF;
     goto out;
   }

@@ -372,8 +372,7 @@ int cmd_run_plain(int argc, char **argv)
   }
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
-  if (st == TS_OK && (!res || (!res->counts[TS_FIND_OOB] && !res->counts[TS_FIND_DIVERGE] &&
-                               !res->counts[TS_FIND_MODE] && !res->counts[TS_FIND_PRIVATE])))
+  if (st == TS_OK && (!res || (!ts_plain_unsafe_access(res) && !res->counts[TS_FIND_DIVERGE])))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
                  : run_here(cl, d, in, &plain_o, &plain, &err);
   /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
@@ -426,13 +425,10 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain && plain_failed == TS_OK && res &&
-      (res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE] || res->counts[TS_FIND_PRIVATE]))
+  if (!plain && plain_failed == TS_OK && res && ts_plain_unsafe_access(res))
     fprintf(o, "the plain run was not made: it would access memory %s (below); the output is the "
                "observed run's, which performs none of those accesses\n",
-            res->counts[TS_FIND_OOB]    ? "outside its buffers"
-            : res->counts[TS_FIND_MODE] ? "against a buffer's mode"
-                                        : "outside a private array");
+            ts_plain_unsafe_access(res));
   else if (!plain && plain_failed == TS_OK && res)
     fprintf(o, "the plain run was not made: its work-groups part at a barrier (below), which a "
                "GPU may hang on; the output is the observed run's, where each group takes the "
@@ -448,8 +444,7 @@ int cmd_run_plain(int argc, char **argv)
                                (!res->dump_bytes ||
                                 memcmp(res->dump, plain->dump, res->dump_bytes) == 0)));
     const char *differs =
-        same || res->counts[TS_FIND_OOB] || res->counts[TS_FIND_MODE] || res->counts[TS_FIND_PRIVATE]
-            ? "" : "; the observed output differs from the plain run's";
+        same || ts_plain_unsafe_access(res) ? "" : "; the observed output differs from the plain run's";
     if (res->nfindings == 0)
       fprintf(o, "observed: no finding, every access in order%s\n", differs);
     else

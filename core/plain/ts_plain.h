@@ -414,6 +414,10 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
 void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
                            const ts_plain_finding *f, char *buf, size_t n);
 const char *ts_plain_kind_name(int kind);
+/* Where r's plain run would access memory its observed run found it must not (an access
+ * outside a buffer or a private array, a write of a read-only buffer), which the observed run
+ * did not make: "outside its buffers", ...; NULL when there is none. */
+const char *ts_plain_unsafe_access(const ts_plain_result *r);
 /* A work-group and work-item by their linear ids, as (x,y); an element as the finding lines
  * name it ("out pixel (3,4) channel 1", "__local tile element 7"). */
 void ts_plain_group_name(const ts_plain_launch *L, uint32_t g, char *buf, size_t n);

@@ -22,6 +22,14 @@ static const char *kind_names[TS_NFIND] = {
   "index outside a private array",
 };
 
+const char *ts_plain_unsafe_access(const ts_plain_result *r)
+{
+  return r->counts[TS_FIND_OOB]       ? "outside its buffers"
+         : r->counts[TS_FIND_PRIVATE] ? "outside a private array"
+         : r->counts[TS_FIND_MODE]    ? "against a buffer's mode"
+                                      : NULL;
+}
+
 const char *ts_plain_kind_name(int kind)
 {
   return kind >= 0 && kind < TS_NFIND ? kind_names[kind] : "?";
