@@ -190,6 +190,120 @@ static int emit_group_copy(walker *w, sbuf *o, CXCursor c, const char *name, spa
   return 1;
 }
 
+/* The declaration an expression names (through casts and parentheses), or a null cursor. */
+static CXCursor named_decl(CXCursor e)
+{
+  for (int depth = 0; depth < 8; depth++) {
+    if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+      return clang_getCursorReferenced(e);
+    kids k;
+    ti_children(e, &k);
+    if (k.n != 1)
+      break;
+    e = k.c[0];
+  }
+  return clang_getNullCursor();
+}
+
+/* A sampler's bits as an expression of the CLK_ constants: its declaration's initialiser, or
+ * the expression itself where it is one; "-1" where it cannot be known (a sampler argument). */
+static void sampler_bits(walker *w, CXCursor e, sbuf *o)
+{
+  CXCursor d = named_decl(e), init = e;
+  if (!clang_Cursor_isNull(d)) {
+    if (clang_getCursorKind(d) != CXCursor_VarDecl) {
+      ti_sb_str(o, "-1");
+      return;
+    }
+    kids k;
+    ti_children(d, &k);
+    if (k.n == 0) {
+      ti_sb_str(o, "-1");
+      return;
+    }
+    init = k.c[k.n - 1];
+  }
+  span is = ti_span_of(w, init);
+  if (!is.ok || is.t <= is.s) {
+    ti_sb_str(o, "-1");
+    return;
+  }
+  ti_sb_str(o, "(int)(");
+  ti_sb_add(o, w->src + is.s, is.t - is.s);
+  ti_sb_str(o, ")");
+}
+
+/* read_image{f,i,ui}(img, [sampler,] coord) and write_image{f,i,ui}(img, coord, value) on one
+ * of the kernel's image arguments become observe.cl's ts_<name>_si (a sampler, int
+ * coordinates), _sf (a sampler, float ones) or _n (none): the pixel checked as the sampler's
+ * addressing mode says, and made an access of the image's buffer slot (the kernel's __global
+ * arguments and images, in their order). */
+static int emit_image_call(walker *w, sbuf *o, CXCursor c, const char *name, span s)
+{
+  int rd = strncmp(name, "read_image", 10) == 0, wr = strncmp(name, "write_image", 11) == 0;
+  if (!rd && !wr)
+    return 0;
+  const char *t = name + (rd ? 10 : 11);
+  int nargs = clang_Cursor_getNumArguments(c);
+  if ((strcmp(t, "f") && strcmp(t, "i") && strcmp(t, "ui")) || nargs < 2 || nargs > 3) {
+    ti_fail(w, s.line, "%s: tilescope observes read_image and write_image of f, i and ui", name);
+    return 1;
+  }
+  CXCursor pd = named_decl(clang_Cursor_getArgument(c, 0));
+  int slot = -1;
+  if (w->kernel && !clang_Cursor_isNull(pd) && clang_getCursorKind(pd) == CXCursor_ParmDecl) {
+    CXString ns = clang_getCursorSpelling(pd);
+    for (int i = 0, g = 0; i < w->kernel->nparams; i++) {
+      const ts_plain_param *p = &w->kernel->params[i];
+      if (p->image && strcmp(p->name, clang_getCString(ns)) == 0)
+        slot = g;
+      g += p->space == TS_SPACE_GLOBAL;
+    }
+    clang_disposeString(ns);
+  }
+  if (slot < 0) {
+    ti_fail(w, s.line, "%s of an image that is not the kernel's own argument: tilescope "
+            "observes an image's pixels where the kernel names its image argument", name);
+    return 1;
+  }
+  int sampled = rd && nargs == 3;
+  CXCursor coord = clang_Cursor_getArgument(c, rd ? (unsigned)nargs - 1 : 1);
+  CXType ct = clang_getCanonicalType(clang_getCursorType(coord));
+  int lanes = ct.kind == CXType_ExtVector ? clang_getNumElements(ct) : 1;
+  CXType et = ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct;
+  int fl = et.kind == CXType_Float;
+  if (lanes != 2 || (fl && !sampled)) {
+    ti_fail(w, s.line, "%s: tilescope observes a 2-D image's pixels at int2 or float2 coordinates",
+            name);
+    return 1;
+  }
+  ti_set_add(w, &w->seen, c);
+  w->out->accesses++;
+  sbuf ib = { 0 }, sb = { 0 }, bb = { 0 }, cb = { 0 }, vb = { 0 };
+  ti_emit(w, &ib, clang_Cursor_getArgument(c, 0), CTX_READ);
+  ti_emit(w, &cb, coord, CTX_READ);
+  if (sampled) {
+    ti_emit(w, &sb, clang_Cursor_getArgument(c, 1), CTX_READ);
+    sampler_bits(w, clang_Cursor_getArgument(c, 1), &bb);
+  }
+  if (wr)
+    ti_emit(w, &vb, clang_Cursor_getArgument(c, 2), CTX_READ);
+  ti_sb_fmt(o, "ts_%s_%s(ts_c, %d, %s, ", name, !sampled ? "n" : fl ? "sf" : "si", slot,
+            ib.s ? ib.s : "");
+  if (sampled)
+    ti_sb_fmt(o, "%s, %s, ", sb.s ? sb.s : "", bb.s ? bb.s : "-1");
+  ti_sb_fmt(o, "%s, ", cb.s ? cb.s : "");
+  if (wr)
+    ti_sb_fmt(o, "%s, ", vb.s ? vb.s : "");
+  ti_sb_fmt(o, "%u)", s.line - w->line_base);
+  free(ib.s);
+  free(sb.s);
+  free(bb.s);
+  free(cb.s);
+  free(vb.s);
+  return 1;
+}
+
 /* A call: the file's own functions take the context, barrier() counts, the built-ins with
  * pointers are observed, and any other built-in given a __global or __local pointer is an
  * error rather than an access nobody sees. */
@@ -253,6 +367,8 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
       return 1;
   }
   if (!w->dialect && emit_group_copy(w, o, c, name, s))
+    return 1;
+  if (!w->dialect && emit_image_call(w, o, c, name, s))
     return 1;
   /* Which arguments are pointers to observed memory? */
   int first_ptr = -1, nptr = 0;

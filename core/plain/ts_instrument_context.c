@@ -224,7 +224,10 @@ int ti_observed_call(CXCursor c)
     which = nargs - 1;
   else if (name && ti_is_atomic(name))
     which = 0;
+  int image = name && (strncmp(name, "read_image", 10) == 0 || strncmp(name, "write_image", 11) == 0);
   clang_disposeString(ns);
+  if (image)
+    return 1; /* an image's pixel: __global memory */
   if (which < 0 || which >= nargs)
     return 0;
   CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)which)));

@@ -77,7 +77,9 @@ static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
   int nl = 0;
   for (int i = 0; i < kn->nparams; i++) {
     const ts_plain_param *p = &kn->params[i];
-    if (p->space == TS_SPACE_GLOBAL)
+    if (p->space == TS_SPACE_GLOBAL && p->image) /* its pixels come by coordinates */
+      ti_sb_str(o, "  ts_gbuf(ts_c, (__global uchar *)0);\n");
+    else if (p->space == TS_SPACE_GLOBAL)
       ti_sb_fmt(o, "  ts_gbuf(ts_c, (__global uchar *)%s);\n", p->name);
     else if (p->space == TS_SPACE_LOCAL) {
       add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1));

@@ -69,6 +69,9 @@ typedef struct ts_plain_param {
   int is_record;    /* a struct or union (by value: a launch line cannot give one) */
   int elem_size;    /* bytes of the pointee (or of the scalar) */
   int lanes;        /* vector lanes of the pointee, 1 for a scalar */
+  int image;        /* an image (image2d_t): its dimensions (then space is __global, lanes 4
+                     * and elem_size 4: a pixel), 0 for none */
+  int image_write;  /* a write_only image */
 } ts_plain_param;
 
 typedef struct ts_plain_kernel {

@@ -526,6 +526,8 @@ ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
     }
     if (a.role == TS_ARG_UNSET)
       a.role = role_by_name(p->name);
+    if (a.role == TS_ARG_UNSET && p->image) /* an image read is the input, one written the output */
+      a.role = p->image_write ? TS_ARG_OUTPUT : TS_ARG_INPUT;
     char what[512];
     if (a.role == TS_ARG_UNSET) {
       snprintf(what, sizeof what,
@@ -541,7 +543,13 @@ ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err)
     }
     int is_buf = a.role == TS_ARG_INPUT || a.role == TS_ARG_OUTPUT || a.role == TS_ARG_BUFFER ||
                  a.role == TS_ARG_NAMED;
-    if (is_buf && !(p->pointer && p->space == TS_SPACE_GLOBAL)) {
+    if (p->image && (!is_buf || a.role == TS_ARG_NAMED || p->image != 2)) {
+      snprintf(what, sizeof what, p->image != 2 ? "a %d-D image: tilescope binds 2-D images (image2d_t)"
+                                                : "an image argument needs input, output or buffer",
+               p->image);
+      return field_error(err, a.line ? lines_path(d) : d->path, a.line ? a.line : k->line, p->name, what);
+    }
+    if (is_buf && !p->image && !(p->pointer && p->space == TS_SPACE_GLOBAL)) {
       snprintf(what, sizeof what, "%s is a buffer but the argument is not a __global pointer",
                a.role == TS_ARG_NAMED ? a.expr : role_names[a.role]);
       return field_error(err, a.line ? lines_path(d) : d->path, a.line ? a.line : k->line, p->name, what);

@@ -109,6 +109,12 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
              p->other_item);
     return;
   }
+  if (p->space == 3) { /* an image's pixel outside it */
+    const ts_plain_buf *a = p->buf >= 0 && p->buf < L0->nbufs ? &L0->buf[p->buf] : NULL;
+    snprintf(b, n, "image %s pixel (%lld,%d), outside its %dx%d", a ? a->name : "?",
+             (long long)p->off, (int)p->other_group, a ? a->cols : 0, a ? a->rows : 0);
+    return;
+  }
   if (p->space == 1) {
     int known = p->buf >= 0 && p->buf < L0->nlocals;
     const char *name = known ? L0->locals[p->buf] : "?";

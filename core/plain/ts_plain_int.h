@@ -53,6 +53,8 @@ typedef struct rbuf {
   int written;         /* an earlier pass had it as a pointer that is not const */
   uint8_t *wmask;      /* observed: a byte a lane, 1 where an earlier pass wrote it (NULL:
                         * none tracked); the output's and the temporaries' */
+  int image;           /* an OpenCL image (image2d_t) of 8-bit channels, not a buffer */
+  unsigned img_type;   /* then its channel type: CL_UNORM_INT8, CL_UNSIGNED_INT8, CL_SIGNED_INT8 */
 } rbuf;
 
 typedef struct runner {

@@ -94,7 +94,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   int gi = 0;
   for (int j = 0; j < k->nparams; j++) {
     const ts_plain_param *p = &k->params[j];
-    if (!(p->pointer && p->space == TS_SPACE_GLOBAL))
+    if (!((p->pointer || p->image) && p->space == TS_SPACE_GLOBAL))
       continue;
     if (!p->is_const || (gb[gi]->data && !gb[gi]->data->bytes)) {
       if (w > UINT32_MAX - 16)
@@ -431,7 +431,7 @@ ts_status ts_plain_ob_benign(runner *r, cl_mem ob, const oblayout *lay, const rb
       if (q[0] != row)
         continue;
       n++;
-      if (q[1] >= (uint32_t)ng || !gb[q[1]]->mem) {
+      if (q[1] >= (uint32_t)ng || !gb[q[1]]->mem || gb[q[1]]->image) {
         same = 0;
         break;
       }

@@ -46,6 +46,14 @@ static int param_of(CXCursor p, ts_plain_param *out)
     scalar_facts(ct, out);
     free(ps);
     out->pointer = 1;
+  } else if (strstr(out->type, "image1d") || strstr(out->type, "image2d") ||
+             strstr(out->type, "image3d")) {
+    /* an image: its pixels in __global memory, 4 lanes a pixel at most (ts_plain_run.c) */
+    out->image = strstr(out->type, "image1d") ? 1 : strstr(out->type, "image2d") ? 2 : 3;
+    out->image_write = strstr(out->type, "write_only") != NULL;
+    out->is_const = !out->image_write;
+    out->space = TS_SPACE_GLOBAL;
+    out->lanes = out->elem_size = 4;
   } else {
     scalar_facts(clang_getCanonicalType(t), out);
     long long sz = clang_Type_getSizeOf(t);

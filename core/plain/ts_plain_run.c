@@ -4,6 +4,7 @@
  * queue; the output read back, raw and as an 8-bit image. Observed, each launch has an
  * observation buffer (ts_plain_obs.c) read back into findings, work-group rectangles and
  * the log. */
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +34,56 @@ static int64_t size_of(const runner *r, const char *e, int64_t lo, int64_t hi)
   return (int64_t)v;
 }
 
+/* What an image argument's pixels are to the kernel: read_imageui/write_imageui on it makes
+ * them unsigned integers, read_imagei signed ones, else (read_imagef) normalised. */
+static unsigned image_type(const char *text, size_t len, const char *name)
+{
+  size_t n = strlen(name);
+  for (size_t i = 0; i + 12 < len; i++) {
+    const char *t = text + i;
+    int rd = strncmp(t, "read_image", 10) == 0, wr = strncmp(t, "write_image", 11) == 0;
+    if (!rd && !wr)
+      continue;
+    const char *f = t + (rd ? 10 : 11);
+    int ui = f[0] == 'u' && f[1] == 'i', si = f[0] == 'i';
+    if (!ui && !si)
+      continue;
+    const char *q = f + (ui ? 2 : 1);
+    while (*q == ' ' || *q == '\t' || *q == '\n')
+      q++;
+    if (*q++ != '(')
+      continue;
+    while (*q == ' ' || *q == '\t' || *q == '\n')
+      q++;
+    if (strncmp(q, name, n) == 0 && !(isalnum((unsigned char)q[n]) || q[n] == '_'))
+      return ui ? CL_UNSIGNED_INT8 : CL_SIGNED_INT8;
+  }
+  return CL_UNORM_INT8;
+}
+
+/* An image of b's shape and type, with the first contents (NULL: zeros). */
+static ts_status new_image(runner *r, rbuf *b, const uint8_t *first)
+{
+  cl_bool ok = CL_FALSE;
+  clGetDeviceInfo(r->dev, CL_DEVICE_IMAGE_SUPPORT, sizeof ok, &ok, NULL);
+  if (!ok)
+    return ts_fail(r->err, TS_ERR_UNSUPPORTED, "%s: the device has no image support, and %s is "
+                   "an image", r->d->path, b->name);
+  cl_image_format f = { b->channels == 1 ? CL_R : b->channels == 2 ? CL_RG : CL_RGBA,
+                        b->img_type };
+  cl_image_desc id = { 0 };
+  id.image_type = CL_MEM_OBJECT_IMAGE2D;
+  id.image_width = (size_t)b->cols;
+  id.image_height = (size_t)b->rows;
+  cl_int e;
+  b->mem = clCreateImage(r->ctx, CL_MEM_READ_WRITE, &f, &id, NULL, &e);
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "making an image");
+  size_t origin[3] = { 0, 0, 0 }, region[3] = { (size_t)b->cols, (size_t)b->rows, 1 };
+  e = clEnqueueWriteImage(r->q, b->mem, CL_TRUE, origin, region, b->step, 0, first, 0, NULL, NULL);
+  return e == CL_SUCCESS ? TS_OK : clfail(r, e, "writing an image");
+}
+
 /* The run's buffer of an argument: the image roles by role (temporaries by argument name),
  * a declared buffer by its name; made on first use. NULL after the error line. */
 static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *p)
@@ -46,8 +97,15 @@ static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *
                     : a->role == TS_ARG_INPUT  ? "<in>"
                                                : "<out>";
   for (int i = 0; i < r->nbufs; i++)
-    if (strcmp(r->bufs[i].name, key) == 0)
+    if (strcmp(r->bufs[i].name, key) == 0) {
+      if (r->bufs[i].image != (p->image != 0)) {
+        ts_fail(r->err, TS_ERR_ARG, "%s: argument '%s' is %s, but another pass has it as %s",
+                r->d->path, p->name, p->image ? "an image" : "a buffer",
+                p->image ? "a buffer" : "an image");
+        return NULL;
+      }
       return &r->bufs[i];
+    }
   if (r->nbufs == 16) {
     ts_fail(r->err, TS_ERR_ARG, "%s: more than 16 buffers", r->d->path);
     return NULL;
@@ -103,6 +161,17 @@ static rbuf *buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *
     b->rows = (int)rows;
     b->step = (size_t)step;
     b->offset = (size_t)off;
+  } else if (p->image) {
+    /* an image of 8-bit channels: one for grey, two, or RGBA (an RGB image gains its alpha) */
+    b->role = a->role;
+    b->image = 1;
+    b->img_type = image_type(r->d->text, r->d->len, p->name);
+    b->lane_bytes = 1;
+    b->is_signed = b->img_type == CL_SIGNED_INT8;
+    b->channels = r->C >= 3 ? 4 : r->C;
+    b->cols = r->W;
+    b->rows = r->H;
+    b->step = (size_t)r->W * (size_t)b->channels;
   } else {
     b->role = a->role;
     b->lane_bytes = lane_bytes(p);
@@ -485,13 +554,19 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
         uint8_t *first = NULL;
         if ((st = first_contents(r, r->img, b, &first)) != TS_OK)
           break;
+        if (b->image) {
+          st = new_image(r, b, first);
+          free(first);
+          if (st != TS_OK)
+            break;
         /* guarded on pocl: past its end or before its start is no other buffer */
-        if ((st = ts_cl_new_buffer(r->cl, b->bytes, &b->mem, r->err)) != TS_OK) {
+        } else if ((st = ts_cl_new_buffer(r->cl, b->bytes, &b->mem, r->err)) != TS_OK) {
           free(first);
           break;
+        } else {
+          e = clEnqueueWriteBuffer(r->q, b->mem, CL_TRUE, 0, b->bytes, first, 0, NULL, NULL);
+          free(first);
         }
-        e = clEnqueueWriteBuffer(r->q, b->mem, CL_TRUE, 0, b->bytes, first, 0, NULL, NULL);
-        free(first);
         if (e != CL_SUCCESS) {
           st = clfail(r, e, "making a buffer");
           break;
@@ -688,7 +763,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   for (int j = 0; st == TS_OK && j < k->nparams; j++) {
     const ts_plain_param *p = &k->params[j];
     ts_plain_role role = ps->args[j].role;
-    if (p->pointer && p->space == TS_SPACE_GLOBAL && !p->is_const &&
+    if ((p->pointer || p->image) && p->space == TS_SPACE_GLOBAL && !p->is_const &&
         (role == TS_ARG_INPUT || role == TS_ARG_OUTPUT || role == TS_ARG_BUFFER ||
          role == TS_ARG_NAMED || role == TS_ARG_DATA)) {
       rbuf *b = buffer_for(r, &ps->args[j], p);
@@ -715,8 +790,11 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
   if (!bytes || !raw)
     st = ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
   cl_int e = CL_SUCCESS;
+  size_t origin[3] = { 0, 0, 0 }, region[3] = { (size_t)ob->cols, (size_t)ob->rows, 1 };
   if (st == TS_OK)
-    e = clEnqueueReadBuffer(r->q, ob->mem, CL_TRUE, 0, ob->bytes, bytes, 0, NULL, NULL);
+    e = ob->image ? clEnqueueReadImage(r->q, ob->mem, CL_TRUE, origin, region, ob->step, 0, bytes,
+                                       0, NULL, NULL)
+                  : clEnqueueReadBuffer(r->q, ob->mem, CL_TRUE, 0, ob->bytes, bytes, 0, NULL, NULL);
   if (st == TS_OK && e != CL_SUCCESS)
     st = clfail(r, e, "reading the output");
   if (st == TS_OK)
@@ -751,7 +829,7 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
                     : norm ? (uint8_t)((lane_value(q, ob) - bottom) * 255.0 / (top - bottom))
                            : to_u8(q, ob);
     }
-    if (!ob->decl && ob->channels == r->C && r->C != in->c) {
+    if (!ob->decl && (ob->channels == r->C || ob->image) && ob->channels != in->c) {
       ts_image *back = NULL;
       st = ts_image_convert(o8, in->c, &back, r->err);
       ts_image_destroy(o8);

@@ -363,7 +363,7 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
                   (bi[TS_B_FLAGS] & (TS_F_RO | TS_F_WO) ? TS_W_MODE : 0);
   }
   /* reads of a buffer with no work at all cost two tests from the first (ts_g) */
-  if (g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
+  if (p && g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
     c->glo = (ulong)p;
     c->ghi = (ulong)p + g->gsz[k] - 1;
   }
@@ -658,7 +658,7 @@ __attribute__((noinline)) void ts_ww(ts_ctx *c, uint kind, uint line, uint k, ui
 {
   __global uint *ob = c->ob;
   uint at = ob[TS_H_WW], nlines = ob[TS_H_NLINES];
-  if (at == 0)
+  if (at == 0 || !TS_GRP(c)->gb[k]) /* an image's pixel has no address to read its value at */
     return;
   uint i = atomic_inc(ob + at);
   if (i >= TS_WW_CAP)
@@ -795,6 +795,9 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
   ts_log(c, space, best, acc | 8, off, n, line);
 }
 
+TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint acc, uint line,
+                              __global uchar *p);
+
 /* An access of n bytes at p of __global memory: the pointer to use. */
 TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
 {
@@ -835,13 +838,22 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     g->gk = k;
 #endif
   }
-  uint off = (uint)(a - b);
+  /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
+  if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
+    ts_finding(c, TS_FIND_ALIGN, line, 0, k, acc, (uint)(a - b), 0, 0, 0);
+  return ts_gat(c, k, b, (uint)(a - b), n, acc, line, p);
+}
+
+/* The access of n bytes at offset off of buffer k (based at b), or of an image's pixel (p
+ * NULL): the pointer to use (NULL: the sink, for an image's write not to be made). */
+TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint acc, uint line,
+                              __global uchar *p)
+{
+  __global uint *ob = c->ob;
+  TS_GS ts_group *g = TS_GRP(c);
   __global const uint *bi = g->bi[k];
   ts_log(c, 0, k, acc, off, n, line);
   uint wk = g->gwork[k];
-  /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
-  if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
-    ts_finding(c, TS_FIND_ALIGN, line, 0, k, acc, off, 0, 0, 0);
   if (wk & TS_W_MODE) {
     uint mode = bi[TS_B_FLAGS];
     int bad_w = (mode & TS_F_RO) && (acc & TS_K_WRITE), bad_r = (mode & TS_F_WO) && (acc & TS_K_READ);
@@ -851,7 +863,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
       return (__global uchar *)(ob + ob[TS_H_SINK]);
   }
   if (wk & TS_W_RECT)
-    ts_rect(c, bi, acc, off, n, acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
+    ts_rect(c, bi, acc, off, n, p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
   if (wk & TS_W_DECL)
     ts_declared(c, bi, k, acc, off, line);
   if (wk & (TS_W_SHADOW | TS_W_MASK)) {
@@ -865,12 +877,98 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, i << shift, 0, 0, 0);
     }
   }
-  if (acc == TS_K_READ && !c->logs && wk == 0) {
+  if (p && acc == TS_K_READ && !c->logs && wk == 0) {
     c->glo = b;
     c->ghi = b + g->gsz[k] - 1;
   }
   return p;
 }
+
+/* ---- images: an image2d_t argument is buffer slot k (no address, ts_gbuf given NULL), its
+ * pixels of TS_B_PIXEL bytes at (y * w + x) * pixel, reached by coordinates ---- */
+
+#define TS_ADDR_BITS (CLK_ADDRESS_NONE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_ADDRESS_CLAMP | \
+                      CLK_ADDRESS_REPEAT | CLK_ADDRESS_MIRRORED_REPEAT)
+
+/* Pixel (x, y) of image k (w x h), read or written through sampler bits smp (-1: none, as
+ * the sampler-less built-ins and the writes): 1 when the device's access is to be made.
+ * Outside the image clamp-to-edge reads the edge, repeat and mirrored-repeat wrap, clamp
+ * reads the border colour (no pixel); with none it is a finding, and not made. */
+int ts_ipx(ts_ctx *c, uint k, int x, int y, int w, int h, int smp, uint acc, uint line)
+{
+  if (x < 0 || y < 0 || x >= w || y >= h) {
+    int am = smp < 0 ? CLK_ADDRESS_NONE : smp & TS_ADDR_BITS;
+    if (am == CLK_ADDRESS_CLAMP_TO_EDGE) {
+      x = clamp(x, 0, w - 1);
+      y = clamp(y, 0, h - 1);
+    } else if (am == CLK_ADDRESS_REPEAT) {
+      x = (x % w + w) % w;
+      y = (y % h + h) % h;
+    } else if (am == CLK_ADDRESS_MIRRORED_REPEAT) {
+      x = (x % (2 * w) + 2 * w) % (2 * w);
+      y = (y % (2 * h) + 2 * h) % (2 * h);
+      x = x < w ? x : 2 * w - 1 - x;
+      y = y < h ? y : 2 * h - 1 - y;
+    } else if (am == CLK_ADDRESS_CLAMP) {
+      return 1;
+    } else {
+      /* space 3: an image's pixel outside it, x and y as they are */
+      ts_finding(c, TS_FIND_OOB, line, 3, k, acc | 8, (uint)x, (uint)y, 0, 0);
+      return 0;
+    }
+  }
+  uint px = TS_GRP(c)->bi[k][TS_B_PIXEL];
+  ts_gat(c, k, 0, ((uint)y * (uint)w + (uint)x) * px, px, acc, line, 0);
+  return 1;
+}
+
+/* The same at float coordinates: normalised ones scaled; a linear filter reads the four
+ * pixels around the point. */
+int ts_ipxf(ts_ctx *c, uint k, float2 p, int w, int h, int smp, uint acc, uint line)
+{
+  p = clamp(p, -1.0e7f, 1.0e7f); /* NaN is outside every image too */
+  if (smp >= 0 && (smp & CLK_NORMALIZED_COORDS_TRUE))
+    p *= (float2)((float)w, (float)h);
+  if (smp >= 0 && (smp & CLK_FILTER_LINEAR) == CLK_FILTER_LINEAR) {
+    int x0 = (int)floor(p.x - 0.5f), y0 = (int)floor(p.y - 0.5f);
+    int ok = ts_ipx(c, k, x0, y0, w, h, smp, acc, line);
+    ok &= ts_ipx(c, k, x0 + 1, y0, w, h, smp, acc, line);
+    ok &= ts_ipx(c, k, x0, y0 + 1, w, h, smp, acc, line);
+    ok &= ts_ipx(c, k, x0 + 1, y0 + 1, w, h, smp, acc, line);
+    return ok;
+  }
+  return ts_ipx(c, k, (int)floor(p.x), (int)floor(p.y), w, h, smp, acc, line);
+}
+
+/* read_imageF(img, sampler, int2 / float2) and read_imageF(img, int2), and write_imageF. */
+#define TS_IMAGE_FNS(F, T)                                                                     \
+  T ts_read_image##F##_si(ts_ctx *c, uint k, read_only image2d_t im, sampler_t s, int sb,      \
+                          int2 p, uint line)                                                   \
+  {                                                                                            \
+    int w = get_image_width(im), h = get_image_height(im);                                     \
+    return ts_ipx(c, k, p.x, p.y, w, h, sb, TS_K_READ, line) ? read_image##F(im, s, p) : (T)0; \
+  }                                                                                            \
+  T ts_read_image##F##_sf(ts_ctx *c, uint k, read_only image2d_t im, sampler_t s, int sb,      \
+                          float2 p, uint line)                                                 \
+  {                                                                                            \
+    int w = get_image_width(im), h = get_image_height(im);                                     \
+    return ts_ipxf(c, k, p, w, h, sb, TS_K_READ, line) ? read_image##F(im, s, p) : (T)0;       \
+  }                                                                                            \
+  T ts_read_image##F##_n(ts_ctx *c, uint k, read_only image2d_t im, int2 p, uint line)         \
+  {                                                                                            \
+    int w = get_image_width(im), h = get_image_height(im);                                     \
+    return ts_ipx(c, k, p.x, p.y, w, h, -1, TS_K_READ, line) ? read_image##F(im, p) : (T)0;    \
+  }                                                                                            \
+  void ts_write_image##F##_n(ts_ctx *c, uint k, write_only image2d_t im, int2 p, T v,          \
+                             uint line)                                                        \
+  {                                                                                            \
+    int w = get_image_width(im), h = get_image_height(im);                                     \
+    if (ts_ipx(c, k, p.x, p.y, w, h, -1, TS_K_WRITE, line))                                    \
+      write_image##F(im, p, v);                                                                \
+  }
+TS_IMAGE_FNS(f, float4)
+TS_IMAGE_FNS(i, int4)
+TS_IMAGE_FNS(ui, uint4)
 
 /* One byte of a __local array's shadows (the group's own): races inside the group, and
  * reads of what nothing wrote. Words: (local barrier interval + 1) << 11 | (item + 1). */
