@@ -55,6 +55,8 @@ TS_KINDS = {
     "private_bounds": "oob.private",
     "access_mode": "access",
     "misaligned": "align",
+    "wait_event": "event",
+    "copy_divergence": "diverge.async",
 }
 
 

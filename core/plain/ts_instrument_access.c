@@ -156,7 +156,8 @@ static int emit_group_copy(walker *w, sbuf *o, CXCursor c, const char *name, spa
     sbuf nb = { 0 }, lb = { 0 };
     ti_emit(w, &nb, clang_Cursor_getArgument(c, 0), CTX_READ);
     ti_emit(w, &lb, clang_Cursor_getArgument(c, 1), CTX_READ);
-    ti_sb_fmt(o, "ts_wait_events(ts_c, %s, %s)", nb.s ? nb.s : "", lb.s ? lb.s : "");
+    ti_sb_fmt(o, "ts_wait_events(ts_c, %s, %s, %u)", nb.s ? nb.s : "", lb.s ? lb.s : "",
+              s.line - w->line_base);
     free(nb.s);
     free(lb.s);
     return 1;

@@ -258,6 +258,9 @@ enum {
                          * run only when asked (run --fail-on benign) */
   TS_FIND_PRIVATE,      /* an index outside a private array (the access lands on its first
                          * element) */
+  TS_FIND_EVENT,        /* a wait for an event no copy gave (acc 1), or a work-item that ended
+                         * with a copy nothing waited for (acc 2) */
+  TS_FIND_COPY_DIVERGE, /* work-items of a group ask for one async copy with other arguments */
   TS_NFIND
 };
 

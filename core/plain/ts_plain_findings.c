@@ -20,6 +20,8 @@ static const char *kind_names[TS_NFIND] = {
   "access through a misaligned pointer",
   "benign race",
   "index outside a private array",
+  "wait for a copy",
+  "copy divergence",
 };
 
 const char *ts_plain_unsafe_access(const ts_plain_result *r)
@@ -186,6 +188,26 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   if (f->count > 1)
     snprintf(more, sizeof more, "; %llu times in all", (unsigned long long)f->count);
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  if ((f->kind == TS_FIND_DIVERGE && p->acc == 32) || f->kind == TS_FIND_COPY_DIVERGE) {
+    snprintf(buf, n, "%s:%d: %s in %s: work-group %s: item %s %s than the group's first work-item "
+             "(every work-item of a group must make the same call)%s", base, f->line,
+             ts_plain_kind_name(f->kind), L->entry, g, it,
+             f->kind == TS_FIND_DIVERGE ? "waits for other events"
+                                        : "asks for the copy with other arguments",
+             more);
+    return;
+  }
+  if (f->kind == TS_FIND_EVENT) {
+    if (p->acc == 2)
+      snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s ended without waiting for the "
+               "copy asked for here (wait_group_events)%s", base, f->line,
+               ts_plain_kind_name(f->kind), L->entry, g, it, more);
+    else
+      snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s waits for an event no copy gave "
+               "(%lld)%s", base, f->line, ts_plain_kind_name(f->kind), L->entry, g, it,
+               (long long)p->off, more);
+    return;
+  }
   if (f->kind == TS_FIND_DIVERGE) {
     /* off: the item's decision | the loop's round (from 1, 0: not a loop's) << 1 | a switch's
      * case label << 30 | whether the loop ran several times << 31, when the round counts its

@@ -97,7 +97,10 @@
 #define TS_FIND_ALIGN 9        /* an access through a pointer not aligned to its type */
 #define TS_FIND_BENIGN 10      /* a race whose writers all wrote the same value (the host's) */
 #define TS_FIND_PRIVATE 11     /* an index outside a private array */
-#define TS_NFIND 12
+#define TS_FIND_EVENT 12       /* a wait for an event no copy gave (acc 1), a copy never waited
+                                * for (acc 2) */
+#define TS_FIND_COPY_DIVERGE 13 /* work-items of a group ask for one copy with other arguments */
+#define TS_NFIND 14
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #define TS_UNI_W 2             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way), and the word of the decisions TS_UNI, 2 * TS_UNI,
@@ -158,15 +161,20 @@ typedef struct ts_group {
   uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
 } ts_group;
 
+/* The group's copies and waits, TS_NCALL slots of three words after the scratch (and the
+ * group's bounds): a tag of the launch, group and call (its ordinal among the work-item's
+ * copies and waits), the first work-item's arguments' hash, and its element count. */
+#define TS_NCALL 16
 #ifdef TS_GROUP_SERIAL
 #define TS_GS __local
-#define TS_LSCR_WORDS (64 + sizeof(ts_group) / 4)
+#define TS_CALLS_AT (64 + sizeof(ts_group) / 4)
 #define TS_GRP(c) ((c)->g)
 #else
 #define TS_GS
-#define TS_LSCR_WORDS 64
+#define TS_CALLS_AT 64
 #define TS_GRP(c) (&(c)->g0)
 #endif
+#define TS_LSCR_WORDS (TS_CALLS_AT + 3 * TS_NCALL)
 
 #define TS_PEND 4                /* copies a work-item keeps until its wait; more are made at once */
 
@@ -196,7 +204,9 @@ typedef struct ts_ctx {
   __local uchar *pl[TS_PEND];
   __global uchar *pg[TS_PEND];
   size_t pn[TS_PEND], pstride[TS_PEND];
-  uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND];
+  uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND], pev[TS_PEND];
+  uint nevent;            /* the events its copies gave so far (an event is its number) */
+  uint ncall;             /* its copies and waits so far (the group's must agree) */
   int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
 #ifdef TS_GROUP_SERIAL
   uint lt[TS_LOOPS + 1];  /* per loop: the times its condition held (TS_LOOPS: the loops past
@@ -317,6 +327,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
   c->npend = 0;
+  c->nevent = c->ncall = 0;
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; i <= TS_LOOPS; i++)
     c->lt[i] = c->le[i] = 0;
@@ -398,7 +409,8 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
   __global uint *ob = c->ob;
   /* after a barrier divergence what the group does is undefined: the divergence alone is
    * reported (Oclgrind's semantics) */
-  if (kind != TS_FIND_DIVERGE && (ob[ob[TS_H_GFIND] + c->group] & (1u << TS_FIND_DIVERGE)))
+  if (kind != TS_FIND_DIVERGE && kind != TS_FIND_EVENT &&
+      (ob[ob[TS_H_GFIND] + c->group] & (1u << TS_FIND_DIVERGE | 1u << TS_FIND_COPY_DIVERGE)))
     return;
   uint nlines = ob[TS_H_NLINES];
   if (line >= nlines)
@@ -561,6 +573,8 @@ inline void ts_end(ts_ctx *c)
 {
   __global uint *ob = c->ob;
   TS_GS ts_group *g = TS_GRP(c);
+  if (c->npend) /* a copy nothing waited for: its line */
+    ts_finding(c, TS_FIND_EVENT, c->pline[0], 0, 0, 2, c->pev[0], 0, 0, 0);
   ts_wclose(c);
 #ifdef TS_GROUP_SERIAL
   c->nuni = 0;
@@ -1097,13 +1111,54 @@ inline void ts_async_copy(ts_ctx *c, __local uchar *l, __global uchar *g, size_t
   c->lmine = lm;
 }
 
-/* A copy asked for: kept until the wait (made at once past TS_PEND kept). */
-inline event_t ts_async_keep(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
-                             size_t stride, uint es, uint to_local, event_t ev, uint line)
+/* The group's agreement on a copy or a wait: the first of its work-items to make the call
+ * keeps its arguments' hash h and count n in the call's slot; a work-item that comes with
+ * other arguments is a finding of `kind` (the group's work-items must call alike), and takes
+ * the first's count. (On a GPU the first's words may not yet be there for a work-item that
+ * comes at the same time: it then agrees.) */
+inline size_t ts_agree(ts_ctx *c, uint h, size_t n, uint kind, uint line)
 {
+  uint call = c->ncall++;
+  __local volatile uint *s = (__local volatile uint *)((__local uint *)c->lscratch + TS_CALLS_AT +
+                                                       3 * (call % TS_NCALL));
+  uint tag = (c->ob[TS_H_NONCE] * 0x9e3779b1u ^ c->group * 0x85ebca6bu ^ call) | 1;
+  uint was = s[0];
+  /* the hash's low bit: a copy's (a copy where the first made a wait, or the other way
+   * round, is the copies' divergence) */
+  h = (h & ~1u) | (kind == TS_FIND_COPY_DIVERGE);
+  if (was != tag && atomic_cmpxchg((__local volatile uint *)s, was, tag) == was) {
+    s[1] = h;
+    s[2] = (uint)n;
+    return n;
+  }
+  if (s[1] != h) {
+    if ((s[1] | h) & 1)
+      kind = TS_FIND_COPY_DIVERGE;
+    ts_finding(c, kind, line, 0, 0, 32, call, 0, 0, 0); /* acc 32: a group's call */
+    return s[2];
+  }
+  return n;
+}
+
+inline uint ts_hash(uint h, ulong v)
+{
+  h ^= (uint)v * 0xcc9e2d51u;
+  h = (h << 13 | h >> 19) * 5u + 0xe6546b64u;
+  h ^= (uint)(v >> 32) * 0x1b873593u;
+  return (h << 13 | h >> 19) * 5u + 0x52dce729u;
+}
+
+/* A copy asked for: kept until a wait names its event (made at once past TS_PEND kept). Its
+ * event is the one given (a copy chained to an earlier one's), else a new one. */
+inline uint ts_async_keep(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                          size_t stride, uint es, uint to_local, uint ev, uint line)
+{
+  uint h = ts_hash(ts_hash(ts_hash(to_local, (ulong)l), (ulong)g), (ulong)n ^ (ulong)stride << 40);
+  n = ts_agree(c, h, n, TS_FIND_COPY_DIVERGE, line);
+  uint e = ev ? ev : ++c->nevent;
   if (c->npend == TS_PEND) {
     ts_async_copy(c, l, g, n, stride, es, (int)to_local, line);
-    return ev;
+    return e;
   }
   uint i = c->npend++;
   c->pl[i] = l;
@@ -1113,32 +1168,59 @@ inline event_t ts_async_keep(ts_ctx *c, __local uchar *l, __global uchar *g, siz
   c->pes[i] = es;
   c->pdir[i] = to_local;
   c->pline[i] = line;
-  return ev;
+  c->pev[i] = e;
+  return e;
 }
 
-inline event_t ts_async_lg(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
-                           size_t stride, uint es, event_t ev, uint line)
+inline uint ts_async_lg(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                        size_t stride, uint es, uint ev, uint line)
 {
   return ts_async_keep(c, l, g, n, stride, es, 1, ev, line);
 }
 
-inline event_t ts_async_gl(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
-                           size_t stride, uint es, event_t ev, uint line)
+inline uint ts_async_gl(ts_ctx *c, __local uchar *l, __global uchar *g, size_t n,
+                        size_t stride, uint es, uint ev, uint line)
 {
   return ts_async_keep(c, l, g, n, stride, es, 0, ev, line);
 }
 
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags);
 
-/* wait_group_events: the group's copies land, ordered after as by a barrier. */
-inline void ts_wait_events(ts_ctx *c, int n, event_t *list)
+/* wait_group_events(n, list): the copies of the events listed land, ordered after as by a
+ * barrier; an event no copy gave is a finding, and so is a group whose work-items wait for
+ * other events (a barrier's divergence). The observed source's event_t is a uint (the end of
+ * this file), so that an event is its number. */
+inline void ts_wait_events(ts_ctx *c, int n, uint *list, uint line)
 {
-  (void)n;
-  (void)list;
-  for (uint i = 0; i < c->npend; i++)
-    ts_async_copy(c, c->pl[i], c->pg[i], c->pn[i], c->pstride[i], c->pes[i], (int)c->pdir[i],
-                  c->pline[i]);
-  c->npend = 0;
+  uint h = ts_hash(0x5741u, (ulong)n);
+  for (int j = 0; j < n && j < 64; j++) {
+    uint e = list[j];
+    h = ts_hash(h, e);
+    if (e == 0 || e > c->nevent)
+      ts_finding(c, TS_FIND_EVENT, line, 0, 0, 1, e, 0, 0, 0);
+  }
+  ts_agree(c, h, 0, TS_FIND_DIVERGE, line);
+  uint kept = 0;
+  for (uint i = 0; i < c->npend; i++) {
+    int named = 0;
+    for (int j = 0; j < n && j < 64; j++)
+      named |= list[j] == c->pev[i];
+    if (named) {
+      ts_async_copy(c, c->pl[i], c->pg[i], c->pn[i], c->pstride[i], c->pes[i], (int)c->pdir[i],
+                    c->pline[i]);
+      continue;
+    }
+    c->pl[kept] = c->pl[i];
+    c->pg[kept] = c->pg[i];
+    c->pn[kept] = c->pn[i];
+    c->pstride[kept] = c->pstride[i];
+    c->pes[kept] = c->pes[i];
+    c->pdir[kept] = c->pdir[i];
+    c->pline[kept] = c->pline[i];
+    c->pev[kept] = c->pev[i];
+    kept++;
+  }
+  c->npend = kept;
   ts_barrier(c, CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
@@ -1280,3 +1362,7 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
   if (flags & CLK_GLOBAL_MEM_FENCE)
     c->gmine += 1u << 11;
 }
+
+/* The observed source's events are numbers (ts_wait_events): the kernel's own event_t
+ * variables hold what ts_async_lg and ts_async_gl return. */
+#define event_t uint
