@@ -74,6 +74,10 @@ typedef struct walker {
    * pieces below the walk write their nodes' children through it (ti_emit), so that none of
    * them calls the file above it. */
   void (*emit_node)(struct walker *w, sbuf *o, CXCursor c, int ctx);
+  /* The program-scope __global variables declared so far (OpenCL C 2.0): each kernel's
+   * prologue names them (ts_gvar), so that an access of one is not outside every buffer. */
+  char gvars[8][64];
+  int ngvars;
 } walker;
 
 typedef struct span {

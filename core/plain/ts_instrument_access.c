@@ -206,6 +206,22 @@ static CXCursor named_decl(CXCursor e)
   return clang_getNullCursor();
 }
 
+/* Whether an expression is a constant number (through casts and parentheses). */
+static int is_literal(CXCursor e)
+{
+  for (int depth = 0; depth < 8; depth++) {
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_IntegerLiteral)
+      return 1;
+    kids ks;
+    ti_children(e, &ks);
+    if (ks.n != 1)
+      break;
+    e = ks.c[0];
+  }
+  return 0;
+}
+
 /* A sampler's bits as an expression of the CLK_ constants: its declaration's initialiser, or
  * the expression itself where it is one; "-1" where it cannot be known (a sampler argument). */
 static void sampler_bits(walker *w, CXCursor e, sbuf *o)
@@ -413,10 +429,22 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
         ti_set_add(w, &w->seen, c);
         w->out->accesses++;
         ti_emit(w, &pb, k->c[i], CTX_NONE);
-        ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
-               w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
-               sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "",
-               out_fn ? K_WRITE : K_ATOMIC, s.line - w->line_base);
+        /* an exchange whose comparison is a variable or a constant (evaluated once more):
+         * ts_gcx / ts_lcx tell a failed one, which writes nothing */
+        CXCursor cmp = nargs == 3 ? clang_Cursor_getArgument(c, 1) : clang_getNullCursor();
+        span cms = ti_span_of(w, cmp);
+        int cx = !w->dialect && strstr(name, "cmpxchg") && nargs == 3 && cms.ok &&
+                 (!clang_Cursor_isNull(named_decl(cmp)) || is_literal(cmp));
+        if (cx)
+          ti_sb_fmt(o, "(%s)%s(ts_c, (%s uchar *)(%s), sizeof(*(%s)), (long)(%.*s), %u)", ts,
+                    sp == 1 ? "ts_gcx" : "ts_lcx", sp == 1 ? "__global" : "__local",
+                    pb.s ? pb.s : "", pb.s ? pb.s : "", (int)(cms.t - cms.s), w->src + cms.s,
+                    s.line - w->line_base);
+        else
+          ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
+                 w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
+                 sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "",
+                 out_fn ? K_WRITE : K_ATOMIC, s.line - w->line_base);
         free(pb.s);
       } else {
         ti_emit(w, o, k->c[i], CTX_READ);

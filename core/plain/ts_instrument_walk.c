@@ -90,7 +90,9 @@ static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
   }
   if (nl)
     ti_sb_str(o, "  barrier(CLK_LOCAL_MEM_FENCE);\n");
-  (void)w;
+  for (int i = 0; i < w->ngvars; i++)
+    ti_sb_fmt(o, "  ts_gvar(ts_c, (__global uchar *)&%s, sizeof(%s));\n", w->gvars[i],
+              w->gvars[i]);
 }
 
 static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
@@ -345,6 +347,12 @@ enum CXChildVisitResult ti_top_level(CXCursor c, CXCursor parent, CXClientData d
   span s = ti_span_of(w, c);
   if (!s.ok || s.s < *pos)
     return CXChildVisit_Continue;
+  if (clang_getCursorKind(c) == CXCursor_VarDecl && w->ngvars < 8 &&
+      ti_space_of(clang_getCursorType(c)) == 1) {
+    CXString ns = clang_getCursorSpelling(c);
+    snprintf(w->gvars[w->ngvars++], sizeof w->gvars[0], "%s", clang_getCString(ns));
+    clang_disposeString(ns);
+  }
   if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
     return CXChildVisit_Continue; /* copied as text with what lies between */
   if (!clang_isCursorDefinition(c)) {

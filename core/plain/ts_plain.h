@@ -324,7 +324,7 @@ typedef struct ts_plain_buf {
 typedef struct ts_plain_launch {
   char entry[64];
   int nbufs;
-  ts_plain_buf buf[8];
+  ts_plain_buf buf[16];
   int nlocals;                 /* observed: the kernel's __local memory, as the runtime */
   char locals[8][64];          /* numbers it (ts_plain_kernel), kept with the result so that */
   int local_elem[8];           /* a run made in another process names it too */

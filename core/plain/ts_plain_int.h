@@ -32,7 +32,7 @@ enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8, F_NOINIT = 16, F_
 #define PLACE 7
 #define LOG_REC 6
 #define LOG_CAP 65536u
-#define MAXG 8
+#define MAXG 16 /* buffers a kernel may have observed (observe.cl's TS_MAXG: 8 unless more) */
 #define UNI 32   /* observe.cl's TS_UNI */
 #define UNI_W 2  /* TS_UNI_W */
 #define LOOP_W 5 /* TS_LOOP_W (a CPU device's TS_PLAIN_LOOPS loops, after the UNI slots) */

@@ -461,11 +461,19 @@ static ts_status build(runner *r, int observe, int p)
     snprintf(inc, sizeof inc, " -I .");
   else if (includes && !memchr(d->path, ' ', (size_t)(slash - d->path)))
     snprintf(inc, sizeof inc, " -I %.*s", slash == d->path ? 1 : (int)(slash - d->path), d->path);
+  int most = 0; /* the most __global buffers (and images) a kernel of the file takes */
+  for (int k = 0; k < d->src.nkernels; k++) {
+    int n = 0;
+    for (int j = 0; j < d->src.kernels[k].nparams; j++)
+      n += d->src.kernels[k].params[j].space == TS_SPACE_GLOBAL;
+    most = n > most ? n : most;
+  }
   char opts[8192]; /* the standard, the include folder and the options, whole */
-  snprintf(opts, sizeof opts, "%s%s%s%s %s",
+  snprintf(opts, sizeof opts, "%s%s%s%s%s %s",
            strstr(options, "-cl-std=") ? "" : "-cl-std=CL1.2", /* unless the options name one */
            observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
-           observe && r->many ? " -DTS_CALLS=1" : "", inc, options);
+           observe && r->many ? " -DTS_CALLS=1" : "",
+           observe && most > 8 ? " -DTS_MAXG=16" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;

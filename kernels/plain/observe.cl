@@ -84,6 +84,8 @@
 #define TS_K_UPDATE 3    /* read and write (+=, ++) */
 #define TS_K_ATOMIC 4
 #define TS_K_VECTOR 64   /* with READ or WRITE: vloadN / vstoreN, aligned to the element only */
+#define TS_K_PROBE 128   /* with ATOMIC: the bounds of an atomic_cmpxchg's word, no shadow yet */
+#define TS_K_FAILED 16   /* with ATOMIC: an atomic_cmpxchg that writes nothing, an atomic read */
 
 #define TS_FIND_OOB 0          /* outside every buffer: not performed */
 #define TS_FIND_RACE_GROUPS 1  /* two work-groups of the launch, one of them writing */
@@ -122,7 +124,10 @@
                                 * group, item, other group, other item, other line */
 #define TS_LOG_REC 6           /* words a log record: buffer | kind << 8 | space << 16,
                                 * offset, bytes, line, group, item */
-#define TS_MAXG 8              /* global buffers, and __local arrays, a kernel may have */
+#ifndef TS_MAXG
+#define TS_MAXG 8              /* global buffers, and __local arrays, a kernel may have (the
+                                * host asks for 16 where a kernel has more than 8 buffers) */
+#endif
 #define TS_NOBODY 0u
 #define TS_MANY 0xffffffffu
 
@@ -206,6 +211,8 @@ typedef struct ts_ctx {
   size_t pn[TS_PEND], pstride[TS_PEND];
   uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND], pev[TS_PEND];
   uint nevent;            /* the events its copies gave so far (an event is its number) */
+  uint nvar;              /* the program-scope __global variables (ts_gvar), not observed */
+  ulong vlo[8], vhi[8];
   uint ncall;             /* its copies and waits so far (the group's must agree) */
   int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
 #ifdef TS_GROUP_SERIAL
@@ -327,7 +334,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
   c->npend = 0;
-  c->nevent = c->ncall = 0;
+  c->nevent = c->ncall = c->nvar = 0;
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; i <= TS_LOOPS; i++)
     c->lt[i] = c->le[i] = 0;
@@ -378,6 +385,14 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
     c->glo = (ulong)p;
     c->ghi = (ulong)p + g->gsz[k] - 1;
   }
+}
+
+/* A program-scope __global variable of n bytes (OpenCL C 2.0): the program's own memory,
+ * not the launch's buffers; its accesses are made unobserved. */
+inline void ts_gvar(ts_ctx *c, __global uchar *p, ulong n)
+{
+  c->vlo[c->nvar] = (ulong)p;
+  c->vhi[c->nvar++] = (ulong)p + n;
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
@@ -712,11 +727,13 @@ inline int ts_same_interval(uint o, uint mine)
 TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
                        uint line, __global const uchar *m)
 {
+  if (acc & TS_K_PROBE)
+    return;
   uint me = c->group + 1;
   uint mine = c->gmine;
   __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
   __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
-  if (acc == TS_K_ATOMIC) {
+  if (acc & TS_K_ATOMIC) {
     /* An atomic races with a plain access of another work-item that nothing orders, whichever
      * came first; never with another atomic. A plain write stays the lane's record (another
      * group's atomics race with it whenever they come); else the atomic becomes it, marked,
@@ -729,6 +746,8 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol);
     else if (plain && ts_same_interval(oi, mine))
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
+    if (acc & TS_K_FAILED) /* a read: against the writes only, and no record */
+      return;
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
@@ -845,6 +864,9 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
         break;
     }
     if (k == c->ng) {
+      for (uint v = 0; v < c->nvar; v++)
+        if (a >= c->vlo[v] && a + n <= c->vhi[v])
+          return p;
       ts_outside(c, 0, a, n, acc, line);
       return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
     }
@@ -896,6 +918,19 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     c->ghi = b + g->gsz[k] - 1;
   }
   return p;
+}
+
+/* atomic_cmpxchg(p, cmp, v) on __global memory: one whose comparison fails writes nothing,
+ * and is no write for the shadows (two work-items' failed exchanges beside a plain read of
+ * the word do not race); one that succeeds is an atomic as any. */
+TS_HOT __global uchar *ts_gcx(ts_ctx *c, __global uchar *p, uint n, long cmp, uint line)
+{
+  __global uchar *q = ts_g(c, p, n, TS_K_ATOMIC | TS_K_PROBE, line);
+  long now = n == 8 ? *(__global volatile long *)q : (long)*(__global volatile int *)q;
+  if (q == p)
+    ts_g(c, p, n, (n == 8 ? now == cmp : (int)now == (int)cmp) ? TS_K_ATOMIC
+                                                              : TS_K_ATOMIC | TS_K_FAILED, line);
+  return q;
 }
 
 /* ---- images: an image2d_t argument is buffer slot k (no address, ts_gbuf given NULL), its
@@ -989,13 +1024,17 @@ TS_IMAGE_FNS(ui, uint4)
 TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
                        uint line)
 {
+  if (acc & TS_K_PROBE)
+    return;
   uint mine = c->lmine;
-  if (acc == TS_K_ATOMIC) { /* as ts_gshadow's: against plain accesses of the interval */
+  if (acc & TS_K_ATOMIC) { /* as ts_gshadow's: against plain accesses of the interval */
     uint o = *w;
     if (o == 0) /* it reads what nothing wrote */
       ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
     if (o != 0 && !(o & TS_ATOM) && ts_same_interval(o, mine))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
+    if (acc & TS_K_FAILED)
+      return;
     uint rd = *r;
     if (ts_same_interval(rd, mine))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
@@ -1083,6 +1122,17 @@ TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint l
   for (uint i = 0; i < n; i++)
     ts_lshadow(c, w + i, r + i, k, acc, off + i, line);
   return p;
+}
+
+/* atomic_cmpxchg on __local memory: as ts_gcx. */
+TS_HOT __local uchar *ts_lcx(ts_ctx *c, __local uchar *p, uint n, long cmp, uint line)
+{
+  __local uchar *q = ts_l(c, p, n, TS_K_ATOMIC | TS_K_PROBE, line);
+  long now = n == 8 ? *(__local volatile long *)q : (long)*(__local volatile int *)q;
+  if (q == p)
+    ts_l(c, p, n, (n == 8 ? now == cmp : (int)now == (int)cmp) ? TS_K_ATOMIC
+                                                              : TS_K_ATOMIC | TS_K_FAILED, line);
+  return q;
 }
 
 /* The group's copy between __global and __local memory (async_work_group_copy, strided by
