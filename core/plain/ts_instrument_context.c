@@ -168,6 +168,17 @@ int ti_contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx)
     for (int i = 0; i < k->n; i++)
       kctx[i] = ctx;
     break;
+  case CXCursor_DeclRefExpr: {
+    /* a __local scalar declared in the kernel (`local int x;`) is __local memory: its every
+     * use is an access (the dialect's kernels name none) */
+    CXCursor d = clang_getCursorReferenced(c);
+    if (!w->dialect && clang_getCursorKind(d) == CXCursor_VarDecl &&
+        (clang_Cursor_getStorageClass(d) == CX_SC_OpenCLWorkGroupLocal ||
+         ti_space_of(clang_getCursorType(d)) == 2) &&
+        clang_getCanonicalType(t).kind != CXType_Pointer && !ti_is_array(t))
+      return ctx != CTX_NONE ? 2 : 0;
+    break;
+  }
   case CXCursor_UnaryExpr: /* sizeof, vec_step: nothing evaluated */
     for (int i = 0; i < k->n; i++)
       kctx[i] = CTX_NONE;
