@@ -139,7 +139,8 @@ static void box_outside_contract(void)
     for (size_t f = 0; f < o->nfindings; f++) {
       const ts_plain_finding *x = &o->findings[f];
       races += x->kind == TS_FIND_RACE_GROUPS && (x->line == 52 || x->line == 53);
-      other += x->kind != TS_FIND_OOB && x->kind != TS_FIND_RACE_GROUPS;
+      other += x->kind != TS_FIND_OOB && x->kind != TS_FIND_RACE_GROUPS &&
+               !(x->kind == TS_FIND_UNINIT && x->place[0].outside); /* what the stray reads give */
     }
     CHECK(races >= 1 && other == 0, "box16x2 on 40x31: %d races between groups at its stores, %d "
           "other findings", races, other);

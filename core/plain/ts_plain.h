@@ -271,6 +271,8 @@ typedef struct ts_plain_place {
   int acc;              /* 1 read, 2 write, 3 both, 4 atomic; TS_PLACE_BRANCH: a barrier
                          * divergence's, which names no element (off: the item's decision) */
   int64_t off;          /* byte offset in that buffer (signed outside it) */
+  int outside;          /* outside the buffer (an access outside every buffer, and the value
+                         * such a read gives) */
   uint32_t group, item, other_group, other_item;
   int other_line;       /* the other access of a race, where known (0: not) */
 } ts_plain_place;

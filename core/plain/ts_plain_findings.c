@@ -262,6 +262,11 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     }
     break;
   case TS_FIND_UNINIT:
+    if (p->outside) {
+      snprintf(what, sizeof what, "outside the buffer: the value it gives is undefined "
+               "(observed, 0)");
+      break;
+    }
     snprintf(what, sizeof what, p->space == 1 ? "before anything in the launch wrote it"
                                               : "which nothing wrote, in this launch or an "
                                                 "earlier pass");

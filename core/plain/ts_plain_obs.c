@@ -236,6 +236,7 @@ static void place_of(const uint32_t *p, ts_plain_place *pl)
   pl->buf = (int)((p[0] >> 8) & 0xff);
   int acc = (int)((p[0] >> 16) & 0xff);
   pl->acc = acc & ~8; /* 8: outside every buffer, its offset from the nearest one */
+  pl->outside = (acc & 8) != 0;
   /* signed outside a buffer, and always in __local memory (no array reaches 2 GiB): an
    * access before a __local array is a negative offset whether or not it was flagged */
   pl->off = acc & 8 || pl->space == 1 ? (int64_t)(int32_t)p[1] : (int64_t)p[1];

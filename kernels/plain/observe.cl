@@ -825,6 +825,9 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
   }
   uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
   ts_finding(c, TS_FIND_OOB, line, space, best, acc | 8, off, 0, 0, 0);
+  /* what it reads is no value anything wrote (observed, 0): an uninitialised value too */
+  if (acc & (TS_K_READ | TS_K_ATOMIC))
+    ts_finding(c, TS_FIND_UNINIT, line, space, best, acc | 8, off, 0, 0, 0);
   ts_log(c, space, best, acc | 8, off, n, line);
 }
 
