@@ -111,7 +111,7 @@ int cmd_bench_plain(int argc, char **argv)
   if (st == TS_OK && (unsafe || ob->counts[TS_FIND_DIVERGE])) {
     fprintf(stderr, "tilescope bench: %s: %s%s, so its plain run is not timed (tilescope run "
                     "--kernel-file %s --observe says where)\n", cli_plain_file,
-            unsafe ? "it would access memory " : "its work-items part at a barrier",
+            unsafe ? "it would " : "its work-items part at a barrier",
             unsafe ? unsafe : "", cli_plain_file);
     rc = EXIT_DIFF;
     goto out;

@@ -76,7 +76,7 @@ typedef struct ts_plain_param {
 
 typedef struct ts_plain_kernel {
   char name[64];
-  int line;
+  int line, end_line; /* its definition's first and last lines */
   int nparams;
   ts_plain_param params[TS_PLAIN_MAX_PARAMS];
   /* observed: its __local memory in the order the runtime numbers it (the __local pointer
@@ -102,6 +102,13 @@ typedef struct ts_plain_src {
                  * the first TS_PLAIN_LOOPS' rounds: observe.cl's TS_LOOPS) */
   int accesses; /* the places rewritten to check an access (TS_CALLS in observe.cl) */
   char *source; /* rewritten for observation (rewrite != 0), else NULL */
+  /* clang's analysis of the source: a private variable used before anything set it on every
+   * way to the use (-Wuninitialized), its line and clang's words */
+  int nuninit;
+  struct {
+    int line;
+    char text[96];
+  } uninit[8];
 } ts_plain_src;
 
 /* Parses `text` (the file at `path`) with the build options; with rewrite, writes the
@@ -288,7 +295,8 @@ typedef struct ts_plain_finding {
   uint64_t count;
   int nplaces;
   ts_plain_place place[TS_PLAIN_PLACES];
-  char value[40];       /* a benign race's: the value every writer wrote */
+  char value[96];       /* a benign race's: the value every writer wrote; clang's words for
+                         * a use of a variable nothing set (place space 4) */
 } ts_plain_finding;
 
 /* A work-group's rectangles on the images: what it read of the input and wrote of the
@@ -422,9 +430,10 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
 void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
                            const ts_plain_finding *f, char *buf, size_t n);
 const char *ts_plain_kind_name(int kind);
-/* Where r's plain run would access memory its observed run found it must not (an access
- * outside a buffer or a private array, a write of a read-only buffer), which the observed run
- * did not make: "outside its buffers", ...; NULL when there is none. */
+/* What r's plain run would do that its observed run found it must not (an access outside a
+ * buffer or a private array, a write of a read-only buffer, which the observed run did not
+ * make; a use of a variable nothing set, undefined): "access memory outside its buffers",
+ * ...; NULL when there is none. */
 const char *ts_plain_unsafe_access(const ts_plain_result *r);
 /* A work-group and work-item by their linear ids, as (x,y); an element as the finding lines
  * name it ("out pixel (3,4) channel 1", "__local tile element 7"). */

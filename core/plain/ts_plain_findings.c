@@ -26,9 +26,13 @@ static const char *kind_names[TS_NFIND] = {
 
 const char *ts_plain_unsafe_access(const ts_plain_result *r)
 {
-  return r->counts[TS_FIND_OOB]       ? "outside its buffers"
-         : r->counts[TS_FIND_PRIVATE] ? "outside a private array"
-         : r->counts[TS_FIND_MODE]    ? "against a buffer's mode"
+  int unset = 0; /* clang: a variable used before anything set it (an index, a pointer...) */
+  for (size_t i = 0; i < r->nfindings; i++)
+    unset |= r->findings[i].kind == TS_FIND_UNINIT && r->findings[i].place[0].space == 4;
+  return r->counts[TS_FIND_OOB]       ? "access memory outside its buffers"
+         : r->counts[TS_FIND_PRIVATE] ? "index outside a private array"
+         : r->counts[TS_FIND_MODE]    ? "access a buffer against its mode"
+         : unset                      ? "use a private variable nothing set"
                                       : NULL;
 }
 
@@ -111,6 +115,10 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
              p->other_item);
     return;
   }
+  if (p->space == 4) {
+    snprintf(b, n, "a private variable");
+    return;
+  }
   if (p->space == 3) { /* an image's pixel outside it */
     const ts_plain_buf *a = p->buf >= 0 && p->buf < L0->nbufs ? &L0->buf[p->buf] : NULL;
     snprintf(b, n, "image %s pixel (%lld,%d), outside its %dx%d", a ? a->name : "?",
@@ -188,6 +196,12 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   if (f->count > 1)
     snprintf(more, sizeof more, "; %llu times in all", (unsigned long long)f->count);
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
+  if (p->space == 4) { /* clang's analysis, no run's: the variable's use, in its words */
+    snprintf(buf, n, "%s:%d: %s in %s: %s (clang's analysis of the source: on every way to "
+             "this use nothing sets it)", base, f->line, ts_plain_kind_name(f->kind), L->entry,
+             f->value);
+    return;
+  }
   if ((f->kind == TS_FIND_DIVERGE && p->acc == 32) || f->kind == TS_FIND_COPY_DIVERGE) {
     snprintf(buf, n, "%s:%d: %s in %s: work-group %s: item %s %s than the group's first work-item "
              "(every work-item of a group must make the same call)%s", base, f->line,

@@ -82,6 +82,9 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
   snprintf(kn->name, sizeof kn->name, "%s", clang_getCString(ns));
   clang_disposeString(ns);
   kn->line = (int)s.line;
+  unsigned end = 0;
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
+  kn->end_line = (int)end;
   int n = clang_Cursor_getNumArguments(c);
   for (int i = 0; i < n && kn->nparams < TS_PLAIN_MAX_PARAMS; i++)
     param_of(clang_Cursor_getArgument(c, (unsigned)i), &kn->params[kn->nparams++]);
@@ -96,9 +99,10 @@ static ts_status parse_tu(const char *path, const char *text, size_t len, const 
 {
   /* OpenCL C 1.2 unless the options name a standard (an Oclgrind suite's -cl-std=CL2.0) */
   int std_given = options && strstr(options, "-cl-std=") != NULL;
-  const char *args[1040] = { "-x", "cl", "-Xclang", "-finclude-default-header", "-w",
-                             "-cl-std=CL1.2" };
-  int nargs = std_given ? 5 : 6;
+  /* no warnings but clang's definite uses of what nothing set (ts_plain_src.uninit) */
+  const char *args[1040] = { "-x", "cl", "-Xclang", "-finclude-default-header",
+                             "-Wno-everything", "-Wuninitialized", "-cl-std=CL1.2" };
+  int nargs = std_given ? 6 : 7;
 #ifdef TS_CLANG_RESOURCE_DIR
   /* where opencl-c.h is, when libclang was unpacked somewhere of its own */
   const char *res = getenv("TILESCOPE_CLANG_RESOURCE");
@@ -227,6 +231,25 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
   w.out = out;
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, find_kernels, &w);
+  /* clang's definite uses of what nothing set, in the file itself */
+  CXFile mainf = clang_getFile(tu, path);
+  for (unsigned i = 0; i < clang_getNumDiagnostics(tu) && out->nuninit < 8; i++) {
+    CXDiagnostic dg = clang_getDiagnostic(tu, i);
+    CXString opt = clang_getDiagnosticOption(dg, NULL);
+    unsigned line = 0;
+    CXFile f = NULL;
+    clang_getExpansionLocation(clang_getDiagnosticLocation(dg), &f, &line, NULL, NULL);
+    if (strcmp(clang_getCString(opt), "-Wuninitialized") == 0 && f && mainf &&
+        clang_File_isEqual(f, mainf)) {
+      CXString m = clang_getDiagnosticSpelling(dg);
+      out->uninit[out->nuninit].line = (int)line;
+      snprintf(out->uninit[out->nuninit++].text, sizeof out->uninit[0].text, "%s",
+               clang_getCString(m));
+      clang_disposeString(m);
+    }
+    clang_disposeString(opt);
+    clang_disposeDiagnostic(dg);
+  }
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\n')
       out->nlines++;

@@ -503,6 +503,39 @@ static ts_status build(runner *r, int observe, int p)
 /* ---- the run ---- */
 
 /* For the median of the repeats. */
+/* clang's definite uses of a private variable nothing set (ts_plain_src.uninit), as
+ * uninitialised reads of the pass: each once, with the first pass whose kernel holds its
+ * line (the first pass for one in another function). */
+static ts_status static_uninit(runner *r, int pass, ts_plain_result *res)
+{
+  const ts_plain_src *src = &r->d->src;
+  for (int i = 0; i < src->nuninit; i++) {
+    int line = src->uninit[i].line, owner = 0;
+    for (int p = r->d->npasses - 1; p >= 0; p--) {
+      const ts_plain_kernel *k = ts_plain_kernel_named(r->d, r->d->pass[p].entry);
+      if (k && line >= k->line && line <= k->end_line)
+        owner = p;
+    }
+    if (owner != pass)
+      continue;
+    ts_plain_finding *nf = realloc(res->findings, (res->nfindings + 1) * sizeof *nf);
+    if (!nf)
+      return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+    res->findings = nf;
+    ts_plain_finding *x = &nf[res->nfindings++];
+    memset(x, 0, sizeof *x);
+    x->pass = pass;
+    x->kind = TS_FIND_UNINIT;
+    x->line = line;
+    x->count = 1;
+    x->nplaces = 1;
+    x->place[0].space = 4;
+    snprintf(x->value, sizeof x->value, "%s", src->uninit[i].text);
+    res->counts[TS_FIND_UNINIT]++;
+  }
+  return TS_OK;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -763,6 +796,8 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   size_t first = res->nfindings;
   if (st == TS_OK && ob)
     st = ts_plain_ob_read(r, ob, &lay, pass, L, res);
+  if (st == TS_OK && ob)
+    st = static_uninit(r, pass, res);
   if (st == TS_OK && ob)
     st = ts_plain_ob_benign(r, ob, &lay, gb, ng, first, res);
   if (st == TS_OK && ob && pass + 1 < r->d->npasses)
