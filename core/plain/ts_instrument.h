@@ -78,6 +78,11 @@ typedef struct walker {
    * prologue names them (ts_gvar), so that an access of one is not outside every buffer. */
   char gvars[8][64];
   int ngvars;
+  /* The function's private arrays whose elements are followed (ti_track_arrays): declared
+   * without a value, of at most 64 elements, used only by index; each gets a mask of the
+   * elements set so far, ts_pw_NAME, so that a read of one nothing set is a finding. */
+  CXCursor parr[16];
+  int nparr;
 } walker;
 
 typedef struct span {

@@ -58,6 +58,99 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
   free(t);
 }
 
+/* ---- private arrays followed element by element ---- */
+
+int ti_tracked_array(const walker *w, CXCursor decl)
+{
+  for (int i = 0; i < w->nparr; i++)
+    if (clang_equalCursors(w->parr[i], decl))
+      return 1;
+  return 0;
+}
+
+/* The array a subscript's base names (through its decay), or a null cursor. */
+static CXCursor subscript_array(CXCursor base)
+{
+  while (clang_getCursorKind(base) == CXCursor_UnexposedExpr ||
+         clang_getCursorKind(base) == CXCursor_ParenExpr) {
+    kids bk;
+    ti_children(base, &bk);
+    if (bk.n != 1)
+      break;
+    base = bk.c[0];
+  }
+  return clang_getCursorKind(base) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(base)
+                                                          : clang_getNullCursor();
+}
+
+/* Candidates: private arrays of 1 to 64 elements (not of arrays) declared without a value. */
+static void find_arrays(walker *w, CXCursor c)
+{
+  kids k;
+  ti_children(c, &k);
+  for (int i = 0; i < k.n; i++) {
+    CXCursor x = k.c[i];
+    if (clang_getCursorKind(x) == CXCursor_VarDecl && w->nparr < 16) {
+      CXType t = clang_getCanonicalType(clang_getCursorType(x));
+      kids vk;
+      ti_children(x, &vk);
+      int init = 0;
+      for (int j = 0; j < vk.n; j++)
+        init |= clang_isExpression(clang_getCursorKind(vk.c[j])) &&
+                clang_getCursorKind(vk.c[j]) != CXCursor_IntegerLiteral; /* (its size) */
+      if (t.kind == CXType_ConstantArray && !init && clang_getArraySize(t) <= 64 &&
+          clang_getArrayElementType(t).kind != CXType_ConstantArray &&
+          ti_space_of(clang_getCursorType(x)) == 0 &&
+          clang_Cursor_getStorageClass(x) != CX_SC_OpenCLWorkGroupLocal)
+        w->parr[w->nparr++] = x;
+    }
+    find_arrays(w, x);
+  }
+}
+
+/* Drops an array named anywhere but as a subscript's base read or written (its address taken,
+ * given to a function, sizeof): what is set through a pointer is not followed. */
+static void drop_escaping(walker *w, CXCursor c, int as_base)
+{
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && !as_base) {
+    CXCursor d = clang_getCursorReferenced(c);
+    for (int i = 0; i < w->nparr; i++)
+      if (clang_equalCursors(w->parr[i], d))
+        w->parr[i--] = w->parr[--w->nparr];
+    return;
+  }
+  kids k;
+  ti_children(c, &k);
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  int addr = ck == CXCursor_UnaryOperator && clang_getCanonicalType(clang_getCursorType(c)).kind ==
+                                                 CXType_Pointer;
+  for (int i = 0; i < k.n; i++) {
+    enum CXCursorKind kk = clang_getCursorKind(k.c[i]);
+    int base = (ck == CXCursor_ArraySubscriptExpr && i == 0) ||
+               (as_base && (ck == CXCursor_UnexposedExpr || ck == CXCursor_ParenExpr));
+    /* &a[i] takes an element's address: a[i]'s base escapes */
+    if (addr && kk == CXCursor_ArraySubscriptExpr) {
+      kids ak;
+      ti_children(k.c[i], &ak);
+      if (ak.n == 2) {
+        drop_escaping(w, ak.c[0], 0);
+        drop_escaping(w, ak.c[1], 0);
+      }
+      continue;
+    }
+    drop_escaping(w, k.c[i], base);
+  }
+}
+
+void ti_track_arrays(walker *w, CXCursor fn)
+{
+  w->nparr = 0;
+  if (w->dialect)
+    return;
+  find_arrays(w, fn);
+  drop_escaping(w, fn, 0);
+}
+
 /* a[i] of a private array of known size: the index is checked (ts_pidx), a[ts_pidx(ts_c, i,
  * N, LINE)]; one past the end is an address, not an access, where only the address is taken
  * (ctx CTX_NONE). Returns 0 when c is no such subscript. */
@@ -79,12 +172,14 @@ int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k,
   if (at.kind != CXType_ConstantArray || ti_space_of(clang_getArrayElementType(at)) != 0)
     return 0;
   long long n = clang_getArraySize(at);
+  CXCursor arr = subscript_array(k->c[0]);
+  int tracked = ctx != CTX_NONE && !clang_Cursor_isNull(arr) && ti_tracked_array(w, arr);
   CXEvalResult ev = clang_Cursor_Evaluate(k->c[1]); /* a constant index inside: as it is */
   int inside = ev && clang_EvalResult_getKind(ev) == CXEval_Int &&
                clang_EvalResult_getAsLongLong(ev) >= 0 && clang_EvalResult_getAsLongLong(ev) < n;
   if (ev)
     clang_EvalResult_dispose(ev);
-  if (inside)
+  if (inside && !tracked)
     return 0;
   span bs = ti_span_of(w, k->c[0]), is = ti_span_of(w, k->c[1]);
   if (n <= 0 || !bs.ok || !is.ok || bs.t > is.s || is.s < s.s || is.t > s.t)
@@ -92,8 +187,15 @@ int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k,
   sbuf bb = { 0 }, ib = { 0 };
   ti_emit(w, &bb, k->c[0], CTX_NONE);
   ti_emit(w, &ib, k->c[1], CTX_READ);
-  ti_sb_fmt(o, "%s[ts_pidx(ts_c, (long)(%s), %lld, %u)]", bb.s ? bb.s : "", ib.s ? ib.s : "",
-            n + (ctx == CTX_NONE), s.line - w->line_base);
+  if (tracked) {
+    CXString an = clang_getCursorSpelling(arr);
+    ti_sb_fmt(o, "%s[ts_pw(ts_c, (long)(%s), %lld, %u, &ts_pw_%s, %d)]", bb.s ? bb.s : "",
+              ib.s ? ib.s : "", n, s.line - w->line_base, clang_getCString(an), ti_kind_of(ctx));
+    clang_disposeString(an);
+  } else {
+    ti_sb_fmt(o, "%s[ts_pidx(ts_c, (long)(%s), %lld, %u)]", bb.s ? bb.s : "", ib.s ? ib.s : "",
+              n + (ctx == CTX_NONE), s.line - w->line_base);
+  }
   free(bb.s);
   free(ib.s);
   return 1;

@@ -80,5 +80,7 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
                     const int *kctx);
 int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k);
 int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k, int ctx);
+void ti_track_arrays(walker *w, CXCursor fn);
+int ti_tracked_array(const walker *w, CXCursor decl);
 
 #endif

@@ -121,6 +121,7 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   }
   w->kernel = kn;
   w->fn = c;
+  ti_track_arrays(w, c);
   w->fn_barrier = ti_barrier_in(w, c, 0) != 0;
   w->ret_bline = w->brk_bline = 0;
   w->in_loop = 0;
@@ -204,6 +205,15 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
   ti_emit_body(w, o, c, s, k, ctx);
   if (w->dialect)
     return;
+  for (int i = 0; i < k->n; i++) /* a followed private array: its mask of elements set */
+    if (clang_getCursorKind(k->c[i]) == CXCursor_VarDecl && ti_tracked_array(w, k->c[i])) {
+      CXString ns = clang_getCursorSpelling(k->c[i]);
+      /* zeroed, so that the observed output does not depend on what was left there */
+      ti_sb_fmt(o, " ulong ts_pw_%s = 0; for (uint ts_i = 0; ts_i < sizeof(%s); ts_i++) "
+                "((__private uchar *)%s)[ts_i] = 0;", clang_getCString(ns), clang_getCString(ns),
+                clang_getCString(ns));
+      clang_disposeString(ns);
+    }
   int any = 0;
   for (int i = 0; i < k->n; i++) {
     if (clang_getCursorKind(k->c[i]) != CXCursor_VarDecl)

@@ -28,11 +28,12 @@ const char *ts_plain_unsafe_access(const ts_plain_result *r)
 {
   int unset = 0; /* clang: a variable used before anything set it (an index, a pointer...) */
   for (size_t i = 0; i < r->nfindings; i++)
-    unset |= r->findings[i].kind == TS_FIND_UNINIT && r->findings[i].place[0].space == 4;
+    unset |= r->findings[i].kind == TS_FIND_UNINIT && (r->findings[i].place[0].space == 4 ||
+                                                      r->findings[i].place[0].space == 2);
   return r->counts[TS_FIND_OOB]       ? "access memory outside its buffers"
          : r->counts[TS_FIND_PRIVATE] ? "index outside a private array"
          : r->counts[TS_FIND_MODE]    ? "access a buffer against its mode"
-         : unset                      ? "use a private variable nothing set"
+         : unset                      ? "use private memory nothing set"
                                       : NULL;
 }
 
@@ -281,7 +282,8 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
                "(observed, 0)");
       break;
     }
-    snprintf(what, sizeof what, p->space == 1 ? "before anything in the launch wrote it"
+    snprintf(what, sizeof what, p->space == 2 ? "before anything set it"
+                                : p->space == 1 ? "before anything in the launch wrote it"
                                               : "which nothing wrote, in this launch or an "
                                                 "earlier pass");
     break;

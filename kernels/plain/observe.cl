@@ -1288,6 +1288,19 @@ inline long ts_pidx(ts_ctx *c, long i, long n, uint line)
   return 0;
 }
 
+/* The index of an access of a followed private array (ts_pw_NAME, a bit an element set so
+ * far): checked as ts_pidx; a read of an element nothing set is a finding. */
+inline long ts_pw(ts_ctx *c, long i, long n, uint line, ulong *set, uint acc)
+{
+  if (i < 0 || i >= n)
+    return ts_pidx(c, i, n, line);
+  if ((acc & TS_K_READ) && !(*set >> i & 1))
+    ts_finding(c, TS_FIND_UNINIT, line, 2, 0, acc, (uint)i, 0, (uint)n, 0);
+  if (acc & TS_K_WRITE)
+    *set |= 1ul << i;
+  return i;
+}
+
 /* barrier(flags): the intervals it closes. */
 /* A branch that decides whether a barrier is reached (the instrumenter wraps its condition:
  * one that holds a barrier, or leaves by return, break or continue with a barrier after it):
