@@ -488,7 +488,7 @@ PY
   expect 0 "0 hazards" "$ts" run --variant integral --fail-on any
   expect 2 "^tilescope run: --fail-on 'bogus': unknown finding" "$ts" run --fail-on bogus
   # A plain kernel: findings exit 1, a clean run 0.
-  expect 1 "^broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group \([0-9]+,[0-9]+\) item \([0-9]+,[0-9]+\) reads __local tile element [0-9]+, before" \
+  expect 1 "^broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group \([0-9]+,[0-9]+\) item \([0-9]+,[0-9]+\) reads __local tile\[[0-9]+\], before" \
     "$ts" run --kernel-file "$src/assets/kernels/plain/broken_halo.cl" --observe
   expect 0 "^observed: no finding, every access in order$" "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --observe
   # --repeats times the launch N times; the findings are one launch's, not N times them.

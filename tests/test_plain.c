@@ -276,7 +276,7 @@ static void broken_copies_caught(void)
                  "work-group (");
   expect_finding("broken_halo.cl", TS_FIND_UNINIT,
                  "broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group "
-                 "(0,0) item (15,0) reads __local tile element 57, before anything in the launch "
+                 "(0,0) item (15,0) reads __local tile[57], before anything in the launch "
                  "wrote it; ");
   /* which of the two writes comes second depends on the device's order: the race names both */
   expect_race_line("broken_tile.cl", 22);

@@ -55,7 +55,9 @@ static void emit_params(walker *w, sbuf *o, CXCursor c, span s, unsigned end, in
   }
 }
 
-static void add_local(walker *w, const char *name, int elem)
+/* A __local array or pointer argument of the kernel: its name, its lanes' bytes, and for a
+ * declared one (t not a null type) its sizes, for the findings' names (tile[0][1]). */
+static void add_local(walker *w, const char *name, int elem, CXType t)
 {
   ts_plain_kernel *kn = w->kernel;
   if (!kn)
@@ -64,8 +66,20 @@ static void add_local(walker *w, const char *name, int elem)
     ti_fail(w, (unsigned)kn->line, "%s: more than 8 __local arrays and arguments", kn->name);
     return;
   }
-  snprintf(kn->locals[kn->nlocals], sizeof kn->locals[0], "%s", name);
-  kn->local_elem[kn->nlocals++] = elem > 0 ? elem : 1;
+  int i = kn->nlocals++;
+  snprintf(kn->locals[i], sizeof kn->locals[0], "%s", name);
+  kn->local_elem[i] = elem > 0 ? elem : 1;
+  memset(kn->local_dims[i], 0, sizeof kn->local_dims[i]);
+  kn->local_esz[i] = 0;
+  for (int d = 0; t.kind != CXType_Invalid && ti_is_array(t); d++) {
+    if (d < 3)
+      kn->local_dims[i][d] = (int)clang_getArraySize(clang_getCanonicalType(t));
+    t = clang_getArrayElementType(clang_getCanonicalType(t));
+  }
+  if (t.kind != CXType_Invalid) {
+    long long sz = clang_Type_getSizeOf(t);
+    kn->local_esz[i] = sz > 0 ? (int)sz : 0;
+  }
 }
 
 /* The kernel's prologue: its context, its global buffers in argument order, its __local
@@ -82,7 +96,8 @@ static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
     else if (p->space == TS_SPACE_GLOBAL)
       ti_sb_fmt(o, "  ts_gbuf(ts_c, (__global uchar *)%s);\n", p->name);
     else if (p->space == TS_SPACE_LOCAL) {
-      add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1));
+      CXType none = { CXType_Invalid, { 0, 0 } };
+      add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1), none);
       ti_sb_fmt(o, "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d), ts_lw%d, ts_lr%d);\n",
              p->name, nl, nl, nl);
       nl++;
@@ -235,7 +250,7 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
       et = clang_getArrayElementType(et);
     CXType ct = clang_getCanonicalType(et);
     long long esz = clang_Type_getSizeOf(ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct);
-    add_local(w, n, esz > 0 ? (int)esz : 1);
+    add_local(w, n, esz > 0 ? (int)esz : 1, t);
     ti_sb_fmt(o, "\n  __local uint ts_lw_%s[sizeof(%s)], ts_lr_%s[sizeof(%s)];\n"
               "  ts_lbuf(ts_c, (__local uchar *)%s%s, sizeof(%s), ts_lw_%s, ts_lr_%s);",
            n, n, n, n, ti_is_array(t) ? "" : "&", n, n, n, n);

@@ -34,12 +34,14 @@
  *
  *   // tilescope: buffer sum type=int shape=W+1,H+1 step=(W+1)*4 role=output
  *
- * with type (uchar char ushort short uint int float), shape=COLS,ROWS (elements), channels
- * (default 1), step (bytes per row; default the row's bytes), offset (bytes before the first
- * row), role (input: the image, converted to the type; output: read back and shown; temp:
- * passes between launches), init (zero, the default, or a value every lane starts with) and
- * map (how an output wider than 8 bits is shown: normalised to its largest, the default, or
- * low8, its low bits). The same lines, without `// tilescope: `, make a launch file
+ * with type (uchar char ushort short uint int float), shape=COLS,ROWS (elements; N for a
+ * row, COLS,ROWS,SLICES for a 3-D buffer), channels (default 1), step (bytes per row; default
+ * the row's bytes), offset (bytes before the first row), role (input: the image, converted
+ * to the type, unless init= or file= gives its contents; output: read back and shown; temp:
+ * passes between launches), init (zero, the default, a value every lane starts with, or
+ * ramp(START,STEP)), file (its first contents: raw bytes or a .npy's data), access (ro, wo:
+ * the launch's mode, checked observed) and map (how an output wider than 8 bits is shown:
+ * normalised to its largest, the default, or low8, its low bits). The same lines, without `// tilescope: `, make a launch file
  * (--launch FILE) that sits beside a kernel file its owner ships unmodified. */
 #ifndef TS_PLAIN_H
 #define TS_PLAIN_H
@@ -84,6 +86,9 @@ typedef struct ts_plain_kernel {
   int nlocals;
   char locals[8][64];
   int local_elem[8];
+  int local_dims[8][3]; /* each's array sizes, outermost first (0: no more; none: a pointer
+                         * argument or a scalar), and the bytes of one element of the last */
+  int local_esz[8];
 } ts_plain_kernel;
 
 /* Over this many checked accesses, an observed kernel's checks are calls, not copies
@@ -166,8 +171,14 @@ typedef struct ts_plain_bufdecl {
   int lane, is_float, is_signed;   /* from the type */
   char cols[64], rows[64];         /* its shape: expressions of W, H and C */
   char channels[64], step[64], offset[64]; /* "" for the defaults */
-  double init;                     /* every lane's first value */
-  int has_init;                    /* init= was given (its first value is meant to be read) */
+  double init;                     /* every lane's first value (init=ramp: the first's) */
+  double ramp;                     /* init=ramp(START,STEP): lane i starts START + i * STEP */
+  int has_init;                    /* init= or file= was given (its first values are meant to
+                                    * be read) */
+  char file[256];                  /* file=PATH: its first contents, raw bytes or a .npy's
+                                    * data, as many as the buffer holds (relative to the
+                                    * launch's folder) */
+  int ro, wo;                      /* access=ro / wo: a kernel's write (read) is a finding */
   int low8;                        /* map=low8 */
   int line;                        /* where it was declared */
 } ts_plain_bufdecl;
@@ -282,6 +293,7 @@ typedef struct ts_plain_place {
                          * such a read gives) */
   uint32_t group, item, other_group, other_item;
   int other_line;       /* the other access of a race, where known (0: not) */
+  int other_acc;        /* and what it did: 1 read, 2 wrote, 4 atomic (0: not known) */
 } ts_plain_place;
 
 #define TS_PLAIN_PLACES 4
@@ -338,6 +350,8 @@ typedef struct ts_plain_launch {
   int nlocals;                 /* observed: the kernel's __local memory, as the runtime */
   char locals[8][64];          /* numbers it (ts_plain_kernel), kept with the result so that */
   int local_elem[8];           /* a run made in another process names it too */
+  int local_dims[8][3];
+  int local_esz[8];
   size_t global[3], local[3];
   int dims;
   uint32_t ngroups[3], ngroups_all;

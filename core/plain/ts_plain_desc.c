@@ -417,11 +417,23 @@ static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_erro
       b->is_signed = types[t].is_signed;
       have_type = 1;
     } else if (strcmp(key, "shape") == 0) {
+      /* N (a row of N), COLS,ROWS, or COLS,ROWS,SLICES (a 3-D buffer, slice after slice) */
       char parts[3][64];
-      if (split3(val, parts) != 2 || !expr_ok(parts[0]) || !expr_ok(parts[1]))
-        return field_error(err, path, line, key, "expected COLS,ROWS, two expressions of W, H and C");
+      int np = split3(val, parts);
+      for (int i = 0; i < np; i++)
+        if (!expr_ok(parts[i]))
+          np = 0;
+      if (np == 0)
+        return field_error(err, path, line, key, "expected N, COLS,ROWS or COLS,ROWS,SLICES: "
+                           "expressions of W, H and C");
       memcpy(b->cols, parts[0], sizeof b->cols);
-      memcpy(b->rows, parts[1], sizeof b->rows);
+      if (np == 1)
+        snprintf(b->rows, sizeof b->rows, "1");
+      else if (np == 2)
+        memcpy(b->rows, parts[1], sizeof b->rows);
+      else if (snprintf(b->rows, sizeof b->rows, "(%s)*(%s)", parts[1], parts[2]) >=
+               (int)sizeof b->rows)
+        return field_error(err, path, line, key, "its rows and slices are too long");
       have_shape = 1;
     } else if (strcmp(key, "channels") == 0 || strcmp(key, "step") == 0 ||
                strcmp(key, "offset") == 0) {
@@ -442,19 +454,35 @@ static ts_status parse_buffer(ts_plain_desc *d, const char *s, int line, ts_erro
       double x = 0;
       int is_int = 0;
       ts_error e2 = { 0 };
+      double st = 0;
+      char tail = 0;
       if (strcmp(val, "zero") == 0)
         b->init = 0;
+      else if (sscanf(val, "ramp(%lf,%lf%c", &x, &st, &tail) == 3 && tail == ')' &&
+               isfinite(x) && isfinite(st))
+        b->init = x, b->ramp = st;
       else if (ts_plain_eval(val, 1, 1, 1, &x, &is_int, &e2) == TS_OK)
         b->init = x;
       else
-        return field_error(err, path, line, key, "expected zero or a number");
+        return field_error(err, path, line, key, "expected zero, a number or ramp(START,STEP)");
+    } else if (strcmp(key, "file") == 0) {
+      if (strlen(val) >= sizeof b->file)
+        return field_error(err, path, line, key, "the path is too long");
+      snprintf(b->file, sizeof b->file, "%s", val);
+      b->has_init = 1;
+    } else if (strcmp(key, "access") == 0) {
+      if (strcmp(val, "ro") && strcmp(val, "wo") && strcmp(val, "rw"))
+        return field_error(err, path, line, key, "expected ro, wo or rw");
+      b->ro = strcmp(val, "ro") == 0;
+      b->wo = strcmp(val, "wo") == 0;
     } else if (strcmp(key, "map") == 0) {
       if (strcmp(val, "normalised") && strcmp(val, "low8"))
         return field_error(err, path, line, key, "expected normalised or low8");
       b->low8 = val[0] == 'l';
     } else {
       return field_error(err, path, line, key,
-                         "a buffer has type, shape, channels, step, offset, role, init and map");
+                         "a buffer has type, shape, channels, step, offset, role, init, file, "
+                         "access and map");
     }
   }
   if (!have_type || !have_shape || !have_role)

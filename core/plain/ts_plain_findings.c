@@ -130,10 +130,24 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
     int known = p->buf >= 0 && p->buf < L0->nlocals;
     const char *name = known ? L0->locals[p->buf] : "?";
     int es = known ? L0->local_elem[p->buf] : 1;
-    if (p->off < 0)
+    const int *dims = known ? L0->local_dims[p->buf] : NULL;
+    int esz = known ? L0->local_esz[p->buf] : 0;
+    if (p->off < 0) {
       snprintf(b, n, "__local %s, %lld bytes before it", name, (long long)-p->off);
-    else
+    } else if (dims && esz > 0 && (dims[0] > 0 || p->off < esz)) {
+      /* as the source indexes it: tile[1][2], a scalar by its name */
+      long long flat = p->off / esz, idx[3] = { 0, 0, 0 };
+      int nd = dims[0] > 0 ? (dims[1] > 0 ? (dims[2] > 0 ? 3 : 2) : 1) : 0;
+      for (int j = nd - 1; j >= 0; j--) {
+        idx[j] = j > 0 ? flat % dims[j] : flat;
+        flat = j > 0 ? flat / dims[j] : 0;
+      }
+      int len = snprintf(b, n, "__local %s", name);
+      for (int j = 0; j < nd && len > 0 && (size_t)len < n; j++)
+        len += snprintf(b + len, n - (size_t)len, "[%lld]", idx[j]);
+    } else {
       snprintf(b, n, "__local %s element %lld", name, (long long)(p->off / es));
+    }
     return;
   }
   const ts_plain_buf *a;
@@ -144,6 +158,11 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
   }
   int C = a->channels > 0 ? a->channels : 1;
   const char *name = a->buffer[0] ? a->buffer : a->name;
+  if (!a->array && a->buffer[0] && a->rows == 1 && C == 1 && p->off >= a->offset &&
+      a->lane > 0 && (p->off - a->offset) / a->lane < a->cols) { /* a declared row: xs[3] */
+    snprintf(b, n, "%s[%lld]", name, (long long)((p->off - a->offset) / a->lane));
+    return;
+  }
   if (a->array) { /* a buffer given whole: its elements as the source indexes them */
     int lane = a->lane > 0 ? a->lane : 1;
     if (a->array == 2)
@@ -251,31 +270,43 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   }
   char what[300];
   switch (f->kind) {
-  case TS_FIND_RACE_GROUPS:
+  case TS_FIND_RACE_GROUPS: {
+    /* the other side: what it did (a read, a write, an atomic) and where */
+    const char *did = p->other_acc == 1   ? "reads"
+                      : p->other_acc == 2 ? "writes"
+                      : p->other_acc == 4 ? "updates atomically"
+                      : p->acc & 2        ? "accesses"
+                                          : "writes";
+    char at[32] = "";
+    if (p->other_line > 0)
+      snprintf(at, sizeof at, " at line %d", p->other_line);
     if (p->other_group == UINT32_MAX)
-      snprintf(what, sizeof what, "which several other work-groups also access");
+      snprintf(what, sizeof what, "which several other work-groups also %s%s", did, at);
     else {
       ts_plain_group_name(L, p->other_group, og, sizeof og);
-      char at[32] = "";
-      if (p->other_line > 0)
-        snprintf(at, sizeof at, " at line %d", p->other_line);
       snprintf(what, sizeof what, "which work-group %s also %s%s (groups of one launch have no order)",
-               og, p->acc & 2 ? "accesses" : "writes", at);
+               og, did, at);
     }
     break;
+  }
   case TS_FIND_RACE_LOCAL:
-  case TS_FIND_RACE_GLOBAL:
+  case TS_FIND_RACE_GLOBAL: {
+    const char *did = p->other_acc == 1   ? "read"
+                      : p->other_acc == 2 ? "wrote"
+                      : p->other_acc == 4 ? "updated atomically"
+                                          : "accessed";
+    char at[32] = "";
+    if (p->other_line > 0)
+      snprintf(at, sizeof at, " at line %d", p->other_line);
     if (p->other_item == UINT32_MAX)
-      snprintf(what, sizeof what, "which other work-items read in the same barrier interval");
+      snprintf(what, sizeof what, "which other work-items read%s in the same barrier interval", at);
     else {
       ts_plain_item_name(L, p->other_item, oi, sizeof oi);
-      char at[32] = "";
-      if (p->other_line > 0)
-        snprintf(at, sizeof at, " at line %d", p->other_line);
-      snprintf(what, sizeof what, "which work-item %s accessed%s in the same barrier interval (a missing barrier(%s)?)",
-               oi, at, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
+      snprintf(what, sizeof what, "which work-item %s %s%s in the same barrier interval (a missing barrier(%s)?)",
+               oi, did, at, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
     }
     break;
+  }
   case TS_FIND_UNINIT:
     if (p->outside) {
       snprintf(what, sizeof what, "outside the buffer: the value it gives is undefined "

@@ -77,6 +77,19 @@ typedef struct runner {
   ts_error *err;
 } runner;
 
+/* ---- the run's buffers (ts_plain_bufs.c) ---- */
+
+/* The run's buffer of an argument: the image roles by role (temporaries by argument name),
+ * a declared buffer by its name; made on first use. NULL after the error line. */
+rbuf *ts_plain_buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *p);
+/* A buffer's first contents (*out, the caller frees). */
+ts_status ts_plain_first_contents(runner *r, const ts_image *img, const rbuf *b, uint8_t **out);
+/* An image of b's shape and type, with the first contents (NULL: zeros). */
+ts_status ts_plain_new_image(runner *r, rbuf *b, const uint8_t *first);
+/* One lane's value, whatever its type; and as a byte (clamped). */
+double ts_plain_lane_value(const uint8_t *p, const rbuf *b);
+uint8_t ts_plain_to_u8(const uint8_t *p, const rbuf *b);
+
 static inline ts_status clfail(runner *r, cl_int e, const char *what)
 {
   return ts_fail(r->err, TS_ERR_DEVICE, "%s: %s failed: %s (%d)", r->d->path, what,

@@ -168,7 +168,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     b[B_FLAGS] = (rb->role == TS_ARG_INPUT ? F_INPUT : 0) | (rb->role == TS_ARG_OUTPUT ? F_OUTPUT : 0) |
                  (lay->shadow[i] ? 0 : F_READONLY) | (tracked && !rb->written ? F_UNSET : 0) |
                  (rb->data && !rb->data->bytes && !rb->written ? F_NOINIT : 0) |
-                 (rb->data && rb->data->ro ? F_RO : 0) | (rb->data && rb->data->wo ? F_WO : 0);
+                 ((rb->data && rb->data->ro) || (rb->decl && rb->decl->ro) ? F_RO : 0) |
+                 ((rb->data && rb->data->wo) || (rb->decl && rb->decl->wo) ? F_WO : 0);
     b[B_MASK] = lay->mask[i];
     b[B_PIXEL] = (uint32_t)(rb->channels * rb->lane_bytes);
     b[B_PITCH] = (uint32_t)rb->step;
@@ -244,7 +245,8 @@ static void place_of(const uint32_t *p, ts_plain_place *pl)
   pl->item = p[3];
   pl->other_group = p[4];
   pl->other_item = p[5];
-  pl->other_line = (int)p[6];
+  pl->other_line = (int)(p[6] & 0xffff);
+  pl->other_acc = (int)(p[6] >> 16);
 }
 
 ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, ts_plain_launch *L,

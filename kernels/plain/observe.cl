@@ -709,6 +709,12 @@ __attribute__((noinline)) void ts_ww(ts_ctx *c, uint kind, uint line, uint k, ui
   e[4] = hi;
 }
 
+/* The other side of a race, beside its line in a finding's last word: what it did. */
+#define TS_O_READ (1u << 16)
+#define TS_O_WRITE (2u << 16)
+#define TS_O_ATOMIC (4u << 16)
+#define TS_O_BY(word) ((word) & TS_ATOM ? TS_O_ATOMIC : TS_O_WRITE) /* a writer's record */
+
 /* A shadow word's mark of an atomic access: (interval + 1) << 11 | (item + 1) keeps bit 31
  * free for the first 2^20 barriers. */
 #define TS_ATOM 0x80000000u
@@ -743,15 +749,15 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     int plain = o != TS_NOBODY && o != TS_MANY && !(oi & TS_ATOM);
     if (plain && o != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol);
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol | TS_O_WRITE);
     else if (plain && ts_same_interval(oi, mine))
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol | TS_O_WRITE);
     if (acc & TS_K_FAILED) /* a read: against the writes only, and no record */
       return;
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
-                 *rl);
+                 *rl | TS_O_READ);
     if (!plain) {
       int several = o == me && ts_same_interval(oi, mine);
       atomic_xchg(w, o == TS_NOBODY || o == me ? me : TS_MANY);
@@ -767,11 +773,11 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     } else if (o != me) {
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0,
-                 *wl);
+                 *wl | TS_O_BY(*wi));
     } else {
       uint oi = *wi;
       if (ts_same_interval(oi, mine))
-        ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, *wl);
+        ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, *wl | TS_O_BY(oi));
     }
     uint r = *rd;
     if (r == TS_NOBODY)
@@ -791,18 +797,18 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * after another's atomic, or an update's, no value tells that */
     int ww = acc == TS_K_WRITE && !(oi & TS_ATOM);
     if (o != TS_NOBODY && o != me) {
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol);
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol | TS_O_BY(oi));
       if (ww)
         ts_ww(c, TS_FIND_RACE_GROUPS, line, k, off);
     } else if (o == me && ts_same_interval(oi, mine)) {
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol);
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol | TS_O_BY(oi));
       if (ww)
         ts_ww(c, TS_FIND_RACE_GLOBAL, line, k, off);
     }
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
-                 *rl);
+                 *rl | TS_O_READ);
   }
 }
 
@@ -1035,13 +1041,14 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
     if (o == 0) /* it reads what nothing wrote */
       ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
     if (o != 0 && !(o & TS_ATOM) && ts_same_interval(o, mine))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+                 TS_O_BY(o));
     if (acc & TS_K_FAILED)
       return;
     uint rd = *r;
     if (ts_same_interval(rd, mine))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
-                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, 0);
+                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
     /* it becomes the byte's record unless a plain write of the interval is there (a group's
      * own memory: an earlier interval's is ordered) */
     if (o == 0 || (o & TS_ATOM) || o >> 11 != mine >> 11)
@@ -1054,7 +1061,8 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
       if (acc == TS_K_READ)
         ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
     } else if (ts_same_interval(o, mine)) {
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+                 TS_O_BY(o));
     }
     /* who read it in this interval: this work-item (mine), or several; usually it is already
      * so, and nothing is written. The two spellings measured best each on its own device
@@ -1086,11 +1094,12 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, mine);
     if (ts_same_interval(o, mine))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1, 0);
+      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+                 TS_O_BY(o));
     uint rd = *r;
     if (ts_same_interval(rd, mine))
       ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
-                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, 0);
+                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
   }
 }
 
