@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_doc.h"
 #include "cmd_lesson.h"
 #include "ts_file.h"
 #include "ts_isolate.h"
@@ -48,28 +49,6 @@ static void catch_signals(void)
   }
 }
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: tilescope [IN.png] [options]    opens the viewer\n"
-          "       tilescope <command> [options]   (tilescope <command> --help for more)\n"
-          "       tilescope --version\n"
-          "commands:\n"
-          "  view   the viewer (the default): input, output and the thread-space overlay\n"
-          "  shot   what the viewer shows, rendered headless to a PNG\n"
-          "  run    run a variant under a schedule, headless, and write the result\n"
-          "  diff   compare two images (exit 0 same, 1 different, 2 bad input)\n"
-          "  export a run as one self-contained web page (--html OUT.html)\n"
-          "  bench  time every variant on the OpenCL device beside its copy bandwidth\n"
-          "  list   list variants, patterns, walks and OpenCL devices\n"
-          "  lesson the course in assets/lessons/: list it, or check an answer (lesson N FILE)\n"
-          "every command takes --kernel-file FILE.cl (repeatable): a user kernel, a variant\n"
-          "declared by the file's header; the *.cl files of $TILESCOPE_USER_KERNELS (default\n"
-          "~/.config/tilescope/kernels) are loaded too; --launch FILE gives a plain kernel's\n"
-          "launch description beside its file (docs/kernel-authors.md); run --sim FILE.sim\n"
-          "launches a kernel as an Oclgrind simulator file describes it\n");
-}
-
 /* The variants of the --kernel-file options, in order: with no --variant, the command runs
  * the file's (main below). */
 #define MAX_FILE_VARIANTS 16
@@ -81,11 +60,9 @@ static void skipped_user_kernel(const char *why)
   fprintf(stderr, "tilescope: warning: %s (this kernel is skipped)\n", why);
 }
 
-/* Loads the user kernels and removes the --kernel-file options from argv; returns 0 after
- * printing the error. */
-static int load_user_kernels(int *argc, char **argv)
+/* The *.cl files of the user kernels folder, each a variant. */
+static void load_user_dir(void (*skipped)(const char *why))
 {
-  ts_error err = { 0 };
   const char *dir = getenv("TILESCOPE_USER_KERNELS");
   char path[4096];
   if (!dir || !*dir) {
@@ -99,7 +76,21 @@ static int load_user_kernels(int *argc, char **argv)
     dir = path;
   }
   if (*dir)
-    ts_user_load_dir(dir, skipped_user_kernel);
+    ts_user_load_dir(dir, skipped);
+}
+
+/* Completions say nothing but the words: a user kernel that does not load is not one. */
+static void skipped_quietly(const char *why)
+{
+  (void)why;
+}
+
+/* Loads the user kernels and removes the --kernel-file options from argv; returns 0 after
+ * printing the error. */
+static int load_user_kernels(int *argc, char **argv)
+{
+  ts_error err = { 0 };
+  load_user_dir(skipped_user_kernel);
   /* --launch FILE: the launch file of the plain kernel file given (its kernel file needs no
    * lines of its own, as a library ships it) */
   int out = 1;
@@ -238,12 +229,20 @@ static int run_command(int argc, char **argv)
     exe[len] = 0;
     ts_isolate_set_program(exe);
   }
+  /* hidden: the man page (made at build time, so no user kernels in it) and the shell's
+   * completions (dist/tilescope.bash), from the commands' own tables (cli_doc.c) */
+  if (argc >= 2 && strcmp(argv[1], "--man") == 0)
+    return cli_man(argc - 2, argv + 2);
+  if (argc >= 2 && strcmp(argv[1], "--complete") == 0) {
+    load_user_dir(skipped_quietly);
+    return cli_complete(argc - 2, argv + 2);
+  }
   catch_signals(); /* first: a SIGINT while the user kernels load ends the command too */
   if (!load_user_kernels(&argc, argv))
     return EXIT_USAGE;
   const char *cmd = argc > 1 ? argv[1] : NULL;
   if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
-    usage(stdout);
+    cli_usage(stdout);
     return EXIT_OK;
   }
   if (cmd && strcmp(cmd, "--version") == 0) {
@@ -330,12 +329,12 @@ static int run_command(int argc, char **argv)
 #else
   if (!cmd) {
     fprintf(stderr, "tilescope: this build has no viewer (configured with TS_VIEWER=OFF)\n");
-    usage(stderr);
+    cli_usage(stderr);
     return EXIT_USAGE;
   }
 #endif
   fprintf(stderr, "tilescope: unknown command '%s'\n", cmd);
-  usage(stderr);
+  cli_usage(stderr);
   return EXIT_USAGE;
 }
 

@@ -64,10 +64,26 @@ static int parse_value(const char *cmd, const cli_opt *o, const char *v)
   return 0;
 }
 
+/* The commands build their option tables on their own stacks, pointing at their locals: the
+ * man page and the completions (cli_doc.c) read them as they are handed to the parser. Set
+ * only by those hidden commands, before any other work. */
+static cli_describer describer;
+static void *describer_ctx;
+
+void cli_set_describer(cli_describer fn, void *ctx)
+{
+  describer = fn;
+  describer_ctx = ctx;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int nopts,
               const char **pos, int maxpos, int *npos, const char *usage)
 {
   *npos = 0;
+  if (describer) {
+    describer(describer_ctx, cmd, usage, opts, nopts);
+    return -1;
+  }
   int only_pos = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "paths.h"
 #include "ts_run.h"
@@ -66,6 +67,13 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, int nopts,
               const char **pos, int maxpos, int *npos, const char *usage);
 
+/* What a describer is handed instead of a parse: the command, its usage text and its
+ * option table, as --help prints them (cli_doc.c makes the man page and the completions of
+ * them). While one is set, cli_parse calls it and returns -1, as after --help; NULL unsets. */
+typedef void (*cli_describer)(void *ctx, const char *cmd, const char *usage, const cli_opt *opts,
+                              int nopts);
+void cli_set_describer(cli_describer fn, void *ctx);
+
 /* Whether an image output's name says what is written: no extension, .png (or .gif when gif
  * is set); else prints the error (naming cmd's option opt) and returns 0. */
 int cli_image_name(const char *cmd, const char *opt, const char *path, int gif);
@@ -88,6 +96,10 @@ int cli_record_input(const char *cmd, const char *given, const char *record, con
                      char *buf, size_t n, const char **input);
 /* Prints s to stdout as a JSON string (ts_json_string). */
 void cli_json_string(const char *s);
+
+/* A run's hazards and pattern advice, as `run` prints them (cmd_run.c; shot --sarif reads
+ * them too). */
+void cli_print_findings(FILE *out, const ts_run *run);
 
 int cmd_run(int argc, char **argv);
 /* A plain kernel given with --kernel-file (main.c sets it), and its run (cmd_plain.c). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sarif.h"
 #include "ts_compare.h"
 #include "ts_number.h"
 
@@ -37,9 +38,10 @@ static int parse_allowance(const char *s, size_t total, size_t *out)
   return 1;
 }
 
-/* Images that cannot be compared pixel for pixel: one line, or a JSON object, and exit 1. */
+/* Images that cannot be compared pixel for pixel: one line (also into line, for --sarif), or a
+ * JSON object, and exit 1. */
 static int report_mismatch(const char *pa, const ts_image *a, const char *pb, const ts_image *b,
-                           int json)
+                           int json, char *line, size_t n)
 {
   char reason[64 + 2 * 4096];
   if (a->w != b->w || a->h != b->h)
@@ -47,6 +49,7 @@ static int report_mismatch(const char *pa, const ts_image *a, const char *pb, co
   else
     snprintf(reason, sizeof reason, "%s has %d channel%s, %s has %d", pa, a->c,
              a->c > 1 ? "s" : "", pb, b->c);
+  snprintf(line, n, "different: %s", reason);
   if (!json) {
     printf("different: %s\n", reason);
     return EXIT_DIFF;
@@ -66,12 +69,13 @@ static int report_mismatch(const char *pa, const ts_image *a, const char *pb, co
 int cmd_diff(int argc, char **argv)
 {
   int tol = 0, json = 0;
-  const char *allow = NULL, *out_path = NULL;
+  const char *allow = NULL, *out_path = NULL, *sarif_path = NULL;
   const cli_opt opts[] = {
     { "--tolerance", 0, OPT_INT, &tol, "N", "largest channel difference that counts as equal (0..255, default 0)", NULL },
     { "--max-diff-pixels", 0, OPT_STR, &allow, "N|P%", "differing pixels allowed (default 0)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "DIFF.png", "write a diff image (differences in red)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL, "print the result as one JSON object", NULL },
+    { "--sarif", 0, OPT_STR, &sarif_path, "OUT.sarif", "write the verdict as SARIF 2.1.0, a result at A when they differ (docs/ci.md)", NULL },
   };
   const char *pos[2];
   int npos;
@@ -89,12 +93,16 @@ int cmd_diff(int argc, char **argv)
     fprintf(stderr, "tilescope diff: --tolerance %d: must be 0..255\n", tol);
     return EXIT_USAGE;
   }
-  const cli_file ins[] = { { "A", pos[0] }, { "B", pos[1] } }, outs[] = { { "-o", out_path } };
-  if (!cli_check_files("diff", ins, 2, outs, 1))
+  const cli_file ins[] = { { "A", pos[0] }, { "B", pos[1] } },
+                 outs[] = { { "-o", out_path }, { "--sarif", sarif_path } };
+  if (!cli_check_files("diff", ins, 2, outs, 2))
     return EXIT_USAGE;
   ts_error err = { 0 };
   ts_image *a = NULL, *b = NULL, *d = NULL;
   int rc = EXIT_USAGE;
+  char verdict[128 + 2 * 4096] = ""; /* "different: ..." for --sarif; "" when the same */
+  size_t differing = 0;
+  int max_diff = -1;
   if (ts_image_load_png(pos[0], &a, &err) != TS_OK || ts_image_load_png(pos[1], &b, &err) != TS_OK) {
     fprintf(stderr, "tilescope diff: %s\n", err.msg);
     goto out;
@@ -106,10 +114,10 @@ int cmd_diff(int argc, char **argv)
     goto out;
   }
   if (a->w != b->w || a->h != b->h || a->c != b->c) {
-    rc = report_mismatch(pos[0], a, pos[1], b, json);
+    rc = report_mismatch(pos[0], a, pos[1], b, json, verdict, sizeof verdict);
     if (out_path && !json)
       printf("no diff image: %s was not written\n", out_path);
-    goto out;
+    goto verdict;
   }
   ts_diff_stats s;
   size_t hist[256];
@@ -120,6 +128,13 @@ int cmd_diff(int argc, char **argv)
     goto fail;
   int same = s.differing <= allowed;
   double share = (double)s.differing / (double)s.pixels;
+  if (!same) {
+    snprintf(verdict, sizeof verdict, "different: %zu of %zu pixels differ by more than %d "
+             "(%.4f%%), largest difference %d, PSNR %.2f dB", s.differing, s.pixels, tol,
+             100.0 * share, s.max_diff, s.psnr);
+    differing = s.differing;
+    max_diff = s.max_diff;
+  }
   /* The smallest tolerance that passes with this pixel allowance (hist falls as t grows and
    * hist[255] is 0), and the smallest allowance that passes with this tolerance. */
   int pass_tol = 0;
@@ -159,6 +174,15 @@ int cmd_diff(int argc, char **argv)
       printf("wrote %s\n", out_path);
   }
   rc = same ? EXIT_OK : EXIT_DIFF;
+verdict:
+  if (sarif_path) { /* no result when they are the same */
+    sarif_log *log = sarif_create();
+    if (verdict[0])
+      sarif_add_image_diff(log, verdict, pos[0], pos[1], differing, max_diff);
+    if (!sarif_save(log, "diff", sarif_path, json ? NULL : stdout))
+      rc = EXIT_USAGE;
+    sarif_destroy(log);
+  }
   goto out;
 fail:
   fprintf(stderr, "tilescope diff: %s\n", err.msg);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sarif.h"
 #include "ts_compare.h"
 #include "ts_isolate.h"
 #include "ts_npy.h"
@@ -244,7 +245,7 @@ int cmd_run_plain(int argc, char **argv)
              *kernels = NULL, *pixel = NULL, *sim_path = NULL;
   int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
   double timeout = 300;
-  const char *isolate_s = NULL, *fail_on = NULL;
+  const char *isolate_s = NULL, *fail_on = NULL, *sarif_path = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -261,6 +262,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--isolate", 0, OPT_STR, &isolate_s, "process|none", "run the kernel in a process of its own (default), or in this one", NULL },
     { "--fail-on", 0, OPT_STR, &fail_on, "benign", "with --observe: exit 1 on benign races too (every writer wrote the same value)", NULL },
     { "--sim", 0, OPT_STR, &sim_path, "FILE.sim", "launch the kernel as this Oclgrind simulator file describes it (instead of --kernel-file)", NULL },
+    { "--sarif", 0, OPT_STR, &sarif_path, "OUT.sarif", "write the findings of --observe as SARIF 2.1.0, for code scanning (docs/ci.md)", NULL },
   };
   const char *pos[1];
   int npos;
@@ -325,8 +327,8 @@ int cmd_run_plain(int argc, char **argv)
     return EXIT_USAGE;
   const cli_file ins[] = { { "--kernel-file", cli_plain_file }, { "--launch", cli_plain_launch },
                            { "-i", in_path }, { "--expect", expect_path }, { "--sim", sim_path } };
-  const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path } };
-  if (!cli_check_files("run", ins, 5, outs, 2))
+  const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path }, { "--sarif", sarif_path } };
+  if (!cli_check_files("run", ins, 5, outs, 3))
     return EXIT_USAGE;
   const char *kdir = paths_kernels_dir(kernels);
   if (!kdir)
@@ -426,7 +428,7 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
   if (!plain && plain_failed == TS_OK && res && ts_plain_unsafe_access(res))
-    fprintf(o, "the plain run was not made: it would access memory %s (below); the output is the "
+    fprintf(o, "the plain run was not made: it would %s (below); the output is the "
                "observed run's, which performs none of those accesses\n",
             ts_plain_unsafe_access(res));
   else if (!plain && plain_failed == TS_OK && res)
@@ -493,6 +495,11 @@ int cmd_run_plain(int argc, char **argv)
       rc = EXIT_USAGE;
     }
   }
+  /* --sarif: the findings above (none without --observe), also when the plain run failed */
+  if (sarif_path && !sarif_write_plain("run", sarif_path, d, res, fail_benign, json ? NULL : o)) {
+    rc = EXIT_USAGE;
+    goto out;
+  }
   if (plain_failed != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     rc = usage_error(plain_failed) ? EXIT_USAGE : EXIT_DIFF;
@@ -553,19 +560,16 @@ int cmd_run_plain(int argc, char **argv)
     printf("]");
     if (res) {
       printf(",\"counts\":{");
-      static const char *keys[TS_NFIND] = { "outside_buffer", "race_groups", "race_local",
-                                            "race_global", "uninitialised", "footprint", "tile",
-                                            "barrier_divergence", "access_mode", "misaligned",
-                                            "benign_race", "private_bounds" };
-      for (int k = 0; k < TS_NFIND; k++)
-        printf("%s\"%s\":%llu", k ? "," : "", keys[k], (unsigned long long)res->counts[k]);
+      for (int k = 0; k < TS_NFIND; k++) /* the kinds by their words (sarif.c), as "kind" */
+        printf("%s\"%s\":%llu", k ? "," : "", sarif_plain_kind_key(k),
+               (unsigned long long)res->counts[k]);
       printf("},\"findings\":[");
       for (size_t i = 0; i < res->nfindings; i++) {
         char line[1024];
         ts_plain_finding_line(d, res, &res->findings[i], line, sizeof line);
-        printf("%s{\"kind\":%d,\"line\":%d,\"count\":%llu,\"text\":", i ? "," : "",
-               res->findings[i].kind, res->findings[i].line,
-               (unsigned long long)res->findings[i].count);
+        printf("%s{\"kind\":\"%s\",\"kind_id\":%d,\"line\":%d,\"count\":%llu,\"text\":",
+               i ? "," : "", sarif_plain_kind_key(res->findings[i].kind), res->findings[i].kind,
+               res->findings[i].line, (unsigned long long)res->findings[i].count);
         cli_json_string(line);
         printf("}");
       }

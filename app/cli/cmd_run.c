@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sarif.h"
 #include "ts_export.h"
 #include "ts_number.h"
 #include "ts_observe.h"
@@ -44,12 +45,13 @@ static ts_status write_integral_png(ts_outfile *of, const ts_run *run, ts_error 
   return st;
 }
 
-/* Writes every output asked for (paths[i] NULL: not asked) into temporary files, then renames
- * them all into place together: an interrupted or failed run leaves the old set or the new. */
-static ts_status write_outputs(const char *const paths[4], const ts_run *run, const char *in_path,
-                               ts_error *err)
+/* Writes every output asked for (paths[i] NULL: not asked; paths[4], --sarif, from the log)
+ * into temporary files, then renames them all into place together: an interrupted or failed
+ * run leaves the old set or the new. */
+static ts_status write_outputs(const char *const paths[5], const ts_run *run, const char *in_path,
+                               const sarif_log *sarif, ts_error *err)
 {
-  ts_outfile of[4];
+  ts_outfile of[5];
   int n = 0;
   ts_status st = TS_OK;
   for (int i = 0; i < 4 && st == TS_OK; i++) {
@@ -71,6 +73,8 @@ static ts_status write_outputs(const char *const paths[4], const ts_run *run, co
                     : ts_trace_write_to(o, run, in_path, err);
     }
   }
+  if (st == TS_OK && paths[4] && (st = ts_outfile_open(&of[n], paths[4], err)) == TS_OK)
+    sarif_write_to(sarif, &of[n++]);
   if (st == TS_OK)
     return ts_outfile_commit_all(of, n, err);
   for (int i = 0; i < n; i++)
@@ -78,7 +82,7 @@ static ts_status write_outputs(const char *const paths[4], const ts_run *run, co
   return st;
 }
 
-static void print_hazards(const ts_run *run)
+static void print_hazards(FILE *out, const ts_run *run)
 {
   size_t n;
   const ts_hazard *h = ts_run_hazards(run, &n);
@@ -87,50 +91,50 @@ static void print_hazards(const ts_run *run)
   for (size_t i = 0; i < show; i++) {
     const ts_pass_sched *ps = &s->pass[h[i].pass];
     uint32_t c = h[i].consumer, p = h[i].producer, w = (uint32_t)ps->tw;
-    printf("hazard: pass %d thread (%u,%u) started at tick %" PRId64
-           " and read what thread (%u,%u) writes, which ends at tick %" PRId64 "\n",
-           h[i].pass + 1, c % w, c / w, ps->t[c].start_tick, p % w, p / w, ps->t[p].end_tick);
+    fprintf(out, "hazard: pass %d thread (%u,%u) started at tick %" PRId64
+                 " and read what thread (%u,%u) writes, which ends at tick %" PRId64 "\n",
+                 h[i].pass + 1, c % w, c / w, ps->t[c].start_tick, p % w, p / w, ps->t[p].end_tick);
   }
   if (n > show)
-    printf("hazard: ... and %zu more\n", n - show);
+    fprintf(out, "hazard: ... and %zu more\n", n - show);
 }
 
 /* The device's run beside the simulator's: the summary, the wrong tiles, the hazards the
  * simulator predicts for the same schedule and the races (reads no chain of waits orders). */
-static void print_device(const ts_run *run)
+static void print_device(FILE *out, const ts_run *run)
 {
   const ts_dev_run *d = ts_run_device_result(run);
   const ts_sched *s = ts_run_sched(run);
   char line[400];
   ts_dev_summary(d, line, sizeof line);
-  printf("%s\n", line);
+  fprintf(out, "%s\n", line);
   ts_dev_path_line(d, s, line, sizeof line);
-  printf("%s\n", line);
+  fprintf(out, "%s\n", line);
   size_t nh, nr;
   ts_run_hazards(run, &nh);
   const ts_hazard *r = ts_run_races(run, &nr);
-  printf("simulated: %" PRId64 " ticks, %zu hazard%s in %zu thread%s\n", s->length, nh,
-         nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
-         ts_run_hazardous_threads(run) == 1 ? "" : "s");
-  printf("races: %zu read%s that no chain of waits orders\n", nr, nr == 1 ? "" : "s");
+  fprintf(out, "simulated: %" PRId64 " ticks, %zu hazard%s in %zu thread%s\n", s->length, nh,
+               nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
+               ts_run_hazardous_threads(run) == 1 ? "" : "s");
+  fprintf(out, "races: %zu read%s that no chain of waits orders\n", nr, nr == 1 ? "" : "s");
   for (size_t i = 0; i < nr && i < 5; i++) {
     uint32_t w = (uint32_t)s->pass[r[i].pass].tw;
-    printf("race: pass %d thread (%u,%u) reads what thread (%u,%u) writes\n", r[i].pass + 1,
-           r[i].consumer % w, r[i].consumer / w, r[i].producer % w, r[i].producer / w);
+    fprintf(out, "race: pass %d thread (%u,%u) reads what thread (%u,%u) writes\n", r[i].pass + 1,
+                 r[i].consumer % w, r[i].consumer / w, r[i].producer % w, r[i].producer / w);
   }
   if (nr > 5)
-    printf("race: ... and %zu more\n", nr - 5);
+    fprintf(out, "race: ... and %zu more\n", nr - 5);
   const ts_pass_sched *ps = &s->pass[s->npasses - 1];
   uint32_t shown = 0, w = (uint32_t)ps->tw;
   for (uint32_t id = 0; id < ps->n && shown < 5; id++)
     if (d->wrong[id]) {
       const ts_thread *t = &ps->t[id];
-      printf("wrong tile: pass %d thread (%u,%u), ticket %u; simulated: %d hazard%s\n",
-             s->npasses, id % w, id / w, t->dispatch, t->hazards, t->hazards == 1 ? "" : "s");
+      fprintf(out, "wrong tile: pass %d thread (%u,%u), ticket %u; simulated: %d hazard%s\n",
+                   s->npasses, id % w, id / w, t->dispatch, t->hazards, t->hazards == 1 ? "" : "s");
       shown++;
     }
   if (d->nwrong > shown)
-    printf("wrong tile: ... and %u more\n", d->nwrong - shown);
+    fprintf(out, "wrong tile: ... and %u more\n", d->nwrong - shown);
 }
 
 /* Whether the device broke its own ordering: tiles came out wrong although the scoreboard
@@ -151,7 +155,7 @@ static int device_broke(const ts_run *run)
 /* The pattern advice as text: each vector the pattern misses, with the reads that need it,
  * each it does not need, with what it costs in ticks, and what would do (README: pattern
  * advice). */
-static void print_advice(const ts_run *run, const ts_run_params *p)
+static void print_advice(FILE *out, const ts_run *run, const ts_run_params *p)
 {
   ts_advice a;
   ts_error err = { 0 };
@@ -159,12 +163,12 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
     /* its header declares what it reads of its input, not of its own output as committed:
      * advice from those footprints would call needed vectors unneeded */
     if (p->sched.pattern != TS_PAT_NONE)
-      printf("advice: none for a kernel of the dialect: its header cannot declare reads of the "
-             "output as committed (--observe sees every read)\n");
+      fprintf(out, "advice: none for a kernel of the dialect: its header cannot declare reads "
+                   "of the output as committed (--observe sees every read)\n");
     return;
   }
   if (ts_run_advice(run, &a, &err) != TS_OK) {
-    printf("advice: %s\n", err.msg);
+    fprintf(out, "advice: %s\n", err.msg);
     return;
   }
   const char *pat = ts_pattern_name(p->sched.pattern);
@@ -176,9 +180,9 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
     char pass[24] = "";
     if (npasses > 1)
       snprintf(pass, sizeof pass, " in pass %d", m->pass + 1);
-    printf("advice: (%d,%d) missing%s: %u thread%s read%s %s, which no chain of waits orders "
-           "first\n", m->v.dx, m->v.dy, pass, m->threads, m->threads == 1 ? "" : "s",
-           m->threads == 1 ? "s" : "", words);
+    fprintf(out, "advice: (%d,%d) missing%s: %u thread%s read%s %s, which no chain of waits orders "
+                 "first\n", m->v.dx, m->v.dy, pass, m->threads, m->threads == 1 ? "" : "s",
+                 m->threads == 1 ? "s" : "", words);
   }
   for (int i = 0; i < a.nunneeded; i++) {
     const ts_advice_vec *u = &a.unneeded[i];
@@ -186,28 +190,29 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
     for (int k = 0; k < a.nread; k++)
       read |= a.read[k].v.dx == u->v.dx && a.read[k].v.dy == u->v.dy;
     ts_vec_words(u->v, words, sizeof words);
-    printf("advice: (%d,%d) unneeded: %s %s; it costs %" PRId64 " tick%s (%" PRId64
-           " with it, %" PRId64 " without)\n", u->v.dx, u->v.dy,
-           read ? "the reads of" : "no thread reads", words,
-           u->ticks_with - u->ticks_without, u->ticks_with - u->ticks_without == 1 ? "" : "s",
-           u->ticks_with, u->ticks_without);
+    fprintf(out, "advice: (%d,%d) unneeded: %s %s; it costs %" PRId64 " tick%s (%" PRId64
+                 " with it, %" PRId64 " without)\n", u->v.dx, u->v.dy,
+                 read ? "the reads of" : "no thread reads", words,
+                 u->ticks_with - u->ticks_without, u->ticks_with - u->ticks_without == 1 ? "" : "s",
+                 u->ticks_with, u->ticks_without);
     if (read)
-      printf("        (they stay ordered through the other waits)\n");
+      fprintf(out, "        (they stay ordered through the other waits)\n");
   }
   if (a.nmissing == 0 && a.nunneeded == 0) {
     if (a.nread == 0 && a.nneeded == 0)
       return; /* nothing read, nothing waited for: nothing to say */
     if (a.nread == 0)
-      printf("advice: no thread reads another's output in its pass: %s is all it needs (from "
-             "the declared footprints)\n", pat);
+      fprintf(out, "advice: no thread reads another's output in its pass: %s is all it needs (from "
+                   "the declared footprints)\n", pat);
     else
-      printf("advice: %s orders every read, and each of its %d vector%s is needed (from the "
-             "declared footprints)\n", pat, a.nneeded, a.nneeded == 1 ? "" : "s");
+      fprintf(out, "advice: %s orders every read, and each of its %d vector%s is needed (from the "
+                   "declared footprints)\n", pat, a.nneeded, a.nneeded == 1 ? "" : "s");
     return;
   }
   if (a.nmissing && !a.suggest_ok) {
-    printf("advice: no pattern orders every read under the walk %s, which dispatches a tile "
-           "before one it reads (from the declared footprints)\n", ts_walk_name(p->sched.walk));
+    fprintf(out, "advice: no pattern orders every read under the walk %s, which dispatches a "
+                 "tile before one it reads (from the declared footprints)\n",
+                 ts_walk_name(p->sched.walk));
     return;
   }
   const ts_vec *v = a.nmissing ? a.suggest : NULL;
@@ -216,28 +221,36 @@ static void print_advice(const ts_run *run, const ts_run_params *p)
   for (int i = 0; !a.nmissing && i < n; i++)
     kept[i] = a.needed[i].v;
   ts_vec_list(v ? v : kept, n, list, sizeof list);
-  printf("advice: %s %s every read: %" PRId64 " ticks under the walk %s, against %" PRId64
-         " with %s (from the declared footprints)\n", list, a.nmissing ? "would order" : "orders",
-         a.nmissing ? a.suggest_ticks : a.unneeded[a.nunneeded - 1].ticks_without,
-         ts_walk_name(p->sched.walk), a.ticks, pat);
+  fprintf(out, "advice: %s %s every read: %" PRId64 " ticks under the walk %s, against %" PRId64
+               " with %s (from the declared footprints)\n", list,
+               a.nmissing ? "would order" : "orders",
+               a.nmissing ? a.suggest_ticks : a.unneeded[a.nunneeded - 1].ticks_without,
+               ts_walk_name(p->sched.walk), a.ticks, pat);
+}
+
+void cli_print_findings(FILE *out, const ts_run *run)
+{
+  print_hazards(out, run);
+  print_advice(out, run, ts_run_params_of(run));
 }
 
 /* The run's summary as text: what ran, the first hazards, and the ticks and times (or the
  * device's run beside the simulator's). */
-static void print_text(const ts_run *run, const ts_run_params *p, const char *in_path,
+static void print_text(FILE *out, const ts_run *run, const ts_run_params *p, const char *in_path,
                        const ts_image *in, double kernel_ms)
 {
   const ts_sched *s = ts_run_sched(run);
   size_t nh;
   ts_run_hazards(run, &nh);
-  printf("%s on %s (%dx%dx%d): %d pass%s, %u thread%s, pattern %s, walk %s, %d slot%s, cost %d\n",
-         p->variant->name, in_path, in->w, in->h, in->c, s->npasses, s->npasses > 1 ? "es" : "",
-         s->total, s->total == 1 ? "" : "s", ts_pattern_name(p->sched.pattern),
-         ts_walk_name(p->sched.walk), p->sched.slots, p->sched.slots == 1 ? "" : "s", p->cost);
-  print_hazards(run);
-  print_advice(run, p);
+  fprintf(out,
+          "%s on %s (%dx%dx%d): %d pass%s, %u thread%s, pattern %s, walk %s, %d slot%s, cost %d\n",
+          p->variant->name, in_path, in->w, in->h, in->c, s->npasses, s->npasses > 1 ? "es" : "",
+          s->total, s->total == 1 ? "" : "s", ts_pattern_name(p->sched.pattern),
+          ts_walk_name(p->sched.walk), p->sched.slots, p->sched.slots == 1 ? "" : "s", p->cost);
+  print_hazards(out, run);
+  print_advice(out, run, p);
   if (p->exec_device) {
-    print_device(run);
+    print_device(out, run);
     return;
   }
   char timing[400];
@@ -246,10 +259,10 @@ static void print_text(const ts_run *run, const ts_run_params *p, const char *in
              ts_cl_device(p->cl)->name, kernel_ms, ts_run_exec_ms(run));
   else
     snprintf(timing, sizeof timing, "cpu model %.1f ms", ts_run_exec_ms(run));
-  printf("tick %" PRId64 " of %" PRId64 ", %zu hazard%s in %zu thread%s, mean %.1f threads "
-         "running, %s\n",
-         ts_run_tick(run), s->length, nh, nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
-         ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
+  fprintf(out, "tick %" PRId64 " of %" PRId64 ", %zu hazard%s in %zu thread%s, mean %.1f threads "
+               "running, %s\n",
+               ts_run_tick(run), s->length, nh, nh == 1 ? "" : "s", ts_run_hazardous_threads(run),
+               ts_run_hazardous_threads(run) == 1 ? "" : "s", ts_sched_mean_running(s), timing);
 }
 
 /* One hazard or race as JSON: the pass (from 1), the consumer and producer threads, and for a
@@ -543,6 +556,45 @@ static int parse_fail_on(const char *list, int *hazards, int *races, int *wrong)
   return 1;
 }
 
+/* --sarif: what the run prints goes through a memory stream too, whose finding lines become
+ * the log's results (sarif_add_run_text): tee_to gives the stream to print to, tee_done copies
+ * what was printed since to the real one (NULL: none, under --json). Without --sarif (no
+ * stream) the printing goes straight to the real one. */
+typedef struct tee {
+  FILE *mem;
+  char *buf;
+  size_t len, done;
+} tee;
+
+static int tee_open(tee *t)
+{
+  t->mem = open_memstream(&t->buf, &t->len);
+  if (!t->mem)
+    fprintf(stderr, "tilescope run: --sarif: out of memory\n");
+  return t->mem != NULL;
+}
+
+static FILE *tee_to(tee *t, FILE *real)
+{
+  return t->mem ? t->mem : real;
+}
+
+static void tee_done(tee *t, FILE *real)
+{
+  if (!t->mem || fflush(t->mem) != 0)
+    return;
+  if (real)
+    fwrite(t->buf + t->done, 1, t->len - t->done, real);
+  t->done = t->len;
+}
+
+static void tee_close(tee *t)
+{
+  if (t->mem)
+    fclose(t->mem);
+  free(t->buf);
+}
+
 int cmd_run(int argc, char **argv)
 {
   cli_sched cs;
@@ -551,7 +603,7 @@ int cmd_run(int argc, char **argv)
              *trace_path = NULL, *expect_path = NULL;
   int stuck = -1, spin_limit = 0, have_spin = 0, json = 0, observe = 0, cx = -1, cy = -1;
   double timeout = 600; /* the supervisor's (main.c): parsed here to be checked and listed */
-  const char *thread_xy = NULL, *fail_on = NULL;
+  const char *thread_xy = NULL, *fail_on = NULL, *sarif_path = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -566,6 +618,7 @@ int cmd_run(int argc, char **argv)
     { "--json", 0, OPT_FLAG, &json, NULL, "print the summary as one JSON object (README: run --json)", NULL },
     { "--timeout", 0, OPT_DBL, &timeout, "S", "the watchdog: a run past S seconds is stopped, exit 1 (default 600)", NULL },
     { "--fail-on", 0, OPT_STR, &fail_on, "LIST", "exit 1 on these findings too: hazards, races, wrong (device tiles), any (README: exit codes)", NULL },
+    { "--sarif", 0, OPT_STR, &sarif_path, "OUT.sarif", "write the findings (hazards, advice, races, observed violations) as SARIF 2.1.0, for code scanning (docs/ci.md)", NULL },
     CLI_SCHED_OPTS(&cs),
   };
   const char *pos[1];
@@ -590,8 +643,8 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   const cli_file ins[] = { { "-i", in_path }, { "--expect", expect_path } };
   const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path }, { "--schedule", csv_path },
-                            { "--trace", trace_path } };
-  if (!cli_check_files("run", ins, 2, outs, 4))
+                            { "--trace", trace_path }, { "--sarif", sarif_path } };
+  if (!cli_check_files("run", ins, 2, outs, 5))
     return EXIT_USAGE;
   if ((trace_path || stuck >= 0 || have_spin) && !p.exec_device) {
     fprintf(stderr, "tilescope run: %s: needs --exec device\n",
@@ -633,6 +686,10 @@ int cmd_run(int argc, char **argv)
   double observe_ms = 0;
   int skip_plain = 0;
   int rc = EXIT_USAGE;
+  tee text = { 0 };
+  sarif_log *sarif = NULL;
+  if (sarif_path && (!(sarif = sarif_create()) || !tee_open(&text)))
+    goto out;
   if (ts_image_load_png(in_path, &in, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
@@ -666,8 +723,9 @@ int cmd_run(int argc, char **argv)
     goto out;
   }
   double kernel_ms = skip_plain ? observe_ms : ts_run_take_kernel_ms(run);
-  if (!json)
-    print_text(run, &p, in_path, in, kernel_ms);
+  if (!json || sarif)
+    print_text(tee_to(&text, stdout), run, &p, in_path, in, kernel_ms);
+  tee_done(&text, json ? NULL : stdout);
 
   int observed_ok = 1, checks[2] = { -1, -1 };
   if (observe && cx >= 0) { /* a thread in no pass's space: said, rather than no accesses */
@@ -682,13 +740,15 @@ int cmd_run(int argc, char **argv)
     }
   }
   if (observe) {
-    int orc = print_observed(json ? stderr : stdout, run, ob, &rep, observe_ms,
+    int orc = print_observed(tee_to(&text, json ? stderr : stdout), run, ob, &rep, observe_ms,
                              skip_plain ? -1 : kernel_ms);
+    tee_done(&text, json ? stderr : stdout);
     observed_ok = checks[0] = orc == 0;
   }
   int output_ok = 1;
   if (expect_path || (p.variant->file && !p.variant->unchecked && !cs.have_tick)) {
-    int crc = check_output(json ? stderr : stdout, run, expect_path, &err);
+    int crc = check_output(tee_to(&text, json ? stderr : stdout), run, expect_path, &err);
+    tee_done(&text, json ? stderr : stdout);
     if (crc < 0) {
       fprintf(stderr, "tilescope run: %s\n", err.msg);
       goto out;
@@ -696,18 +756,30 @@ int cmd_run(int argc, char **argv)
     output_ok = checks[1] = crc == 0;
   }
 
-  const char *const outputs[4] = { out_path, raw_path, csv_path, trace_path };
-  if (write_outputs(outputs, run, in_path, &err) != TS_OK) {
+  int broke = p.exec_device && device_broke(run);
+  if (sarif) { /* the findings of the lines above, and of the observation */
+    const sarif_fails fails = { fail_hazards, fail_races, fail_wrong || broke };
+    char found[1024];
+    const char *kdir = p.cl ? paths_kernels_dir(cs.kernels) : cs.kernels ? cs.kernels
+                       : paths_find_quiet("TILESCOPE_KERNELS", "kernels", "common.cl", found,
+                                          sizeof found);
+    sarif_add_run_text(sarif, run, kdir, text.buf, &fails);
+    if (observe)
+      sarif_add_observed(sarif, run, kdir, &rep);
+    if (sarif_failed(sarif))
+      goto out;
+  }
+  const char *const outputs[5] = { out_path, raw_path, csv_path, trace_path, sarif_path };
+  if (write_outputs(outputs, run, in_path, sarif, &err) != TS_OK) {
     fprintf(stderr, "tilescope run: %s\n", err.msg);
     goto out;
   }
   if (json)
     print_json(run, &p, in_path, in, kernel_ms, NULL, outputs, checks);
-  for (int i = 0; i < 4 && !json; i++)
+  for (int i = 0; i < 5 && !json; i++)
     if (outputs[i])
       printf("wrote %s\n", outputs[i]);
-  int device_ok = !(p.exec_device && device_broke(run));
-  rc = device_ok && observed_ok && output_ok ? EXIT_OK : EXIT_DIFF;
+  rc = !broke && observed_ok && output_ok ? EXIT_OK : EXIT_DIFF;
   /* --fail-on: findings that are not failures by default */
   size_t nh = 0, nr = 0;
   ts_run_hazards(run, &nh);
@@ -720,6 +792,8 @@ int cmd_run(int argc, char **argv)
     rc = EXIT_DIFF;
   }
 out:
+  tee_close(&text);
+  sarif_destroy(sarif);
   ts_obs_report_free(&rep);
   ts_observe_destroy(ob);
   ts_run_destroy(run);

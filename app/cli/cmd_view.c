@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "framebench.h"
 #include "plain_view.h"
+#include "sarif.h"
 #include "script.h"
 #include "ts_file.h"
 #include "ts_isolate.h"
@@ -27,7 +28,7 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
-      *dev_time, *pixel, *split;
+      *dev_time, *pixel, *split, *sarif;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale, have_zoom, have_bench,
       have_timeout;
   double zoom, scale, timeout;
@@ -317,6 +318,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "the device view at device time T (ns, or logical events) or at P% of the run", NULL },
     { "--split", 0, OPT_STR, &a->split, "SPEC", "two runs side by side on one cursor: the right half changes pattern=P, walk=W, variant=V, slots=N, cost=N (comma-separated), or device: the device's run beside the simulation", NULL },
     { "--timeout", 0, OPT_DBL, &a->timeout, "S", "shot: the watchdog, a run not done in S seconds ends the shot (default 600)", &a->have_timeout },
+    { "--sarif", 0, OPT_STR, &a->sarif, "OUT.sarif", "shot: write the findings it shows (a plain kernel's, or the run's hazards and advice) as SARIF 2.1.0 (docs/ci.md)", NULL },
     CLI_SCHED_OPTS(&a->cs),
   };
   const char *pos[1];
@@ -496,8 +498,37 @@ static int check_files(const char *cmd, const view_args *a, const char *out)
   const cli_file ins[] = { { "-i", a->input }, { "--record", a->record },
                            { "--script", a->script }, { "--kernel-file", cli_plain_file },
                            { "--launch", cli_plain_launch } };
-  const cli_file outs[] = { { "-o", out ? out : a->frames && !is_gif(a->out) ? NULL : a->out } };
-  return cli_check_files(cmd, ins, 5, outs, 1);
+  const cli_file outs[] = { { "-o", out ? out : a->frames && !is_gif(a->out) ? NULL : a->out },
+                            { "--sarif", a->sarif } };
+  return cli_check_files(cmd, ins, 5, outs, 2);
+}
+
+/* shot --sarif: the findings of what the shot shows, a plain kernel's observed run, or the
+ * run's hazards and pattern advice as `run` prints them, at their kernel's lines. */
+static int shot_sarif(viewer *v, const char *path)
+{
+  if (v->plain)
+    return sarif_write_plain("shot", path, v->plain->desc, v->plain->res, 0, stdout);
+  sarif_log *log = sarif_create();
+  if (log && v->have_snap && v->snap.run) {
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (m) {
+      cli_print_findings(m, v->snap.run);
+      fclose(m);
+    }
+    const sarif_fails none = { 0 };
+    char found[1024];
+    const char *kdir = v->kernels_dir[0] ? v->kernels_dir
+                       : paths_find_quiet("TILESCOPE_KERNELS", "kernels", "common.cl", found,
+                                          sizeof found);
+    sarif_add_run_text(log, v->snap.run, kdir, text ? text : "", &none);
+    free(text);
+  }
+  int ok = sarif_save(log, "shot", path, stdout);
+  sarif_destroy(log);
+  return ok;
 }
 
 static int run_viewer(const char *cmd, view_args *a, int offscreen)
@@ -564,6 +595,8 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
   else if (rc == EXIT_OK && !offscreen)
     while (!v->quit)
       viewer_frame(v, 0);
+  if (a->sarif && rc != EXIT_USAGE && !shot_sarif(v, a->sarif))
+    rc = EXIT_USAGE;
   anim_destroy(an);
   viewer_destroy(v);
   return rc;
@@ -575,6 +608,10 @@ int cmd_view(int argc, char **argv)
   int r = parse_view_args("view", argc, argv, &a, view_usage);
   if (r)
     return r < 0 ? EXIT_OK : r;
+  if (a.sarif) {
+    fprintf(stderr, "tilescope view: --sarif goes with shot (the window shows its findings)\n");
+    return EXIT_USAGE;
+  }
   a.no_display = !have_display();
   if (a.no_display && a.bench_frames == 0 && !a.out)
     a.out = "tilescope-shot.png";

@@ -13,18 +13,21 @@ static int readable(const char *path)
   return access(path, R_OK) == 0;
 }
 
-/* Finds `file` in a folder named `folder`: env, next to the executable, the source tree. */
-const char *paths_find_dir(const char *env_name, const char *folder, const char *file,
-                                 char *path, size_t size)
+/* Finds `file` in a folder named `folder`: env (env_name NULL: none), next to the executable
+ * (or ../ of it, or ../share/tilescope/ of it: an installed copy), the source tree; says why
+ * not unless quiet. */
+static const char *find_dir(const char *env_name, const char *folder, const char *file,
+                            char *path, size_t size, int quiet)
 {
-  const char *env = getenv(env_name);
+  const char *env = env_name ? getenv(env_name) : NULL;
   if (env && *env) {
     snprintf(path, size, "%s/%s", env, file);
     if (readable(path)) {
       snprintf(path, size, "%s", env);
       return path;
     }
-    fprintf(stderr, "tilescope: %s='%s' has no %s\n", env_name, env, file);
+    if (!quiet)
+      fprintf(stderr, "tilescope: %s='%s' has no %s\n", env_name, env, file);
     return NULL;
   }
   char exe[PATH_MAX / 2];
@@ -43,13 +46,38 @@ const char *paths_find_dir(const char *env_name, const char *folder, const char 
       }
     }
   }
+  /* the source tree it was built from, for developers (TILESCOPE_NO_SOURCE_TREE=1: not, to
+   * test an installed copy where that tree is still there) */
+  const char *no_src = getenv("TILESCOPE_NO_SOURCE_TREE");
   snprintf(path, size, "%s/%s/%s", TS_SOURCE_DIR, folder, file);
-  if (readable(path)) {
+  if (!(no_src && strcmp(no_src, "1") == 0) && readable(path)) {
     snprintf(path, size, "%s/%s", TS_SOURCE_DIR, folder);
     return path;
   }
-  fprintf(stderr, "tilescope: %s was not found (set %s)\n", file, env_name);
+  if (!quiet)
+    fprintf(stderr, "tilescope: %s was not found (set %s)\n", file, env_name);
   return NULL;
+}
+
+const char *paths_find_dir(const char *env_name, const char *folder, const char *file,
+                           char *path, size_t size)
+{
+  return find_dir(env_name, folder, file, path, size, 0);
+}
+
+const char *paths_find_quiet(const char *env_name, const char *folder, const char *file,
+                             char *path, size_t size)
+{
+  return find_dir(env_name, folder, file, path, size, 1);
+}
+
+const char *paths_doc(const char *name, char *path, size_t size)
+{
+  char dir[PATH_MAX];
+  if (!find_dir(NULL, "docs", name, dir, sizeof dir, 1))
+    return NULL;
+  snprintf(path, size, "%s/%s", dir, name);
+  return path;
 }
 
 const char *paths_default_asset(void)
