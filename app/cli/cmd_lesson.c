@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cmd_lesson.h"
+#include "paths.h"
 #include "ts_file.h"
 #include "ts_isolate.h"
 #include "ts_observe.h"
@@ -721,8 +722,11 @@ int cmd_lesson(int argc, char **argv)
   if (r)
     return r < 0 ? EXIT_OK : r;
   if (npos == 0) {
-    printf("the course, in assets/lessons/ (its README.md; solutions for teachers in "
-           "assets/lessons/solutions/):\n");
+    char dir[1024]; /* where it is: the source tree's assets/, or the installed share/ */
+    if (!paths_find_quiet("TILESCOPE_ASSETS", "assets", "lessons/README.md", dir, sizeof dir))
+      snprintf(dir, sizeof dir, "assets");
+    printf("the course, in %s/lessons/ (its README.md; solutions for teachers in "
+           "%s/lessons/solutions/):\n", dir, dir);
     for (int i = 0; i < NLESSONS; i++)
       printf("  %d  %-20s %s; your file: %s\n", i + 1, lessons[i].dir, lessons[i].title,
              lessons[i].file_kind);
