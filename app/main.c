@@ -100,6 +100,28 @@ static int load_user_kernels(int *argc, char **argv)
         argv[out++] = argv[i++];
       break;
     }
+    /* --sim FILE.sim for the window and shot (run reads its own): the launch that Oclgrind's
+     * simulator file gives, shown as a plain kernel's; `tilescope FILE.sim` opens it */
+    const char *c1 = *argc > 1 ? argv[1] : "";
+    size_t c1n = strlen(c1);
+    int shows = strcmp(c1, "shot") == 0 || strcmp(c1, "view") == 0 || c1[0] == '-' ||
+                (c1n > 4 && strcasecmp(c1 + c1n - 4, ".sim") == 0) ||
+                (c1n > 4 && strcasecmp(c1 + c1n - 4, ".png") == 0);
+    if (i == 1 && c1n > 4 && strcasecmp(c1 + c1n - 4, ".sim") == 0) {
+      cli_plain_file = c1;
+      cli_plain_sim = 1;
+      continue;
+    }
+    if (shows && (strcmp(argv[i], "--sim") == 0 || strncmp(argv[i], "--sim=", 6) == 0)) {
+      const char *f = argv[i][5] == '=' ? argv[i] + 6 : i + 1 < *argc ? argv[++i] : NULL;
+      if (!f || !*f || cli_plain_sim) {
+        fprintf(stderr, "tilescope: --sim %s\n", !f || !*f ? "needs a value (FILE.sim)" : "is given twice");
+        return 0;
+      }
+      cli_plain_file = f;
+      cli_plain_sim = 1;
+      continue;
+    }
     if (strcmp(argv[i], "--launch") == 0 || strncmp(argv[i], "--launch=", 9) == 0) {
       const char *f = argv[i][8] == '=' ? argv[i] + 9 : i + 1 < *argc ? argv[++i] : NULL;
       if (!f || !*f || cli_plain_launch) {
@@ -141,6 +163,11 @@ static int load_user_kernels(int *argc, char **argv)
     int plain = cli_plain_launch || ts_plain_is_plain((const char *)text, len);
     free(text);
     if (plain) {
+      if (cli_plain_file && cli_plain_sim) {
+        fprintf(stderr, "tilescope: --kernel-file %s: the simulator file %s names its kernel "
+                "file itself\n", file, cli_plain_file);
+        return 0;
+      }
       if (cli_plain_file) {
         fprintf(stderr, "tilescope: --kernel-file %s: one plain kernel file at a time (%s was given too)\n",
                 file, cli_plain_file);

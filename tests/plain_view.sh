@@ -88,5 +88,25 @@ rc=$?
 check "shot --frames refuses a plain kernel ($(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]]"
 
+# Oclgrind's simulator files, shown: shot --sim and `tilescope FILE.sim` draw the launch its
+# file gives, the buffer it dumps as a grid of elements; the report names the file and its
+# finding.
+printf 'report\n' >"$tmp/r.txt"
+(cd "$src/tests/sim" && "$ts" shot --sim prefix_race.sim --size 640x400 --script "$tmp/r.txt" \
+  -o "$tmp/sim.png") >"$tmp/out" 2>&1
+rc=$?
+check "shot --sim ($(cat "$tmp/out"))" test $rc -eq 0 -a -s "$tmp/sim.png"
+check "  its report: the file, one run, one finding" grep -q "plain=prefix_race.sim runs=1 findings=1 plain_error=0" "$tmp/out"
+mkdir "$tmp/open" && cp "$src/tests/sim/prefix_race.cl" "$src/tests/sim/prefix_race.sim" "$tmp/open/"
+(cd "$tmp/open" && "$ts" prefix_race.sim --size 640x400) >"$tmp/out" 2>&1
+rc=$?
+check "tilescope FILE.sim opens it (no display: its screenshot) ($(cat "$tmp/out"))" \
+  test $rc -eq 0 -a -s "$tmp/open/tilescope-shot.png"
+"$ts" shot --sim "$tmp/absent.sim" -o "$tmp/no.png" >"$tmp/out" 2>&1
+rc=$?
+check "shot --sim of a missing file: exit 2, one line ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q absent.sim '$tmp/out'"
+check "  no picture" test ! -e "$tmp/no.png"
+
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -106,6 +106,8 @@ int cmd_run(int argc, char **argv);
 extern const char *cli_plain_file;
 /* Its launch file (--launch FILE, main.c), or NULL. */
 extern const char *cli_plain_launch;
+/* cli_plain_file is an Oclgrind simulator file (--sim, or `tilescope FILE.sim`) */
+extern int cli_plain_sim;
 int cmd_run_plain(int argc, char **argv);
 int cmd_bench_plain(int argc, char **argv);
 int cmd_plain_worker(void);

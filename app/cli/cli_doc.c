@@ -39,7 +39,9 @@ static const char global_text[] =
     "declared by the file's header; the *.cl files of $TILESCOPE_USER_KERNELS (default\n"
     "~/.config/tilescope/kernels) are loaded too; --launch FILE gives a plain kernel's\n"
     "launch description beside its file (docs/kernel-authors.md); run --sim FILE.sim\n"
-    "launches a kernel as an Oclgrind simulator file describes it\n";
+    "launches a kernel as an Oclgrind simulator file describes it, and shot --sim\n"
+    "FILE.sim, the viewer's --sim or `tilescope FILE.sim` show that launch, the buffer it\n"
+    "dumps as a grid of its elements\n";
 
 void cli_usage(FILE *f)
 {

@@ -35,6 +35,7 @@ static const char usage[] =
 
 const char *cli_plain_file;
 const char *cli_plain_launch;
+int cli_plain_sim;
 static const char *passes[TS_PLAIN_MAX_PASSES];
 static int npasses;
 
@@ -188,28 +189,6 @@ static ts_status run_here(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   return st;
 }
 
-/* An Oclgrind simulator file's launch: its head, its kernel file parsed (isolated with
- * timeout_s > 0), its arguments read against the kernel's, and the description's one pass;
- * the kernels see a 1x1 grey image they do not take. */
-static ts_status load_sim(const char *path, double timeout_s, ts_sim **sim, ts_plain_desc **d,
-                          ts_image **in, ts_error *err)
-{
-  ts_status st = ts_sim_head(path, sim, err);
-  if (st == TS_OK)
-    st = ts_plain_load_kernels((*sim)->program, (*sim)->options, timeout_s, d, err);
-  const ts_plain_kernel *k = st == TS_OK ? ts_plain_kernel_named(*d, (*sim)->kernel) : NULL;
-  if (st == TS_OK && !k)
-    st = ts_fail(err, TS_ERR_ARG, "%s:2: the kernel file %s has no kernel '%s'", path,
-                 (*sim)->program, (*sim)->kernel);
-  if (st == TS_OK)
-    st = ts_sim_args(*sim, k, err);
-  if (st == TS_OK)
-    st = ts_sim_desc(*sim, *d, err);
-  if (st == TS_OK && (st = ts_image_create(1, 1, 1, in, err)) == TS_OK)
-    (*in)->data[0] = 0;
-  return st;
-}
-
 /* What the simulator file marks dump, as oclgrind-kernel prints it. */
 static void print_dumps(const ts_sim *sim, const ts_plain_result *r, FILE *f)
 {
@@ -341,7 +320,7 @@ int cmd_run_plain(int argc, char **argv)
   ts_sim *sim = NULL;
   int rc = EXIT_USAGE;
   if (sim_path) {
-    if (load_sim(sim_path, isolate ? timeout : 0, &sim, &d, &in, &err) != TS_OK) {
+    if (ts_sim_load(sim_path, isolate ? timeout : 0, &sim, &d, &in, &err) != TS_OK) {
       fprintf(stderr, "tilescope run: %s\n", err.msg);
       goto out;
     }

@@ -4,6 +4,7 @@
  * schedule on the device too, and `--record` opens a saved record of such a run. With a plain
  * kernel (--kernel-file K.cl, plain_view.h) both show its observed run and work-groups. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "ts_isolate.h"
 #include "ts_number.h"
 #include "ts_record.h"
+#include "ts_sim.h"
 #include "viewer.h"
 #include "viewer_control.h"
 #include "viewer_shot.h"
@@ -144,6 +146,59 @@ fail:
 }
 
 /* Options to viewer options; prints the error and returns 0 on a bad value. */
+
+/* A simulator file's launch (--sim, tilescope FILE.sim): read and checked here, so that a bad
+ * one is one line before the window opens; the window's input is its shown buffer's first
+ * contents (ts_sim_load), through a temporary PNG removed at exit. */
+static char sim_dir[64], sim_png[160];
+
+static void sim_png_remove(void)
+{
+  if (sim_png[0])
+    unlink(sim_png);
+  if (sim_dir[0])
+    rmdir(sim_dir);
+}
+
+static int sim_input(const char *cmd, const view_args *a, vw_options *o)
+{
+  if (a->input) {
+    fprintf(stderr, "tilescope %s: --sim %s: the file says what to launch, on what: it takes no -i\n",
+            cmd, cli_plain_file);
+    return 0;
+  }
+  ts_sim *sim = NULL;
+  ts_plain_desc *d = NULL;
+  ts_image *in = NULL;
+  ts_error err = { 0 };
+  ts_status st = ts_sim_load(cli_plain_file, 60, &sim, &d, &in, &err);
+  if (st == TS_OK) {
+    /* named for the buffer it shows, as the input pane's title says */
+    const char *shown = "launch";
+    for (int i = 0; i < d->ndata; i++)
+      if (d->data[i].shown)
+        shown = d->data[i].name;
+    snprintf(sim_dir, sizeof sim_dir, "/tmp/tilescope-sim-XXXXXX");
+    if (!mkdtemp(sim_dir)) {
+      st = ts_fail(&err, TS_ERR_IO, "a temporary folder for its input: %s", strerror(errno));
+      sim_dir[0] = 0;
+    } else {
+      snprintf(sim_png, sizeof sim_png, "%s/%.60s before the run", sim_dir, shown);
+      atexit(sim_png_remove);
+      st = ts_image_save_png(sim_png, in, &err);
+    }
+  }
+  ts_image_destroy(in);
+  ts_plain_desc_free(d);
+  ts_sim_free(sim);
+  if (st != TS_OK) {
+    fprintf(stderr, "tilescope %s: %s\n", cmd, err.msg);
+    return 0;
+  }
+  o->input = sim_png;
+  return 1;
+}
+
 static int to_options(const char *cmd, view_args *a, vw_options *o)
 {
   memset(o, 0, sizeof *o);
@@ -226,6 +281,8 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   o->help = a->help_overlay;
   o->plain_file = cli_plain_file;
   o->plain_launch = cli_plain_launch;
+  if (cli_plain_sim && !sim_input(cmd, a, o))
+    return 0;
   /* the window's plain runs in a worker program of their own (plain_view.c): a kernel that
    * crashes or never ends costs the worker, and the window goes on */
   if (cli_plain_file)

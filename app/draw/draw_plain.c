@@ -9,6 +9,7 @@
  * plain_view through the const queries) and changes nothing of it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -224,10 +225,64 @@ static void draw_watch(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const 
   label(gl, rout, x + side / 2 + arm + 6, y + side / 2 + 4, WATCH, id);
 }
 
+/* The output's values, as the kernel left them (the raw lanes: 43, -7, 0.125), in each
+ * element when zoomed in far enough for them to fit: a buffer shown as a grid (a simulator
+ * file's) reads like its dump. */
+static void draw_values(vw_gl *gl, const vw_scene *s, const vw_rect *r, const ts_plain_result *res)
+{
+  if (!res || !res->raw || s->zoom < 16 || res->raw_channels != 1)
+    return;
+  int font = FONT_SMALL, lh = gl->g.font[font].height;
+  if ((float)lh > s->zoom - 2)
+    return;
+  int px0 = (int)fmaxf(0, floorf(s->cx - r->w / 2 / s->zoom));
+  int py0 = (int)fmaxf(0, floorf(s->cy - r->h / 2 / s->zoom));
+  int px1 = (int)fminf((float)res->raw_cols, ceilf(s->cx + r->w / 2 / s->zoom));
+  int py1 = (int)fminf((float)res->raw_rows, ceilf(s->cy + r->h / 2 / s->zoom));
+  size_t lane = (size_t)res->raw_lane;
+  for (int py = py0; py < py1; py++)
+    for (int px = px0; px < px1; px++) {
+      const uint8_t *q = res->raw + ((size_t)py * (size_t)res->raw_cols + (size_t)px) * lane;
+      char txt[32];
+      if (res->raw_float && lane == 4) {
+        float f;
+        memcpy(&f, q, 4);
+        snprintf(txt, sizeof txt, "%.4g", f);
+      } else if (res->raw_float) {
+        double f;
+        memcpy(&f, q, 8);
+        snprintf(txt, sizeof txt, "%.4g", f);
+      } else {
+        uint64_t u = 0;
+        memcpy(&u, q, lane < 8 ? lane : 8);
+        if (res->raw_signed && lane < 8 && (u >> (8 * lane - 1) & 1))
+          u |= ~(uint64_t)0 << (8 * lane);
+        if (res->raw_signed)
+          snprintf(txt, sizeof txt, "%lld", (long long)(int64_t)u);
+        else
+          snprintf(txt, sizeof txt, "%llu", (unsigned long long)u);
+      }
+      float w = (float)gfx_text_width(&gl->g, font, txt);
+      if (w > s->zoom - 2)
+        continue;
+      float x0, y0;
+      scene_to_screen(s, 1, (float)px, (float)py, &x0, &y0);
+      float tx = x0 + (s->zoom - w) / 2, ty = y0 + (s->zoom - (float)lh) / 2;
+      if (tx < r->x || ty < r->y || tx + w > r->x + r->w || ty + (float)lh > r->y + r->h)
+        continue;
+      const uint8_t *shade = res->out ? res->out->data + ((size_t)py * (size_t)res->out->w +
+                                                           (size_t)px) * (size_t)res->out->c
+                                      : NULL;
+      gfx_text(&gl->g, font, tx, ty, shade && *shade > 140 ? gfx_rgba(0, 0, 0, 1) : WHITE, txt);
+    }
+}
+
 void draw_plain_overlay(vw_gl *gl, const vw_scene *s)
 {
   const vw_rect *rin = &s->pane[0], *rout = &s->pane[1];
   const plain_view *pv = s->plain;
+  if (pv->res && s->input)
+    draw_values(gl, s, rout, pv->res);
   const ts_plain_launch *L = plain_view_launch(pv);
   if (!L || !L->groups || !s->input)
     return;

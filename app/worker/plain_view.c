@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "plain_view.h"
 #include "thread_sigstack.h"
 #include "ts_file.h"
+#include "ts_sim.h"
 
 struct pv_thread {
   SDL_Thread *thr;
@@ -63,8 +65,17 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  if (ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0, isolate_timeout, d,
-                           &err) != TS_OK) {
+  size_t pn = strlen(t->path);
+  int sim = pn > 4 && strcasecmp(t->path + pn - 4, ".sim") == 0; /* Oclgrind's simulator file */
+  ts_sim *sf = NULL;
+  ts_image *unused = NULL;
+  ts_status lst = sim ? ts_sim_load(t->path, isolate_timeout, &sf, d, &unused, &err)
+                      : ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0,
+                                             isolate_timeout, d, &err);
+  ts_sim_free(sf);
+  ts_image_destroy(unused);
+  if (lst != TS_OK) {
+    ts_plain_desc_free(*d);
     *d = NULL;
     snprintf(error, n, "%s", err.msg);
     return;

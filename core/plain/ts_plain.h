@@ -159,7 +159,14 @@ typedef struct ts_plain_data {
   uint8_t *bytes;                /* size bytes; NULL: uninitialised */
   int lane, is_float, is_signed; /* its element: bytes, kind */
   int ro, wo, dump;
+  int shown;                     /* the one shown (the first dumped, else the first buffer):
+                                  * read back as the output, a grid of elements
+                                  * (ts_plain_grid), and its first contents the input */
 } ts_plain_data;
+
+/* The grid a buffer of n elements is shown as: n in a row up to 64, else rows of the greatest
+ * whole divisor of n from 8 to 64 nearest its square root (one row when none is). */
+void ts_plain_grid(size_t n, int *cols, int *rows);
 
 /* A buffer a `buffer` line declares. */
 typedef enum ts_plain_bufrole { TS_BUF_INPUT = 1, TS_BUF_OUTPUT, TS_BUF_TEMP } ts_plain_bufrole;

@@ -119,6 +119,11 @@ rbuf *ts_plain_buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param
     b->channels = b->rows = 1;
     b->cols = (int)(dt->size / (size_t)dt->lane);
     b->step = dt->size;
+    if (dt->shown && a->role == TS_ARG_DATA) { /* shown: a grid of its elements */
+      b->shown = 1;
+      ts_plain_grid(dt->size / (size_t)dt->lane, &b->cols, &b->rows);
+      b->step = (size_t)b->cols * (size_t)dt->lane;
+    }
     b->bytes = a->role == TS_ARG_NULL ? 0 : dt->size;
     r->nbufs++;
     return b;

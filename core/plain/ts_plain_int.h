@@ -54,6 +54,8 @@ typedef struct rbuf {
   uint8_t *wmask;      /* observed: a byte a lane, 1 where an earlier pass wrote it (NULL:
                         * none tracked); the output's and the temporaries' */
   int image;           /* an OpenCL image (image2d_t) of 8-bit channels, not a buffer */
+  int shown;           /* a buffer given whole that is shown (ts_plain_data.shown): the
+                        * output, a grid of cols x rows elements */
   unsigned img_type;   /* then its channel type: CL_UNORM_INT8, CL_UNSIGNED_INT8, CL_SIGNED_INT8 */
 } rbuf;
 

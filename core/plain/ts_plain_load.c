@@ -9,6 +9,7 @@
 
 #include "ts_file.h"
 #include "ts_plain_int.h"
+#include "ts_sim.h"
 
 #define MAX_FILE (4u << 20)
 
@@ -95,4 +96,65 @@ ts_status ts_plain_load_kernels(const char *path, const char *options, double pa
   }
   *out = d;
   return TS_OK;
+}
+
+/* One element of a buffer given whole, as a number. */
+static double element(const ts_plain_data *dt, size_t i)
+{
+  const uint8_t *p = dt->bytes + i * (size_t)dt->lane;
+  if (dt->is_float)
+    return dt->lane == 8 ? *(const double *)(const void *)p : *(const float *)(const void *)p;
+  int64_t v = 0;
+  uint64_t u = 0;
+  memcpy(&u, p, (size_t)dt->lane);
+  if (dt->is_signed && dt->lane < 8 && (u >> (8 * dt->lane - 1) & 1))
+    u |= ~(uint64_t)0 << (8 * dt->lane);
+  v = (int64_t)u;
+  return dt->is_signed ? (double)v : (double)u;
+}
+
+ts_status ts_sim_load(const char *path, double timeout_s, ts_sim **sim, ts_plain_desc **d,
+                      ts_image **in, ts_error *err)
+{
+  *sim = NULL;
+  *d = NULL;
+  *in = NULL;
+  ts_status st = ts_sim_head(path, sim, err);
+  if (st == TS_OK)
+    st = ts_plain_load_kernels((*sim)->program, (*sim)->options, timeout_s, d, err);
+  const ts_plain_kernel *k = st == TS_OK ? ts_plain_kernel_named(*d, (*sim)->kernel) : NULL;
+  if (st == TS_OK && !k)
+    st = ts_fail(err, TS_ERR_ARG, "%s:2: the kernel file %s has no kernel '%s'", path,
+                 (*sim)->program, (*sim)->kernel);
+  if (st == TS_OK)
+    st = ts_sim_args(*sim, k, err);
+  if (st == TS_OK)
+    st = ts_sim_desc(*sim, *d, err);
+  /* the input shown: the shown buffer's first contents, normalised to grey (1x1 without) */
+  const ts_plain_data *dt = NULL;
+  for (int i = 0; st == TS_OK && *d && i < (*d)->ndata; i++)
+    if ((*d)->data[i].shown)
+      dt = &(*d)->data[i];
+  int cols = 1, rows = 1;
+  if (dt)
+    ts_plain_grid(dt->size / (size_t)dt->lane, &cols, &rows);
+  if (st == TS_OK && (st = ts_image_create(cols, rows, 1, in, err)) == TS_OK) {
+    size_t n = (size_t)cols * (size_t)rows;
+    memset((*in)->data, 0, n);
+    if (dt && dt->bytes) {
+      double lo = 0, hi = 0;
+      for (size_t i = 0; i < n; i++) {
+        double v = element(dt, i);
+        lo = i == 0 || v < lo ? v : lo;
+        hi = i == 0 || v > hi ? v : hi;
+      }
+      for (size_t i = 0; i < n; i++) {
+        double v = element(dt, i);
+        (*in)->data[i] = lo >= 0 && hi <= 255 && hi > lo ? (uint8_t)v
+                         : hi > lo                        ? (uint8_t)((v - lo) * 255.0 / (hi - lo))
+                                                          : 0;
+      }
+    }
+  }
+  return st;
 }

@@ -76,7 +76,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   lay->sink = (uint32_t)w;
   w += 64;
   for (int i = 0; i < ng; i++) {
-    lay->img[i] = gb[i]->role == TS_ARG_INPUT ? 0 : gb[i]->role == TS_ARG_OUTPUT ? 1 : -1;
+    lay->img[i] = gb[i]->role == TS_ARG_INPUT                   ? 0
+                  : gb[i]->role == TS_ARG_OUTPUT || gb[i]->shown ? 1
+                                                                 : -1;
     lay->shadow[i] = lay->mask[i] = 0;
     lay->mask_src[i] = NULL;
     lay->mask_lanes[i] = 0;

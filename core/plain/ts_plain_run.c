@@ -597,13 +597,14 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
      * the least value, when one is negative) to the largest */
     double top = 0, bottom = 0;
     int whole = 1;
-    for (size_t i = 0; ob->lane_bytes > 1 && i < n; i++) {
+    for (size_t i = 0; (ob->lane_bytes > 1 || ob->shown) && i < n; i++) {
       double v = ts_plain_lane_value(raw + i * (size_t)ob->lane_bytes, ob);
       top = v > top ? v : top;
       bottom = v < bottom ? v : bottom;
       whole &= v == floor(v);
     }
-    int norm = (top > 255 || bottom < 0 || !whole) && top > bottom && !low8;
+    /* a buffer shown as a grid: always spread over the greys, small counts too */
+    int norm = (top > 255 || bottom < 0 || !whole || ob->shown) && top > bottom && !low8;
     if (low8)
       snprintf(res->mapping, sizeof res->mapping, "as their low 8 bits");
     else if (norm && bottom < 0)
@@ -725,7 +726,7 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   /* the output: the first buffer of that role */
   rbuf *ob = NULL;
   for (int i = r.nbufs - 1; i >= 0; i--)
-    if (r.bufs[i].role == TS_ARG_OUTPUT)
+    if (r.bufs[i].role == TS_ARG_OUTPUT || (d->whole && r.bufs[i].shown && r.bufs[i].mem))
       ob = &r.bufs[i];
   if (st == TS_OK && !ob && !d->whole)
     st = ts_fail(err, TS_ERR_ARG, "%s: no pass has an output argument (name it out, or say ARG=output)",

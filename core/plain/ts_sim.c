@@ -597,7 +597,35 @@ ts_status ts_sim_desc(const ts_sim *s, ts_plain_desc *d, ts_error *err)
                                         : TS_ARG_DATA;
     snprintf(pa->expr, sizeof pa->expr, "%d", d->ndata++);
   }
+  /* the buffer shown: the first dumped, else the first */
+  int shown = -1;
+  for (int i = 0; i < d->ndata && shown < 0; i++)
+    if (d->data[i].dump && d->data[i].size >= (size_t)d->data[i].lane)
+      shown = i;
+  for (int i = 0; i < s->nargs && shown < 0; i++)
+    if (s->args[i].kind == TS_SIM_BUFFER)
+      for (int j = 0; j < d->ndata && shown < 0; j++)
+        if (strcmp(d->data[j].name, s->args[i].name) == 0 && d->data[j].size >= (size_t)d->data[j].lane)
+          shown = j;
+  if (shown >= 0)
+    d->data[shown].shown = 1;
   return TS_OK;
+}
+
+void ts_plain_grid(size_t n, int *cols, int *rows)
+{
+  size_t c = n;
+  if (n > 64) {
+    size_t best = 0, root = 1;
+    while ((root + 1) * (root + 1) <= n)
+      root++;
+    for (size_t k = 8; k <= 64; k++)
+      if (n % k == 0 && (!best || (k > root ? k - root : root - k) < (best > root ? best - root : root - best)))
+        best = k;
+    c = best ? best : n;
+  }
+  *cols = (int)(c ? c : 1);
+  *rows = (int)(c ? n / c : 1);
 }
 
 /* ---- the dump ---- */

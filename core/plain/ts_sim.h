@@ -78,4 +78,11 @@ const char *ts_sim_type_name(ts_sim_type t);
  * `Argument 'NAME': N bytes`, one `  NAME[i] = V` line per element, a blank line. */
 void ts_sim_dump(const ts_sim_arg *a, const void *bytes, FILE *f);
 
+/* A simulator file's launch, whole (ts_plain_load.c): its head, its kernel file parsed
+ * (isolated with timeout_s > 0), its arguments read against the kernel's, the description's
+ * one pass; and the input the window shows, the shown buffer's first contents as a grey grid
+ * (1x1 when it has none). */
+ts_status ts_sim_load(const char *path, double timeout_s, ts_sim **sim, ts_plain_desc **d,
+                      ts_image **in, ts_error *err);
+
 #endif
