@@ -580,10 +580,24 @@ int cmd_run_plain(int argc, char **argv)
     rc = EXIT_USAGE;
   /* what the kernel printed, once, from the run shown; a simulator file's as the device
    * printed it (an Oclgrind .ref compares it line for line), before its dumps */
-  if (shown->printed_bytes && !sim && !json)
+  int by_pass = d->npasses > 1 && !sim && !json && shown->printed_at[0] >= 0;
+  if (shown->printed_bytes && !sim && !json && !by_pass)
     printf("printed by the kernel (printf) in the %s run:\n", plain ? "plain" : "observed");
-  if (shown->printed_bytes) /* with --json, standard output is the JSON alone */
+  if (shown->printed_bytes && !by_pass) /* with --json, standard output is the JSON alone */
     fwrite(shown->printed, 1, shown->printed_bytes, json ? stderr : stdout);
+  for (int p = 0; by_pass && p < d->npasses; p++) { /* each pass's, labelled */
+    size_t from = (size_t)shown->printed_at[p] - (size_t)shown->printed_at[0];
+    size_t to = p + 1 < d->npasses && shown->printed_at[p + 1] >= 0
+                    ? (size_t)shown->printed_at[p + 1] - (size_t)shown->printed_at[0]
+                    : shown->printed_bytes;
+    if (to > shown->printed_bytes)
+      to = shown->printed_bytes;
+    if (from >= to)
+      continue;
+    printf("printed by the kernel (printf) in the %s run, pass %d (%s):\n",
+           plain ? "plain" : "observed", p + 1, d->pass[p].entry);
+    fwrite(shown->printed + from, 1, to - from, stdout);
+  }
   if (sim && !json)
     print_dumps(sim, shown, stdout);
 out:

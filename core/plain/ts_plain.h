@@ -399,6 +399,8 @@ typedef struct ts_plain_result {
   char *printed;               /* what the kernel printed (printf), in a run made in a process
                                 * of its own (else it went to standard output as it came) */
   size_t printed_bytes;
+  long printed_at[TS_PLAIN_MAX_PASSES]; /* where each pass's printing starts in printed (-1:
+                                         * not known, a run made in this process) */
 } ts_plain_result;
 
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ts_file.h"
 
@@ -720,9 +721,14 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   }
   /* buffers come with the passes; the input is filled once it exists */
   for (int i = 0; st == TS_OK && i < d->npasses; i++) {
+    /* where the pass's printf output starts, in a run whose standard output is captured
+     * (ts_plain_job_do: a file of its own; -1 elsewhere) */
+    fflush(stdout);
+    res->printed_at[i] = (long)lseek(1, 0, SEEK_CUR);
     if (st == TS_OK)
       st = run_pass(&r, i, o, res);
   }
+  fflush(stdout);
   /* the output: the first buffer of that role */
   rbuf *ob = NULL;
   for (int i = r.nbufs - 1; i >= 0; i--)
