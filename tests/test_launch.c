@@ -152,7 +152,7 @@ static void box_outside_contract(void)
         ts_plain_finding_line(d, o, &o->findings[f], line, sizeof line);
     CHECK(strstr(line, "lib_box16.cl:34: access outside every buffer (not performed) in box16x2: "
                        "work-group (2,0) item (0,") &&
-              strstr(line, "reads src pixel (7,31), past its end (it has 31 rows)"),
+              strstr(line, "src pixel (7,31), past its end (it has 31 rows)"),
           "the stray read: '%s'", line);
     line[0] = 0;
     for (size_t f = 0; f < o->nfindings; f++)
@@ -345,7 +345,7 @@ static void buffers_whole(void)
           ts_plain_finding_line(d, r, &r->findings[i], line, sizeof line);
       if (c == 0)
         CHECK(strstr(line, "scale.cl:6: access against the buffer's mode in scale: work-group (0) "
-                           "item (3) writes xs[3], which the launch made read-only"),
+                           "item (3) writes xs[i] at xs[3], which the launch made read-only"),
               "the read-only row's write: '%s'", line);
       else
         CHECK(r->nfindings == 0, "case 1: %zu findings", r->nfindings);

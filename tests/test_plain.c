@@ -282,7 +282,7 @@ static void broken_copies_caught(void)
   expect_race_line("broken_tile.cl", 22);
   expect_finding("broken_tile.cl", TS_FIND_TILE,
                  "broken_tile.cl:22: write outside the declared tile in tile_overwrite: "
-                 "work-group (0,0) item (15,0) writes out pixel (16,0) channel 0, outside its "
+                 "work-group (0,0) item (15,0) writes out[(y * W + x + 1) * C + c] at pixel (16,0) channel 0, outside its "
                  "tile of 16x16; ");
 }
 

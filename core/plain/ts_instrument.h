@@ -83,6 +83,8 @@ typedef struct walker {
    * elements set so far, ts_pw_NAME, so that a read of one nothing set is a finding. */
   CXCursor parr[16];
   int nparr;
+  /* the line of the last access numbered, and how many it has (ti_access_line) */
+  unsigned aline, acount;
 } walker;
 
 typedef struct span {

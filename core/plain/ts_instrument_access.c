@@ -54,8 +54,48 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
   else
     ti_sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
   ti_emit_body(w, o, c, s, k, kctx);
-  ti_sb_fmt(o, "), sizeof(%s), %d, %u))", t, ti_kind_of(ctx), s.line - w->line_base);
+  ti_sb_fmt(o, "), sizeof(%s), %d, %u))", t, ti_kind_of(ctx), ti_access_line(w, s));
   free(t);
+}
+
+/* An access's line word for the runtime, line | number << 16 (its number among its line's
+ * accesses, in the order they are written), its text kept for the findings (atexts). */
+unsigned ti_access_line(walker *w, span s)
+{
+  unsigned line = s.line - w->line_base;
+  if (w->dialect) /* the dialect's runtime takes the line alone */
+    return line;
+  if (line != w->aline) {
+    w->aline = line;
+    w->acount = 0;
+  }
+  unsigned k = w->acount < 255 ? w->acount++ : 255;
+  ts_plain_src *out = w->out;
+  if (w->rewrite && !w->dialect && k < 255 && s.t > s.s && s.t <= w->len) {
+    if ((out->natexts & (out->natexts + 1)) == 0 || out->natexts == 0) { /* 0, 1, 3, 7...: grow */
+      void *na = realloc(out->atexts, ((size_t)out->natexts * 2 + 2) * sizeof *out->atexts);
+      if (!na)
+        return line | k << 16;
+      out->atexts = na;
+    }
+    struct ts_access_text *t = &out->atexts[out->natexts++];
+    t->line = (int)line;
+    t->k = (int)k;
+    /* the text on one line, its blanks runs made one */
+    size_t n = 0;
+    for (unsigned i = s.s; i < s.t && n + 4 < sizeof t->text; i++) {
+      char ch = w->src[i] == '\n' || w->src[i] == '\t' ? ' ' : w->src[i];
+      if (ch == ' ' && n > 0 && t->text[n - 1] == ' ')
+        continue;
+      t->text[n++] = ch;
+    }
+    if (s.t - s.s >= sizeof t->text - 4 && n + 4 >= sizeof t->text) {
+      memcpy(t->text + n, "...", 3);
+      n += 3;
+    }
+    t->text[n] = 0;
+  }
+  return line | k << 16;
 }
 
 /* ---- private arrays followed element by element ---- */
@@ -230,7 +270,7 @@ static int emit_vector_call(walker *w, sbuf *o, CXCursor c, const char *name, sp
   ti_sb_fmt(o, "0, (%s)%s(%s uchar *)((%s) + (size_t)(%s) * %d), %d * sizeof(*(%s)), %d, %u))",
          ts, w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
          sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", ob.s ? ob.s : "", n, n,
-         pb.s ? pb.s : "", (store ? K_WRITE : K_READ) | K_VECTOR, s.line - w->line_base);
+         pb.s ? pb.s : "", (store ? K_WRITE : K_READ) | K_VECTOR, ti_access_line(w, s));
   note_wrapped(w, s);
   w->out->accesses++;
   free(ob.s);
@@ -414,7 +454,7 @@ static int emit_image_call(walker *w, sbuf *o, CXCursor c, const char *name, spa
   ti_sb_fmt(o, "%s, ", cb.s ? cb.s : "");
   if (wr)
     ti_sb_fmt(o, "%s, ", vb.s ? vb.s : "");
-  ti_sb_fmt(o, "%u)", s.line - w->line_base);
+  ti_sb_fmt(o, "%u)", ti_access_line(w, s));
   free(ib.s);
   free(sb.s);
   free(bb.s);
@@ -541,12 +581,12 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
           ti_sb_fmt(o, "(%s)%s(ts_c, (%s uchar *)(%s), sizeof(*(%s)), (long)(%.*s), %u)", ts,
                     sp == 1 ? "ts_gcx" : "ts_lcx", sp == 1 ? "__global" : "__local",
                     pb.s ? pb.s : "", pb.s ? pb.s : "", (int)(cms.t - cms.s), w->src + cms.s,
-                    s.line - w->line_base);
+                    ti_access_line(w, s));
         else
           ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
                  w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
                  sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "",
-                 out_fn ? K_WRITE : K_ATOMIC, s.line - w->line_base);
+                 out_fn ? K_WRITE : K_ATOMIC, ti_access_line(w, s));
         free(pb.s);
       } else {
         ti_emit(w, o, k->c[i], CTX_READ);

@@ -81,6 +81,7 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
 int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k);
 int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k, int ctx);
 void ti_track_arrays(walker *w, CXCursor fn);
+unsigned ti_access_line(walker *w, span s);
 int ti_tracked_array(const walker *w, CXCursor decl);
 
 #endif

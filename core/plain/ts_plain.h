@@ -107,6 +107,13 @@ typedef struct ts_plain_src {
                  * the first TS_PLAIN_LOOPS' rounds: observe.cl's TS_LOOPS) */
   int accesses; /* the places rewritten to check an access (TS_CALLS in observe.cl) */
   char *source; /* rewritten for observation (rewrite != 0), else NULL */
+  /* rewritten: each observed __global or __local access's text, by its line and its number
+   * among the line's accesses (the runtime's line word: line | number << 16) */
+  struct ts_access_text {
+    int line, k;
+    char text[80];
+  } *atexts;
+  int natexts;
   /* clang's analysis of the source: a private variable used before anything set it on every
    * way to the use (-Wuninitialized), its line and clang's words */
   int nuninit;
@@ -301,6 +308,7 @@ typedef struct ts_plain_place {
   uint32_t group, item, other_group, other_item;
   int other_line;       /* the other access of a race, where known (0: not) */
   int other_acc;        /* and what it did: 1 read, 2 wrote, 4 atomic (0: not known) */
+  int ax;               /* the access's number among its line's (ts_plain_src.atexts) */
 } ts_plain_place;
 
 #define TS_PLAIN_PLACES 4
@@ -316,6 +324,8 @@ typedef struct ts_plain_finding {
   ts_plain_place place[TS_PLAIN_PLACES];
   char value[96];       /* a benign race's: the value every writer wrote; clang's words for
                          * a use of a variable nothing set (place space 4) */
+  char access[80];      /* the first place's access as the source writes it (out[i + 1]),
+                         * or "" */
 } ts_plain_finding;
 
 /* A work-group's rectangles on the images: what it read of the input and wrote of the

@@ -341,7 +341,17 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   default:
     what[0] = 0;
   }
+  /* the element as the source reaches it, where that says more than its name: out[(y * W
+   * + x) * C + c] at pixel (5,3) channel 1 */
+  char at[300];
+  const char *bra = strchr(f->access, '[');
+  size_t wn = bra ? (size_t)(bra - f->access) : 0; /* "out pixel (5,3)": "pixel (5,3)" */
+  const char *rest = wn && strncmp(el, f->access, wn) == 0 && el[wn] == ' ' ? el + wn + 1 : el;
+  if (f->access[0] && bra && p->space == 0 && !strstr(el, f->access))
+    snprintf(at, sizeof at, "%s at %s", f->access, rest);
+  else
+    snprintf(at, sizeof at, "%s", el);
   snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s %s %s%s%s%s", base, f->line,
-           ts_plain_kind_name(f->kind), L->entry, g, it, verb, el, what[0] ? ", " : "", what,
+           ts_plain_kind_name(f->kind), L->entry, g, it, verb, at, what[0] ? ", " : "", what,
            more);
 }

@@ -77,6 +77,8 @@ typedef struct runner {
   int many;            /* the last observed build had over TS_MANY_AT checked accesses */
   int cpu;             /* the device is a CPU: observe.cl's TS_GROUP_SERIAL (set by a build) */
   ts_error *err;
+  struct ts_access_text *atexts; /* the observed build's accesses' texts (ts_plain_src) */
+  int natexts;
 } runner;
 
 /* ---- the run's buffers (ts_plain_bufs.c) ---- */

@@ -249,6 +249,7 @@ static void place_of(const uint32_t *p, ts_plain_place *pl)
   pl->other_item = p[5];
   pl->other_line = (int)(p[6] & 0xffff);
   pl->other_acc = (int)(p[6] >> 16);
+  pl->ax = (int)(p[0] >> 24);
 }
 
 ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, ts_plain_launch *L,
@@ -308,6 +309,10 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
           place_of(p, &x->place[x->nplaces++]);
       }
       res->counts[kind] += n;
+      /* the first place's access as the source writes it */
+      for (int a = 0; x->nplaces && a < r->natexts; a++)
+        if (r->atexts[a].line == x->line && r->atexts[a].k == x->place[0].ax && x->place[0].space < 2)
+          snprintf(x->access, sizeof x->access, "%s", r->atexts[a].text);
     }
   /* rectangles: input reads, output writes; each image's the first of its buffers (the one
    * whose pitch observe.cl measured its columns by) */

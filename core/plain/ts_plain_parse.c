@@ -287,4 +287,7 @@ void ts_plain_src_free(ts_plain_src *s)
 {
   free(s->source);
   s->source = NULL;
+  free(s->atexts);
+  s->atexts = NULL;
+  s->natexts = 0;
 }

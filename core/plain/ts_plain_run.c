@@ -179,6 +179,12 @@ static ts_status build(runner *r, int observe, int p)
   cl_program prog = clCreateProgramWithSource(r->ctx, nparts, parts, lens, &e);
   free(rt);
   free(line0);
+  if (src.atexts) { /* the accesses' texts, for the findings (the last build's: same lines) */
+    free(r->atexts);
+    r->atexts = src.atexts;
+    r->natexts = src.natexts;
+    src.atexts = NULL;
+  }
   ts_plain_src_free(&src);
   if (e != CL_SUCCESS)
     return clfail(r, e, "clCreateProgramWithSource");
@@ -749,6 +755,7 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   for (int i = 0; i < r.nprogs; i++)
     clReleaseProgram(r.progs[i]);
   ts_image_destroy(img);
+  free(r.atexts);
   if (st != TS_OK) {
     ts_plain_result_free(res);
     return st;

@@ -428,13 +428,15 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
       (ob[ob[TS_H_GFIND] + c->group] & (1u << TS_FIND_DIVERGE | 1u << TS_FIND_COPY_DIVERGE)))
     return;
   uint nlines = ob[TS_H_NLINES];
+  uint ax = line >> 16; /* an access's line word: its line, and its number on the line << 16 */
+  line &= 0xffff;
   if (line >= nlines)
     line = nlines - 1;
   uint row = kind * nlines + line;
   __global uint *f = ob + ob[TS_H_FIND];
   uint n = atomic_inc(f + row);
   atomic_or(ob + ob[TS_H_GFIND] + c->group, 1u << kind);
-  uint w0 = space | buf << 8 | acc << 16; /* never 0: acc is */
+  uint w0 = space | buf << 8 | (acc & 0xff) << 16 | min(ax, 255u) << 24; /* never 0: acc is */
   if (n < TS_NPLACES) {
     __global uint *p = f + TS_NFIND * nlines + (row * TS_NPLACES + n) * TS_PLACE;
     p[0] = w0;
@@ -488,7 +490,7 @@ TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
     r[0] = buf | acc << 8 | space << 16;
     r[1] = off;
     r[2] = n;
-    r[3] = line;
+    r[3] = line & 0xffff;
     r[4] = c->group;
     r[5] = c->item;
   }
@@ -702,7 +704,7 @@ __attribute__((noinline)) void ts_ww(ts_ctx *c, uint kind, uint line, uint k, ui
     else
       hi |= v << (8 * (b - 4));
   }
-  e[0] = kind * nlines + min(line, nlines - 1);
+  e[0] = kind * nlines + min(line & 0xffff, nlines - 1);
   e[1] = k;
   e[2] = off;
   e[3] = lo;
@@ -762,7 +764,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       int several = o == me && ts_same_interval(oi, mine);
       atomic_xchg(w, o == TS_NOBODY || o == me ? me : TS_MANY);
       *wi = (several ? mine | 2047 : mine) | TS_ATOM;
-      *wl = (ushort)min(line, 65535u);
+      *wl = (ushort)(line & 0xffff);
     }
     return;
   }
@@ -784,7 +786,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       r = atomic_cmpxchg(rd, TS_NOBODY, me);
     if (r != TS_NOBODY && r != me && r != TS_MANY)
       *rd = TS_MANY;
-    *rl = (ushort)min(line, 65535u);
+    *rl = (ushort)(line & 0xffff);
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, me);
@@ -792,7 +794,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * race on one element are a race whichever of them the word keeps */
     uint oi = *wi, ol = *wl;
     *wi = mine;
-    *wl = (ushort)min(line, 65535u);
+    *wl = (ushort)(line & 0xffff);
     /* a plain write after another's: a race, benign if every writer wrote the same (ts_ww);
      * after another's atomic, or an update's, no value tells that */
     int ww = acc == TS_K_WRITE && !(oi & TS_ATOM);
