@@ -156,14 +156,62 @@ void cli_sched_defaults(cli_sched *s)
   s->ksize = 5;
 }
 
+/* The edit distance of a and b (insertions, deletions, substitutions; names are short). */
+static int distance(const char *a, const char *b)
+{
+  int la = (int)strlen(a), lb = (int)strlen(b), row[64];
+  if (la > 63 || lb > 63)
+    return 99;
+  for (int j = 0; j <= lb; j++)
+    row[j] = j;
+  for (int i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = i;
+    for (int j = 1; j <= lb; j++) {
+      int up = row[j];
+      int best = diag + (a[i - 1] != b[j - 1]);
+      best = up + 1 < best ? up + 1 : best;
+      best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* " (did you mean NAME?)" for the name nearest to `given` among n, when near enough. */
+static const char *suggest(const char *given, const char *(*name_at)(int), int n, char *buf,
+                           size_t size)
+{
+  int best = 99;
+  const char *pick = NULL;
+  for (int i = 0; i < n; i++) {
+    int d = distance(given, name_at(i));
+    if (d < best) {
+      best = d;
+      pick = name_at(i);
+    }
+  }
+  buf[0] = 0;
+  if (pick && best <= 2 + (int)strlen(given) / 6)
+    snprintf(buf, size, " (did you mean %s?)", pick);
+  return buf;
+}
+
+static const char *variant_name_at(int i) { return ts_variant_at(i)->name; }
+static const char *pattern_name_at(int i) { return ts_pattern_name((ts_pattern)i); }
+static const char *walk_name_at(int i) { return ts_walk_name((ts_walk)i); }
+
 /* A seed of its own each time (never 0, which is off): an adversary that always drew the
  * same delays would test one interleaving. */
 int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
 {
   memset(p, 0, sizeof *p);
   p->variant = ts_variant_find(s->variant);
+  char hint[96];
   if (!p->variant) {
-    fprintf(stderr, "tilescope %s: --variant '%s': unknown variant (one of:", cmd, s->variant);
+    fprintf(stderr, "tilescope %s: --variant '%s': unknown variant%s (one of:", cmd, s->variant,
+            suggest(s->variant, variant_name_at, ts_variant_count(), hint, sizeof hint));
     for (int i = 0; i < ts_variant_count(); i++)
       fprintf(stderr, " %s", ts_variant_at(i)->name);
     fprintf(stderr, ")\n");
@@ -171,14 +219,15 @@ int cli_sched_resolve(const char *cmd, const cli_sched *s, ts_run_params *p)
   }
   p->sched.pattern = p->variant->pattern;
   if (s->pattern && !ts_pattern_parse(s->pattern, &p->sched.pattern)) {
-    fprintf(stderr, "tilescope %s: --pattern '%s': unknown pattern (see tilescope list)\n", cmd,
-            s->pattern);
+    fprintf(stderr, "tilescope %s: --pattern '%s': unknown pattern%s (see tilescope list)\n", cmd,
+            s->pattern, suggest(s->pattern, pattern_name_at, TS_PAT_COUNT, hint, sizeof hint));
     return 0;
   }
   ts_walk def = ts_pattern_default_walk(p->sched.pattern);
   p->sched.walk = def;
   if (s->walk && !ts_walk_parse(s->walk, &p->sched.walk)) {
-    fprintf(stderr, "tilescope %s: --walk '%s': unknown walk (see tilescope list)\n", cmd, s->walk);
+    fprintf(stderr, "tilescope %s: --walk '%s': unknown walk%s (see tilescope list)\n", cmd,
+            s->walk, suggest(s->walk, walk_name_at, TS_WALK_COUNT, hint, sizeof hint));
     return 0;
   }
   if (s->slots < 1 || s->slots > TS_SLOTS_MAX) {

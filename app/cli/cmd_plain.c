@@ -399,6 +399,14 @@ int cmd_run_plain(int argc, char **argv)
     else if (res)
       fprintf(o, ", observed %.3f ms", res->launch[p].ms);
     fputc('\n', o);
+    /* a default work-group that fell to 1 where the global size is not even: said */
+    int fell = 0;
+    for (int i = 0; i < L->dims && !d->pass[p].ldims; i++)
+      fell |= L->local[i] == 1 && L->global[i] > 1;
+    if (fell)
+      fprintf(o, "    (its work-groups are 1 wide where no size of 16, 8, 4 or 2 divides the "
+                 "global one: say local=..., or round global= up and test the bounds in the "
+                 "kernel)\n");
   }
   if (shown->raw && (shown->raw_lane > 1 || shown->raw_channels != in->c ||
                      shown->raw_cols != in->w || shown->raw_rows != in->h))
@@ -439,7 +447,7 @@ int cmd_run_plain(int argc, char **argv)
       else
         snprintf(what, sizeof what, "%llu access%s and %llu decision%s", acc, acc == 1 ? "" : "es",
                  dec, dec == 1 ? "" : "s");
-      fprintf(o, "observed: %zu finding%s, %s in all%s\n", res->nfindings,
+      fprintf(o, "observed: %zu finding%s (%s flagged)%s\n", res->nfindings,
               res->nfindings == 1 ? "" : "s", what, differs);
     }
     for (size_t i = 0; i < res->nfindings; i++) {

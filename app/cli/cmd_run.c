@@ -27,7 +27,9 @@ static const char usage[] =
     "buffers, no element written by two threads (exit 1 otherwise), and the hazards of\n"
     "the observed reads beside the declared ones. A user kernel (--kernel-file) that names\n"
     "a built-in filter (equals=) is checked against its reference, and any run against\n"
-    "--expect REF.png (exit 1 when they differ).";
+    "--expect REF.png (exit 1 when they differ). A plain OpenCL C kernel (--kernel-file of\n"
+    "a plain kernel, or --sim FILE.sim) takes its own options (--pass, --observe-pixel,\n"
+    "--isolate, --raw, --sarif...): tilescope run --kernel-file K.cl --help lists them.";
 
 static ts_status write_integral_png(ts_outfile *of, const ts_run *run, ts_error *err)
 {
