@@ -24,8 +24,15 @@ void draw_pane_key(vw_gl *gl, const vw_scene *s, int pane, const float *norm, vw
   k->drawn = 1;
   k->screen[0] = (float)s->width;
   k->screen[1] = (float)s->height;
-  k->image[0] = (float)s->input->w;
-  k->image[1] = (float)s->input->h;
+  /* a plain kernel's output in its own shape (a transpose's, a histogram's), not the input's */
+  int iw = s->input->w, ih = s->input->h;
+  const ts_image *po = pane == 1 && !s->dev && s->plain && s->plain->res ? s->plain->res->out : NULL;
+  if (po) {
+    iw = po->w;
+    ih = po->h;
+  }
+  k->image[0] = (float)iw;
+  k->image[1] = (float)ih;
   scene_to_screen(s, pane, 0, 0, &k->origin[0], &k->origin[1]);
   k->zoom = s->zoom;
   k->clip[0] = r->x;
@@ -70,8 +77,8 @@ void draw_pane_key(vw_gl *gl, const vw_scene *s, int pane, const float *norm, vw
   if (pane == 1 && !have_out)
     return;
   float x0 = fmaxf(r->x, floorf(k->origin[0])), y0 = fmaxf(r->y, floorf(k->origin[1]));
-  float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)s->input->w * s->zoom));
-  float y1 = fminf(r->y + r->h, ceilf(k->origin[1] + (float)s->input->h * s->zoom));
+  float x1 = fminf(r->x + r->w, ceilf(k->origin[0] + (float)iw * s->zoom));
+  float y1 = fminf(r->y + r->h, ceilf(k->origin[1] + (float)ih * s->zoom));
   if (x1 > x0 && y1 > y0) {
     k->quad[0] = x0;
     k->quad[1] = y0;
