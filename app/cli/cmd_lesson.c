@@ -79,7 +79,9 @@ static const lesson lessons[] = {
   { "05-barrier", "the missing barrier in a local-memory tile", "a plain OpenCL C kernel (.cl)",
     KIND_PLAIN, TS_FILTER_BOX3, 0,
     { [TS_FIND_RACE_LOCAL] = "nothing makes the reader wait until the whole tile is stored",
-      [TS_FIND_UNINIT] = "it reads the tile before its neighbours stored their share" } },
+      [TS_FIND_UNINIT] = "it reads the tile before its neighbours stored their share",
+      [TS_FIND_DIVERGE] = "the work-items past the image's edge return before the others reach "
+                          "the barrier: let every work-item reach it, and test the edge after" } },
   { "06-scoreboard", "the scoreboard in one launch", "a dialect kernel (.cl) with its header",
     KIND_SCOREBOARD, TS_FILTER_INTEGRAL, 0, { 0 } },
 };
@@ -199,9 +201,24 @@ static void say_plain_finding(verdict *v, const lesson *l, const ts_plain_desc *
     }
     break;
   }
-  default:
+  case TS_FIND_DIVERGE: {
+    char bar[48] = "a barrier";
+    if (p->other_line > 0)
+      snprintf(bar, sizeof bar, "the barrier at line %d", p->other_line);
+    say(v, "%s:%d: the work-items of work-group %s take this branch apart, and %s comes after "
+           "it: every work-item of a group must reach the same barriers (a GPU may hang)%s%s",
+        base, f->line, g, bar, hint, times);
+    break;
+  }
+  case TS_FIND_TILE:
     say(v, "%s:%d: work-item %s of work-group %s writes %s, outside the tile you declared%s",
         base, f->line, it, g, el, times);
+    break;
+  default: { /* the others as run --observe words them */
+    char line[1024];
+    ts_plain_finding_line(d, r, f, line, sizeof line);
+    say(v, "%s%s", line, hint);
+  }
   }
 }
 
