@@ -58,7 +58,7 @@ printf 'pattern vertical\n' >"$tmp/vert.txt"
 lesson 2 "$tmp/vert.txt" 1 '\(0,-1\) missing: thread \(0,1\) reads the sums of the block above'
 printf 'pattern wavefront\nwalk wavefront26zi\n' >"$tmp/drop.txt"
 lesson 2 "$tmp/drop.txt" 1 '\(-1,0\) dropped: thread \(2,0\) reads the sums of the block to its left, but your walk dispatches that thread after it'
-lesson 3 $L/03-thin-wave/start.txt 1 'your walk takes 158 ticks where the waits allow 69: from tick 5 it runs fewer threads than the walk wavefront \\(5 against 6; 7.6 a tick on average against 17.4\\)'
+lesson 3 $L/03-thin-wave/start.txt 1 'your walk takes 158 ticks where the waits allow 69: from tick 5 it runs fewer threads than the waits allow \\(5 against 6; 7.6 a tick on average against 17.4\\)'
 lesson 3 $L/solutions/03-thin-wave.txt 0
 printf 'walk wavefront26x\n' >"$tmp/w26x.txt"
 lesson 3 "$tmp/w26x.txt" 0
@@ -110,7 +110,7 @@ if [[ $have_cl == 1 ]]; then
   lesson 5 "$tmp/late.cl" 1 'on a 637x479 image: late.cl:[0-9]+: the work-items of work-group \([0-9]+,[0-9]+\) take this branch apart, and the barrier at line [0-9]+ comes after it'
   # Lesson 6: the scoreboard in one launch. The races come from the observed reads and the
   # waits, whatever the device did with them; under none they are the built-in's 3461.
-  lesson 6 $L/06-scoreboard/start.cl 1 'thread \(0,1\) reads the sums of thread \(0,0\), the block above, but no wait of your pattern \(vertical\) orders them'
+  lesson 6 $L/06-scoreboard/start.cl 1 'thread \(0,1\) reads the sums of thread \(0,0\), the block above, but no wait of your pattern \(vertical, which waits for the block to its left\) orders them'
   check "  counts the races" grep -q "^- 2291 reads race in all, in 1160 of 1200 threads$" "$tmp/out"
   lesson 6 $L/solutions/06-scoreboard.cl 0
   sed 's/pattern=vertical/pattern=none/' $L/06-scoreboard/start.cl >"$tmp/none.cl"

@@ -538,12 +538,13 @@ static int check_schedule(const lesson *l, const char *path, const ts_image *in,
         }
       }
       if (at >= 0)
+        /* (the walk that does better is the lesson's answer: not named) */
         say(v, "your walk takes %" PRId64 " ticks where the waits allow %" PRId64 ": from tick %"
-               PRId64 " it runs fewer threads than the walk %s (%u against %u; %.1f a tick on "
-               "average against %.1f), its slots held by threads far ahead of the wave; "
+               PRId64 " it runs fewer threads than the waits allow (%u against %u; %.1f a tick "
+               "on average against %.1f), its slots held by threads far ahead of the wave; "
                "dispatch them in the order the wave reaches them",
-            s->length, bound, at, ts_walk_name(q.sched.walk), mine, theirs,
-            ts_sched_mean_running(s), ts_sched_mean_running(gs));
+            s->length, bound, at, mine, theirs, ts_sched_mean_running(s),
+            ts_sched_mean_running(gs));
       else
         say(v, "your walk takes %" PRId64 " ticks where the waits allow %" PRId64 ": its slots "
                "are held by threads far ahead of the wave; dispatch them in the order the wave "
@@ -620,9 +621,21 @@ static void say_races(verdict *v, const ts_run *run, const ts_observe *ob, ts_er
       vdy[nv++] = py - cy;
       char what[64];
       vec_words(px - cx, py - cy, what, sizeof what);
+      /* what the pattern waits for, in the same words (vertical waits for the block to the
+       * left: its name says how the waves run, not where the wait is) */
+      const ts_vec *wv = NULL;
+      int nw = ts_pattern_vectors(s->params.pattern, &wv);
+      char waits[160] = "";
+      for (int j = 0; j < nw && strlen(waits) < sizeof waits - 40; j++) {
+        char wd[64];
+        vec_words(wv[j].dx, wv[j].dy, wd, sizeof wd);
+        snprintf(waits + strlen(waits), sizeof waits - strlen(waits), "%s%s",
+                 j == 0 ? "" : j + 1 == nw ? " and " : ", ", wd);
+      }
       say(v, "thread (%d,%d) reads the sums of thread (%d,%d), %s, but no wait of your "
-             "pattern (%s) orders them: in one launch it may read them before they are written",
-          cx, cy, px, py, what, ts_pattern_name(s->params.pattern));
+             "pattern (%s, which waits for %s) orders them: in one launch it may read them "
+             "before they are written",
+          cx, cy, px, py, what, ts_pattern_name(s->params.pattern), nw ? waits : "nothing");
     }
     races += mine;
     threads += mine > 0;
