@@ -492,6 +492,17 @@ PY
   expect 1 "^broken_halo.cl:32: read of an element nothing wrote in gauss_tiled: work-group \([0-9]+,[0-9]+\) item \([0-9]+,[0-9]+\) reads __local tile\[[0-9]+\], before" \
     "$ts" run --kernel-file "$src/assets/kernels/plain/broken_halo.cl" --observe
   expect 0 "^observed: no finding, every access in order$" "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --observe
+  # --order runs the work-groups in another legal order (observed alone): a race-free kernel
+  # gives the same pixels in any order, a kernel whose groups overwrite each other does not.
+  "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" -o "$tmp/order_dev.png" >/dev/null 2>&1
+  expect 0 "^the plain run was not made: --order random:7 runs the observed kernel alone" \
+    "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --order random:7 -o "$tmp/order_rnd.png"
+  expect 0 "^same: 0 of" "$ts" diff "$tmp/order_dev.png" "$tmp/order_rnd.png"
+  "$ts" run --kernel-file "$src/assets/kernels/plain/broken_tile.cl" --observe -o "$tmp/tile_dev.png" >/dev/null 2>&1
+  expect 1 "race between work-groups" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_tile.cl" --order reverse -o "$tmp/tile_rev.png"
+  expect 1 "^different: " "$ts" diff "$tmp/tile_dev.png" "$tmp/tile_rev.png"
+  expect 2 "^tilescope run: --order 'sideways': device, reverse or random:SEED" \
+    "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --order sideways
   # --repeats times the launch N times; the findings are one launch's, not N times them.
   expect 1 "; 918000 times in all$" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_nobarrier.cl" --observe --repeats 2
   # A plain kernel that crashes or never ends runs in a process of its own: one line, exit 1,

@@ -224,7 +224,7 @@ int cmd_run_plain(int argc, char **argv)
              *kernels = NULL, *pixel = NULL, *sim_path = NULL;
   int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
   double timeout = 300;
-  const char *isolate_s = NULL, *fail_on = NULL, *sarif_path = NULL;
+  const char *isolate_s = NULL, *fail_on = NULL, *sarif_path = NULL, *order_s = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -242,6 +242,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--fail-on", 0, OPT_STR, &fail_on, "benign", "with --observe: exit 1 on benign races too (every writer wrote the same value)", NULL },
     { "--sim", 0, OPT_STR, &sim_path, "FILE.sim", "launch the kernel as this Oclgrind simulator file describes it (instead of --kernel-file)", NULL },
     { "--sarif", 0, OPT_STR, &sarif_path, "OUT.sarif", "write the findings of --observe as SARIF 2.1.0, for code scanning (docs/ci.md)", NULL },
+    { "--order", 0, OPT_STR, &order_s, "device|reverse|random:SEED", "observed only: run the work-groups in another legal order (their ids reversed or shuffled), so that an order-dependent result shows", NULL },
   };
   const char *pos[1];
   int npos;
@@ -282,6 +283,24 @@ int cmd_run_plain(int argc, char **argv)
     return EXIT_USAGE;
   }
   int fail_benign = fail_on != NULL;
+  if (order_s) { /* another legal order: the observed run alone has it */
+    char *oe = NULL;
+    unsigned long seed = 0;
+    if (strcmp(order_s, "device") == 0 || strcmp(order_s, "linear") == 0)
+      po.order = 0;
+    else if (strcmp(order_s, "reverse") == 0)
+      po.order = 1;
+    else if (strncmp(order_s, "random:", 7) == 0 && (seed = strtoul(order_s + 7, &oe, 10), oe) &&
+             oe != order_s + 7 && !*oe && seed < (1ul << 30))
+      po.order = 2, po.order_seed = (uint32_t)seed;
+    else {
+      fprintf(stderr, "tilescope run: --order '%s': device, reverse or random:SEED (a number "
+                      "below 2^30)\n", order_s);
+      return EXIT_USAGE;
+    }
+    if (po.order)
+      po.observe = observe = 1;
+  }
   if (isolate_s && strcmp(isolate_s, "process") && strcmp(isolate_s, "none")) {
     fprintf(stderr, "tilescope run: --isolate '%s': process or none\n", isolate_s);
     return EXIT_USAGE;
@@ -353,7 +372,8 @@ int cmd_run_plain(int argc, char **argv)
   }
   ts_plain_opts plain_o = po;
   plain_o.observe = 0;
-  if (st == TS_OK && (!res || (!ts_plain_unsafe_access(res) && !res->counts[TS_FIND_DIVERGE])))
+  if (st == TS_OK && !po.order &&
+      (!res || (!ts_plain_unsafe_access(res) && !res->counts[TS_FIND_DIVERGE])))
     st = isolate ? ts_plain_run_isolated(device, kdir, d, in, &plain_o, timeout, &plain, &err)
                  : run_here(cl, d, in, &plain_o, &plain, &err);
   /* The plain run failed (crashed, ran past the watchdog) after an observed one: what the
@@ -414,7 +434,10 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain && plain_failed == TS_OK && res && ts_plain_unsafe_access(res))
+  if (!plain && po.order)
+    fprintf(o, "the plain run was not made: --order %s runs the observed kernel alone, its "
+               "work-groups in that order (the output is that run's)\n", order_s);
+  else if (!plain && plain_failed == TS_OK && res && ts_plain_unsafe_access(res))
     fprintf(o, "the plain run was not made: it would %s (below); the output is the "
                "observed run's, which performs none of those accesses\n",
             ts_plain_unsafe_access(res));

@@ -504,6 +504,15 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
     free(tmp.s);
     return 1;
   }
+  /* the group's ids as the observation orders the groups (observe.cl's ts_order) */
+  if (!w->dialect && !own && nargs == 1 &&
+      (strcmp(name, "get_group_id") == 0 || strcmp(name, "get_global_id") == 0)) {
+    sbuf ab = { 0 };
+    ti_emit(w, &ab, clang_Cursor_getArgument(c, 0), CTX_READ);
+    ti_sb_fmt(o, "ts_%s(ts_c, (uint)(%s))", name + 4, ab.s ? ab.s : "0");
+    free(ab.s);
+    return 1;
+  }
   if (!w->dialect && (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)) {
     int ctx[64];
     for (int i = 0; i < k->n; i++)

@@ -387,6 +387,10 @@ typedef struct ts_plain_opts {
   int watch_x, watch_y;        /* an output pixel whose every access is logged (-1: none) */
   int repeats;                 /* timed launches of each pass (0: 1) */
   int warmup;                  /* untimed launches of each pass before them */
+  int order;                   /* observed: the work-groups' ids in the device's order (0),
+                                * reversed (1) or shuffled (2): the order they run in is
+                                * another legal one (the plain run has the device's) */
+  uint32_t order_seed;         /* the shuffle's */
 } ts_plain_opts;
 
 typedef struct ts_plain_result {

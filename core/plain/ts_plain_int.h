@@ -22,7 +22,7 @@ ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err);
 /* observe.cl's layout */
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
-       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, H_WW, HEADER = 32 };
+       H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, H_WW, H_ORDER, HEADER = 32 };
 /* observe.cl's records of writes that met another's (ts_ww) */
 enum { WW_CAP = 1024, WW_REC = 5 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,

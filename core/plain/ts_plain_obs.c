@@ -132,6 +132,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   hdr[H_GFIND] = lay->gfind;
   hdr[H_UNI] = lay->uni;
   hdr[H_WW] = lay->ww;
+  hdr[H_ORDER] = (uint32_t)(o->order & 3) | (o->order_seed & 0x3fffffffu) << 2;
   hdr[H_TILE_W] = (uint32_t)ps->tile_w;
   hdr[H_TILE_H] = (uint32_t)ps->tile_h;
   hdr[H_HALO] = (uint32_t)ps->halo;

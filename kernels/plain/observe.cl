@@ -49,6 +49,8 @@
                            * CPU device its loops' counts (ts_loop_end); 0: none */
 #define TS_H_WW 30        /* word offset of the writes that met another's (ts_ww): a count, then
                            * TS_WW_CAP records of TS_WW_REC words */
+#define TS_H_ORDER 31     /* the order the groups run in, by their ids: 0 the device's, 1
+                           * reversed, 2 shuffled (the seed: the word >> 2) */
 #define TS_HEADER 32
 #define TS_WW_CAP 1024
 #define TS_WW_REC 5        /* the finding's row, the buffer, the lane's offset, and the lane's
@@ -212,6 +214,7 @@ typedef struct ts_ctx {
   uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND], pev[TS_PEND];
   uint nevent;            /* the events its copies gave so far (an event is its number) */
   uint nvar;              /* the program-scope __global variables (ts_gvar), not observed */
+  uint lg[3];             /* the group's ids as the kernel sees them (ts_order) */
   ulong vlo[8], vhi[8];
   uint ncall;             /* its copies and waits so far (the group's must agree) */
   int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
@@ -318,11 +321,35 @@ inline uint ts_lin_item(void)
                 get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
 
+/* The group the device launched as number g of n, as the order asks: itself, the reverse,
+ * or a shuffle (a bijection of the next power of two, walked until it falls inside). */
+inline uint ts_order(uint g, uint n, uint how)
+{
+  uint mode = how & 3, seed = how >> 2;
+  if (mode == 1)
+    return n - 1 - g;
+  if (mode != 2 || n < 2)
+    return g;
+  uint bits = 32 - clz(n - 1), mask = bits >= 32 ? ~0u : (1u << bits) - 1;
+  uint x = g;
+  do {
+    for (int round = 0; round < 3; round++) {
+      x = (x * 0x2c1b3c6du + seed * 0x297a2d39u + (uint)round) & mask; /* odd: a bijection */
+      x ^= x >> (bits / 2 + 1);
+    }
+  } while (x >= n);
+  return x;
+}
+
 inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
 {
   __local uchar *lscratch = (__local uchar *)lscr;
   c->ob = ob;
-  c->group = ts_lin_group();
+  uint ng = (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
+  c->group = ts_order(ts_lin_group(), ng, ob[TS_H_ORDER]);
+  c->lg[0] = c->group % (uint)get_num_groups(0);
+  c->lg[1] = c->group / (uint)get_num_groups(0) % (uint)get_num_groups(1);
+  c->lg[2] = c->group / (uint)(get_num_groups(0) * get_num_groups(1));
   c->item = ts_lin_item();
   c->gmine = c->lmine = 1u << 11 | (c->item + 1);
   c->ng = c->nl = 0;
@@ -363,6 +390,17 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
     lscratch[i] = 0;
+}
+
+/* get_group_id and get_global_id as the order gives them (the kernel's calls, rewritten). */
+inline size_t ts_group_id(ts_ctx *c, uint d)
+{
+  return d < 3 ? (size_t)c->lg[d] : 0;
+}
+
+inline size_t ts_global_id(ts_ctx *c, uint d)
+{
+  return d < 3 ? (size_t)c->lg[d] * get_local_size(d) + get_local_id(d) + get_global_offset(d) : 0;
 }
 
 /* Buffer k of the kernel's global pointer arguments, in their order. */
@@ -670,7 +708,7 @@ TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
     return;
   uint rel = off - start, row = ts_div(rel, bi + TS_B_PDIV, pitch);
   int y = (int)row, x = (int)ts_div(rel - row * pitch, bi + TS_B_XDIV, px);
-  int gx = (int)get_group_id(0), gy = (int)get_group_id(1);
+  int gx = (int)c->lg[0], gy = (int)c->lg[1]; /* the group as the order gives it */
   int x0 = gx * tw, y0 = gy * th;
   uint flags = bi[TS_B_FLAGS];
   if ((acc & TS_K_READ) && (flags & TS_F_INPUT) &&
