@@ -108,5 +108,14 @@ check "shot --sim of a missing file: exit 2, one line ($(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q absent.sim '$tmp/out'"
 check "  no picture" test ! -e "$tmp/no.png"
 
+# --order: the window's observed run in another legal order; a variant has none.
+"$ts" shot --kernel-file "$plain/broken_tile.cl" --order reverse --size 640x400 -o "$tmp/rev.png" >"$tmp/out" 2>&1
+rc=$?
+check "shot --order reverse ($(cat "$tmp/out"))" test $rc -eq 0 -a -s "$tmp/rev.png"
+"$ts" shot --order reverse --size 640x400 -o "$tmp/var.png" >"$tmp/out" 2>&1
+rc=$?
+check "--order with a variant: exit 2, one line ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
+
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

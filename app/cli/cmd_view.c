@@ -30,7 +30,7 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
-      *dev_time, *pixel, *split, *sarif;
+      *dev_time, *pixel, *split, *sarif, *order;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale, have_zoom, have_bench,
       have_timeout;
   double zoom, scale, timeout;
@@ -287,6 +287,24 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
    * crashes or never ends costs the worker, and the window goes on */
   if (cli_plain_file)
     plain_view_isolate(a->timeout > 0 ? a->timeout : 120);
+  if (a->order) {
+    char *oe = NULL;
+    unsigned long seed = 0;
+    int how = strcmp(a->order, "device") == 0 || strcmp(a->order, "linear") == 0 ? 0
+              : strcmp(a->order, "reverse") == 0                                 ? 1
+              : strncmp(a->order, "random:", 7) == 0 &&
+                      (seed = strtoul(a->order + 7, &oe, 10), oe != a->order + 7) && !*oe &&
+                      seed < (1ul << 30)
+                  ? 2
+                  : -1;
+    if (how < 0 || !cli_plain_file) {
+      fprintf(stderr, "tilescope %s: --order '%s': %s\n", cmd, a->order,
+              how < 0 ? "device, reverse or random:SEED (a number below 2^30)"
+                      : "goes with a plain kernel (--kernel-file K.cl, --sim FILE.sim)");
+      return 0;
+    }
+    plain_view_order(how, (uint32_t)seed);
+  }
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
     int64_t xy[2];
@@ -362,6 +380,7 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot, observed or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "hover output pixel X,Y (footprint and arrows)", NULL },
     { "--pixel", 0, OPT_STR, &a->pixel, "X,Y", "a plain kernel: watch output pixel X,Y, list its every access (a click on it)", NULL },
+    { "--order", 0, OPT_STR, &a->order, "device|reverse|random:SEED", "a plain kernel: its work-groups in another legal order (as run --order)", NULL },
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", &a->have_zoom },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },

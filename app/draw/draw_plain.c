@@ -510,10 +510,19 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
   const vw_rect *tl = &s->timeline;
   const plain_view *pv = s->plain;
   float x = tl->x + 20, y = tl->y + 38;
-  gfx_text(&gl->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one launch, "
-           "its work-groups in the device's order");
+  char how[64];
+  plain_view_order_words(how, sizeof how);
+  float next = y + 20;
+  if (strcmp(how, "the device's order") == 0) {
+    gfx_text(&gl->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one "
+             "launch, its work-groups in the device's order");
+  } else { /* another order: on a line of its own */
+    gfx_text(&gl->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one launch,");
+    gfx_textf(&gl->g, FONT_UI, x, y + 20, WHITE, "its work-groups in %s", how);
+    next = y + 40;
+  }
   if (pv->res && pv->res->npasses > 1)
-    gfx_text(&gl->g, FONT_UI, x, y + 20, DIM, "tab: the next pass's work-groups");
+    gfx_text(&gl->g, FONT_UI, x, next, DIM, "tab: the next pass's work-groups");
 }
 
 void draw_plain_panel(vw_gl *gl, const vw_scene *s)

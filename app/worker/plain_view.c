@@ -46,6 +46,25 @@ void plain_view_isolate(double timeout_s)
   isolate_timeout = timeout_s;
 }
 
+static int run_order;
+static uint32_t run_seed;
+
+void plain_view_order(int order, uint32_t seed)
+{
+  run_order = order;
+  run_seed = seed;
+}
+
+void plain_view_order_words(char *b, size_t n)
+{
+  if (run_order == 1)
+    snprintf(b, n, "reversed order (--order reverse)");
+  else if (run_order == 2)
+    snprintf(b, n, "a shuffled order (--order random:%u)", run_seed);
+  else
+    snprintf(b, n, "the device's order");
+}
+
 /* One attempt: the file read and described, then run observed on the image. */
 static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *error, size_t n,
                     ts_status *status)
@@ -81,7 +100,7 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     return;
   }
   ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = t->watch_x,
-                      .watch_y = t->watch_y };
+                      .watch_y = t->watch_y, .order = run_order, .order_seed = run_seed };
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
   /* isolated: a kernel that crashes, corrupts memory or never ends costs the worker program

@@ -71,6 +71,10 @@ typedef struct plain_view {
  * itself, `__plain-worker`, which main names with ts_isolate_set_program), stopped after
  * timeout_s seconds; 0: in this process (the tests' default). */
 void plain_view_isolate(double timeout_s);
+/* The order its observed runs give the work-groups (ts_plain_opts.order: 0 the device's). */
+void plain_view_order(int order, uint32_t seed);
+/* That order in words: "the device's order", "reversed order (--order reverse)", ... */
+void plain_view_order_words(char *b, size_t n);
 /* launch: a launch file for the kernel (NULL: its own lines). */
 plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
                              int device);
