@@ -942,7 +942,7 @@ static void temporary_across_passes(void)
             v ? "a writable" : "a const");
       if (o && o->nfindings > 0) {
         char line[1024], want[] = "passes.cl:14: read of an element nothing wrote in use: "
-                                  "work-group (0,1) item (0,0) reads temporary tmp element (0,1), "
+                                  "work-group (0,1) item (0,0) reads tmp[y * W + x] at temporary element (0,1), "
                                   "which nothing wrote, in this launch or an earlier pass; 80 times in all";
         ts_plain_finding_line(d, o, &o->findings[0], line, sizeof line);
         CHECK(strcmp(line, want) == 0, "passes.cl: '%s'", line);

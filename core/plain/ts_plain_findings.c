@@ -347,6 +347,12 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   const char *bra = strchr(f->access, '[');
   size_t wn = bra ? (size_t)(bra - f->access) : 0; /* "out pixel (5,3)": "pixel (5,3)" */
   const char *rest = wn && strncmp(el, f->access, wn) == 0 && el[wn] == ' ' ? el + wn + 1 : el;
+  char tmpel[200]; /* "temporary tmp element (0,1)": "temporary element (0,1)" */
+  if (wn && strncmp(el, "temporary ", 10) == 0 && strncmp(el + 10, f->access, wn) == 0 &&
+      el[10 + wn] == ' ') {
+    snprintf(tmpel, sizeof tmpel, "temporary %s", el + 10 + wn + 1);
+    rest = tmpel;
+  }
   if (f->access[0] && bra && p->space == 0 && !strstr(el, f->access))
     snprintf(at, sizeof at, "%s at %s", f->access, rest);
   else
