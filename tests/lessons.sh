@@ -3,8 +3,10 @@
 # solution for teachers passes (exit 0, "pass"), every starting file fails (exit 1, "not
 # yet") with the first finding its page leads the student to, a few half-way answers get the
 # finding that names what is left, and bad input (a missing file, a bad lesson number, a line
-# the checker does not understand) is exit 2 and one line. Lessons 1, 4, 5 and 6 run kernels
-# on OpenCL: without a device they are skipped (exit 77), except in CI (CI=true).
+# the checker does not understand) is exit 2 and one line. Several files in one call (a
+# class's answers) get a verdict each, one that cannot be checked (missing, crashing) costing
+# that file only, and a count; --json gives the same as one JSON object. Lessons 1, 4, 5 and
+# 6 run kernels on OpenCL: without a device they are skipped (exit 77), except in CI (CI=true).
 # usage: lessons.sh TILESCOPE SOURCE_DIR
 set -u
 ts=$(realpath "$1") src=$(realpath "$2")
@@ -65,6 +67,20 @@ lesson 3 "$tmp/w26x.txt" 0
 printf 'walk wavefront26zi\n' >"$tmp/wzi.txt"
 lesson 3 "$tmp/wzi.txt" 1 '\(-1,0\) dropped'
 
+# --json, one file: one JSON object on stdout, its verdict and the line after it.
+"$ts" lesson 3 --json $L/solutions/03-thin-wave.txt >"$tmp/json" 2>"$tmp/err"
+rc=$?
+check "lesson 3 --json, the solution: exit 0 ($rc: $(head -c 600 "$tmp/json" "$tmp/err"))" test $rc -eq 0
+check "  one JSON object saying pass" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["lesson"] == 3 and d["title"] == "a walk that keeps the wavefront thin", d
+assert d["pass"] == 1 and d["total"] == 1, d
+f = d["files"]
+assert len(f) == 1 and f[0]["file"] == sys.argv[2] and f[0]["verdict"] == "pass", f
+assert f[0]["lines"] == [] and f[0]["more"].startswith("pattern wavefront") and f[0]["error"] == "", f
+' "$tmp/json" $L/solutions/03-thin-wave.txt
+
 # Bad input: exit 2, one line naming what is at fault, nothing on stdout.
 bad() { # bad NAME RE ARGS...: exit 2 and one line on stderr matching RE
   local name=$1 re=$2
@@ -103,6 +119,34 @@ if [[ $have_cl == 1 ]]; then
   lesson 5 $L/solutions/05-barrier.cl 0
   sed 's/CLK_LOCAL_MEM_FENCE/CLK_GLOBAL_MEM_FENCE/' $L/solutions/05-barrier.cl >"$tmp/global.cl"
   lesson 5 "$tmp/global.cl" 1 'global.cl:[0-9]+: work-item .* of the same group also touches with no barrier between them'
+  # A class's answers in one call: each file judged on its own, a missing one costing that
+  # file only; a line naming each file, the findings under it, the count last; exit 2 (one
+  # could not be checked). Then the same as one JSON object.
+  three=("$L/05-barrier/start.cl" "$L/solutions/05-barrier.cl" "$tmp/absent.cl")
+  "$ts" lesson 5 "${three[@]}" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  check "lesson 5, three files: exit 2 ($rc: $(head -c 600 "$tmp/out" "$tmp/err"))" test $rc -eq 2
+  printf '%s\n' "${three[0]}: not yet" "${three[1]}: pass" "${three[2]}: cannot be checked: cannot open it" \
+    "1 of 3 pass" >"$tmp/want"
+  grep -v '^[- ] ' "$tmp/out" >"$tmp/heads"
+  check "  a line for each file, in order, then the count (got: $(cat "$tmp/heads"))" cmp -s "$tmp/want" "$tmp/heads"
+  check "  the findings under the start file" bash -c "grep -A1 -xF '${three[0]}: not yet' '$tmp/out' | grep -q '^- start.cl:[0-9]*: work-item'"
+  check "  the error on stderr too ($(cat "$tmp/err"))" grep -qxF "tilescope lesson: $tmp/absent.cl: cannot open it" "$tmp/err"
+  "$ts" lesson 5 --json "${three[@]}" >"$tmp/json" 2>"$tmp/err"
+  rc=$?
+  check "lesson 5 --json, three files: exit 2 ($rc: $(head -c 300 "$tmp/err"))" test $rc -eq 2
+  check "  verdicts not yet, pass, error; pass 1, total 3 (got: $(head -c 600 "$tmp/json"))" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["lesson"] == 5 and d["pass"] == 1 and d["total"] == 3, d
+f = d["files"]
+assert [x["file"] for x in f] == sys.argv[2:], f
+assert [x["verdict"] for x in f] == ["not yet", "pass", "error"], f
+assert f[0]["lines"][0].startswith("start.cl:"), f[0]
+assert f[1]["lines"] == [] and f[1]["more"].startswith("no finding"), f[1]
+assert f[2]["error"] == "cannot open it" and f[2]["lines"] == [], f[2]
+' "$tmp/json" "${three[@]}"
+  check "  nothing on stderr ($(head -c 300 "$tmp/err"))" test ! -s "$tmp/err"
   # A barrier after the early return: right on the chart (its sides multiples of 16), not on
   # the second, odd size the checker also runs, where work-items of a group return early.
   awk '/^  barrier\(CLK_LOCAL_MEM_FENCE\);/ { next } { print } /^    return;/ { print "  barrier(CLK_LOCAL_MEM_FENCE);" }' \
@@ -118,6 +162,28 @@ if [[ $have_cl == 1 ]]; then
   check "  3461 races, as run --exec device counts for the built-in" grep -q "^- 3461 reads race in all" "$tmp/out"
   sed 's/equals=integral //' $L/solutions/06-scoreboard.cl >"$tmp/noref.cl"
   lesson 6 "$tmp/noref.cl" 1 "the lesson's kernel computes the integral image"
+  # Lesson 6 over several files: each kernel in a process of its own, so one that crashes
+  # (a write 64 KB past its output) is that file's error and the next file is still judged.
+  sed '/^inline void lesson_integral_tile/,/^{/{/^{/a\
+  if (t.x == 0 \&\& t.y == 0) for (int i = 0; i < 65536; i++) ((__global uchar *)dst)[W * H * 4 + i] = 1;
+}' $L/solutions/06-scoreboard.cl >"$tmp/crash.cl"
+  six=("$L/06-scoreboard/start.cl" "$tmp/crash.cl" "$L/solutions/06-scoreboard.cl")
+  "$ts" lesson 6 --json "${six[@]}" >"$tmp/json" 2>"$tmp/err"
+  rc=$?
+  check "lesson 6 --json, three files, one crashing: exit 2 ($rc: $(head -c 300 "$tmp/err"))" test $rc -eq 2
+  check "  verdicts not yet, error, pass (got: $(head -c 900 "$tmp/json"))" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["files"]
+assert [x["file"] for x in f] == sys.argv[2:], f
+assert [x["verdict"] for x in f] == ["not yet", "error", "pass"], f
+assert f[1]["error"], f[1]
+assert d["pass"] == 1 and d["total"] == 3, d
+' "$tmp/json" "${six[@]}"
+  "$ts" lesson 6 "${six[@]}" >"$tmp/out" 2>"$tmp/err"
+  check "  in text: the crash named for its file ($(grep crash "$tmp/out"))" \
+    grep -qE "^$tmp/crash.cl: cannot be checked: crashed \(signal [0-9]+" "$tmp/out"
+  check "  the count last" test "$(tail -n 1 "$tmp/out")" = "1 of 3 pass"
   # A kernel that does not build, and a header mistake: exit 2.
   printf '// tilescope: plain\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H) { out[0] = in[0] }\n' >"$tmp/nobuild.cl"
   "$ts" lesson 5 "$tmp/nobuild.cl" >"$tmp/out" 2>"$tmp/err"

@@ -29,7 +29,7 @@ const cli_command cli_commands[] = {
   { "export", "a run as one self-contained web page (--html OUT.html)", cmd_export, NULL },
   { "bench", "time every variant on the OpenCL device beside its copy bandwidth", cmd_bench, cmd_bench_plain },
   { "list", "list variants, patterns, walks and OpenCL devices", cmd_list, NULL },
-  { "lesson", "the course in assets/lessons/: list it, or check an answer (lesson N FILE)", cmd_lesson, NULL },
+  { "lesson", "the course: list it, or check answers (lesson N FILE... [--json])", cmd_lesson, NULL },
 };
 const int cli_ncommands = (int)(sizeof cli_commands / sizeof cli_commands[0]);
 
