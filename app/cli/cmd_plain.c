@@ -428,7 +428,7 @@ int cmd_run_plain(int argc, char **argv)
                  "global one: say local=..., or round global= up and test the bounds in the "
                  "kernel)\n");
   }
-  if (shown->raw && (shown->raw_lane > 1 || shown->raw_channels != in->c ||
+  if (shown->raw && !sim && (shown->raw_lane > 1 || shown->raw_channels != in->c ||
                      shown->raw_cols != in->w || shown->raw_rows != in->h))
     fprintf(o, "output: %dx%d, %d channel%s of %d-byte %s, shown %s\n", shown->raw_cols,
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,

@@ -353,7 +353,10 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     snprintf(tmpel, sizeof tmpel, "temporary %s", el + 10 + wn + 1);
     rest = tmpel;
   }
-  if (f->access[0] && bra && p->space == 0 && !strstr(el, f->access))
+  if (f->access[0] && bra && p->space == 0 && !strstr(el, f->access) && wn &&
+      strncmp(el, f->access, wn) == 0 && el[wn] == ',') /* "in, 3 bytes before its start" */
+    snprintf(at, sizeof at, "%s%s", f->access, el + wn);
+  else if (f->access[0] && bra && p->space == 0 && !strstr(el, f->access))
     snprintf(at, sizeof at, "%s at %s", f->access, rest);
   else
     snprintf(at, sizeof at, "%s", el);
