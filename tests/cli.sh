@@ -91,7 +91,7 @@ expect 2 "unknown option '--bogus'" "$ts" run --bogus
 expect 2 "--variant 'nope': unknown variant" "$ts" run --variant nope
 expect 2 "--pattern 'zz': unknown pattern" "$ts" run --pattern zz
 expect 2 "--walk 'diagonal': unknown walk" "$ts" run --walk diagonal
-expect 2 "--pattern 'wavefrnt': unknown pattern (did you mean wavefront?)" "$ts" run --pattern wavefrnt
+expect 2 "--pattern 'wavefrnt': unknown pattern \\(did you mean wavefront\\?\\)" "$ts" run --pattern wavefrnt
 expect 2 "--slots 0: must be 1..65536" "$ts" run --slots 0
 expect 2 "--slots: 'many' is not a whole number" "$ts" run --slots many
 expect 2 "--cost 0: must be 1..1000|--cost 5000: must be" "$ts" run --cost 5000
