@@ -406,8 +406,8 @@ int cmd_lesson(int argc, char **argv)
   const cli_opt opts[] = {
     { "--device", 0, OPT_UINT, &device, "N", "OpenCL device (see tilescope list)", NULL },
     { "--json", 0, OPT_FLAG, &json, NULL,
-      "print the verdicts as one JSON object: {\"lesson\",\"title\",\"files\":[{\"file\","
-      "\"verdict\",\"lines\",\"more\",\"error\"}],\"pass\",\"total\"}",
+      "print the verdicts as one JSON object: lesson, title, files (each its file, verdict, "
+      "lines, more and error), pass and total",
       NULL },
   };
   const char **pos = malloc((size_t)(argc > 1 ? argc : 1) * sizeof *pos);
