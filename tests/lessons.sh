@@ -182,7 +182,7 @@ assert d["pass"] == 1 and d["total"] == 3, d
 ' "$tmp/json" "${six[@]}"
   "$ts" lesson 6 "${six[@]}" >"$tmp/out" 2>"$tmp/err"
   check "  in text: the crash named for its file ($(grep crash "$tmp/out"))" \
-    grep -qE "^$tmp/crash.cl: cannot be checked: crashed \(signal [0-9]+" "$tmp/out"
+    grep -qE "^$tmp/crash.cl: cannot be checked: crashed \((signal [0-9]+|AddressSanitizer)" "$tmp/out"
   check "  the count last" test "$(tail -n 1 "$tmp/out")" = "1 of 3 pass"
   # A kernel that does not build, and a header mistake: exit 2.
   printf '// tilescope: plain\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H) { out[0] = in[0] }\n' >"$tmp/nobuild.cl"

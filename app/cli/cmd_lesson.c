@@ -149,15 +149,24 @@ static void capture_end(capture *c, int echo)
  * and the file's name that the verdict gives already. */
 static void reason_of(const char *text, const char *path, char *why, size_t n)
 {
-  const char *line = NULL, *last = NULL;
+  const char *line = NULL, *last = NULL, *sanitizer = NULL;
   for (const char *p = text; p && *p;) {
     const char *e = strchr(p, '\n');
     size_t len = e ? (size_t)(e - p) : strlen(p);
     if (strncmp(p, "tilescope ", 10) == 0)
       line = p;
+    const char *asan = strstr(p, "AddressSanitizer");
+    if (!sanitizer && asan && (!e || asan < e))
+      sanitizer = p; /* a sanitizer build: its report's first line says what happened */
     if (len)
       last = p;
     p = e ? e + 1 : p + len;
+  }
+  if (!line && sanitizer) {
+    const char *at = strstr(sanitizer, "AddressSanitizer");
+    size_t len = strcspn(at, "\n");
+    snprintf(why, n, "crashed (%.*s)", (int)(len < 160 ? len : 160), at);
+    return;
   }
   if (!line)
     line = last;
