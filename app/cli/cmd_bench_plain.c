@@ -126,8 +126,16 @@ int cmd_bench_plain(int argc, char **argv)
   }
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   rc = EXIT_OK;
-  if (plain->printed_bytes) /* what the kernel printed, once (the plain run's) */
-    fwrite(plain->printed, 1, plain->printed_bytes, json ? stderr : stdout);
+  /* what the kernel printed, once: each pass's first launch's (the plain run's) */
+  for (int p = 0; plain->printed_bytes && p < d->npasses; p++) {
+    long from = plain->printed_at[p] - plain->printed_at[0], to = plain->printed_first[p] -
+                                                                  plain->printed_at[0];
+    if (plain->printed_at[0] < 0 || from < 0 || to > (long)plain->printed_bytes || to < from) {
+      fwrite(plain->printed, 1, plain->printed_bytes, json ? stderr : stdout); /* not known */
+      break;
+    }
+    fwrite(plain->printed + from, 1, (size_t)(to - from), json ? stderr : stdout);
+  }
   if (json) {
     print_json(base, img, repeats, plain, ob);
     goto out;

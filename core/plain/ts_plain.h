@@ -415,6 +415,8 @@ typedef struct ts_plain_result {
   size_t printed_bytes;
   long printed_at[TS_PLAIN_MAX_PASSES]; /* where each pass's printing starts in printed (-1:
                                          * not known, a run made in this process) */
+  long printed_first[TS_PLAIN_MAX_PASSES]; /* and where its first launch's ends (of several,
+                                            * bench's repeats) */
 } ts_plain_result;
 
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,

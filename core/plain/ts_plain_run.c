@@ -539,6 +539,10 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     }
     if (ev)
       clReleaseEvent(ev);
+    if (rep == -(o->warmup > 0 ? o->warmup : 0)) { /* where the first launch's printing ends */
+      fflush(stdout);
+      res->printed_first[pass] = (long)lseek(1, 0, SEEK_CUR);
+    }
   }
   L->ms = best;
   if (st == TS_OK) {
