@@ -267,9 +267,12 @@ ts_status ts_plain_parse(const char *path, const char *text, size_t len, const c
     if (o.oom && !w.failed)
       ti_fail(&w, 0, "out of memory");
     out->source = o.s;
-    if (w.failed) {
+    if (w.failed) { /* nothing of the rewrite is kept: the caller has no source to free */
       free(o.s);
       out->source = NULL;
+      free(out->atexts);
+      out->atexts = NULL;
+      out->natexts = 0;
     }
   }
   if (w.failed)
