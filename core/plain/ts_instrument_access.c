@@ -108,8 +108,8 @@ int ti_tracked_array(const walker *w, CXCursor decl)
   return 0;
 }
 
-/* The array a subscript's base names (through its decay), or a null cursor. */
-static CXCursor subscript_array(CXCursor base)
+/* A subscript's base before its decay to a pointer (through casts and parentheses). */
+static CXCursor undecayed(CXCursor base)
 {
   while (clang_getCursorKind(base) == CXCursor_UnexposedExpr ||
          clang_getCursorKind(base) == CXCursor_ParenExpr) {
@@ -119,6 +119,13 @@ static CXCursor subscript_array(CXCursor base)
       break;
     base = bk.c[0];
   }
+  return base;
+}
+
+/* The array a subscript's base names (through its decay), or a null cursor. */
+static CXCursor subscript_array(CXCursor base)
+{
+  base = undecayed(base);
   return clang_getCursorKind(base) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(base)
                                                           : clang_getNullCursor();
 }
@@ -198,16 +205,7 @@ int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k,
 {
   if (w->dialect || k->n != 2 || clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
     return 0;
-  CXCursor base = k->c[0];
-  /* the array before its decay to a pointer */
-  while (clang_getCursorKind(base) == CXCursor_UnexposedExpr ||
-         clang_getCursorKind(base) == CXCursor_ParenExpr) {
-    kids bk;
-    ti_children(base, &bk);
-    if (bk.n != 1)
-      break;
-    base = bk.c[0];
-  }
+  CXCursor base = undecayed(k->c[0]); /* the array before its decay to a pointer */
   CXType at = clang_getCanonicalType(clang_getCursorType(base));
   if (at.kind != CXType_ConstantArray || ti_space_of(clang_getArrayElementType(at)) != 0)
     return 0;
