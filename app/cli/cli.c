@@ -328,6 +328,26 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
     fprintf(stderr, "tilescope %s: %s: %s\n", cmd, what, err->msg);
 }
 
+int cli_order(const char *cmd, const char *s, int *order, uint32_t *seed)
+{
+  char *end = NULL;
+  unsigned long n = 0;
+  *seed = 0;
+  if (strcmp(s, "device") == 0 || strcmp(s, "linear") == 0)
+    *order = 0;
+  else if (strcmp(s, "reverse") == 0)
+    *order = 1;
+  else if (strncmp(s, "random:", 7) == 0 && (n = strtoul(s + 7, &end, 10), end != s + 7) &&
+           !*end && n < (1ul << 30))
+    *order = 2, *seed = (uint32_t)n;
+  else {
+    fprintf(stderr, "tilescope %s: --order '%s': device, reverse or random:SEED (a number "
+                    "below 2^30)\n", cmd, s);
+    return 0;
+  }
+  return 1;
+}
+
 int cli_image_name(const char *cmd, const char *opt, const char *path, int gif)
 {
   const char *base = strrchr(path, '/');

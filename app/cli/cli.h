@@ -77,6 +77,9 @@ void cli_set_describer(cli_describer fn, void *ctx);
 /* Whether an image output's name says what is written: no extension, .png (or .gif when gif
  * is set); else prints the error (naming cmd's option opt) and returns 0. */
 int cli_image_name(const char *cmd, const char *opt, const char *path, int gif);
+/* --order's value (device or linear, reverse, random:SEED) as ts_plain_opts.order and its
+ * seed; else prints the error (naming cmd) and returns 0. */
+int cli_order(const char *cmd, const char *s, int *order, uint32_t *seed);
 /* A file a command reads or writes, by the option that names it ("-o", "--expect"); path
  * NULL when not given. */
 typedef struct cli_file {

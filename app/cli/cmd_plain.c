@@ -284,20 +284,8 @@ int cmd_run_plain(int argc, char **argv)
   }
   int fail_benign = fail_on != NULL;
   if (order_s) { /* another legal order: the observed run alone has it */
-    char *oe = NULL;
-    unsigned long seed = 0;
-    if (strcmp(order_s, "device") == 0 || strcmp(order_s, "linear") == 0)
-      po.order = 0;
-    else if (strcmp(order_s, "reverse") == 0)
-      po.order = 1;
-    else if (strncmp(order_s, "random:", 7) == 0 && (seed = strtoul(order_s + 7, &oe, 10), oe) &&
-             oe != order_s + 7 && !*oe && seed < (1ul << 30))
-      po.order = 2, po.order_seed = (uint32_t)seed;
-    else {
-      fprintf(stderr, "tilescope run: --order '%s': device, reverse or random:SEED (a number "
-                      "below 2^30)\n", order_s);
+    if (!cli_order("run", order_s, &po.order, &po.order_seed))
       return EXIT_USAGE;
-    }
     if (po.order)
       po.observe = observe = 1;
   }

@@ -288,22 +288,16 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
   if (cli_plain_file)
     plain_view_isolate(a->timeout > 0 ? a->timeout : 120);
   if (a->order) {
-    char *oe = NULL;
-    unsigned long seed = 0;
-    int how = strcmp(a->order, "device") == 0 || strcmp(a->order, "linear") == 0 ? 0
-              : strcmp(a->order, "reverse") == 0                                 ? 1
-              : strncmp(a->order, "random:", 7) == 0 &&
-                      (seed = strtoul(a->order + 7, &oe, 10), oe != a->order + 7) && !*oe &&
-                      seed < (1ul << 30)
-                  ? 2
-                  : -1;
-    if (how < 0 || !cli_plain_file) {
-      fprintf(stderr, "tilescope %s: --order '%s': %s\n", cmd, a->order,
-              how < 0 ? "device, reverse or random:SEED (a number below 2^30)"
-                      : "goes with a plain kernel (--kernel-file K.cl, --sim FILE.sim)");
+    int how;
+    uint32_t seed;
+    if (!cli_order(cmd, a->order, &how, &seed))
+      return 0;
+    if (!cli_plain_file) {
+      fprintf(stderr, "tilescope %s: --order '%s': goes with a plain kernel (--kernel-file K.cl, "
+              "--sim FILE.sim)\n", cmd, a->order);
       return 0;
     }
-    plain_view_order(how, (uint32_t)seed);
+    plain_view_order(how, seed);
   }
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
