@@ -427,8 +427,10 @@ int cmd_run_plain(int argc, char **argv)
                "work-groups in that order (the output is that run's)\n", order_s);
   else if (!plain && plain_failed == TS_OK && res && ts_plain_unsafe_access(res))
     fprintf(o, "the plain run was not made: it would %s (below); the output is the "
-               "observed run's, which performs none of those accesses\n",
-            ts_plain_unsafe_access(res));
+               "observed run's, %s\n", ts_plain_unsafe_access(res),
+            strncmp(ts_plain_unsafe_access(res), "use private", 11) == 0
+                ? "where the private arrays and vectors it follows start at 0"
+                : "which performs none of those accesses");
   else if (!plain && plain_failed == TS_OK && res)
     fprintf(o, "the plain run was not made: its work-groups part at a barrier (below), which a "
                "GPU may hang on; the output is the observed run's, where each group takes the "

@@ -83,6 +83,9 @@ typedef struct walker {
    * elements set so far, ts_pw_NAME, so that a read of one nothing set is a finding. */
   CXCursor parr[16];
   int nparr;
+  /* Its private vectors followed lane by lane (ts_instrument_vector.c): ts_pv_NAME. */
+  CXCursor pvec[16];
+  int npvec;
   /* the line of the last access numbered, and how many it has (ti_access_line) */
   unsigned aline, acount;
 } walker;

@@ -78,6 +78,12 @@ void ti_emit_branch(walker *w, sbuf *o, CXCursor c, span s, const kids *k, const
 
 void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, const kids *k,
                     const int *kctx);
+
+/* ---- private vectors followed lane by lane (ts_instrument_vector.c) ---- */
+
+void ti_track_vectors(walker *w, CXCursor fn);
+int ti_tracked_vector(const walker *w, CXCursor decl);
+int ti_emit_private_vector(walker *w, sbuf *o, CXCursor c, span s, const kids *k, int ctx);
 int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k);
 int ti_emit_private_index(walker *w, sbuf *o, CXCursor c, span s, const kids *k, int ctx);
 void ti_track_arrays(walker *w, CXCursor fn);

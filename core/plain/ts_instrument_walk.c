@@ -137,6 +137,7 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   w->kernel = kn;
   w->fn = c;
   ti_track_arrays(w, c);
+  ti_track_vectors(w, c);
   w->fn_barrier = ti_barrier_in(w, c, 0) != 0;
   w->ret_bline = w->brk_bline = 0;
   w->in_loop = 0;
@@ -227,6 +228,10 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
       ti_sb_fmt(o, " ulong ts_pw_%s = 0; for (uint ts_i = 0; ts_i < sizeof(%s); ts_i++) "
                 "((__private uchar *)%s)[ts_i] = 0;", clang_getCString(ns), clang_getCString(ns),
                 clang_getCString(ns));
+      clang_disposeString(ns);
+    } else if (clang_getCursorKind(k->c[i]) == CXCursor_VarDecl && ti_tracked_vector(w, k->c[i])) {
+      CXString ns = clang_getCursorSpelling(k->c[i]); /* its mask of lanes set, and zeroed */
+      ti_sb_fmt(o, " uint ts_pv_%s = 0; %s = 0;", clang_getCString(ns), clang_getCString(ns));
       clang_disposeString(ns);
     }
   int any = 0;
@@ -349,6 +354,8 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   default:
     break;
   }
+  if (ti_emit_private_vector(w, o, c, s, &k, ctx))
+    return;
   int sp = ti_contexts(w, c, &k, ctx, kctx);
   if (!sp && ti_emit_private_index(w, o, c, s, &k, ctx))
     return;

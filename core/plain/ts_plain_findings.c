@@ -111,6 +111,15 @@ void ts_plain_element_name(const ts_plain_desc *d, const ts_plain_result *r, int
 {
   (void)d;
   const ts_plain_launch *L0 = &r->launch[pass];
+  if (p->space == 2 && p->buf == 1) { /* a followed private vector's lane */
+    char lane[8];
+    if (p->other_item <= 4 && p->off >= 0 && p->off < 4)
+      snprintf(lane, sizeof lane, ".%c", "xyzw"[p->off]);
+    else
+      snprintf(lane, sizeof lane, ".s%X", (unsigned)(p->off & 15));
+    snprintf(b, n, "lane %s of a private vector of %u lanes", lane, p->other_item);
+    return;
+  }
   if (p->space == 2) {
     snprintf(b, n, "index %lld of a private array of %u elements", (long long)(int32_t)p->off,
              p->other_item);
@@ -298,13 +307,13 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     char at[32] = "";
     if (p->other_line > 0)
       snprintf(at, sizeof at, " at line %d", p->other_line);
-    if (p->other_item == UINT32_MAX)
-      snprintf(what, sizeof what, "which other work-items read%s in the same barrier interval", at);
-    else {
+    char who[80] = "other work-items";
+    if (p->other_item != UINT32_MAX) {
       ts_plain_item_name(L, p->other_item, oi, sizeof oi);
-      snprintf(what, sizeof what, "which work-item %s %s%s in the same barrier interval (a missing barrier(%s)?)",
-               oi, did, at, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
+      snprintf(who, sizeof who, "work-item %s", oi);
     }
+    snprintf(what, sizeof what, "which %s %s%s in the same barrier interval (a missing barrier(%s)?)",
+             who, did, at, f->kind == TS_FIND_RACE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
     break;
   }
   case TS_FIND_UNINIT:
@@ -358,6 +367,8 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
     snprintf(at, sizeof at, "%s%s", f->access, el + wn);
   else if (f->access[0] && bra && p->space == 0 && !strstr(el, f->access))
     snprintf(at, sizeof at, "%s at %s", f->access, rest);
+  else if (f->access[0] && p->space == 2 && p->buf == 1) /* "f, lane .y of a private vector" */
+    snprintf(at, sizeof at, "%s, %s", f->access, el);
   else
     snprintf(at, sizeof at, "%s", el);
   snprintf(buf, n, "%s:%d: %s in %s: work-group %s item %s %s %s%s%s%s", base, f->line,

@@ -312,7 +312,7 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
       res->counts[kind] += n;
       /* the first place's access as the source writes it */
       for (int a = 0; x->nplaces && a < r->natexts; a++)
-        if (r->atexts[a].line == x->line && r->atexts[a].k == x->place[0].ax && x->place[0].space < 2)
+        if (r->atexts[a].line == x->line && r->atexts[a].k == x->place[0].ax && (x->place[0].space < 2 || (x->place[0].space == 2 && x->place[0].buf == 1)))
           snprintf(x->access, sizeof x->access, "%s", r->atexts[a].text);
     }
   /* rectangles: input reads, output writes; each image's the first of its buffers (the one

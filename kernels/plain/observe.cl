@@ -756,20 +756,33 @@ __attribute__((noinline)) void ts_ww(ts_ctx *c, uint kind, uint line, uint k, ui
 #define TS_O_BY(word) ((word) & TS_ATOM ? TS_O_ATOMIC : TS_O_WRITE) /* a writer's record */
 
 /* A shadow word's mark of an atomic access: (interval + 1) << 11 | (item + 1) keeps bit 31
- * free for the first 2^20 barriers. */
+ * free for the first 2^19 barriers. */
 #define TS_ATOM 0x80000000u
+/* A global lane's work-item word naming its readers, not its writer (ts_gshadow). */
+#define TS_RDR 0x40000000u
 
 /* Whether shadow word o names another work-item in the interval of mine. */
 inline int ts_same_interval(uint o, uint mine)
 {
-  return (o & ~TS_ATOM) >> 11 == mine >> 11 && (o & 2047) != (mine & 2047);
+  return (o & ~(TS_ATOM | TS_RDR)) >> 11 == mine >> 11 && (o & 2047) != (mine & 2047);
+}
+
+/* The other work-item a shadow word names: 2047 is several (~0). */
+inline uint ts_other_item(uint o)
+{
+  return (o & 2047) == 2047 ? ~0u : (o & 2047) - 1;
 }
 
 /* One lane of a global buffer's shadows, four words (16 bytes: a lane never straddles a cache
  * line, and a lane's first access is the miss that costs an observed write most): the writing
  * group, the writing work-item with its global barrier interval, the reading group(s), and the
  * lines of the last write and read as two 16-bit halves (separate locations: a write's and a
- * read's never tear each other): races and uninitialised reads. */
+ * read's never tear each other): races and uninitialised reads. Once the last plain write is
+ * of an earlier interval (or there was none), the work-item word names the interval's readers
+ * instead (TS_RDR: one work-item, or several), so that a read then another work-item's write
+ * with no global fence between is a race too; the writing group and its line stay. An atomic
+ * record of the interval that its own work-item then reads plainly is marked so too
+ * (TS_ATOM | TS_RDR), for another work-item's atomic of the interval to race with that read. */
 TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint acc, uint off,
                        uint line, __global const uchar *m)
 {
@@ -790,8 +803,10 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     int plain = o != TS_NOBODY && o != TS_MANY && !(oi & TS_ATOM);
     if (plain && o != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol | TS_O_WRITE);
-    else if (plain && ts_same_interval(oi, mine))
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol | TS_O_WRITE);
+    else if ((oi & TS_RDR) ? *rd == me && ts_same_interval(oi, mine)
+                           : plain && ts_same_interval(oi, mine))
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
+                 oi & TS_RDR ? *rl | TS_O_READ : ol | TS_O_WRITE);
     if (acc & TS_K_FAILED) /* a read: against the writes only, and no record */
       return;
     uint r = *rd;
@@ -806,42 +821,64 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     }
     return;
   }
+  uint rmark = 0; /* a read of the update below, against earlier readers: not its own */
   if (acc & TS_K_READ) {
-    uint o = *w;
+    uint o = *w, oi = *wi;
     if (o == TS_NOBODY) {
       if (acc == TS_K_READ && ((flags & TS_F_UNSET) || (m && !*m)))
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     } else if (o != me) {
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0,
-                 *wl | TS_O_BY(*wi));
-    } else {
-      uint oi = *wi;
-      if (ts_same_interval(oi, mine))
-        ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, *wl | TS_O_BY(oi));
+                 *wl | TS_O_BY(oi));
+    } else if ((!(oi & TS_RDR) || (oi & TS_ATOM)) && ts_same_interval(oi, mine)) {
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
+                 *wl | TS_O_BY(oi));
     }
     uint r = *rd;
     if (r == TS_NOBODY)
       r = atomic_cmpxchg(rd, TS_NOBODY, me);
     if (r != TS_NOBODY && r != me && r != TS_MANY)
       *rd = TS_MANY;
-    *rl = (ushort)(line & 0xffff);
+    /* this group's readers of the interval, while no other group read it (unless a write or
+     * an atomic of it is the record) */
+    rmark = oi;
+    int kept = 0; /* the interval's readers already named: the line stays their first read's */
+    if ((o == TS_NOBODY || o == me) && (r == TS_NOBODY || r == me) && !(oi & TS_ATOM)) {
+      uint same = (oi & ~TS_RDR) >> 11 == mine >> 11;
+      uint want = !same                             ? mine | TS_RDR
+                  : !(oi & TS_RDR)                  ? oi
+                  : (oi & 2047) == (mine & 2047)    ? oi
+                                                    : mine | 2047 | TS_RDR;
+      if (want != oi)
+        *wi = want;
+      kept = want == oi && (oi & TS_RDR);
+    } else if ((oi & TS_ATOM) && o == me && oi >> 11 == (mine | TS_ATOM) >> 11 &&
+               (oi & 2047) == (mine & 2047)) {
+      *wi = oi | TS_RDR; /* its own atomic of the interval, then its plain read: both its */
+    }
+    if (!kept)
+      *rl = (ushort)(line & 0xffff);
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, me);
     /* the work-item and line of the last write need no atomics: a group's work-items that
      * race on one element are a race whichever of them the word keeps */
-    uint oi = *wi, ol = *wl;
+    uint oi = (acc & TS_K_READ) ? rmark : *wi, ol = *wl, orl = *rl;
     *wi = mine;
     *wl = (ushort)(line & 0xffff);
     /* a plain write after another's: a race, benign if every writer wrote the same (ts_ww);
      * after another's atomic, or an update's, no value tells that */
-    int ww = acc == TS_K_WRITE && !(oi & TS_ATOM);
+    int ww = acc == TS_K_WRITE && !(oi & (TS_ATOM | TS_RDR));
     if (o != TS_NOBODY && o != me) {
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol | TS_O_BY(oi));
       if (ww)
         ts_ww(c, TS_FIND_RACE_GROUPS, line, k, off);
+    } else if ((oi & TS_RDR) && ts_same_interval(oi, mine) && *rd == me) {
+      /* other work-items of the group read it in this interval: a read then a write */
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
+                 orl | TS_O_READ);
     } else if (o == me && ts_same_interval(oi, mine)) {
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, (oi & 2047) - 1, ol | TS_O_BY(oi));
+      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi), ol | TS_O_BY(oi));
       if (ww)
         ts_ww(c, TS_FIND_RACE_GLOBAL, line, k, off);
     }
@@ -1348,6 +1385,15 @@ inline long ts_pw(ts_ctx *c, long i, long n, uint line, ulong *set, uint acc)
   if (acc & TS_K_WRITE)
     *set |= 1ul << i;
   return i;
+}
+
+/* A read of the lanes `want` of a followed private vector of n lanes (ts_pv_NAME, a bit a
+ * lane set so far): a lane nothing set is a finding, naming the first. */
+inline void ts_pvr(ts_ctx *c, uint set, uint want, uint n, uint line)
+{
+  uint miss = want & ~set;
+  if (miss)
+    ts_finding(c, TS_FIND_UNINIT, line, 2, 1, TS_K_READ, 31 - clz(miss & (0u - miss)), 0, n, 0);
 }
 
 /* barrier(flags): the intervals it closes. */
