@@ -57,6 +57,7 @@ TS_KINDS = {
     "misaligned": "align",
     "wait_event": "event",
     "copy_divergence": "diverge.async",
+    "forward_progress": "progress",
 }
 
 

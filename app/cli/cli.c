@@ -328,22 +328,45 @@ void cli_report_run_error(const char *cmd, const char *what, const ts_error *err
     fprintf(stderr, "tilescope %s: %s: %s\n", cmd, what, err->msg);
 }
 
-int cli_order(const char *cmd, const char *s, int *order, uint32_t *seed)
+int cli_order(const char *cmd, const char *s, const char *resident, ts_plain_opts *po)
 {
   char *end = NULL;
   unsigned long n = 0;
-  *seed = 0;
-  if (strcmp(s, "device") == 0 || strcmp(s, "linear") == 0)
-    *order = 0;
+  po->order_seed = 0;
+  po->order_file[0] = 0;
+  if (strcmp(s, "device") == 0)
+    po->order = TS_ORDER_DEVICE;
+  else if (strcmp(s, "linear") == 0)
+    po->order = TS_ORDER_LINEAR;
   else if (strcmp(s, "reverse") == 0)
-    *order = 1;
+    po->order = TS_ORDER_REVERSE;
   else if (strncmp(s, "random:", 7) == 0 && (n = strtoul(s + 7, &end, 10), end != s + 7) &&
-           !*end && n < (1ul << 30))
-    *order = 2, *seed = (uint32_t)n;
-  else {
-    fprintf(stderr, "tilescope %s: --order '%s': device, reverse or random:SEED (a number "
-                    "below 2^30)\n", cmd, s);
+           !*end && n < (1ul << 29))
+    po->order = TS_ORDER_RANDOM, po->order_seed = (uint32_t)n;
+  else if (strncmp(s, "random:", 7) != 0 && access(s, R_OK) == 0 &&
+           strlen(s) < sizeof po->order_file) {
+    po->order = TS_ORDER_LIST;
+    snprintf(po->order_file, sizeof po->order_file, "%s", s);
+  } else {
+    fprintf(stderr, "tilescope %s: --order '%s': device, linear, reverse, random:SEED (a number "
+                    "below 2^29) or a file of work-groups%s\n", cmd, s,
+            strncmp(s, "random:", 7) && strchr(s, '.') ? " (no such file)" : "");
     return 0;
+  }
+  po->resident = 0;
+  if (resident) {
+    n = strtoul(resident, &end, 10);
+    if (end == resident || *end || n < 1 || n > 65536 || resident[0] == '-') {
+      fprintf(stderr, "tilescope %s: --resident '%s': work-groups at once, 1 to 65536\n", cmd,
+              resident);
+      return 0;
+    }
+    if (po->order == TS_ORDER_DEVICE) {
+      fprintf(stderr, "tilescope %s: --resident %s: goes with an order of tilescope's (--order "
+                      "linear, reverse, random:SEED or FILE), not the device's\n", cmd, resident);
+      return 0;
+    }
+    po->resident = (int)n;
   }
   return 1;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "paths.h"
+#include "ts_plain.h"
 #include "ts_run.h"
 
 enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_USAGE = 2 };
@@ -77,9 +78,10 @@ void cli_set_describer(cli_describer fn, void *ctx);
 /* Whether an image output's name says what is written: no extension, .png (or .gif when gif
  * is set); else prints the error (naming cmd's option opt) and returns 0. */
 int cli_image_name(const char *cmd, const char *opt, const char *path, int gif);
-/* --order's value (device or linear, reverse, random:SEED) as ts_plain_opts.order and its
- * seed; else prints the error (naming cmd) and returns 0. */
-int cli_order(const char *cmd, const char *s, int *order, uint32_t *seed);
+/* --order's value (device, linear, reverse, random:SEED or a file of work-groups) and
+ * --resident's (NULL: not given) into po's order fields; else prints the error (naming cmd)
+ * and returns 0. */
+int cli_order(const char *cmd, const char *s, const char *resident, ts_plain_opts *po);
 /* A file a command reads or writes, by the option that names it ("-o", "--expect"); path
  * NULL when not given. */
 typedef struct cli_file {

@@ -189,6 +189,42 @@ static ts_status run_here(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
   return st;
 }
 
+/* A pass's work-group records as JSON members: "ticks" (the records' clock at the end, a
+ * tick each group's start, barrier and end), "late" (groups that stopped waiting for their
+ * turn), and "records", by start: each group, its ticket, its start and end ticks, the id
+ * the device launched it as, the polls it waited, its barriers and the first ones' ticks. */
+static void print_records(const ts_plain_launch *L)
+{
+  if (!L->groups)
+    return;
+  printf(",\"ticks\":%u,\"late\":%u,\"records\":[", L->ticks, L->late);
+  uint32_t n = L->ngroups_all, *by = malloc((size_t)n * sizeof *by + 1);
+  for (uint32_t g = 0; by && g < n; g++)
+    by[g] = g;
+  for (uint32_t i = 1; by && i < n; i++) { /* by ticket: an insertion sort of a near order */
+    uint32_t x = by[i], j = i;
+    while (j > 0 && L->groups[by[j - 1]].ticket > L->groups[x].ticket) {
+      by[j] = by[j - 1];
+      j--;
+    }
+    by[j] = x;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t g = by ? by[i] : i;
+    const ts_plain_group *G = &L->groups[g];
+    printf("%s{\"group\":[%u,%u,%u],\"ticket\":%u,\"start\":%u,\"end\":%u,"
+           "\"launched_as\":%u,\"spins\":%u,\"barriers\":%u,\"barrier_ticks\":[", i ? "," : "",
+           g % L->ngroups[0], g / L->ngroups[0] % L->ngroups[1],
+           g / L->ngroups[0] / L->ngroups[1], G->ticket, G->start ? G->start - 1 : 0,
+           G->end ? G->end - 1 : 0, G->launched_as, G->spins, G->nbar);
+    for (uint32_t b = 0; b < G->nbar && b < TS_PLAIN_REC_BARS; b++)
+      printf("%s%u", b ? "," : "", G->bar[b] ? G->bar[b] - 1 : 0);
+    printf("]}");
+  }
+  printf("]");
+  free(by);
+}
+
 /* What the simulator file marks dump, as oclgrind-kernel prints it. */
 static void print_dumps(const ts_sim *sim, const ts_plain_result *r, FILE *f)
 {
@@ -222,9 +258,10 @@ int cmd_run_plain(int argc, char **argv)
   argc = out_n;
   const char *in_path = NULL, *out_path = NULL, *expect_path = NULL, *thread = NULL, *raw_path = NULL,
              *kernels = NULL, *pixel = NULL, *sim_path = NULL;
-  int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1;
+  int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1, adversary = 0;
   double timeout = 300;
-  const char *isolate_s = NULL, *fail_on = NULL, *sarif_path = NULL, *order_s = NULL;
+  const char *isolate_s = NULL, *fail_on = NULL, *sarif_path = NULL, *order_s = NULL,
+             *resident_s = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
     { "--output", 'o', OPT_STR, &out_path, "OUT.png", "write the output image", NULL },
@@ -242,7 +279,9 @@ int cmd_run_plain(int argc, char **argv)
     { "--fail-on", 0, OPT_STR, &fail_on, "benign", "with --observe: exit 1 on benign races too (every writer wrote the same value)", NULL },
     { "--sim", 0, OPT_STR, &sim_path, "FILE.sim", "launch the kernel as this Oclgrind simulator file describes it (instead of --kernel-file)", NULL },
     { "--sarif", 0, OPT_STR, &sarif_path, "OUT.sarif", "write the findings of --observe as SARIF 2.1.0, for code scanning (docs/ci.md)", NULL },
-    { "--order", 0, OPT_STR, &order_s, "device|reverse|random:SEED", "observed only: run the work-groups in another legal order (their ids reversed or shuffled), so that an order-dependent result shows", NULL },
+    { "--order", 0, OPT_STR, &order_s, "device|linear|reverse|random:SEED|FILE", "observed only: start the work-groups in another legal order, one at a time (by id, reversed, shuffled, or as FILE lists them, X,Y,Z a line), so that an order-dependent result shows", NULL },
+    { "--resident", 0, OPT_STR, &resident_s, "K", "with --order: K work-groups at once (default 1)", NULL },
+    { "--adversary", 0, OPT_FLAG, &adversary, NULL, "observed only: start the work-groups in a random order of its own each run where no group keeps its place, one at a time (with --resident, K)", NULL },
   };
   const char *pos[1];
   int npos;
@@ -283,8 +322,25 @@ int cmd_run_plain(int argc, char **argv)
     return EXIT_USAGE;
   }
   int fail_benign = fail_on != NULL;
+  if (adversary && order_s) {
+    fprintf(stderr, "tilescope run: --adversary: chooses an order of its own; give it or "
+                    "--order %s, not both\n", order_s);
+    return EXIT_USAGE;
+  }
+  if (adversary) {
+    if (!cli_order("run", "linear", resident_s, &po))
+      return EXIT_USAGE;
+    po.order = TS_ORDER_ADVERSARY;
+    po.order_seed = ts_adversary_seed() & 0x1fffffffu;
+    po.observe = observe = 1;
+  }
+  if (resident_s && !order_s && !adversary) {
+    fprintf(stderr, "tilescope run: --resident %s: goes with --order (linear, reverse, "
+                    "random:SEED or FILE)\n", resident_s);
+    return EXIT_USAGE;
+  }
   if (order_s) { /* another legal order: the observed run alone has it */
-    if (!cli_order("run", order_s, &po.order, &po.order_seed))
+    if (!cli_order("run", order_s, resident_s, &po))
       return EXIT_USAGE;
     if (po.order)
       po.observe = observe = 1;
@@ -422,7 +478,11 @@ int cmd_run_plain(int argc, char **argv)
             shown->raw_rows, shown->raw_channels, shown->raw_channels == 1 ? "" : "s", shown->raw_lane,
             shown->raw_float ? "floats" : shown->raw_signed ? "signed integers" : "unsigned integers",
             shown->mapping);
-  if (!plain && po.order)
+  if (!plain && po.order == TS_ORDER_ADVERSARY)
+    fprintf(o, "the plain run was not made: --adversary runs the observed kernel alone, its "
+               "work-groups in an order where none keeps its place (seed %u; the output is that "
+               "run's)\n", po.order_seed);
+  else if (!plain && po.order)
     fprintf(o, "the plain run was not made: --order %s runs the observed kernel alone, its "
                "work-groups in that order (the output is that run's)\n", order_s);
   else if (!plain && plain_failed == TS_OK && res && ts_plain_unsafe_access(res))
@@ -553,8 +613,10 @@ int cmd_run_plain(int argc, char **argv)
         printf(",\"ms\":%.4f", L->ms);
       else
         printf(",\"ms\":null");
-      if (res)
+      if (res) {
         printf(",\"observed_ms\":%.4f", res->launch[p].ms);
+        print_records(&res->launch[p]);
+      }
       printf("}");
     }
     printf("]");

@@ -30,7 +30,8 @@
 typedef struct view_args {
   cli_sched cs;
   const char *input, *out, *size, *overlay, *script, *frames, *hover, *center, *record,
-      *dev_time, *pixel, *split, *sarif, *order;
+      *dev_time, *pixel, *split, *sarif, *order,
+      *resident;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale, have_zoom, have_bench,
       have_timeout;
   double zoom, scale, timeout;
@@ -287,17 +288,21 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
    * crashes or never ends costs the worker, and the window goes on */
   if (cli_plain_file)
     plain_view_isolate(a->timeout > 0 ? a->timeout : 120);
+  if (a->resident && !a->order) {
+    fprintf(stderr, "tilescope %s: --resident %s: goes with --order (linear, reverse, "
+                    "random:SEED or FILE)\n", cmd, a->resident);
+    return 0;
+  }
   if (a->order) {
-    int how;
-    uint32_t seed;
-    if (!cli_order(cmd, a->order, &how, &seed))
+    ts_plain_opts how = { 0 };
+    if (!cli_order(cmd, a->order, a->resident, &how))
       return 0;
     if (!cli_plain_file) {
       fprintf(stderr, "tilescope %s: --order '%s': goes with a plain kernel (--kernel-file K.cl, "
               "--sim FILE.sim)\n", cmd, a->order);
       return 0;
     }
-    plain_view_order(how, seed);
+    plain_view_order(&how);
   }
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
@@ -374,7 +379,8 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot, observed or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "hover output pixel X,Y (footprint and arrows)", NULL },
     { "--pixel", 0, OPT_STR, &a->pixel, "X,Y", "a plain kernel: watch output pixel X,Y, list its every access (a click on it)", NULL },
-    { "--order", 0, OPT_STR, &a->order, "device|reverse|random:SEED", "a plain kernel: its work-groups in another legal order (as run --order)", NULL },
+    { "--order", 0, OPT_STR, &a->order, "device|linear|reverse|random:SEED|FILE", "a plain kernel: its work-groups in another legal order (as run --order)", NULL },
+    { "--resident", 0, OPT_STR, &a->resident, "K", "with --order: K work-groups at once (default 1)", NULL },
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", &a->have_zoom },
     { "--center", 0, OPT_STR, &a->center, "X,Y", "image point at the centre of the panes", NULL },
     { "--help-overlay", 0, OPT_FLAG, &a->help_overlay, NULL, "show the key help", NULL },

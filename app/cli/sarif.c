@@ -64,6 +64,10 @@ static const sarif_rule plain_rules[TS_NFIND] = {
   [TS_FIND_COPY_DIVERGE] = { "copy_divergence", NULL, NULL, "Work-items of one group that ask "
     "for one async copy with other arguments: every work-item of a group must make the same "
     "call.", PLAIN_DOC },
+  [TS_FIND_PROGRESS] = { "forward_progress", NULL, NULL, "A work-group that spins on memory "
+    "only a group that has not started can change, in an order where that group cannot start "
+    "first: OpenCL promises no forward progress between work-groups, so a device may hang.",
+    PLAIN_DOC },
 };
 
 /* A kind this table does not know yet (a new TS_FIND_*) still makes a valid rule. */

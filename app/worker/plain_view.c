@@ -46,21 +46,29 @@ void plain_view_isolate(double timeout_s)
   isolate_timeout = timeout_s;
 }
 
-static int run_order;
-static uint32_t run_seed;
+static ts_plain_opts run_order; /* its order fields */
 
-void plain_view_order(int order, uint32_t seed)
+void plain_view_order(const ts_plain_opts *o)
 {
-  run_order = order;
-  run_seed = seed;
+  run_order.order = o->order;
+  run_order.order_seed = o->order_seed;
+  run_order.resident = o->resident;
+  snprintf(run_order.order_file, sizeof run_order.order_file, "%s", o->order_file);
 }
 
 void plain_view_order_words(char *b, size_t n)
 {
-  if (run_order == 1)
-    snprintf(b, n, "reversed order (--order reverse)");
-  else if (run_order == 2)
-    snprintf(b, n, "a shuffled order (--order random:%u)", run_seed);
+  char k[32] = "";
+  if (run_order.resident > 1)
+    snprintf(k, sizeof k, ", %d at a time", run_order.resident);
+  if (run_order.order == TS_ORDER_REVERSE)
+    snprintf(b, n, "reversed order%s (--order reverse)", k);
+  else if (run_order.order == TS_ORDER_RANDOM)
+    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, run_order.order_seed);
+  else if (run_order.order == TS_ORDER_LINEAR)
+    snprintf(b, n, "the groups' order%s (--order linear)", k);
+  else if (run_order.order == TS_ORDER_LIST)
+    snprintf(b, n, "the order of %s%s", run_order.order_file, k);
   else
     snprintf(b, n, "the device's order");
 }
@@ -100,7 +108,9 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     return;
   }
   ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = t->watch_x,
-                      .watch_y = t->watch_y, .order = run_order, .order_seed = run_seed };
+                      .watch_y = t->watch_y, .order = run_order.order, .order_seed = run_order.order_seed,
+                      .resident = run_order.resident };
+  snprintf(o.order_file, sizeof o.order_file, "%s", run_order.order_file);
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
   /* isolated: a kernel that crashes, corrupts memory or never ends costs the worker program

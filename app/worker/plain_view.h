@@ -72,7 +72,7 @@ typedef struct plain_view {
  * timeout_s seconds; 0: in this process (the tests' default). */
 void plain_view_isolate(double timeout_s);
 /* The order its observed runs give the work-groups (ts_plain_opts.order: 0 the device's). */
-void plain_view_order(int order, uint32_t seed);
+void plain_view_order(const ts_plain_opts *o);
 /* That order in words: "the device's order", "reversed order (--order reverse)", ... */
 void plain_view_order_words(char *b, size_t n);
 /* launch: a launch file for the kernel (NULL: its own lines). */

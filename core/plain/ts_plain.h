@@ -293,6 +293,8 @@ enum {
   TS_FIND_EVENT,        /* a wait for an event no copy gave (acc 1), or a work-item that ended
                          * with a copy nothing waited for (acc 2) */
   TS_FIND_COPY_DIVERGE, /* work-items of a group ask for one async copy with other arguments */
+  TS_FIND_PROGRESS,     /* a work-group spins on memory that no group able to run can change
+                         * (in an order of tilescope's, one group at a time) */
   TS_NFIND
 };
 
@@ -334,9 +336,20 @@ typedef struct ts_plain_rect {
   int x0, y0, x1, y1;
 } ts_plain_rect;
 
+/* The barriers a work-group's record stamps (observe.cl's TS_REC_NBAR). */
+#define TS_PLAIN_REC_BARS 5
+
 typedef struct ts_plain_group {
   ts_plain_rect read, wrote;
   uint32_t kinds;              /* 1 << kind of every finding made by one of its work-items */
+  /* observed: its record, on the launch's clock (a tick each group's start, barrier and
+   * end, in the order the device made them; 0: never) */
+  uint32_t start, end;
+  uint32_t ticket;             /* its start among the launch's groups (from 0) */
+  uint32_t launched_as;        /* the linear id the device gave it (another order maps it) */
+  uint32_t spins;              /* polls it waited for its turn, in an order of tilescope's */
+  uint32_t nbar;               /* barriers its work-items passed */
+  uint32_t bar[TS_PLAIN_REC_BARS]; /* the clock at the first of them */
 } ts_plain_group;
 
 typedef struct ts_plain_access {
@@ -373,6 +386,9 @@ typedef struct ts_plain_launch {
   int dims;
   uint32_t ngroups[3], ngroups_all;
   ts_plain_group *groups;      /* observed: by linear group id */
+  uint32_t ticks;              /* observed: the records' clock at the end */
+  uint32_t late;               /* groups that stopped waiting for their turn (the order was
+                                * not kept: --spin-limit) */
   ts_plain_access *log;        /* observed: the chosen work-item's accesses, and every access
                                 * of the watched pixel, in the order they happened */
   size_t nlog, nlog_all;
@@ -387,11 +403,19 @@ typedef struct ts_plain_opts {
   int watch_x, watch_y;        /* an output pixel whose every access is logged (-1: none) */
   int repeats;                 /* timed launches of each pass (0: 1) */
   int warmup;                  /* untimed launches of each pass before them */
-  int order;                   /* observed: the work-groups' ids in the device's order (0),
-                                * reversed (1) or shuffled (2): the order they run in is
-                                * another legal one (the plain run has the device's) */
+  int order;                   /* observed: the order the work-groups start in: the device's
+                                * (TS_ORDER_DEVICE), or one of tilescope's, `resident` at a
+                                * time: reversed, shuffled, a list (order_file), by id */
   uint32_t order_seed;         /* the shuffle's */
+  int resident;                /* groups at once in tilescope's orders (0: 1) */
+  char order_file[512];        /* TS_ORDER_LIST: a file of the groups, one a line */
+  uint32_t spin_limit;         /* polls a group waits for its turn (0: the default) */
 } ts_plain_opts;
+
+/* ts_plain_opts.order; TS_ORDER_ADVERSARY: a random cycle of the groups (order_seed), so
+ * that no group starts in its own place: the first and the last are never the device's */
+enum { TS_ORDER_DEVICE, TS_ORDER_REVERSE, TS_ORDER_RANDOM, TS_ORDER_LIST, TS_ORDER_LINEAR,
+       TS_ORDER_ADVERSARY };
 
 typedef struct ts_plain_result {
   ts_image *out;               /* the output image, as uchar (see mapping) */

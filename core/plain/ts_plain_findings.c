@@ -22,6 +22,7 @@ static const char *kind_names[TS_NFIND] = {
   "index outside a private array",
   "wait for a copy",
   "copy divergence",
+  "forward progress",
 };
 
 const char *ts_plain_unsafe_access(const ts_plain_result *r)
@@ -346,6 +347,12 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
   case TS_FIND_ALIGN:
     snprintf(what, sizeof what, "at byte %lld, not a multiple of the access's size",
              (long long)p->off);
+    break;
+  case TS_FIND_PROGRESS:
+    snprintf(what, sizeof what, "again and again, finding one value that only a work-group "
+             "that has not started could change, and under this order (one work-group at a "
+             "time) none can start before this one ends: OpenCL does not promise that it will; "
+             "the launch was let go from here, and its output means nothing");
     break;
   default:
     what[0] = 0;

@@ -2,6 +2,7 @@
  * kernels/plain/observe.cl reads it (a header, per buffer its facts, the findings by kind and
  * line, the log, the work-groups' rectangles, scratch, and the shadows of every buffer the
  * kernel may write), filled before the launch, and read back after it into the result. */
+#include <errno.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -40,6 +41,119 @@ static size_t least_at(uint32_t nlines)
   return (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
 }
 
+/* An order given as a file (--order FILE): the launch's work-groups, one a line, as X,Y,Z
+ * (Y and Z 0 when left out) or as a linear id N with `#` comments: each of them once. */
+static ts_status order_list(runner *r, const char *path, const ts_plain_launch *L, int pass,
+                            uint32_t **out)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return ts_fail(r->err, TS_ERR_IO, "--order '%s': %s", path, strerror(errno));
+  uint32_t n = L->ngroups_all, k = 0;
+  uint32_t *list = malloc((size_t)n * 4 + 4);
+  uint8_t *seen = calloc(n ? n : 1, 1);
+  char line[256];
+  int ln = 0;
+  ts_status st = list && seen ? TS_OK : ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  while (st == TS_OK && fgets(line, sizeof line, f)) {
+    ln++;
+    char *hash = strchr(line, '#');
+    if (hash)
+      *hash = 0;
+    long v[3] = { 0, 0, 0 };
+    int nv = 0, used = 0;
+    char *p = line;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (*p == '\n' || *p == '\r' || *p == 0)
+      continue;
+    while (nv < 3 && sscanf(p, "%ld%n", &v[nv], &used) == 1) {
+      p += used;
+      nv++;
+      while (*p == ' ' || *p == '\t')
+        p++;
+      if (*p != ',')
+        break;
+      p++;
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+      p++;
+    if (nv == 0 || *p) {
+      st = ts_fail(r->err, TS_ERR_FORMAT, "--order '%s': line %d: not a work-group (X,Y,Z or "
+                   "a linear id)", path, ln);
+      break;
+    }
+    long id = v[0];
+    if (nv > 1) {
+      int bad = 0;
+      for (int d = 0; d < 3; d++)
+        bad |= v[d] < 0 || (uint64_t)v[d] >= L->ngroups[d];
+      if (bad) {
+        st = ts_fail(r->err, TS_ERR_ARG, "--order '%s': line %d: work-group (%ld,%ld,%ld) is "
+                     "outside pass %d's %ux%ux%u", path, ln, v[0], v[1], v[2], pass + 1,
+                     L->ngroups[0], L->ngroups[1], L->ngroups[2]);
+        break;
+      }
+      id = v[0] + (long)L->ngroups[0] * (v[1] + (long)L->ngroups[1] * v[2]);
+    }
+    if (id < 0 || (uint64_t)id >= n) {
+      st = ts_fail(r->err, TS_ERR_ARG, "--order '%s': line %d: work-group %ld is outside pass "
+                   "%d's %u", path, ln, id, pass + 1, n);
+      break;
+    }
+    if (seen[id]) {
+      st = ts_fail(r->err, TS_ERR_ARG, "--order '%s': line %d: work-group %ld comes twice",
+                   path, ln, id);
+      break;
+    }
+    if (k == n) {
+      st = ts_fail(r->err, TS_ERR_ARG, "--order '%s': line %d: more than pass %d's %u "
+                   "work-groups", path, ln, pass + 1, n);
+      break;
+    }
+    seen[id] = 1;
+    list[k++] = (uint32_t)id;
+  }
+  fclose(f);
+  if (st == TS_OK && k < n) {
+    uint32_t miss = 0;
+    while (seen[miss])
+      miss++;
+    st = ts_fail(r->err, TS_ERR_ARG, "--order '%s': %u of pass %d's %u work-groups, work-group "
+                 "%u (%u,%u,%u) missing", path, k, pass + 1, n, miss, miss % L->ngroups[0],
+                 miss / L->ngroups[0] % L->ngroups[1], miss / L->ngroups[0] / L->ngroups[1]);
+  }
+  free(seen);
+  if (st != TS_OK) {
+    free(list);
+    list = NULL;
+  }
+  *out = list;
+  return st;
+}
+
+/* The adversary's order: a random cycle of the launch's groups (Sattolo's shuffle), so that
+ * every group starts somewhere else than the device's order puts it. */
+static ts_status adversary_list(runner *r, uint32_t seed, const ts_plain_launch *L,
+                                uint32_t **out)
+{
+  uint32_t n = L->ngroups_all;
+  uint32_t *list = malloc((size_t)n * 4 + 4);
+  if (!list)
+    return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
+  for (uint32_t i = 0; i < n; i++)
+    list[i] = i;
+  uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (uint32_t i = n; i > 1; i--) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+    uint32_t j = (uint32_t)(x % (i - 1)), t = list[i - 1];
+    list[i - 1] = list[j];
+    list[j] = t;
+  }
+  *out = list;
+  return TS_OK;
+}
+
 ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_pass *ps,
                          const ts_plain_launch *L, const rbuf **gb, int ng,
                          const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay)
@@ -61,6 +175,22 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   w += (size_t)L->ngroups_all * 16;
   lay->gfind = (uint32_t)w; /* a word a work-group: the kinds of finding its items made */
   w += (size_t)L->ngroups_all;
+  lay->rec = (uint32_t)w; /* the groups' records, read back with the rectangles */
+  w += (size_t)L->ngroups_all * REC_W;
+  lay->olist = 0;
+  if (o->order != TS_ORDER_DEVICE && o->resident > 1 && (uint32_t)o->resident > L->ngroups_all)
+    return ts_fail(r->err, TS_ERR_ARG, "--resident %d: more than pass %d's %u work-groups "
+                   "(%s)", o->resident, pass + 1, L->ngroups_all, k->name);
+  if (o->order == TS_ORDER_LIST || o->order == TS_ORDER_ADVERSARY) {
+    uint32_t *list = NULL;
+    ts_status st = o->order == TS_ORDER_LIST ? order_list(r, o->order_file, L, pass, &list)
+                                             : adversary_list(r, o->order_seed, L, &list);
+    if (st != TS_OK)
+      return st;
+    lay->olist_src = list;
+    lay->olist = (uint32_t)w;
+    w += (size_t)L->ngroups_all;
+  }
   /* the branches before a barrier, UNI a work-group of UNI_W words, and on a CPU device
    * TS_PLAIN_LOOPS loops of LOOP_W (observe.cl's ts_uniform, ts_loop_end): only where the
    * kernel has such a branch and a group has two work-items */
@@ -132,7 +262,13 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   hdr[H_GFIND] = lay->gfind;
   hdr[H_UNI] = lay->uni;
   hdr[H_WW] = lay->ww;
-  hdr[H_ORDER] = (uint32_t)(o->order & 3) | (o->order_seed & 0x3fffffffu) << 2;
+  hdr[H_ORDER] = (uint32_t)((o->order == TS_ORDER_ADVERSARY ? TS_ORDER_LIST : o->order) & 7) |
+                 (o->order_seed & 0x1fffffffu) << 3;
+  hdr[H_REC] = lay->rec;
+  hdr[H_OLIST] = lay->olist;
+  hdr[H_RESIDENT] = o->resident > 0 ? (uint32_t)o->resident : 1;
+  /* polls a group waits for its turn: about a second's worth on a CPU device per group */
+  hdr[H_SPIN] = o->spin_limit ? o->spin_limit : r->cpu ? 1u << 28 : 1u << 24;
   hdr[H_TILE_W] = (uint32_t)ps->tile_w;
   hdr[H_TILE_H] = (uint32_t)ps->tile_h;
   hdr[H_HALO] = (uint32_t)ps->halo;
@@ -211,6 +347,9 @@ ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
   uint32_t hdr[HEADER + BI * MAXG];
   memcpy(hdr, lay->hdr, sizeof hdr);
   hdr[H_NONCE] = atomic_fetch_add(&launches, 1);
+  if (e == CL_SUCCESS && lay->olist && lay->olist_src)
+    e = clEnqueueWriteBuffer(r->q, ob, CL_FALSE, (size_t)lay->olist * 4,
+                             (size_t)lay->ngroups * 4, lay->olist_src, 0, NULL, NULL);
   for (int i = 0; i < MAXG && e == CL_SUCCESS; i++)
     if (lay->mask[i])
       e = clEnqueueWriteBuffer(r->q, ob, CL_FALSE, (size_t)lay->mask[i] * 4, lay->mask_lanes[i],
@@ -258,7 +397,8 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
 {
   uint32_t nlines = (uint32_t)r->d->src.nlines;
   size_t nfind = find_words(nlines);
-  size_t nrect = (size_t)L->ngroups_all * 17; /* the rectangles, then the kinds (gfind) */
+  /* the rectangles, then the kinds (gfind), then the records */
+  size_t nrect = (size_t)L->ngroups_all * (17 + REC_W);
   uint32_t *f = malloc(nfind * 4), *rect = malloc(nrect * 4), *log = malloc((size_t)LOG_CAP * LOG_REC * 4);
   uint32_t hdr[HEADER];
   if (!f || !rect || !log) {
@@ -328,7 +468,19 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
       L->groups[g].read = rect_of(q, ib[0]);
       L->groups[g].wrote = rect_of(q + 12, ib[1]);
       L->groups[g].kinds = rect[(size_t)L->ngroups_all * 16 + g];
+      const uint32_t *rc = rect + (size_t)L->ngroups_all * 17 + (size_t)g * REC_W;
+      ts_plain_group *G = &L->groups[g];
+      G->start = rc[R_START];
+      G->end = rc[R_END];
+      G->ticket = rc[R_TICKET];
+      G->launched_as = rc[R_LAUNCH];
+      G->spins = rc[R_SPINS];
+      G->nbar = rc[R_NBAR];
+      for (int b = 0; b < TS_PLAIN_REC_BARS; b++)
+        G->bar[b] = rc[R_BAR + b];
     }
+  L->ticks = hdr[H_CLOCK];
+  L->late = hdr[H_LATE];
   L->nlog_all = hdr[H_LOGN];
   if (nlog) {
     L->log = calloc(nlog, sizeof *L->log);

@@ -573,6 +573,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   }
   if (ob)
     clReleaseMemObject(ob);
+  free((void *)lay.olist_src);
   clReleaseKernel(kn);
   return st;
 }

@@ -49,9 +49,35 @@
                            * CPU device its loops' counts (ts_loop_end); 0: none */
 #define TS_H_WW 30        /* word offset of the writes that met another's (ts_ww): a count, then
                            * TS_WW_CAP records of TS_WW_REC words */
-#define TS_H_ORDER 31     /* the order the groups run in, by their ids: 0 the device's, 1
-                           * reversed, 2 shuffled (the seed: the word >> 2) */
-#define TS_HEADER 32
+#define TS_H_ORDER 31     /* the order the groups start in (ts_begin), the low 3 bits: 0 the
+                           * device's, 1 reversed, 2 shuffled (the seed: the word >> 3), 3 a
+                           * list (TS_H_OLIST), 4 by their ids */
+#define TS_H_TICKET 32    /* groups started: each group's ticket, in the device's order */
+#define TS_H_DONE 33      /* groups ended */
+#define TS_H_RESIDENT 34  /* in an order other than the device's, the groups that may run at
+                           * once: a group with ticket t starts once t < done + resident */
+#define TS_H_REC 35       /* word offset of the records, TS_REC_W words a group, by its id */
+#define TS_H_CLOCK 36     /* the records' clock: a tick each start, barrier and end */
+#define TS_H_OLIST 37     /* word offset of the list of an order given as one (mode 3) */
+#define TS_H_SPIN 38      /* polls before a group stops waiting for its turn */
+#define TS_H_LATE 39      /* groups that stopped waiting (the order was not kept) */
+#define TS_H_SPINNING 40  /* groups spinning on memory (ts_spin) */
+#define TS_H_ABORT 41     /* set once a spin can never end: waits end, spins are let go */
+#define TS_HEADER 48
+/* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
+ * ticket, the id the device launched it as, the polls it waited for its turn, its work-items
+ * that ended, its barriers, and the clock at its first TS_REC_NBAR. */
+#define TS_R_START 0
+#define TS_R_END 1
+#define TS_R_TICKET 2
+#define TS_R_LAUNCH 3
+#define TS_R_SPINS 4
+#define TS_R_ENDED 5
+#define TS_R_NBAR 6
+#define TS_R_BAR 7
+#define TS_R_SPINNING 12  /* one of its work-items spins (ts_spin) */
+#define TS_REC_NBAR 5
+#define TS_REC_W 16
 #define TS_WW_CAP 1024
 #define TS_WW_REC 5        /* the finding's row, the buffer, the lane's offset, and the lane's
                             * bytes before this write (what the last writer wrote), two words */
@@ -104,7 +130,8 @@
 #define TS_FIND_EVENT 12       /* a wait for an event no copy gave (acc 1), a copy never waited
                                 * for (acc 2) */
 #define TS_FIND_COPY_DIVERGE 13 /* work-items of a group ask for one copy with other arguments */
-#define TS_NFIND 14
+#define TS_FIND_PROGRESS 14    /* a work-group spins on memory no running group can change */
+#define TS_NFIND 15
 #define TS_UNI 32              /* the branches a work-group's items check, in their order */
 #define TS_UNI_W 2             /* words a branch: its first decider (line + 1 << 12 | item <<
                                 * 1 | way), and the word of the decisions TS_UNI, 2 * TS_UNI,
@@ -181,7 +208,8 @@ typedef struct ts_group {
 #define TS_CALLS_AT 64
 #define TS_GRP(c) (&(c)->g0)
 #endif
-#define TS_LSCR_WORDS (TS_CALLS_AT + 3 * TS_NCALL)
+#define TS_TICKET_AT (TS_CALLS_AT + 3 * TS_NCALL) /* the group's ticket and id (ts_begin) */
+#define TS_LSCR_WORDS (TS_TICKET_AT + 2)
 
 #define TS_PEND 4                /* copies a work-item keeps until its wait; more are made at once */
 
@@ -239,6 +267,10 @@ typedef struct ts_ctx {
    * nothing to fold). */
   ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
   uint wimg, wdirty;
+  /* a spin (ts_spin): the address of the last read, the times it was read in a row with
+   * the same value (its first word), and the values tried once it is let go */
+  ulong spin_a;
+  uint spin_n, spin_v, spin_try;
 } ts_ctx;
 
 
@@ -321,11 +353,11 @@ inline uint ts_lin_item(void)
                 get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
 
-/* The group the device launched as number g of n, as the order asks: itself, the reverse,
- * or a shuffle (a bijection of the next power of two, walked until it falls inside). */
+/* The group that starts with ticket g of n, as the order asks: the reverse, a shuffle (a
+ * bijection of the next power of two, walked until it falls inside), or g itself. */
 inline uint ts_order(uint g, uint n, uint how)
 {
-  uint mode = how & 3, seed = how >> 2;
+  uint mode = how & 7, seed = how >> 3;
   if (mode == 1)
     return n - 1 - g;
   if (mode != 2 || n < 2)
@@ -346,7 +378,40 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   __local uchar *lscratch = (__local uchar *)lscr;
   c->ob = ob;
   uint ng = (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
-  c->group = ts_order(ts_lin_group(), ng, ob[TS_H_ORDER]);
+  /* The group's first work-item takes a ticket, the device's order of starts. In an order of
+   * tilescope's, ticket t is the order's t-th group, and it waits until fewer than
+   * `resident` groups run: every group that took an earlier ticket is running or done, so
+   * the wait ends (bounded all the same: past TS_H_SPIN polls the order is not kept). */
+  __local volatile uint *tk = (__local volatile uint *)(lscr + TS_TICKET_AT);
+  uint how = ob[TS_H_ORDER];
+  if (ts_lin_item() == 0) {
+    __global volatile uint *done = (__global volatile uint *)(ob + TS_H_DONE);
+    uint t = atomic_inc(ob + TS_H_TICKET), polls = 0;
+    uint g = (how & 7) == 0 ? ts_lin_group() : (how & 7) == 3 ? ob[ob[TS_H_OLIST] + t]
+                                                               : ts_order(t, ng, how);
+    if (how & 7) {
+      uint resident = ob[TS_H_RESIDENT], limit = ob[TS_H_SPIN];
+      __global volatile uint *abort = (__global volatile uint *)(ob + TS_H_ABORT);
+      while (t >= *done + resident && !*abort) {
+        if (++polls >= limit) {
+          atomic_inc(ob + TS_H_LATE);
+          break;
+        }
+      }
+    }
+    if (ob[TS_H_REC]) {
+      __global uint *r = ob + ob[TS_H_REC] + (size_t)g * TS_REC_W;
+      r[TS_R_START] = atomic_inc(ob + TS_H_CLOCK) + 1;
+      r[TS_R_TICKET] = t;
+      r[TS_R_LAUNCH] = ts_lin_group();
+      r[TS_R_SPINS] = polls;
+    }
+    tk[0] = g;
+  }
+#ifndef TS_GROUP_SERIAL
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#endif
+  c->group = tk[0];
   c->lg[0] = c->group % (uint)get_num_groups(0);
   c->lg[1] = c->group / (uint)get_num_groups(0) % (uint)get_num_groups(1);
   c->lg[2] = c->group / (uint)(get_num_groups(0) * get_num_groups(1));
@@ -362,6 +427,8 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->nuni = 0;
   c->npend = 0;
   c->nevent = c->ncall = c->nvar = 0;
+  c->spin_a = 0;
+  c->spin_n = c->spin_try = 0;
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; i <= TS_LOOPS; i++)
     c->lt[i] = c->le[i] = 0;
@@ -641,7 +708,8 @@ inline void ts_end(ts_ctx *c)
       atomic_max((__global volatile uint *)(u + 4), c->le[k]);
     }
   }
-  if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
+  if (atomic_inc((volatile __local uint *)&g->ended) + 1 <
+      get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
   /* the group's last work-item: each loop whose work-items' conditions held a different
@@ -694,6 +762,16 @@ inline void ts_end(ts_ctx *c)
         atomic_max(r + 3, omax);
     }
   }
+  /* the group's end, once its last work-item ends: on the clock, and counted (a group
+   * waiting for its turn, ts_begin, sees its writes made) */
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  __global uint *r = ob + ob[TS_H_REC] + (size_t)c->group * TS_REC_W;
+#ifndef TS_GROUP_SERIAL
+  if (atomic_inc(r + TS_R_ENDED) + 1 < get_local_size(0) * get_local_size(1) * get_local_size(2))
+    return;
+#endif
+  r[TS_R_END] = atomic_inc(ob + TS_H_CLOCK) + 1;
+  atomic_inc(ob + TS_H_DONE);
 }
 
 /* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
@@ -917,6 +995,41 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
 TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint acc, uint line,
                               __global uchar *p);
 
+/* Reads of one address in a row, with one value, that make a spin (ts_spin). */
+#define TS_SPIN_N (1u << 20)
+
+/* A work-item that read the n bytes at p TS_SPIN_N times in a row, finding one value: it
+ * waits for another to change them. In an order of tilescope's with one group at a time,
+ * nothing else runs: no group that has not started can, before this one ends, so the wait
+ * never ends (OpenCL promises no forward progress between work-groups). The finding is
+ * made, and the launch let go: waits for a turn end, and a spinning read is given other
+ * values (the word + 1, 1, all ones, 2...) until its loop leaves. The pointer to use. */
+__attribute__((noinline)) __global uchar *ts_spin(ts_ctx *c, __global uchar *p, uint n,
+                                                  uint acc, uint line)
+{
+  __global uint *ob = c->ob;
+  __global volatile uint *abort = (__global volatile uint *)(ob + TS_H_ABORT);
+  if (!*abort) {
+    if ((ob[TS_H_ORDER] & 7) == 0 || ob[TS_H_RESIDENT] != 1)
+      return p; /* the device's order, or several groups at once: others may change them */
+    TS_GS ts_group *g = TS_GRP(c);
+    uint k = 0;
+    ulong a = (ulong)p;
+    while (k < c->ng && !(a >= (ulong)g->gb[k] && a < (ulong)g->gb[k] + g->gsz[k]))
+      k++;
+    if (k < c->ng && atomic_cmpxchg((__global uint *)abort, 0, 1) == 0)
+      ts_finding(c, TS_FIND_PROGRESS, line, 0, k, acc & ~TS_K_VECTOR,
+                 (uint)(a - (ulong)g->gb[k]), 0, 0, 0);
+  }
+  /* let go: another value each time, in a word of the scratch */
+  uint x = c->spin_v, t = c->spin_try++ % 4;
+  uint v = t == 0 ? x + 1 : t == 1 ? 1u : t == 2 ? ~0u : 2u;
+  __global uchar *s = (__global uchar *)(ob + ob[TS_H_SCRATCH] + 32);
+  for (uint i = 0; i < n && i < 64; i++)
+    s[i] = i < 4 ? (uchar)(v >> (8 * i)) : (uchar)(v >> 31 ? 0xff : 0);
+  return s;
+}
+
 /* An access of n bytes at p of __global memory: the pointer to use. */
 TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
 {
@@ -963,6 +1076,21 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
   /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
   if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
     ts_finding(c, TS_FIND_ALIGN, line, 0, k, acc, (uint)(a - b), 0, 0, 0);
+  /* the same address (inside its buffer) read again and again, with the same value: a spin */
+  if (acc == TS_K_READ || (acc & TS_K_ATOMIC)) {
+    uint v = n >= 4 && !(a & 3) ? *(__global volatile uint *)p : (uint)*(__global volatile uchar *)p;
+    if (a != c->spin_a || v != c->spin_v) {
+      c->spin_a = a;
+      c->spin_v = v;
+      c->spin_n = 0;
+    } else if (++c->spin_n >= TS_SPIN_N) {
+      c->spin_n = TS_SPIN_N;
+      ts_gat(c, k, b, (uint)(a - b), n, acc, line, p);
+      return ts_spin(c, p, n, acc, line);
+    }
+  } else {
+    c->spin_a = 0;
+  }
   return ts_gat(c, k, b, (uint)(a - b), n, acc, line, p);
 }
 
@@ -1518,6 +1646,13 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
   ts_wclose(c);
 #endif
   barrier(flags);
+  __global uint *ob = c->ob;
+  if (c->item == 0 && ob[TS_H_REC]) { /* the group's record: its barrier on the clock */
+    __global uint *r = ob + ob[TS_H_REC] + (size_t)c->group * TS_REC_W;
+    uint nb = r[TS_R_NBAR]++;
+    if (nb < TS_REC_NBAR)
+      r[TS_R_BAR + nb] = atomic_inc(ob + TS_H_CLOCK) + 1;
+  }
   if (flags & CLK_LOCAL_MEM_FENCE)
     c->lmine += 1u << 11;
   if (flags & CLK_GLOBAL_MEM_FENCE)
