@@ -501,7 +501,7 @@ PY
   "$ts" run --kernel-file "$src/assets/kernels/plain/broken_tile.cl" --observe -o "$tmp/tile_dev.png" >/dev/null 2>&1
   expect 1 "race between work-groups" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_tile.cl" --order reverse -o "$tmp/tile_rev.png"
   expect 1 "^different: " "$ts" diff "$tmp/tile_dev.png" "$tmp/tile_rev.png"
-  expect 2 "^tilescope run: --order 'sideways': device, reverse or random:SEED" \
+  expect 2 "^tilescope run: --order 'sideways': device, linear, reverse, random:SEED" \
     "$ts" run --kernel-file "$src/assets/kernels/plain/conv2d.cl" --order sideways
   # --repeats times the launch N times; the findings are one launch's, not N times them.
   expect 1 "; 918000 times in all$" "$ts" run --kernel-file "$src/assets/kernels/plain/broken_nobarrier.cl" --observe --repeats 2

@@ -45,8 +45,8 @@ lesson() {
 # The list.
 "$ts" lesson >"$tmp/list" 2>&1
 check "lesson: exit 0" test $? -eq 0
-check "  lists six lessons" test "$(grep -Ec '^  [1-6]  0[1-6]-' "$tmp/list")" -eq 6
-for d in "$L"/0[1-6]-*/; do
+check "  lists seven lessons" test "$(grep -Ec '^  [1-7]  0[1-7]-' "$tmp/list")" -eq 7
+for d in "$L"/0[1-7]-*/; do
   check "$d has its page" test -s "$d/README.md"
   check "  and is in the list" grep -q " $(basename "$d") " "$tmp/list"
 done
@@ -184,6 +184,11 @@ assert d["pass"] == 1 and d["total"] == 3, d
   check "  in text: the crash named for its file ($(grep crash "$tmp/out"))" \
     grep -qE "^$tmp/crash.cl: cannot be checked: crashed \((signal [0-9]+|AddressSanitizer)" "$tmp/out"
   check "  the count last" test "$(tail -n 1 "$tmp/out")" = "1 of 3 pass"
+  # Lesson 7: a look-back whose tile is the group's id, checked with the groups started in
+  # reverse, one at a time: the first to start waits for a tile no group can finish.
+  lesson 7 $L/07-lookback/start.cl 1 'start.cl:[0-9]+: forward progress in integral_lookback: work-group \(39,29\) item \(0,0\) atomic on atomic_add\(&ready\[tile - 1\], 0\) at ready\[1198\], again and again.*take the tile from a ticket'
+  check "  and only that (what follows a wait let go is not reported)" test "$(grep -c '^- ' "$tmp/out")" -eq 2
+  lesson 7 $L/solutions/07-lookback.cl 0
   # A kernel that does not build, and a header mistake: exit 2.
   printf '// tilescope: plain\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H) { out[0] = in[0] }\n' >"$tmp/nobuild.cl"
   "$ts" lesson 5 "$tmp/nobuild.cl" >"$tmp/out" 2>"$tmp/err"
@@ -196,5 +201,5 @@ fi
 
 echo "$passes checks passed, $fails failed"
 [[ $fails -eq 0 ]] || exit 1
-[[ $have_cl == 1 ]] || { echo "skipped: no OpenCL device (lessons 1, 4, 5 and 6)"; exit 77; }
+[[ $have_cl == 1 ]] || { echo "skipped: no OpenCL device (lessons 1, 4, 5, 6 and 7)"; exit 77; }
 exit 0

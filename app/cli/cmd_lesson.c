@@ -50,22 +50,29 @@ static const lesson lessons[] = {
     TS_FILTER_GAUSS, 0,
     { [TS_FIND_OOB] = "the tile you stage is smaller than the window you read from it",
       [TS_FIND_UNINIT] = "the tile you stage is smaller than the window you read from it",
-      [TS_FIND_FOOTPRINT] = "how far does a 5x5 window reach?" } },
+      [TS_FIND_FOOTPRINT] = "how far does a 5x5 window reach?" }, 0 },
   { "02-integral-pattern", "the dependency pattern the integral image needs",
     "a schedule file: `pattern NAME`, optionally `walk NAME`", KIND_PATTERN, TS_FILTER_INTEGRAL, 0,
-    { 0 } },
+    { 0 }, 0 },
   { "03-thin-wave", "a walk that keeps the wavefront thin", "a schedule file: `walk NAME`",
-    KIND_WALK, TS_FILTER_INTEGRAL, 0, { 0 } },
+    KIND_WALK, TS_FILTER_INTEGRAL, 0, { 0 }, 0 },
   { "04-transpose", "the transpose trick", "a plain OpenCL C kernel of two passes (.cl)",
-    KIND_PLAIN, TS_FILTER_BOX3, 1, { 0 } },
+    KIND_PLAIN, TS_FILTER_BOX3, 1, { 0 }, 0 },
   { "05-barrier", "the missing barrier in a local-memory tile", "a plain OpenCL C kernel (.cl)",
     KIND_PLAIN, TS_FILTER_BOX3, 0,
     { [TS_FIND_RACE_LOCAL] = "nothing makes the reader wait until the whole tile is stored",
       [TS_FIND_UNINIT] = "it reads the tile before its neighbours stored their share",
       [TS_FIND_DIVERGE] = "the work-items past the image's edge return before the others reach "
-                          "the barrier: let every work-item reach it, and test the edge after" } },
+                          "the barrier: let every work-item reach it, and test the edge after" },
+    0 },
   { "06-scoreboard", "the scoreboard in one launch", "a dialect kernel (.cl) with its header",
-    KIND_SCOREBOARD, TS_FILTER_INTEGRAL, 0, { 0 } },
+    KIND_SCOREBOARD, TS_FILTER_INTEGRAL, 0, { 0 }, 0 },
+  { "07-lookback", "a look-back that waits for groups started later",
+    "a plain OpenCL C kernel (.cl)", KIND_PLAIN, TS_FILTER_INTEGRAL, 0,
+    { [TS_FIND_PROGRESS] = "a group waits for a tile that went to a group that has not "
+                           "started: OpenCL starts groups in no order, so take the tile from a "
+                           "ticket the group draws when it starts" },
+    TS_ORDER_REVERSE },
 };
 enum { NLESSONS = (int)(sizeof lessons / sizeof lessons[0]) };
 

@@ -261,6 +261,7 @@ int cmd_run_plain(int argc, char **argv)
   int observe = 0, json = 0, device = -1, repeats = 1, isolate = 1, adversary = 0;
   double timeout = 300;
   const char *isolate_s = NULL, *fail_on = NULL, *sarif_path = NULL, *order_s = NULL,
+             *trace_path = NULL,
              *resident_s = NULL;
   const cli_opt opts[] = {
     { "--input", 'i', OPT_STR, &in_path, "IN.png", "input image (default: the test chart)", NULL },
@@ -278,6 +279,7 @@ int cmd_run_plain(int argc, char **argv)
     { "--isolate", 0, OPT_STR, &isolate_s, "process|none", "run the kernel in a process of its own (default), or in this one", NULL },
     { "--fail-on", 0, OPT_STR, &fail_on, "benign", "with --observe: exit 1 on benign races too (every writer wrote the same value)", NULL },
     { "--sim", 0, OPT_STR, &sim_path, "FILE.sim", "launch the kernel as this Oclgrind simulator file describes it (instead of --kernel-file)", NULL },
+    { "--trace", 0, OPT_STR, &trace_path, "OUT.json", "observed: write the work-groups' records (start, barriers, end on the launch's clock) as trace-event JSON, for ui.perfetto.dev", NULL },
     { "--sarif", 0, OPT_STR, &sarif_path, "OUT.sarif", "write the findings of --observe as SARIF 2.1.0, for code scanning (docs/ci.md)", NULL },
     { "--order", 0, OPT_STR, &order_s, "device|linear|reverse|random:SEED|FILE", "observed only: start the work-groups in another legal order, one at a time (by id, reversed, shuffled, or as FILE lists them, X,Y,Z a line), so that an order-dependent result shows", NULL },
     { "--resident", 0, OPT_STR, &resident_s, "K", "with --order: K work-groups at once (default 1)", NULL },
@@ -369,8 +371,11 @@ int cmd_run_plain(int argc, char **argv)
     return EXIT_USAGE;
   const cli_file ins[] = { { "--kernel-file", cli_plain_file }, { "--launch", cli_plain_launch },
                            { "-i", in_path }, { "--expect", expect_path }, { "--sim", sim_path } };
-  const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path }, { "--sarif", sarif_path } };
-  if (!cli_check_files("run", ins, 5, outs, 3))
+  const cli_file outs[] = { { "-o", out_path }, { "--raw", raw_path }, { "--sarif", sarif_path },
+                            { "--trace", trace_path } };
+  if (trace_path)
+    po.observe = observe = 1;
+  if (!cli_check_files("run", ins, 5, outs, 4))
     return EXIT_USAGE;
   const char *kdir = paths_kernels_dir(kernels);
   if (!kdir)
@@ -593,6 +598,13 @@ int cmd_run_plain(int argc, char **argv)
     rc = EXIT_USAGE;
     goto out;
   }
+  if (trace_path && res && ts_plain_trace_write(res, trace_path, &err) != TS_OK) {
+    fprintf(stderr, "tilescope run: --trace: %s\n", err.msg);
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  if (trace_path && !json)
+    fprintf(o, "wrote %s\n", trace_path);
   if (raw_path && !json)
     fprintf(o, "wrote %s\n", raw_path);
   if (out_path && !json)

@@ -226,7 +226,8 @@ int check_plain(const lesson *l, const char *path, const ts_image *in, int devic
     fprintf(stderr, "tilescope lesson: %s\n", err.msg);
     goto out;
   }
-  ts_plain_opts po = { .observe = 1, .chosen_pass = -1, .watch_x = -1, .watch_y = -1 };
+  ts_plain_opts po = { .observe = 1, .chosen_pass = -1, .watch_x = -1, .watch_y = -1,
+                       .order = l->order };
   for (int i = 0; i < 3; i++)
     po.chosen_group[i] = po.chosen_item[i] = i < 2 ? 1 : 0; /* away from the image's edge */
   ts_status st = ts_plain_run_isolated(device, kdir, d, in, &po, 120, &res, &err);
@@ -243,6 +244,30 @@ int check_plain(const lesson *l, const char *path, const ts_image *in, int devic
     say_plain_finding(v, l, d, res, &res->findings[i]);
   if (l->transpose)
     judge_transpose(v, res, &po);
+  if (l->ref == TS_FILTER_INTEGRAL) { /* 32-bit sums: the raw output against the reference */
+    uint32_t *sums = NULL;
+    if (ts_ref_integral(in, &sums, &err) != TS_OK) {
+      fprintf(stderr, "tilescope lesson: %s\n", err.msg);
+      rc = EXIT_USAGE;
+      goto out;
+    }
+    size_t n = (size_t)in->w * (size_t)in->h, bad = 0, first = 0;
+    if (res->raw_lane != 4 || res->raw_channels != 1 || res->raw_cols != in->w ||
+        res->raw_rows != in->h)
+      say(v, "your output is %dx%d with %d channel%s of %d bytes; the integral is %dx%d, one "
+             "32-bit sum a pixel", res->raw_cols, res->raw_rows, res->raw_channels,
+          res->raw_channels == 1 ? "" : "s", res->raw_lane, in->w, in->h);
+    else
+      for (size_t i = 0; i < n; i++)
+        if (((const uint32_t *)res->raw)[i] != sums[i] && bad++ == 0)
+          first = i;
+    if (bad)
+      say(v, "your sums differ from the integral reference at %zu pixels, first at pixel "
+             "(%zu,%zu): %u where it should be %u", bad, first % (size_t)in->w,
+          first / (size_t)in->w, ((const uint32_t *)res->raw)[first], sums[first]);
+    free(sums);
+    goto judged;
+  }
   st = l->ref == TS_FILTER_GAUSS ? ts_ref_gauss(in, 5, 0, &want, &err) : ts_ref_box3(in, &want, &err);
   if (st != TS_OK) {
     fprintf(stderr, "tilescope lesson: %s\n", err.msg);
@@ -261,6 +286,7 @@ int check_plain(const lesson *l, const char *path, const ts_image *in, int devic
              "channel %d: %d where it should be %d",
           ts_filter_name(l->ref), bad, x, y, c, va, vb);
   }
+judged:
   if (v->n == 0)
     snprintf(v->more, sizeof v->more, "no finding in %u work-groups observed, and the output "
              "equals the %s reference bit for bit", res->launch[0].ngroups_all,

@@ -28,6 +28,8 @@ typedef struct lesson {
   ts_filter ref;               /* plain lessons: the reference the output must equal */
   int transpose;               /* plain: both passes must be horizontal code */
   const char *hint[TS_NFIND];  /* plain: what a finding of each kind means in this lesson */
+  int order;                   /* plain: the order its work-groups are run in, one at a time
+                                * (ts_plain_opts.order; 0: the device's) */
 } lesson;
 
 /* One finding said (the first SHOWN kept), counted. */

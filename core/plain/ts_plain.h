@@ -488,6 +488,9 @@ ts_status ts_plain_job_isolated(const char *what, const ts_plain_request *q, con
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);
 ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_error *err);
 
+/* The work-groups' records of r (observed) as trace-event JSON at path (ts_plain_trace.c). */
+ts_status ts_plain_trace_write(const ts_plain_result *r, const char *path, ts_error *err);
+
 /* One finding as one line: PATH:LINE: KIND in KERNEL: group (gx,gy) item (lx,ly) ... element
  * (x,y) channel c of BUFFER ..., and N more. */
 void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,

@@ -532,6 +532,9 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
   if (kind != TS_FIND_DIVERGE && kind != TS_FIND_EVENT &&
       (ob[ob[TS_H_GFIND] + c->group] & (1u << TS_FIND_DIVERGE | 1u << TS_FIND_COPY_DIVERGE)))
     return;
+  /* so is everything after a wait that could never end was let go (ts_spin) */
+  if (kind != TS_FIND_PROGRESS && ob[TS_H_ABORT])
+    return;
   uint nlines = ob[TS_H_NLINES];
   uint ax = line >> 16; /* an access's line word: its line, and its number on the line << 16 */
   line &= 0xffff;
@@ -881,7 +884,7 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     int plain = o != TS_NOBODY && o != TS_MANY && !(oi & TS_ATOM);
     if (plain && o != me)
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol | TS_O_WRITE);
-    else if ((oi & TS_RDR) ? *rd == me && ts_same_interval(oi, mine)
+    else if ((oi & TS_RDR) ? !(acc & TS_K_FAILED) && *rd == me && ts_same_interval(oi, mine)
                            : plain && ts_same_interval(oi, mine))
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
                  oi & TS_RDR ? *rl | TS_O_READ : ol | TS_O_WRITE);
@@ -1083,8 +1086,8 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
       c->spin_a = a;
       c->spin_v = v;
       c->spin_n = 0;
-    } else if (++c->spin_n >= TS_SPIN_N) {
-      c->spin_n = TS_SPIN_N;
+    } else if (++c->spin_n >= TS_SPIN_N || (c->spin_n >= 64 && ob[TS_H_ABORT])) {
+      c->spin_n = TS_SPIN_N; /* (once let go, every spin is let go at once) */
       ts_gat(c, k, b, (uint)(a - b), n, acc, line, p);
       return ts_spin(c, p, n, acc, line);
     }
