@@ -213,9 +213,12 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     lay->mask_src[i] = NULL;
     lay->mask_lanes[i] = 0;
   }
-  /* masks: of an output or temporary that earlier passes wrote part of, a byte a lane */
+  /* masks: of an output or temporary that earlier passes wrote part of, a byte a lane; none
+   * where they wrote every lane (no read of it can find one nothing wrote, and a const
+   * buffer without one is read at a window's cost: ts_g) */
   for (int i = 0; i < ng; i++)
-    if (gb[i]->wmask) {
+    if (gb[i]->wmask &&
+        memchr(gb[i]->wmask, 0, gb[i]->bytes >> lane_shift(gb[i]->lane_bytes)) != NULL) {
       lay->mask[i] = (uint32_t)w;
       lay->mask_src[i] = gb[i]->wmask;
       lay->mask_lanes[i] = gb[i]->bytes >> lane_shift(gb[i]->lane_bytes);
