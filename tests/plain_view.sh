@@ -2,8 +2,9 @@
 # A plain kernel in the viewer, headless: `shot --kernel-file K.cl` draws its observed run (the
 # golden scenes check the pictures); a file that does not build is one error line and exit 2;
 # a script plays on it and r runs it again (test_plain_view checks the reloads of an edited
-# file); a click (or shot --pixel) watches an output pixel and lists its writers; the
-# commands that do not show a plain kernel say so.
+# file); a click (or shot --pixel) watches an output pixel and lists its writers; the run is
+# stepped like a schedule (shot --tick T, the keys that step a variant's); the commands that
+# do not show a plain kernel say so.
 # usage: plain_view.sh TILESCOPE SOURCE_DIR
 set -u
 ts=$(realpath "$1") src=$(realpath "$2")
@@ -82,7 +83,7 @@ check "shot --pixel without a plain kernel: one line, exit 2 ($(cat "$tmp/out"))
 "$ts" list --kernel-file "$plain/gauss_tiled.cl" >"$tmp/out" 2>&1
 rc=$?
 check "list refuses a plain kernel ($(cat "$tmp/out"))" \
-  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'runs with .tilescope run., .bench., .shot. or the viewer' '$tmp/out'"
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'runs with .tilescope run., .bench., .shot.' '$tmp/out'"
 "$ts" shot --kernel-file "$plain/gauss_tiled.cl" --frames 0:2:1 -o "$tmp/f.png" >"$tmp/out" 2>&1
 rc=$?
 check "shot --frames refuses a plain kernel ($(cat "$tmp/out"))" \
@@ -116,6 +117,54 @@ check "shot --order reverse ($(cat "$tmp/out"))" test $rc -eq 0 -a -s "$tmp/rev.
 rc=$?
 check "--order with a variant: exit 2, one line ($(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
+
+# The run stepped like a schedule, on its records' clock: shot --tick T shows the pass at tick
+# T (what the groups not ended by then wrote is dark; the timeline's cursor is there), a tick
+# past the end shows the end as a variant's does, and the end is the shot without --tick. One
+# pocl thread: the records, so the pictures, are the same from run to run.
+conv=$plain/conv2d.cl
+cshot() { # cshot OUT ARGS...
+  local out=$1
+  shift
+  POCL_MAX_PTHREAD_COUNT=1 "$ts" shot --kernel-file "$conv" --size 640x400 -o "$tmp/$out" "$@" \
+    >"$tmp/out" 2>&1
+}
+printf 'report\nkey right\nreport\nkey home\nreport\nkey end\nreport\nkey left\nreport\n' >"$tmp/k.txt"
+cshot keys.png --tick 10 --script "$tmp/k.txt"
+rc=$?
+n=$(grep -o 'plain_tick=[0-9]*/[0-9]*' "$tmp/out" | head -1 | cut -d/ -f2)
+check "the ticks of conv2d's pass: two a group, 2400 ($n) ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 && '$n' == 2400 ]]"
+check "  --tick 10, then right, home, end and left step it" bash -c \
+  "grep -o 'plain_tick=[0-9]*/2400' '$tmp/out' | cut -d= -f2 | tr '\n' ' ' | grep -qx '10/2400 11/2400 0/2400 2400/2400 2399/2400 '"
+cshot t10.png --tick 10
+rc10=$?
+cshot t2000.png --tick 2000
+rc2000=$?
+check "shot --tick 10 and --tick 2000 ($rc10, $rc2000)" test $rc10 -eq 0 -a $rc2000 -eq 0
+check "  the two pictures differ" bash -c "! cmp -s '$tmp/t10.png' '$tmp/t2000.png'"
+"$ts" diff --tolerance 0 "$tmp/t10.png" "$tmp/t2000.png" >"$tmp/out" 2>&1
+d=$(sed -n 's/^[Dd]ifferent: \([0-9]*\) of.*/\1/p' "$tmp/out")
+check "  in many pixels: by tick 2000 most groups had ended ($(head -1 "$tmp/out"))" \
+  test "${d:-0}" -ge 1000
+cshot end.png
+rce=$?
+cshot tn.png --tick 2400
+rcn=$?
+cshot past.png --tick 99999
+rcp=$?
+check "shot without --tick, --tick 2400 and --tick 99999 ($rce, $rcn, $rcp)" \
+  test $rce -eq 0 -a $rcn -eq 0 -a $rcp -eq 0
+check "  the end tick is the shot without --tick" cmp -s "$tmp/end.png" "$tmp/tn.png"
+check "  a tick past the end shows the end, as a variant's" cmp -s "$tmp/end.png" "$tmp/past.png"
+check "  and the end is not tick 2000" bash -c "! cmp -s '$tmp/end.png' '$tmp/t2000.png'"
+"$ts" shot --variant box2d --size 640x400 --tick 99999 -o "$tmp/v-past.png" >/dev/null 2>&1 &&
+  "$ts" shot --variant box2d --size 640x400 -o "$tmp/v-end.png" >/dev/null 2>&1
+check "  (a variant's tick past the end: its end too)" cmp -s "$tmp/v-end.png" "$tmp/v-past.png"
+cshot neg.png --tick -1
+rc=$?
+check "shot --tick -1 of a plain kernel: exit 2, one line ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q -- '--tick' '$tmp/out'"
 
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -104,6 +104,74 @@ static void watched(const ts_image *img)
   plain_view_stop(pv);
 }
 
+/* The run stepped tick by tick (gauss_tiled on 40x24: six groups with a barrier each): the
+ * clock's ticks are the groups' starts, barriers and ends; every group is pending at tick 0
+ * and done at the end, between its start and end running, past its barrier once that tick
+ * came; the output at a tick is dark over what a group wrote until that group ends, the output
+ * itself at the end; and the output changes between two ticks exactly where a group ended. */
+static void stepped(const plain_view *pv, const ts_plain_launch *L)
+{
+  uint32_t n = plain_view_ticks(pv), events = 0;
+  for (uint32_t g = 0; g < L->ngroups_all; g++)
+    events += 2 + (L->groups[g].nbar < TS_PLAIN_REC_BARS ? L->groups[g].nbar : TS_PLAIN_REC_BARS);
+  CHECK(n > 0 && n == events, "the ticks are the groups' starts, barriers and ends (%u, %u)", n,
+        events);
+  for (uint32_t g = 0; g < L->ngroups_all; g++) {
+    const ts_plain_group *G = &L->groups[g];
+    CHECK(G->start && G->end && G->nbar == 1 && G->start < G->bar[0] && G->bar[0] < G->end &&
+          G->end <= n, "group %u: start %u < barrier %u < end %u <= %u", g, G->start, G->bar[0],
+          G->end, n);
+    CHECK(plain_view_group_state(G, 0) == PV_PENDING && plain_view_group_state(G, n) == PV_DONE,
+          "group %u: pending at 0, done at the end", g);
+    CHECK(plain_view_group_state(G, G->start) == PV_RUNNING &&
+          plain_view_group_state(G, G->bar[0] - 1) == PV_RUNNING &&
+          plain_view_group_state(G, G->bar[0]) == PV_PAST_BARRIER &&
+          plain_view_group_state(G, G->end - 1) == PV_PAST_BARRIER &&
+          plain_view_group_state(G, G->end) == PV_DONE &&
+          plain_view_group_state(G, G->start - 1) == PV_PENDING,
+          "group %u: running from its start, past its barrier from its tick, done from its end", g);
+    CHECK(plain_view_barriers_by(G, G->bar[0] - 1) == 0 && plain_view_barriers_by(G, n) == 1,
+          "group %u: its barrier counted from its tick", g);
+  }
+  const ts_image *o = pv->res->out;
+  size_t bytes = (size_t)o->w * o->h * o->c;
+  uint8_t *at = malloc(bytes), *before = malloc(bytes);
+  if (!at || !before) {
+    free(at);
+    free(before);
+    return;
+  }
+  plain_view_output_at(pv, n, 0, 0, o->w, o->h, at);
+  CHECK(memcmp(at, o->data, bytes) == 0, "at the end, the output itself");
+  const ts_plain_group *G0 = &L->groups[0];
+  plain_view_output_at(pv, G0->end - 1, 0, 0, o->w, o->h, before);
+  plain_view_output_at(pv, G0->end, 0, 0, o->w, o->h, at);
+  size_t px = ((size_t)G0->wrote.y0 * o->w + G0->wrote.x0) * o->c;
+  CHECK(memcmp(at + px, o->data + px, o->c) == 0 && before[px] < 40,
+        "group 0's pixel: dark before its end (%u), the output from it", before[px]);
+  size_t differ = 0, outside = 0;
+  for (int y = 0; y < o->h; y++)
+    for (int x = 0; x < o->w; x++) {
+      size_t i = ((size_t)y * o->w + x) * o->c;
+      int in = x >= G0->wrote.x0 && x <= G0->wrote.x1 && y >= G0->wrote.y0 && y <= G0->wrote.y1;
+      int d = memcmp(at + i, before + i, o->c) != 0;
+      differ += d;
+      outside += d && !in;
+    }
+  CHECK(differ > 0 && outside == 0, "its end changes its rectangle alone (%zu, %zu outside)",
+        differ, outside);
+  ts_plain_rect r = { 0 };
+  CHECK(plain_view_changed_between(pv, G0->end, G0->end - 1, &r) && r.x0 == G0->wrote.x0 &&
+        r.y0 == G0->wrote.y0 && r.x1 == G0->wrote.x1 && r.y1 == G0->wrote.y1,
+        "a change of one tick over its end: its rectangle");
+  CHECK(!plain_view_changed_between(pv, G0->bar[0], G0->bar[0] - 1, &r) &&
+        !plain_view_changed_between(pv, 5, 5, &r), "over no end: no change");
+  CHECK(plain_view_changed_between(pv, 0, n, &r) && r.x0 == 0 && r.y0 == 0 && r.x1 == o->w - 1 &&
+        r.y1 == o->h - 1, "from the start to the end: all of it");
+  free(at);
+  free(before);
+}
+
 int main(void)
 {
   ts_cl *probe = NULL;
@@ -139,6 +207,8 @@ int main(void)
   uint32_t g = 99;
   CHECK(plain_view_group_at(pv, 20.5f, 17.5f, &g) && g == 4, "pixel (20,17) is group (1,1): %u", g);
   CHECK(!plain_view_group_at(pv, 41, 3, &g), "no group outside the image");
+  if (L)
+    stepped(pv, L);
   plain_view_request(pv, img, 1, 0);
   CHECK(!plain_view_busy(pv), "the same image asks for nothing");
 

@@ -2,7 +2,8 @@
  * show, headless, through SDL's offscreen video driver, to a PNG (or a numbered sequence).
  * Both take the run options, an overlay, a hover point and a script; `--exec device` runs the
  * schedule on the device too, and `--record` opens a saved record of such a run. With a plain
- * kernel (--kernel-file K.cl, plain_view.h) both show its observed run and work-groups. */
+ * kernel (--kernel-file K.cl, plain_view.h) both show its observed run and work-groups, at
+ * --tick T of its records' clock (the end when past it, as a variant's). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -51,8 +52,9 @@ static const char shot_usage[] =
     "picture per tick A, A+S, ... B (SHOT-00012.png, or a printf pattern such as shot%03d.png),\n"
     "or to a .gif one animation, N ticks a second; a script's pauses (wait N) become the\n"
     "frames of a .gif, each shown N/60 s. With --kernel-file K.cl of a plain kernel it shows\n"
-    "that kernel's observed run: its work-groups over the output, --hover one of them,\n"
-    "--pixel X,Y every access of that output pixel (as a click on it in the window).";
+    "that kernel's observed run: its work-groups over the output, --tick T the pass at tick T\n"
+    "of its groups' records (a tick each start, barrier and end; default the end), --hover one\n"
+    "of them, --pixel X,Y every access of that output pixel (as a click on it in the window).";
 
 /* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
  * code as an out-of-range int and crashed it). */

@@ -1,12 +1,15 @@
-/* Drawing a plain kernel's view (the scene's plain_view, plain_view.h): over the output
- * pane its work-groups' tiles (what each was observed to write) outlined, red or orange where
- * a finding names the group, and a red square at each element a finding names; the hovered
- * group's footprint (what it read) on the input pane and its tile on the output pane, as
- * the built-in hover draws them; the watched pixel (a click) marked in cyan and the
- * work-groups that wrote it outlined in cyan; the title over the output; and the side panel:
- * the file, the pass and its launch, the findings by kind, every access of the watched pixel,
- * the hovered group with its rectangles and findings, the legend. Reads the scene (its
- * plain_view through the const queries) and changes nothing of it. */
+/* Drawing a plain kernel's view (the scene's plain_view, plain_view.h), at the tick shown of
+ * the pass shown (its records' clock, stepped like a schedule): over the output pane its
+ * work-groups' tiles (what each was observed to write) by their state at the tick, faint not
+ * started, yellow running, done outlined, red or orange where a finding names the group
+ * (the output itself dark where a group had not ended: gl_resources.c), and a red square at
+ * each element a finding names; the hovered group's footprint (what it read) on the input
+ * pane and its tile on the output pane, as the built-in hover draws them; the watched pixel
+ * (a click) marked in cyan and the work-groups that wrote it outlined in cyan; the title over
+ * the output; the side panel: the file, the pass and its launch, the findings by kind, every
+ * access of the watched pixel, the hovered group with its rectangles, record and findings,
+ * the legend (its timeline, a Gantt chart: draw_timeline.c). Reads the scene (its plain_view
+ * through the const queries) and changes nothing of it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -17,12 +20,10 @@
 #include "draw_plain.h"
 #include "draw_text.h"
 
-static const gfx_color TINTS[PV_NTINTS] = { { 0.80f, 0.84f, 0.92f, 0.30f },
-                                            { 1.00f, 0.60f, 0.10f, 1 },
-                                            { 0.97f, 0.16f, 0.12f, 1 } };
 static const gfx_color WATCH = { 0.15f, 0.95f, 1.0f, 1 }; /* the watched pixel, its writers */
 static const char *const TINT_NAMES[PV_NTINTS] = { "clean", "uninitialised, tile",
                                                     "race, outside, divergence" };
+enum { LEGEND_H = 83 }; /* the legend's height at the panel's foot */
 
 /* A rectangle cut to the clip (screen coordinates). */
 static void clip_rect(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h,
@@ -107,30 +108,71 @@ static int declared(const plain_view *pv, const ts_plain_launch *L, uint32_t g, 
   return 1;
 }
 
-/* The tiles of the pass shown on the output pane, the clean ones first so that the tinted
- * outlines lie on top; a tile too small on screen for an outline is filled instead. */
+/* A work-group's state at the tick shown (PV_DONE without a record to step). */
+static int group_state(const vw_scene *s, const ts_plain_group *G)
+{
+  return plain_view_ticks(s->plain) ? plain_view_group_state(G, s->plain_tick) : PV_DONE;
+}
+
+/* A group's layer in draw_tiles: those not started, the done ones by tint (the clean first,
+ * so that the tinted outlines lie on top), the running ones over all. */
+static int tile_layer(const vw_scene *s, const ts_plain_group *G, const uint8_t *tint, uint32_t g)
+{
+  int st = group_state(s, G);
+  return st == PV_PENDING ? 0 : st == PV_DONE ? 1 + (tint ? tint[g] : 0) : 1 + PV_NTINTS;
+}
+
+/* A tile as its state at the tick shown draws it: not started, a faint outline (its output
+ * is dark until it ends); running, yellow, with a violet frame inside once it has passed a
+ * barrier; done, by what the findings that name it found. A tile too small on screen for an
+ * outline is filled instead. */
+static void draw_tile(vw_gl *gl, const vw_rect *rout, float x, float y, float w, float h, int st,
+                      int t)
+{
+  int small = fminf(w, h) < 5;
+  if (st == PV_PENDING) {
+    if (!small)
+      clip_frame(gl, rout, x, y, w, h, 1, PLAIN_PENDING, 0);
+    return;
+  }
+  if (st != PV_DONE) {
+    gfx_color c = small && st == PV_PAST_BARRIER ? PLAIN_BARRIER : PLAIN_RUNNING, fill = c;
+    fill.a = small ? 0.75f : 0.3f;
+    clip_rect(gl, rout, x, y, w, h, fill);
+    if (small)
+      return;
+    float th = fminf(w, h) >= 10 ? 2 : 1;
+    clip_frame(gl, rout, x, y, w, h, th, c, 0);
+    if (st == PV_PAST_BARRIER)
+      clip_frame(gl, rout, x + th, y + th, w - 2 * th, h - 2 * th, th, PLAIN_BARRIER, 0);
+    return;
+  }
+  gfx_color c = PLAIN_TINTS[t], fill = c;
+  fill.a = t ? 0.3f : 0;
+  if (small) {
+    fill.a = t ? 0.7f : 0;
+    if (t)
+      clip_rect(gl, rout, x, y, w, h, fill);
+    return;
+  }
+  if (t)
+    clip_rect(gl, rout, x, y, w, h, fill);
+  clip_frame(gl, rout, x, y, w, h, t && fminf(w, h) >= 10 ? 2 : 1, c, 0);
+}
+
+/* The tiles of the pass shown on the output pane, each by its state at the tick shown. */
 static void draw_tiles(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const ts_plain_launch *L,
                        const uint8_t *tint)
 {
-  for (int t = 0; t < PV_NTINTS; t++)
+  for (int layer = 0; layer <= 1 + PV_NTINTS; layer++)
     for (uint32_t g = 0; g < L->ngroups_all; g++) {
-      if ((tint ? tint[g] : 0) != t || rect_empty(L->groups[g].wrote))
+      const ts_plain_group *G = &L->groups[g];
+      if (rect_empty(G->wrote) || tile_layer(s, G, tint, g) != layer)
         continue;
       float x, y, w, h;
-      rect_screen(s, 1, L->groups[g].wrote, &x, &y, &w, &h);
-      if (!visible(rout, x, y, w, h))
-        continue;
-      gfx_color c = TINTS[t], fill = c;
-      fill.a = t ? 0.3f : 0;
-      if (fminf(w, h) < 5) {
-        fill.a = t ? 0.7f : 0;
-        if (t)
-          clip_rect(gl, rout, x, y, w, h, fill);
-        continue;
-      }
-      if (t)
-        clip_rect(gl, rout, x, y, w, h, fill);
-      clip_frame(gl, rout, x, y, w, h, t && fminf(w, h) >= 10 ? 2 : 1, c, 0);
+      rect_screen(s, 1, G->wrote, &x, &y, &w, &h);
+      if (visible(rout, x, y, w, h))
+        draw_tile(gl, rout, x, y, w, h, group_state(s, G), tint ? tint[g] : 0);
     }
 }
 
@@ -147,7 +189,7 @@ static void draw_places(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const
       scene_to_screen(s, 1, (float)px + 0.5f, (float)py + 0.5f, &x, &y);
       clip_rect(gl, rout, x - side / 2 - 1, y - side / 2 - 1, side + 2, side + 2,
                 gfx_rgba(0, 0, 0, 0.9f));
-      clip_rect(gl, rout, x - side / 2, y - side / 2, side, side, TINTS[PV_RED]);
+      clip_rect(gl, rout, x - side / 2, y - side / 2, side, side, PLAIN_TINTS[PV_RED]);
     }
   }
 }
@@ -301,10 +343,12 @@ void draw_plain_title(vw_gl *gl, const vw_scene *s)
   const plain_view *pv = s->plain;
   float x = rout->x + 8;
   if (pv->res) {
-    char t[1200], pass[64] = "";
+    char t[1200], pass[64] = "", at[64] = "";
     if (pv->res->npasses > 1)
       snprintf(pass, sizeof pass, "   pass %d of %d", pv->pass + 1, pv->res->npasses);
-    snprintf(t, sizeof t, "observed output of %s%s", pv->name, pass);
+    if (s->plain_tick < plain_view_ticks(pv)) /* before the end: what the ended groups wrote */
+      snprintf(at, sizeof at, " at tick %u", s->plain_tick);
+    snprintf(t, sizeof t, "observed output of %s%s%s", pv->name, pass, at);
     int fits = (int)((rout->w - 16) / (float)gl->g.font[FONT_UI].advance);
     gfx_textf(&gl->g, FONT_UI, x, 4, WHITE, "%.*s", fits > 0 ? fits : 0, t);
     return;
@@ -369,7 +413,7 @@ static void panel_findings(vw_gl *gl, float x, float *y, const plain_view *pv)
   for (int k = 0; k < TS_NFIND; k++) {
     if (!r->counts[k])
       continue;
-    gfx_rect(&gl->g, x, *y + 3, 10, 10, TINTS[plain_view_kind_tint(k)]);
+    gfx_rect(&gl->g, x, *y + 3, 10, 10, PLAIN_TINTS[plain_view_kind_tint(k)]);
     panel_line(gl, x + 16, y, WHITE, "%s: %llu", ts_plain_kind_name(k),
                (unsigned long long)r->counts[k]);
     any = 1;
@@ -404,7 +448,7 @@ static void panel_watch(vw_gl *gl, const vw_rect *r, float x, float *y, const pl
   }
   panel_line(gl, x, y, DIM, "  %zu work-item%s wrote it, %zu line%s in all", pv->nwriters,
              pv->nwriters == 1 ? "" : "s", pv->nrows, pv->nrows == 1 ? "" : "s");
-  float lh = (float)gl->g.font[FONT_SMALL].height, bottom = r->y + r->h - 76 - 3 * lh;
+  float lh = (float)gl->g.font[FONT_SMALL].height, bottom = r->y + r->h - LEGEND_H - 12 - 3 * lh;
   size_t shown = 0;
   size_t fits = (size_t)((PANEL_TEXT_W - 8) / (float)gl->g.font[FONT_SMALL].advance);
   for (; shown < pv->nrows && shown < 12 && *y + 2 * lh <= bottom; shown++) {
@@ -428,15 +472,66 @@ static void panel_watch(vw_gl *gl, const vw_rect *r, float x, float *y, const pl
              "(the log kept the first accesses of a pass only)");
 }
 
-/* The hovered group: its id, rectangles and the findings that name it. */
-static void panel_group(vw_gl *gl, const vw_rect *r, float x, float *y, const plain_view *pv,
-                        uint32_t g)
+/* A group's record on the launch's clock: its start order (and the id the device gave it,
+ * where an order of tilescope's mapped it), its ticks, its barriers, the polls it waited for
+ * its turn, and its state at the tick shown. */
+static void panel_record(vw_gl *gl, const vw_scene *s, float x, float *y, const ts_plain_launch *L,
+                         uint32_t g)
 {
+  const ts_plain_group *G = &L->groups[g];
+  if (!plain_view_ticks(s->plain))
+    return;
+  if (!G->start) {
+    panel_line(gl, x, y, WARN, "  never started (the launch was let go before its turn)");
+    return;
+  }
+  char as[64] = "";
+  if (G->launched_as != g) {
+    char id[40];
+    ts_plain_group_name(L, G->launched_as, id, sizeof id);
+    snprintf(as, sizeof as, ", launched as %s", id);
+  }
+  panel_line(gl, x, y, WHITE, "  start order %u of %u%s", G->ticket + 1, L->ngroups_all, as);
+  if (G->end)
+    panel_line(gl, x, y, WHITE, "  ticks %u..%u (%u), polls waited for its turn: %u", G->start,
+               G->end, G->end - G->start, G->spins);
+  else
+    panel_line(gl, x, y, WARN, "  ticks %u.., never ended; polls waited for its turn: %u",
+               G->start, G->spins);
+  char bars[128] = "";
+  size_t len = 0;
+  for (uint32_t b = 0; b < G->nbar && b < TS_PLAIN_REC_BARS && len < sizeof bars; b++)
+    len += (size_t)snprintf(bars + len, sizeof bars - len, "%s%u", b ? ", " : "", G->bar[b]);
+  if (!G->nbar)
+    panel_line(gl, x, y, DIM, "  no barrier");
+  else
+    panel_line(gl, x, y, PLAIN_BARRIER, "  %u barrier%s, at tick%s %s%s", G->nbar,
+               G->nbar == 1 ? "" : "s", G->nbar == 1 ? "" : "s", bars,
+               G->nbar > TS_PLAIN_REC_BARS ? ", ..." : "");
+  int st = plain_view_group_state(G, s->plain_tick), nb = plain_view_barriers_by(G, s->plain_tick);
+  if (st == PV_PENDING)
+    panel_line(gl, x, y, DIM, "  at tick %u: not started", s->plain_tick);
+  else if (st == PV_DONE)
+    panel_line(gl, x, y, PLAIN_DONE, "  at tick %u: done", s->plain_tick);
+  else if (st == PV_RUNNING)
+    panel_line(gl, x, y, PLAIN_RUNNING, "  at tick %u: running, before its first barrier",
+               s->plain_tick);
+  else
+    panel_line(gl, x, y, PLAIN_BARRIER, "  at tick %u: running, past %s%d barrier%s", s->plain_tick,
+               nb == TS_PLAIN_REC_BARS && G->nbar > TS_PLAIN_REC_BARS ? "at least " : "", nb,
+               nb == 1 ? "" : "s");
+}
+
+/* The hovered group: its id, rectangles, record and the findings that name it. */
+static void panel_group(vw_gl *gl, const vw_scene *s, float x, float *y, uint32_t g)
+{
+  const vw_rect *r = &s->panel;
+  const plain_view *pv = s->plain;
   const ts_plain_launch *L = plain_view_launch(pv);
   const ts_plain_group *G = &L->groups[g];
   uint32_t gx = g % L->ngroups[0], gy = L->ngroups[1] ? g / L->ngroups[0] % L->ngroups[1] : 0;
   uint8_t t = pv->tint[pv->pass] ? pv->tint[pv->pass][g] : 0;
-  panel_line(gl, x, y, t ? TINTS[t] : WHITE, "work-group (%u,%u), #%u of pass %d", gx, gy, g,
+  panel_line(gl, x, y, t ? PLAIN_TINTS[t] : WHITE, "work-group (%u,%u), #%u of pass %d", gx, gy, g,
              pv->pass + 1);
   if (rect_empty(G->read))
     panel_line(gl, x, y, DIM, "  read nothing of the input");
@@ -449,7 +544,8 @@ static void panel_group(vw_gl *gl, const vw_rect *r, float x, float *y, const pl
     panel_line(gl, x, y, WHITE, "  wrote x %d..%d, y %d..%d (%dx%d px)", G->wrote.x0,
                G->wrote.x1, G->wrote.y0, G->wrote.y1, G->wrote.x1 - G->wrote.x0 + 1,
                G->wrote.y1 - G->wrote.y0 + 1);
-  float bottom = r->y + r->h - 76;
+  panel_record(gl, s, x, y, L, g);
+  float bottom = r->y + r->h - LEGEND_H - 12;
   int n = 0;
   for (size_t i = 0; i < pv->res->nfindings; i++) {
     const ts_plain_finding *f = &pv->res->findings[i];
@@ -462,7 +558,8 @@ static void panel_group(vw_gl *gl, const vw_rect *r, float x, float *y, const pl
       panel_line(gl, x, y, ACCENT, "findings that name it");
     char line[1024];
     ts_plain_finding_line(pv->desc, pv->res, f, line, sizeof line);
-    if (!panel_wrap_font(gl, FONT_SMALL, x, y, bottom, TINTS[plain_view_kind_tint(f->kind)], line))
+    gfx_color c = PLAIN_TINTS[plain_view_kind_tint(f->kind)];
+    if (!panel_wrap_font(gl, FONT_SMALL, x, y, bottom, c, line))
       break;
     *y += 3;
   }
@@ -478,7 +575,8 @@ static void panel_group(vw_gl *gl, const vw_rect *r, float x, float *y, const pl
     if (others >> kind & 1) {
       if (n++ == 0)
         panel_line(gl, x, y, ACCENT, "made here too (their lines name others)");
-      panel_line(gl, x, y, TINTS[plain_view_kind_tint(kind)], "  %s", ts_plain_kind_name(kind));
+      panel_line(gl, x, y, PLAIN_TINTS[plain_view_kind_tint(kind)], "  %s",
+                 ts_plain_kind_name(kind));
     }
   if (!n)
     panel_line(gl, x, y, DIM, "no finding names it");
@@ -487,42 +585,32 @@ static void panel_group(vw_gl *gl, const vw_rect *r, float x, float *y, const pl
 static void panel_legend(vw_gl *gl, const vw_scene *s, float x)
 {
   const vw_rect *r = &s->panel;
-  float ly = r->y + r->h - 64;
+  float ly = r->y + r->h - LEGEND_H;
   gfx_rect(&gl->g, r->x + 8, ly - 6, r->w - 16, 1, DIM);
   gfx_textf(&gl->g, FONT_UI, x, ly, ACCENT, "overlay: work-groups %s [o]",
             s->mode == OV_NONE ? "off" : "(tile: what each wrote)");
   ly += 20;
   float lx = x;
   for (int t = PV_NTINTS - 1; t >= 0; t--) {
-    gfx_color c = TINTS[t];
+    gfx_color c = PLAIN_TINTS[t];
     c.a = 1;
     gfx_frame(&gl->g, lx, ly + 2, 12, 12, 2, c);
     lx += 16 + gfx_text(&gl->g, FONT_SMALL, lx + 16, ly + 2, WHITE, TINT_NAMES[t]) + 10;
   }
-  gfx_rect(&gl->g, x + 1, ly + 21, 8, 8, TINTS[PV_RED]);
+  /* the states at a tick before the end */
+  ly += 19;
+  lx = x;
+  gfx_rect(&gl->g, lx, ly + 2, 12, 12, color_alpha(PLAIN_RUNNING, 0.3f));
+  gfx_frame(&gl->g, lx, ly + 2, 12, 12, 2, PLAIN_RUNNING);
+  lx += 16 + gfx_text(&gl->g, FONT_SMALL, lx + 16, ly + 2, WHITE, "running") + 10;
+  gfx_frame(&gl->g, lx, ly + 2, 12, 12, 2, PLAIN_RUNNING);
+  gfx_frame(&gl->g, lx + 2, ly + 4, 8, 8, 2, PLAIN_BARRIER);
+  lx += 16 + gfx_text(&gl->g, FONT_SMALL, lx + 16, ly + 2, WHITE, "past a barrier") + 10;
+  gfx_frame(&gl->g, lx, ly + 2, 12, 12, 1, color_alpha(PLAIN_PENDING, 0.5f));
+  gfx_text(&gl->g, FONT_SMALL, lx + 16, ly + 2, DIM, "not started (its output dark)");
+  gfx_rect(&gl->g, x + 1, ly + 21, 8, 8, PLAIN_TINTS[PV_RED]);
   gfx_text(&gl->g, FONT_SMALL, x + 16, ly + 19, DIM,
            "an element a finding names (__global memory)");
-}
-
-/* The timeline's place: a plain kernel has no schedule to scrub. */
-void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
-{
-  const vw_rect *tl = &s->timeline;
-  const plain_view *pv = s->plain;
-  float x = tl->x + 20, y = tl->y + 38;
-  char how[64];
-  plain_view_order_words(how, sizeof how);
-  float next = y + 20;
-  if (strcmp(how, "the device's order") == 0) {
-    gfx_text(&gl->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one "
-             "launch, its work-groups in the device's order");
-  } else { /* another order: on a line of its own */
-    gfx_text(&gl->g, FONT_UI, x, y, DIM, "no timeline: a plain kernel runs each pass as one launch,");
-    gfx_textf(&gl->g, FONT_UI, x, y + 20, WHITE, "its work-groups in %s", how);
-    next = y + 40;
-  }
-  if (pv->res && pv->res->npasses > 1)
-    gfx_text(&gl->g, FONT_UI, x, next, DIM, "tab: the next pass's work-groups");
 }
 
 void draw_plain_panel(vw_gl *gl, const vw_scene *s)
@@ -570,9 +658,11 @@ void draw_plain_panel(vw_gl *gl, const vw_scene *s)
     panel_line(gl, x, &y, WHITE, "pixel (%d,%d)  in %s  out %s", px, py, in, out);
   }
   uint32_t g;
+  gl->panel_bottom = r->y + r->h - LEGEND_H - 8; /* the inspector stops above the legend */
   if (pv->res && hovered_group(s, &g))
-    panel_group(gl, r, x, &y, pv, g);
+    panel_group(gl, s, x, &y, g);
   else
     panel_line(gl, x, &y, DIM, "hover a work-group's tile; click a pixel");
+  gl->panel_bottom = 0;
   panel_legend(gl, s, x);
 }

@@ -1,7 +1,8 @@
 /* Drawing the timeline under the panes: the simulated run's occupancy over ticks with the
  * cursor at the tick shown, or in the device view groups in flight over device time and one
  * lane per compute unit (a texture made once per run and size: build_gantt); the header and
- * the transient status message. */
+ * the transient status message; and a plain kernel's pass as a Gantt chart of its
+ * work-groups on their records' clock (draw_plain_timeline). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
@@ -285,3 +286,255 @@ void draw_timeline(vw_gl *gl, const vw_scene *sc, int layer)
   draw_status(gl, sc, header_end);
 }
 
+/* The timeline: the pass shown as a Gantt chart on its launch's clock (x: the tick; a bar per
+ * work-group from its start to its end, its barriers ticked in violet; coloured by its state
+ * at the tick shown), the cursor at that tick, and a caption with the tick, the groups
+ * running and done, and the order they ran in. A bar is at least BAR_MIN_W pixels wide, so
+ * that a group that ran for a tick still shows. The rows: a group each, by start order, when
+ * they fit; else lanes, each group in the first lane whose last group had ended when it
+ * started: as many lanes as groups ran at once, so that 1,200 groups run one at a time are
+ * one lane and not a field of stripes (a later bar is drawn over an earlier one's least
+ * width); and when even those do not fit, a strip of how many groups ran at each column. */
+enum { BAR_MIN_W = 3, ROW_MAX_H = 20, ROW_MIN_H = 3 };
+
+typedef struct gantt_key {
+  uint32_t key, g;
+} gantt_key;
+
+static int cmp_gantt_key(const void *a, const void *b)
+{
+  const gantt_key *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->g < y->g ? -1 : x->g > y->g;
+}
+
+/* The chart's place and scale, and its rows: lane[i] for the group keys[i].g (of n started,
+ * by start), nlanes of row_h pixels; nlanes 0: the density strip. */
+typedef struct gantt {
+  float gx, gy, gw, gh, row_h, top;
+  uint32_t ticks;
+  gantt_key *keys;
+  int *lane;
+  uint32_t n;
+  int nlanes, by_ticket;
+} gantt;
+
+/* A line of text cut to w pixels (the font is monospaced: whole characters). */
+static void text_cut(vw_gl *gl, int font, float x, float y, float w, gfx_color c, const char *s)
+{
+  int fits = (int)(w / (float)gl->g.font[font].advance);
+  gfx_textf(&gl->g, font, x, y, c, "%.*s", fits > 0 ? fits : 0, s);
+}
+
+static float gantt_x(const gantt *c, uint32_t t)
+{
+  return c->gx + c->gw * (float)((double)t / (double)c->ticks);
+}
+
+/* A started group's bar on screen: from its start to its end (the launch's end when it never
+ * ended), at least BAR_MIN_W wide. */
+static void gantt_span(const gantt *c, const ts_plain_group *G, float *x0, float *x1)
+{
+  *x0 = gantt_x(c, G->start);
+  *x1 = fmaxf(gantt_x(c, G->end ? G->end : c->ticks), *x0 + BAR_MIN_W);
+}
+
+/* Lays out the started groups of L: 0 when out of memory. */
+static int gantt_layout(gantt *c, const ts_plain_launch *L)
+{
+  c->keys = malloc(((size_t)L->ngroups_all + 1) * sizeof *c->keys);
+  c->lane = malloc(((size_t)L->ngroups_all + 1) * sizeof *c->lane);
+  if (!c->keys || !c->lane)
+    return 0;
+  c->n = 0;
+  int fit = (int)(c->gh / ROW_MIN_H);
+  c->by_ticket = L->ngroups_all <= (uint32_t)fit;
+  for (uint32_t g = 0; g < L->ngroups_all; g++)
+    if (L->groups[g].start)
+      c->keys[c->n++] = (gantt_key){ c->by_ticket ? L->groups[g].ticket : L->groups[g].start, g };
+  qsort(c->keys, c->n, sizeof *c->keys, cmp_gantt_key);
+  if (c->by_ticket) {
+    for (uint32_t i = 0; i < c->n; i++)
+      c->lane[i] = (int)i;
+    c->nlanes = (int)c->n;
+  } else {
+    uint32_t free_at[256]; /* the tick each lane's last group ended at */
+    c->nlanes = 0;
+    for (uint32_t i = 0; i < c->n && c->nlanes >= 0; i++) {
+      const ts_plain_group *G = &L->groups[c->keys[i].g];
+      int l = 0;
+      while (l < c->nlanes && free_at[l] > G->start)
+        l++;
+      if (l == c->nlanes && (l >= fit || l >= 256)) {
+        c->nlanes = -1; /* more at once than rows fit */
+        break;
+      }
+      if (l == c->nlanes)
+        c->nlanes++;
+      free_at[l] = G->end ? G->end : c->ticks + 1;
+      c->lane[i] = l;
+    }
+    c->nlanes = c->nlanes < 0 ? 0 : c->nlanes;
+  }
+  c->row_h = c->nlanes ? fminf(ROW_MAX_H, floorf(c->gh / (float)c->nlanes)) : 0;
+  c->top = c->gy + floorf((c->gh - c->row_h * (float)c->nlanes) / 2); /* the rows centred */
+  return 1;
+}
+
+/* Group g's bar in its row, on screen. */
+static void gantt_box(const gantt *c, const ts_plain_group *G, int row, float *x0, float *x1,
+                      float *y, float *h)
+{
+  gantt_span(c, G, x0, x1);
+  *y = c->top + (float)row * c->row_h;
+  *h = c->row_h >= 3 ? c->row_h - 1 : c->row_h;
+}
+
+/* The bar of group g in its row: coloured by its state at tick t (the part run so far bright,
+ * what it had left dim; done: its tint), its barriers ticked over its top third. */
+static void gantt_bar(vw_gl *gl, const gantt *c, const plain_view *pv, const ts_plain_launch *L,
+                      uint32_t g, int row, uint32_t t)
+{
+  const ts_plain_group *G = &L->groups[g];
+  float x0, x1, y, h;
+  gantt_box(c, G, row, &x0, &x1, &y, &h);
+  int st = plain_view_group_state(G, t);
+  uint8_t tint = pv->tint[pv->pass] ? pv->tint[pv->pass][g] : 0;
+  if (st == PV_DONE) {
+    gfx_rect(&gl->g, x0, y, x1 - x0, h, tint ? PLAIN_TINTS[tint] : PLAIN_DONE);
+  } else if (st == PV_PENDING) {
+    gfx_rect(&gl->g, x0, y, x1 - x0, h, gfx_rgba(0.55f, 0.58f, 0.64f, 0.45f));
+  } else {
+    float xt = fminf(fmaxf(gantt_x(c, t), x0 + 1), x1);
+    gfx_rect(&gl->g, x0, y, xt - x0, h, PLAIN_RUNNING);
+    gfx_rect(&gl->g, xt, y, x1 - xt, h, color_alpha(PLAIN_RUNNING, 0.35f));
+  }
+  if (!G->end) /* never ended: its open end */
+    gfx_rect(&gl->g, x1 - 1, y, 1, h, WARN);
+  for (uint32_t b = 0; b < G->nbar && b < TS_PLAIN_REC_BARS; b++)
+    if (G->bar[b]) {
+      gfx_color bc = PLAIN_BARRIER;
+      bc.a = G->bar[b] <= t ? 1 : 0.45f;
+      gfx_rect(&gl->g, fminf(gantt_x(c, G->bar[b]), x1 - 1), y, 1, fmaxf(2, ceilf(h / 3)), bc);
+    }
+}
+
+/* The density strip, when the groups that ran at once are more than rows fit: per column the
+ * groups running in its ticks (bright before the cursor), a violet dot where one passed a
+ * barrier. */
+static void gantt_density(vw_gl *gl, const gantt *c, const ts_plain_launch *L, uint32_t t)
+{
+  int W = (int)c->gw;
+  int *run = calloc((size_t)W + 2, sizeof *run), *bars = calloc((size_t)W + 1, sizeof *bars);
+  if (!run || !bars || W < 1) {
+    free(run);
+    free(bars);
+    return;
+  }
+  for (uint32_t i = 0; i < c->n; i++) {
+    const ts_plain_group *G = &L->groups[c->keys[i].g];
+    int a = (int)((double)G->start / c->ticks * W);
+    int b = (int)((double)(G->end ? G->end : c->ticks) / c->ticks * W);
+    a = a < 0 ? 0 : a >= W ? W - 1 : a;
+    b = b < a ? a : b >= W ? W - 1 : b;
+    run[a]++;
+    run[b + 1]--;
+    for (uint32_t k = 0; k < G->nbar && k < TS_PLAIN_REC_BARS; k++)
+      if (G->bar[k]) {
+        int x = (int)((double)G->bar[k] / c->ticks * W);
+        bars[x < 0 ? 0 : x >= W ? W - 1 : x]++;
+      }
+  }
+  int peak = 1;
+  for (int x = 0, on = 0; x < W; x++) {
+    on += run[x];
+    run[x] = on;
+    peak = on > peak ? on : peak;
+  }
+  float cx = gantt_x(c, t);
+  for (int x = 0; x < W; x++) {
+    float h = c->gh * (float)run[x] / (float)peak, px = c->gx + (float)x;
+    gfx_color col = px < cx ? PLAIN_RUNNING : color_alpha(PLAIN_RUNNING, 0.35f);
+    gfx_rect(&gl->g, px, c->gy + c->gh - h, 1, h, col);
+    if (bars[x])
+      gfx_rect(&gl->g, px, fmaxf(c->gy, c->gy + c->gh - h - 3), 1, 2, PLAIN_BARRIER);
+  }
+  free(run);
+  free(bars);
+}
+
+void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
+{
+  const vw_rect *r = &s->timeline;
+  const plain_view *pv = s->plain;
+  const ts_plain_launch *L = plain_view_launch(pv);
+  gantt c = { .gx = r->x + 10, .gy = r->y + 30, .gw = floorf(r->w - 20), .gh = r->h - 60,
+              .ticks = plain_view_ticks(pv) };
+  char how[600];
+  plain_view_order_words(how, sizeof how);
+  if (!L || !c.ticks) {
+    text_cut(gl, FONT_UI, c.gx + 10, c.gy + 8, c.gw - 20, DIM,
+             !pv->res ? (pv->error[0] ? "no run to step" : "running it observed...")
+                      : "no record of its work-groups: nothing to step");
+    draw_status(gl, s, r->x);
+    return;
+  }
+  uint32_t t = s->plain_tick, count[4] = { 0 };
+  for (uint32_t g = 0; g < L->ngroups_all; g++)
+    count[plain_view_group_state(&L->groups[g], t)]++;
+  uint32_t hov = UINT32_MAX, g;
+  int hov_row = -1;
+  if (s->hover_pane >= 0 && plain_view_group_at(pv, s->hover_x, s->hover_y, &g))
+    hov = g;
+  if (!gantt_layout(&c, L)) {
+    free(c.keys);
+    free(c.lane);
+    return;
+  }
+  if (c.nlanes)
+    for (uint32_t i = 0; i < c.n; i++) {
+      gantt_bar(gl, &c, pv, L, c.keys[i].g, c.lane[i], t);
+      if (c.keys[i].g == hov)
+        hov_row = c.lane[i];
+    }
+  else
+    gantt_density(gl, &c, L, t);
+  if (hov_row >= 0) { /* the hovered group's bar, framed over the others */
+    float x0, x1, y, h;
+    gantt_box(&c, &L->groups[hov], hov_row, &x0, &x1, &y, &h);
+    gfx_frame(&gl->g, x0 - 2, y - 2, x1 - x0 + 4, h + 4, 1, WHITE);
+  }
+  float cx = gantt_x(&c, t);
+  gfx_rect(&gl->g, cx - 1, c.gy - 6, 2, c.gh + 12, WHITE);
+
+  char hdr[256], never[48] = "";
+  if (c.n < L->ngroups_all)
+    snprintf(never, sizeof never, ", %u never started", L->ngroups_all - c.n);
+  snprintf(hdr, sizeof hdr, "tick %u of %u   %u running (%u past a barrier), %u done of %u "
+           "work-groups%s   %s %d ticks/s", t, c.ticks, count[PV_RUNNING] + count[PV_PAST_BARRIER],
+           count[PV_PAST_BARRIER], count[PV_DONE], L->ngroups_all, never,
+           s->playing ? "playing" : "paused", s->speed);
+  text_cut(gl, FONT_UI, r->x + 10, r->y + 8, r->w - 20, WHITE, hdr);
+  char rows[80], foot[900];
+  if (c.by_ticket)
+    snprintf(rows, sizeof rows, "a row each, by start");
+  else if (c.nlanes == 1)
+    snprintf(rows, sizeof rows, "one lane: they ran one at a time");
+  else if (c.nlanes)
+    snprintf(rows, sizeof rows, "%d lanes: at most %d ran at once", c.nlanes, c.nlanes);
+  else
+    snprintf(rows, sizeof rows, "how many ran at once, over time");
+  const char *tab = pv->res->npasses > 1 ? "; tab: next pass" : "";
+  int barriers = 0;
+  for (uint32_t i = 0; i < L->ngroups_all && !barriers; i++)
+    barriers = L->groups[i].nbar > 0;
+  snprintf(foot, sizeof foot, "work-groups in %s: %s%s; click or drag to scrub%s", how, rows,
+           barriers ? ", violet ticks their barriers" : "", tab);
+  if (gfx_text_width(&gl->g, FONT_SMALL, foot) > c.gw)
+    snprintf(foot, sizeof foot, "work-groups in %s: %s%s", how, rows, tab);
+  text_cut(gl, FONT_SMALL, c.gx, c.gy + c.gh + 4, c.gw, DIM, foot);
+  draw_status(gl, s, r->x + 10 + (float)gfx_text_width(&gl->g, FONT_UI, hdr));
+  free(c.keys);
+  free(c.lane);
+}

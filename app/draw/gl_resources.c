@@ -275,6 +275,43 @@ void gl_bind_image(vw_gl *gl, vw_run_tex *rt, float zoom, int i)
                   zoom < 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST);
 }
 
+/* A plain kernel's output as it stood at the tick shown: made whole with each result or
+ * pass, and after that again only where a work-group's end lies between the tick uploaded
+ * and the tick shown (plain_view_changed_between). */
+static void upload_plain(vw_run_tex *t, const vw_scene *s)
+{
+  const plain_view *pv = s->plain;
+  const ts_image *o = pv->res ? pv->res->out : NULL;
+  if (!o)
+    return;
+  int whole = t->plain_serial != pv->serial || t->plain_pass != pv->pass;
+  ts_plain_rect box = { 0, 0, o->w - 1, o->h - 1 };
+  if (!whole && (t->plain_tick == s->plain_tick ||
+                 !plain_view_changed_between(pv, t->plain_tick, s->plain_tick, &box))) {
+    t->plain_tick = s->plain_tick;
+    return;
+  }
+  size_t need = (size_t)o->w * (size_t)o->h * (size_t)o->c;
+  if (need > t->plain_cap) {
+    uint8_t *b = realloc(t->plain_buf, need);
+    if (!b)
+      return;
+    t->plain_buf = b;
+    t->plain_cap = need;
+  }
+  if (tex_storage(&t->img[1], o->w, o->h, o->c) || whole)
+    box = (ts_plain_rect){ 0, 0, o->w - 1, o->h - 1 };
+  box.x0 = box.x0 < 0 ? 0 : box.x0;
+  box.y0 = box.y0 < 0 ? 0 : box.y0;
+  box.x1 = box.x1 >= o->w ? o->w - 1 : box.x1;
+  box.y1 = box.y1 >= o->h ? o->h - 1 : box.y1;
+  plain_view_output_at(pv, s->plain_tick, box.x0, box.y0, box.x1 + 1, box.y1 + 1, t->plain_buf);
+  upload_values(&t->img[1], t->plain_buf, 1, box.x0, box.y0, box.x1 + 1, box.y1 + 1, 0);
+  t->plain_serial = pv->serial;
+  t->plain_pass = pv->pass;
+  t->plain_tick = s->plain_tick;
+}
+
 void gl_upload_images(vw_run_tex *t, const vw_scene *s)
 {
   const ts_image *in = s->input;
@@ -283,14 +320,8 @@ void gl_upload_images(vw_run_tex *t, const vw_scene *s)
     upload_values(&t->img[0], in->data, 1, 0, 0, in->w, in->h, 0);
     t->in_uploaded = s->input_generation;
   }
-  /* A plain kernel's output, with each result taken. */
-  const plain_view *pv = s->plain;
-  if (pv && pv->res && pv->res->out && t->plain_serial != pv->serial) {
-    const ts_image *o = pv->res->out;
-    tex_storage(&t->img[1], o->w, o->h, o->c);
-    upload_values(&t->img[1], o->data, 1, 0, 0, o->w, o->h, 0);
-    t->plain_serial = pv->serial;
-  }
+  if (s->plain)
+    upload_plain(t, s);
   if (s->dev_out && s->dev_out_run && t->dev_serial != s->dev_out_serial) {
     const ts_kctx *k = ts_run_kctx(s->dev_out_run);
     int esize = k->buf[TS_BUF_OUT].esize;
@@ -557,6 +588,7 @@ void gl_run_free(vw_run_tex *t)
     glDeleteTextures(1, &t->state_tex);
   free(t->thr_state);
   free(t->dev_rank);
+  free(t->plain_buf);
   memset(t, 0, sizeof *t);
 }
 

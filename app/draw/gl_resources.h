@@ -51,7 +51,11 @@ typedef struct vw_ui_key {
 typedef struct vw_run_tex {
   vw_tex img[3];        /* the input, the output, the device's output */
   uint64_t in_uploaded; /* the input generation img[0] holds */
-  uint64_t plain_serial; /* the plain kernel's result img[1] holds (0: none) */
+  uint64_t plain_serial; /* the plain kernel's result img[1] holds (0: none), of which pass */
+  int plain_pass;       /* at which tick: masked where work-groups had not ended */
+  uint32_t plain_tick;
+  uint8_t *plain_buf;   /* that output as uploaded (the output's size) */
+  size_t plain_cap;
   uint64_t dev_serial;  /* the device output img[2] holds (dev_out_serial) */
   GLuint thr_tex, state_tex;
   uint32_t thr_serial;  /* counts the uploads of either */
@@ -116,7 +120,8 @@ void gl_run_free(vw_run_tex *t);
  * texture; 0 when the run has no output buffer. From vw_worker_take's callback. */
 int gl_output_rows(vw_run_tex *t, const vw_snapshot *s, int whole);
 /* The input's (but in the split view's right half, which draws no input), a plain kernel's
- * output and the device output's textures, when they changed. */
+ * output at its tick (again where a work-group's end passed) and the device output's
+ * textures, when they changed. */
 void gl_upload_images(vw_run_tex *t, const vw_scene *s);
 /* Binds image texture i (0 input, 1 output, 2 the device's output) to unit 0, making its
  * mipmaps first when it is drawn minified (zoom under 1) and has changed since. */

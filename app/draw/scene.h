@@ -111,8 +111,10 @@ typedef struct vw_scene {
    * ticks a second. */
   const char *status;
   int playing, speed;
-  /* A plain kernel's view instead of a variant's run, or NULL. */
+  /* A plain kernel's view instead of a variant's run, or NULL; the tick of its pass shown,
+   * 0..plain_view_ticks (the viewer's tick, clamped). */
   const plain_view *plain;
+  uint32_t plain_tick;
   /* The split view: which half this is (0: no split, 1 the left, 2 the right), the right
    * half's scene (of the left's only), the spec as given and whether it is the device's
    * run, what tells this half from the other (the settings the spec changes), whether this

@@ -143,8 +143,12 @@ void viewer_scene(viewer *v, vw_scene *s, vw_scene *right)
   s->status = v->status[0] && (v->offscreen || SDL_GetTicks() < v->status_until) ? v->status
                                                                                  : NULL;
   s->playing = v->playing;
-  s->speed = vw_speeds[v->speed_index];
+  s->speed = (int)(viewer_play_rate(v) + 0.5);
   s->plain = v->plain;
+  if (v->plain) {
+    int64_t n = plain_view_ticks(v->plain);
+    s->plain_tick = (uint32_t)(v->tick < 0 ? 0 : v->tick > n ? n : v->tick);
+  }
 
   s->split_side = v->split_side;
   s->split_text = v->split.text;

@@ -70,7 +70,16 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
 
 int64_t viewer_run_length(const viewer *v)
 {
+  if (v->plain)
+    return plain_view_ticks(v->plain);
   return v->have_snap && v->snap.run ? ts_run_sched(v->snap.run)->length : 0;
+}
+
+double viewer_play_rate(const viewer *v)
+{
+  double speed = vw_speeds[v->speed_index];
+  int64_t len = v->plain ? viewer_run_length(v) : 0;
+  return len > 100 ? speed * (double)len / 100 : speed;
 }
 
 int viewer_snap_current(const viewer *v)

@@ -139,8 +139,13 @@ int viewer_vals_cover(const viewer *v, int x0, int y0, int x1, int y1);
 const vw_obs *viewer_obs(const viewer *v);
 /* The schedule of the run shown, or NULL. */
 const ts_sched *viewer_sched(const viewer *v);
-/* The length of the run shown in ticks, 0 without one. */
+/* The length of the run shown in ticks, 0 without one (a plain kernel's: the ticks of its
+ * pass shown, plain_view_ticks). */
 int64_t viewer_run_length(const viewer *v);
+/* Playback's ticks a second at the speed chosen: the speed itself, but for a plain kernel's
+ * pass longer than 100 ticks (its ticks are its groups' starts, barriers and ends: thousands),
+ * which plays in 100 / speed seconds. */
+double viewer_play_rate(const viewer *v);
 /* How far the tick may go: the run's length, in the split view the longer of the two runs'
  * (INT64_MAX / 4 while the right half's is not known yet). */
 int64_t viewer_cursor_length(const viewer *v);

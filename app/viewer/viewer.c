@@ -55,8 +55,10 @@ static int64_t kernels_mtime(const char *dir)
  * window keeps the last good run when there is one). */
 static int pick_up_plain(viewer *v)
 {
+  int64_t end = v->plain->res ? viewer_run_length(v) : INT64_MAX / 4;
   if (!plain_view_pick_up(v->plain))
     return 0;
+  viewer_plain_retick(v, end);
   if (v->plain->error[0]) {
     char line[sizeof v->plain->error + 64];
     snprintf(line, sizeof line, "%s%s", v->plain->error,
@@ -377,7 +379,7 @@ void viewer_frame(viewer *v, int scripted)
     if (viewer_dev_time(v) >= dev->t_end)
       v->playing = 0;
   } else if (v->playing && !scripted) {
-    v->play_accum += dt * vw_speeds[v->speed_index];
+    v->play_accum += dt * viewer_play_rate(v);
     int64_t step = (int64_t)v->play_accum;
     if (step > 0) {
       v->play_accum -= (double)step;

@@ -63,7 +63,10 @@ void viewer_set_tick(viewer *v, int64_t t)
   int64_t len = viewer_cursor_length(v);
   if (t < 0)
     t = 0;
-  if (v->have_snap && v->snap.generation == v->generation && t > len)
+  /* the end known: a run of the settings asked for, or a plain kernel's result */
+  int known = v->plain ? plain_view_launch(v->plain) != NULL
+                       : v->have_snap && v->snap.generation == v->generation;
+  if (known && t > len)
     t = len;
   if (t != v->tick) {
     v->tick = t;
@@ -151,6 +154,14 @@ int viewer_pick_up_image(viewer *v)
   else if (done)
     viewer_set_status(v, error);
   return done;
+}
+
+void viewer_plain_retick(viewer *v, int64_t end)
+{
+  if (!plain_view_launch(v->plain))
+    return;
+  int64_t len = viewer_run_length(v);
+  v->tick = v->tick >= end || v->tick > len ? len : v->tick < 0 ? 0 : v->tick;
 }
 
 void viewer_set_dev_time(viewer *v, int64_t t)

@@ -11,6 +11,10 @@ void viewer_apply(viewer *v);       /* after changing v->set: start a new run */
 void viewer_request(viewer *v, int reload);
 void viewer_set_tick(viewer *v, int64_t t);
 void viewer_set_dev_time(viewer *v, int64_t t);
+/* A plain kernel's tick once its pass shown or its result changed (end: the length before,
+ * INT64_MAX / 4 when there was none): at the end before, the end now; else the same tick,
+ * within the new length. */
+void viewer_plain_retick(viewer *v, int64_t end);
 /* Fits the image to the panes. */
 void viewer_fit(viewer *v);
 /* The device view has its own layout: refit when it comes or goes, unless the user zoomed. */

@@ -1,7 +1,7 @@
-/* The viewer's input: keys (playback and stepping move the simulated tick, or in the device
- * view the device time; tab a plain kernel's pass), the mouse (hover, click to select a thread
- * or to watch a plain kernel's output pixel, drag to pan, the wheel to zoom, the timeline to
- * scrub), a dropped file and the window's size. */
+/* The viewer's input: keys (playback and stepping move the simulated tick, in the device
+ * view the device time, for a plain kernel the tick of its pass shown; tab its next pass),
+ * the mouse (hover, click to select a thread or to watch a plain kernel's output pixel, drag
+ * to pan, the wheel to zoom, the timeline to scrub), a dropped file and the window's size. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -88,7 +88,9 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
   char msg[160];
   const ts_dev_run *dev = viewer_dev(v);
   if (v->plain && key == SDLK_TAB) {
+    int64_t end = v->plain->res ? len : INT64_MAX / 4;
     plain_view_next_pass(v->plain);
+    viewer_plain_retick(v, end);
     return;
   }
   if (dev) {

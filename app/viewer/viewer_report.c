@@ -86,17 +86,19 @@ void viewer_report(viewer *v, char *buf, size_t n)
     snprintf(obs, sizeof obs, " observe=failed");
   }
   /* A plain kernel: its file, the results taken, the findings of the last good one,
-   * whether the last attempt failed (the last good result then stays), and the watched pixel
-   * of the result shown with its accesses' lines and the work-items that wrote it. */
-  char plain[256] = "", watch[96] = " watch=none";
+   * whether the last attempt failed (the last good result then stays), the watched pixel
+   * of the result shown with its accesses' lines and the work-items that wrote it, and the
+   * tick of the pass shown of its ticks. */
+  char plain[320] = "", watch[96] = " watch=none";
   const plain_view *pv = s.plain;
   if (pv && pv->res_watch_x >= 0)
     snprintf(watch, sizeof watch, " watch=(%d,%d) watch_lines=%zu watch_writers=%zu",
              pv->res_watch_x, pv->res_watch_y, pv->nrows, pv->nwriters);
   if (pv)
-    snprintf(plain, sizeof plain, " plain=%s runs=%llu findings=%zu plain_error=%d%s", pv->name,
-             (unsigned long long)pv->serial, pv->res ? pv->res->nfindings : 0,
-             pv->error[0] != 0, watch);
+    snprintf(plain, sizeof plain,
+             " plain=%s runs=%llu findings=%zu plain_error=%d%s plain_tick=%u/%u", pv->name,
+             (unsigned long long)pv->serial, pv->res ? pv->res->nfindings : 0, pv->error[0] != 0,
+             watch, s.plain_tick, plain_view_ticks(pv));
   /* The split view: the right half's spec, tick and hazards, what it shows and its clicked
    * thread. */
   char split[256] = " split=off";

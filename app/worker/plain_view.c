@@ -554,3 +554,92 @@ int plain_view_group_at(const plain_view *pv, float x, float y, uint32_t *g)
   }
   return best >= 0;
 }
+
+int plain_view_barriers_by(const ts_plain_group *G, uint32_t t)
+{
+  int n = 0;
+  for (uint32_t b = 0; b < G->nbar && b < TS_PLAIN_REC_BARS; b++)
+    n += G->bar[b] && G->bar[b] <= t;
+  return n;
+}
+
+int plain_view_group_state(const ts_plain_group *G, uint32_t t)
+{
+  if (!G->start || G->start > t)
+    return PV_PENDING;
+  if (G->end && G->end <= t)
+    return PV_DONE;
+  return plain_view_barriers_by(G, t) ? PV_PAST_BARRIER : PV_RUNNING;
+}
+
+uint32_t plain_view_ticks(const plain_view *pv)
+{
+  const ts_plain_launch *L = plain_view_launch(pv);
+  return L && L->groups ? L->ticks : 0;
+}
+
+static int rect_none(ts_plain_rect r)
+{
+  return r.x1 < r.x0 || r.y1 < r.y0;
+}
+
+int plain_view_changed_between(const plain_view *pv, uint32_t a, uint32_t b, ts_plain_rect *r)
+{
+  const ts_plain_launch *L = plain_view_launch(pv);
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  int any = 0;
+  for (uint32_t g = 0; L && L->groups && lo != hi && g < L->ngroups_all; g++) {
+    const ts_plain_group *G = &L->groups[g];
+    if (!G->end || G->end <= lo || G->end > hi || rect_none(G->wrote))
+      continue;
+    if (!any)
+      *r = G->wrote;
+    r->x0 = G->wrote.x0 < r->x0 ? G->wrote.x0 : r->x0;
+    r->y0 = G->wrote.y0 < r->y0 ? G->wrote.y0 : r->y0;
+    r->x1 = G->wrote.x1 > r->x1 ? G->wrote.x1 : r->x1;
+    r->y1 = G->wrote.y1 > r->y1 ? G->wrote.y1 : r->y1;
+    any = 1;
+  }
+  return any;
+}
+
+void plain_view_output_at(const plain_view *pv, uint32_t t, int x0, int y0, int x1, int y1,
+                          uint8_t *dst)
+{
+  const ts_image *o = pv->res ? pv->res->out : NULL;
+  if (!o)
+    return;
+  x0 = x0 < 0 ? 0 : x0;
+  y0 = y0 < 0 ? 0 : y0;
+  x1 = x1 > o->w ? o->w : x1;
+  y1 = y1 > o->h ? o->h : y1;
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  size_t C = (size_t)o->c, row = (size_t)o->w * C;
+  for (int y = y0; y < y1; y++)
+    memcpy(dst + (size_t)y * row + (size_t)x0 * C, o->data + (size_t)y * row + (size_t)x0 * C,
+           (size_t)(x1 - x0) * C);
+  const ts_plain_launch *L = plain_view_launch(pv);
+  if (!plain_view_ticks(pv))
+    return; /* no record: the output as it ended */
+  /* Not there yet: the background's dark, a trace of the value left in it (the shader's
+   * masked(), image.frag, as the device view masks its unfinished tiles). */
+  static const uint8_t bg[4] = { 26, 28, 33, 255 };
+  for (uint32_t g = 0; g < L->ngroups_all; g++) {
+    const ts_plain_group *G = &L->groups[g];
+    if ((G->end && G->end <= t) || rect_none(G->wrote))
+      continue;
+    int gx0 = G->wrote.x0 > x0 ? G->wrote.x0 : x0, gy0 = G->wrote.y0 > y0 ? G->wrote.y0 : y0;
+    int gx1 = G->wrote.x1 + 1 < x1 ? G->wrote.x1 + 1 : x1;
+    int gy1 = G->wrote.y1 + 1 < y1 ? G->wrote.y1 + 1 : y1;
+    for (int y = gy0; y < gy1; y++) {
+      const uint8_t *s = o->data + (size_t)y * row + (size_t)gx0 * C;
+      uint8_t *d = dst + (size_t)y * row + (size_t)gx0 * C;
+      for (int x = gx0; x < gx1; x++, s += C, d += C)
+        for (size_t c = 0; c < C && c < 3; c++) {
+          unsigned b = C <= 2 ? bg[1] : bg[c];
+          d[c] = (uint8_t)((s[c] * 7u + b * 93u + 50u) / 100u);
+        }
+    }
+  }
+}

@@ -4,7 +4,8 @@
  * changes (the frame loop polls it once a second). A load or run that fails keeps the last
  * good result; its error line is shown beside it. The overlay's tiles are the work-groups of
  * the pass shown: a group's tile is the rectangle it was observed to write, its footprint the
- * rectangle it read, its tint what the findings that name it found. A watched output pixel
+ * rectangle it read, its tint what the findings that name it found; its record (start,
+ * barriers, end on the launch's clock) steps the run tick by tick. A watched output pixel
  * (a click: plain_view_watch) runs it observed again logging every access of that pixel by
  * any work-item; the result's rows list them, one per work-item and line, channels collapsed,
  * writers first. The viewer's files
@@ -104,5 +105,27 @@ int plain_view_group_at(const plain_view *pv, float x, float y, uint32_t *g);
 int plain_view_group_wrote_watched(const plain_view *pv, uint32_t g);
 /* const: a finding's tint (PV_ORANGE or PV_RED). */
 int plain_view_kind_tint(int kind);
+
+/* The run stepped like a schedule: a tick t of the pass shown runs from 0 (no work-group has
+ * started) to the launch's ticks (every one has ended), on the clock of its records (a tick at
+ * each group's start, barrier and end, ts_plain_group). A group's stamps are the clock + 1, so
+ * what it stamped s has happened at every t >= s. */
+enum { PV_PENDING, PV_RUNNING, PV_PAST_BARRIER, PV_DONE };
+/* A work-group's state at tick t: not started, running (PV_PAST_BARRIER: it has passed a
+ * barrier), ended. */
+int plain_view_group_state(const ts_plain_group *G, uint32_t t);
+/* The barriers it had passed by t, of those its record stamps (TS_PLAIN_REC_BARS). */
+int plain_view_barriers_by(const ts_plain_group *G, uint32_t t);
+/* const: the ticks of the pass shown (0: no record, nothing to step). */
+uint32_t plain_view_ticks(const plain_view *pv);
+/* const: the bounding rectangle (inclusive, on the output) of what the work-groups of the pass
+ * shown wrote that end between ticks a and b (either order, the later included): where the
+ * output at a and at b differ; 0 when none does. */
+int plain_view_changed_between(const plain_view *pv, uint32_t a, uint32_t b, ts_plain_rect *r);
+/* const: pixels [x0, x1) x [y0, y1) of the output as it stood at tick t of the pass shown,
+ * into dst (the output's size and channels): each work-group's written rectangle is dark
+ * (nothing yet) until that group ends. */
+void plain_view_output_at(const plain_view *pv, uint32_t t, int x0, int y0, int x1, int y1,
+                          uint8_t *dst);
 
 #endif
