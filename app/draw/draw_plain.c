@@ -348,8 +348,14 @@ void draw_plain_title(vw_gl *gl, const vw_scene *s)
       snprintf(pass, sizeof pass, "   pass %d of %d", pv->pass + 1, pv->res->npasses);
     if (s->plain_tick < plain_view_ticks(pv)) /* before the end: what the ended groups wrote */
       snprintf(at, sizeof at, " at tick %u", s->plain_tick);
-    snprintf(t, sizeof t, "observed output of %s%s%s", pv->name, pass, at);
     int fits = (int)((rout->w - 16) / (float)gl->g.font[FONT_UI].advance);
+    /* the longest wording that fits a narrow pane (a projector's 1280x720) whole */
+    static const char *const lead[3] = { "observed output of ", "output of ", "" };
+    for (int i = 0; i < 3; i++) {
+      snprintf(t, sizeof t, "%s%s%s%s", lead[i], pv->name, pass, at);
+      if ((int)strlen(t) <= fits)
+        break;
+    }
     gfx_textf(&gl->g, FONT_UI, x, 4, WHITE, "%.*s", fits > 0 ? fits : 0, t);
     return;
   }

@@ -671,9 +671,11 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
   if (img > 1 || off < start)
     return;
   off -= start;
-  if (acc & TS_K_READ)
+  /* an atomic reads and may write (a look-back's atomic loads widen what a group wrote by
+   * the edge it read: the rectangles are bounds) */
+  if (acc & (TS_K_READ | TS_K_ATOMIC))
     ts_rect1(c, bi, img, 0, off, off + n - 1, win, base + start);
-  if (acc & TS_K_WRITE)
+  if ((acc & (TS_K_WRITE | TS_K_ATOMIC)) && !(acc & (TS_K_PROBE | TS_K_FAILED)))
     ts_rect1(c, bi, img, 1, off, off + n - 1, 0, 0);
 }
 
