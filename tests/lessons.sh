@@ -188,7 +188,7 @@ assert d["pass"] == 1 and d["total"] == 3, d
   # reverse, one at a time: the first to start waits for a tile no group can finish.
   lesson 7 $L/07-lookback/start.cl 1 'start.cl:[0-9]+: forward progress in integral_lookback: work-group \(39,29\) item \(0,0\) atomic on atomic_add\(&ready\[tile - 1\], 0\) at ready\[1198\], again and again.*take the tile from a ticket'
   check "  and only that (what follows a wait let go is not reported)" test "$(grep -c '^- ' "$tmp/out")" -eq 2
-  lesson 7 $L/solutions/07-lookback.cl 0
+  lesson 7 assets/kernels/plain/integral_lookback.cl 0
   # A kernel that does not build, and a header mistake: exit 2.
   printf '// tilescope: plain\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H) { out[0] = in[0] }\n' >"$tmp/nobuild.cl"
   "$ts" lesson 5 "$tmp/nobuild.cl" >"$tmp/out" 2>"$tmp/err"
