@@ -21,6 +21,8 @@
 # variants' correctness, the device's schedule, observation, and every variant's timings.
 # TS_GPU_ONLY=adversary runs only the adversary's runs and the 8K bench (4z below).
 # TS_GPU_ONLY=build stops after the build and the device list (4x below).
+# TS_GPU_ONLY=order runs only the plain kernels' orders (4v below): test_plain, tests/order.sh,
+# the look-back integral's record in the device's order, and the examples' observation cost.
 # TS_GPU_ONLY=ab benches the variants TS_GPU_VARIANTS names with each kernels folder that
 # TS_GPU_KERNELS names, alternated, after checking them against the CPU back end (4w below).
 # TS_GPU_ONLY=variants runs test_cl and checks and benches the variants TS_GPU_VARIANTS names
@@ -116,6 +118,54 @@ fi
 if [[ ${TS_GPU_ONLY:-} == build ]]; then
   log "done (build only)"
   exit 0
+fi
+
+# 4v. A plain kernel's order on the GPU (TS_GPU_ONLY=order): test_plain (the observed
+#     runtime's GPU paths: a barrier in each group's start, an atomic at each work-item's
+#     end), tests/order.sh (records, orders, forward progress, the adversary), the shipped
+#     look-back integral in the device's own order with its record (how many groups ran at
+#     once, and whether the tiles started in order), and each shipped example's observation
+#     cost at 4K RGB.
+if [[ ${TS_GPU_ONLY:-} == order ]]; then
+  "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
+  log "test_plain"
+  timeout 300 "$build/tests/test_plain" 2>&1 | tee "$out/test_plain.txt" | tail -3
+  ro=${PIPESTATUS[0]}
+  log "test_plain exit $ro"
+  log "order.sh"
+  bash "$root/tests/order.sh" "$ts" "$root" 2>&1 | tee "$out/order.txt" | tail -5
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || ro=1
+  log "the look-back integral in the device's order"
+  "$ts" run --kernel-file "$root/assets/kernels/plain/integral_lookback.cl" -i "$work/chart4k.png" \
+    --device "$gpu" --observe --json 2>/dev/null >"$work/lookback.json"
+  python3 - "$work/lookback.json" <<'PY' | tee -a "$out/summary.txt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["passes"][0]
+recs = p["records"]
+ev = sorted([(r["start"], 1) for r in recs] + [(r["end"], -1) for r in recs])
+at = most = 0
+for _, s in ev:
+    at += s
+    most = max(most, at)
+inorder = sum(1 for a, b in zip(recs, recs[1:]) if a["launched_as"] < b["launched_as"])
+print("lookback 4K: %d groups, %d ticks, at most %d at once, %d of %d starts after a lower id, "
+      "findings %s" % (len(recs), p["ticks"], most, inorder, len(recs) - 1,
+                        sum(d["counts"].values())))
+PY
+  "$ts" run --kernel-file "$root/assets/kernels/plain/integral_scan.cl" -i "$work/chart4k.png" \
+    --device "$gpu" --raw "$work/scan.npy" >/dev/null 2>&1
+  "$ts" run --kernel-file "$root/assets/kernels/plain/integral_lookback.cl" -i "$work/chart4k.png" \
+    --device "$gpu" --raw "$work/lb.npy" >/dev/null 2>&1
+  if cmp -s "$work/scan.npy" "$work/lb.npy"; then log "lookback 4K equals the two-pass integral"
+  else log "lookback 4K DIFFERS from the two-pass integral"; ro=1; fi
+  log "observation cost, 3840x2160 RGB"
+  for f in conv2d gauss_tiled separable integral_scan integral_lookback box_image; do
+    "$ts" bench --kernel-file "$root/assets/kernels/plain/$f.cl" -i "$work/chart4k.png" \
+      --device "$gpu" --repeats 5 2>&1 | tail -n +2 | tee -a "$out/bench.txt"
+  done
+  log "done (order only), exit $ro"
+  exit "$ro"
 fi
 
 # 4w. An A/B of kernel changes (TS_GPU_ONLY=ab, TS_GPU_VARIANTS="a b ...", TS_GPU_KERNELS="DIR
