@@ -328,9 +328,10 @@ static int run_command(int argc, char **argv)
 #ifndef TS_HAVE_VIEWER
   viewer_cmd = 0;
 #endif
-  if (cli_plain_file && !viewer_cmd) {
+  /* ... and export's page (cmd_export.c). */
+  if (cli_plain_file && !viewer_cmd && strcmp(cmd, "export") != 0) {
     fprintf(stderr, "tilescope: --kernel-file %s: a plain kernel runs with `tilescope run`, "
-                    "`bench`, `shot` or the viewer (list takes the dialect's kernels)\n",
+                    "`bench`, `shot`, `export` or the viewer (list takes the dialect's kernels)\n",
             cli_plain_file);
     return EXIT_USAGE;
   }

@@ -15,7 +15,13 @@
 #    default-src 'none', no policy violation or resource in the page, and no request of the
 #    page in chromium's net log (a page that does fetch shows there: the check is proven);
 #  - the default chart's integral wavefront page is at most 5 MB; a demo's page holds its runs;
-#    bad options are one line and exit 2, and leave no file.
+#    bad options are one line and exit 2, and leave no file;
+#  - a plain kernel's page (export --kernel-file, --sim): its work-groups' states at ticks of
+#    the launch's clock are those of `run --observe --json`'s records in the same order, its
+#    output at the end is `run --raw`'s (a transposed one too, in its own shape), #tick=5 and
+#    a press on the timeline show other tiles, output and timeline than the end, hover names
+#    the group's record, its findings are the run's, a pass selector; a kernel that does not
+#    build or crashes is one line, exit 2 or 1, and no file.
 # Skips (77) without chromium, except in CI, where that fails.
 # usage: html.sh TILESCOPE SOURCE_DIR [SHOTS_DIR]   (SHOTS_DIR: where to leave screenshots)
 set -u
@@ -296,12 +302,106 @@ if export_page "$tmp/demo.html" --script "$src/assets/demos/integral_wavefront.t
   fi
 fi
 
+# ---- a plain kernel's page: the observed run's work-groups on the launch's clock ----
+plain=$src/assets/kernels/plain
+# plain_match NAME PAGE JSON PASS TICKS: the page's states at each tick (one load, ticks=...)
+# are the records' in the run's --json; the summary of the last into F.
+plain_match() {
+  local name=$1 page=$2 json=$3 pass=$4 ticks=$5 i=0 t s
+  declare -A PS=()
+  while read -r t s; do PS[$t]=$s; done < <("${check[@]}" plain-states "$json" "$pass" ${ticks//,/ })
+  dump "$page" "pass=$pass&test=1&ticks=$ticks" || return
+  for t in ${ticks//,/ }; do
+    [[ $t == end ]] && t=${F[$i.length]}
+    same "$name pass $pass tick $t: tick" "${F[$i.tick]}" "$t"
+    same "$name pass $pass tick $t: work-group states" "${F[$i.states]}" "${PS[$t]:-no records}"
+    i=$((i + 1))
+  done
+}
+conv=$tmp/conv2d.html
+# In an order of tilescope's (one group at a time, by id) the records are the same each run.
+if export_page "$conv" --kernel-file "$plain/conv2d.cl" --order linear; then
+  has "plain export: what it says" "$(cat "$tmp/export.log")" "conv2d.cl observed: 1 pass, 1200 work-groups"
+  "$ts" run --kernel-file "$plain/conv2d.cl" --observe --order linear --json >"$tmp/conv.json" 2>/dev/null
+  "$ts" run --kernel-file "$plain/conv2d.cl" --raw "$tmp/conv.npy" >/dev/null 2>&1
+  plain_match conv2d "$conv" "$tmp/conv.json" 1 0,1,5,600,2399,end
+  if [[ ${F[5.ready]+set} == set ]]; then
+    same "conv2d at the end: the output" "${F[5.out]}" "$("${check[@]}" npy-hash "$tmp/conv.npy" | cut -d' ' -f2)"
+    same "conv2d at the end: every pixel shown" "${F[5.shown]}" 307200
+    same "conv2d: policy violations, resources" "${F[5.violations]},${F[5.resources]}" 0,0
+    has "conv2d: the header" "${F[5.launch]}" "conv2d: global 640x480, local 16x16, 1200 work-groups"
+    has "conv2d: the header" "${F[5.launch]}" "the groups' order, one at a time (--order linear)"
+    [[ ${F[2.out]} != "${F[5.out]}" && ${F[2.shown]} -lt ${F[5.shown]} ]] && pass ||
+      fail "conv2d at tick 5: the output is the end's (${F[2.shown]} pixels shown)"
+  fi
+  # Opened at #tick=5, as a reader's link does; a press on the timeline near tick 600; the end.
+  if dump "$conv" "tick=5&test=1&do=snap;scrub:600;snap;key:end"; then
+    same "conv2d #tick=5: tick" "${F[0.tick]}" 5
+    has "conv2d #tick=5: group states" "${F[0.counts]}" "p:1197"
+    same "conv2d, end: tick" "${F[2.tick]}" 2400
+    [[ ${F[0.panes]} != "${F[2.panes]}" && ${F[0.timeline]} != "${F[2.timeline]}" ]] && pass ||
+      fail "conv2d #tick=5: the panes or the timeline draw as at the end"
+    t=${F[1.tick]}
+    ((t >= 595 && t <= 605)) && pass || fail "a press on the timeline at tick 600's place: tick $t"
+    same "conv2d scrubbed to $t: group states" "${F[1.states]}" "$("${check[@]}" plain-states "$tmp/conv.json" 1 "$t" | cut -d' ' -f2)"
+  fi
+  # Hover: the group under the pixel and its record.
+  read -r ticket start end <<<"$("${check[@]}" plain-record "$tmp/conv.json" 1 18,12)"
+  if dump "$conv" "tick=$start&hover=300,200&test=1"; then
+    same "conv2d hover: the focused group" "${F[0.focus]}" 18,12
+    has "conv2d hover: inspector" "${F[0.inspector]}" "work-group (18,12), #498 of pass 1"
+    has "conv2d hover: inspector" "${F[0.inspector]}" "read  x 287..304, y 191..208 (18x18 px)"
+    has "conv2d hover: inspector" "${F[0.inspector]}" "wrote x 288..303, y 192..207 (16x16 px)"
+    has "conv2d hover: inspector" "${F[0.inspector]}" "started $ticket of 1200"
+    has "conv2d hover: inspector" "${F[0.inspector]}" "ticks $start..$end (1)"
+    has "conv2d hover: inspector" "${F[0.inspector]}" "at tick $start: running"
+  fi
+fi
+# Findings: the run's, each its line; a group a finding names.
+if export_page "$tmp/nobar.html" --kernel-file "$plain/broken_nobarrier.cl" --order linear &&
+   "$ts" run --kernel-file "$plain/broken_nobarrier.cl" --observe --order linear --json >"$tmp/nobar.json" 2>/dev/null;
+   dump "$tmp/nobar.html" "hover=8,8&test=1"; then
+  same "broken_nobarrier opens at its end" "${F[0.tick]}" "${F[0.length]}"
+  first=$("$py" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d["findings"]), d["findings"][0]["text"])' "$tmp/nobar.json")
+  same "broken_nobarrier: findings" "${F[0.findings]}" "${first%% *}"
+  has "broken_nobarrier: the findings' lines" "${F[0.list]}" "${first#* }"
+  has "broken_nobarrier hover: inspector" "${F[0.inspector]}" "race in a work-group on __local memory"
+fi
+# Two passes: a selector, each pass its own clock; the page opens at the last.
+if export_page "$tmp/sep.html" --kernel-file "$plain/separable.cl" --order reverse &&
+   "$ts" run --kernel-file "$plain/separable.cl" --observe --order reverse --json >"$tmp/sep.json" 2>/dev/null; then
+  if dump "$tmp/sep.html" "test=1&do=snap;key:p;snap"; then
+    same "separable: the passes, opening at the last, p the next" "${F[0.passes]},${F[0.pass]},${F[1.pass]}" 2,2,1
+    same "separable pass 2 at its end: work-group states" "${F[0.states]}" "$("${check[@]}" plain-states "$tmp/sep.json" 2 end | cut -d' ' -f2)"
+    same "separable pass 1 after p, at its end: tick" "${F[1.tick]}" "${F[1.length]}"
+  fi
+  plain_match separable "$tmp/sep.html" "$tmp/sep.json" 1 0,300,1800,end
+fi
+# An output of another shape than the input: a transpose, at its own size.
+if export_page "$tmp/tr.html" --kernel-file "$src/tests/kernels/plain_transpose.cl" &&
+   "$ts" run --kernel-file "$src/tests/kernels/plain_transpose.cl" --raw "$tmp/tr.npy" >/dev/null 2>&1 &&
+   dump "$tmp/tr.html" "hover=100,600&test=1"; then
+  same "transpose: the output" "${F[0.out]}" "$("${check[@]}" npy-hash "$tmp/tr.npy" | cut -d' ' -f2)"
+  has "transpose hover below the input's height: inspector" "${F[0.inspector]}" "wrote x 96..111, y 592..607"
+fi
+# An Oclgrind simulator file: its dumped buffer, 8 floats, as the output.
+sim=$tmp/shapes.html
+if export_page "$sim" --sim "$src/tests/sim/shapes.sim" && dump "$sim" "hover=5,0&test=1&ticks=0,2,end"; then
+  same "shapes.sim: its clock" "${F[0.length]}" 4
+  same "shapes.sim: its groups at 0, 2, the end" "${F[0.states]} ${F[1.states]} ${F[2.states]}" "pp dp dd"
+  has "shapes.sim at the end: inspector" "${F[2.inspector]}" "out 264.5"
+  has "shapes.sim at tick 2: inspector" "${F[1.inspector]}" "out not yet (at tick 4; then 264.5)"
+  [[ ${F[0.out]} != "${F[2.out]}" ]] && pass || fail "shapes.sim: the output at tick 0 is the end's"
+  same "shapes.sim: policy violations" "${F[2.violations]}" 0
+fi
+
 # ---- screenshots, to look at ----
 if [[ -f $int ]]; then
   out=${shots:-$tmp/shots}
   mkdir -p "$out"
   for s in "integral|$int|tick=30&hover=300,200" "hazards|$none|tick=3&hover=40,8" \
-           "device|$tmp/dev-integral_none.html|view=device&devtime=60%25&hover=120,72"; do
+           "device|$tmp/dev-integral_none.html|view=device&devtime=60%25&hover=120,72" \
+           "plain|$tmp/nobar.html|tick=900&hover=300,200" "plain-sim|$sim|tick=2&hover=5,0"; do
     IFS='|' read -r name page frag <<<"$s"
     [[ -f $page ]] || continue
     rm -f "$out/page-$name.png"
@@ -326,6 +426,16 @@ bad "--size" --html "$tmp/x.html" --size 10x10
 bad "nosuchdir" --html "$tmp/nosuchdir/x.html" --backend cpu
 bad "missing.png" --html "$tmp/x.html" -i "$tmp/missing.png"
 bad "missing.json" --html "$tmp/x.html" --record "$tmp/missing.json"
+# A plain kernel that does not build, or crashes: one line naming it, exit 2 or 1.
+printf '// tilescope: plain global=W,H\n__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n{ out[0] = nope; }\n' >"$tmp/nobuild.cl"
+bad "nobuild.cl" --html "$tmp/x.html" --kernel-file "$tmp/nobuild.cl"
+"$ts" export --html "$tmp/x.html" --kernel-file "$src/tests/kernels/hostile_stack.cl" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[[ $rc == 1 && $(wc -l <"$tmp/err") == 1 ]] && grep -q "hostile_stack.cl" "$tmp/err" && pass ||
+  fail "export of a kernel that crashes: exit $rc, '$(cat "$tmp/err")' (want exit 1 and one line naming it)"
+bad "--variant" --html "$tmp/x.html" --kernel-file "$plain/conv2d.cl" --variant box2d
+bad "--order" --html "$tmp/x.html" --order reverse
+bad "--sim" --html "$tmp/x.html" --sim "$src/tests/sim/shapes.sim" -i "$src/tests/records/chart320.png"
 [[ -e $tmp/x.html ]] && fail "a failed export left its file" || pass
 ls -a "$tmp" "$tmp/nosuchdir" 2>/dev/null | grep -q '\.tmp-' && fail "a temporary file was left" || pass
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What tests/html.sh reads and compares, with nothing beyond Python's standard library:
 the summary an exported page writes in test mode (#test=1), thread states from
-`tilescope run --schedule` (the simulator's rule) and from a device record, a hash of
+`tilescope run --schedule` (the simulator's rule) and from a device record, a plain
+kernel's work-groups' states and records from `run --observe --json`, a hash of
 `run --raw`'s exact output, the state of each tile as a native `tilescope shot` draws it,
 PNGs (a black input to write, a screenshot to read), and the page's own requests in
 chromium's net log.
@@ -96,6 +97,35 @@ def dev_states(trace, pct):
             if s == "d" and y * tw + x in wrong:
                 s = "x"
             out.append(s)
+    return t, "".join(out)
+
+
+def plain_groups(path, pass_no):
+    """A plain kernel's records of pass pass_no (from 1) in `run --observe --json`, by the
+    work-groups' linear ids (x, then y, then z)."""
+    p = json.load(open(path))["passes"][pass_no - 1]
+    n = [-(-g // max(l, 1)) for g, l in zip(p["global"], p["local"])]
+    out = [None] * (n[0] * n[1] * n[2])
+    for r in p["records"]:
+        x, y, z = r["group"]
+        out[x + n[0] * (y + n[1] * z)] = r
+    return out, p["ticks"]
+
+
+def plain_states(path, pass_no, tick):
+    """Each work-group's state at `tick` of the pass's clock by linear id, on the page's rule
+    (the window's): a group whose record starts at clock s and ends at e runs from tick s + 1
+    to e + 1; p not started, r running, b past a barrier, d ended. `tick` may be "end"."""
+    groups, ticks = plain_groups(path, pass_no)
+    t = ticks if tick == "end" else int(tick)
+    out = []
+    for r in groups:
+        if r["start"] + 1 > t:
+            out.append("p")
+        elif r["end"] + 1 <= t:
+            out.append("d")
+        else:
+            out.append("b" if any(b + 1 <= t for b in r["barrier_ticks"]) else "r")
     return t, "".join(out)
 
 
@@ -235,6 +265,15 @@ def main():
         for pct in a[2:]:
             t, s = dev_states(a[1], float(pct))
             print(pct, t, s)
+    elif cmd == "plain-states":  # JSON PASS TICK...: "TICK STATES" a tick (TICK may be end)
+        for t in a[3:]:
+            tick, s = plain_states(a[1], int(a[2]), t)
+            print(tick, s)
+    elif cmd == "plain-record":  # JSON PASS GX,GY: "TICKET START END", as the page counts them
+        groups, _ = plain_groups(a[1], int(a[2]))
+        gx, gy = (int(v) for v in a[3].split(","))
+        r = next(g for g in groups if g["group"][:2] == [gx, gy])
+        print(r["ticket"] + 1, r["start"] + 1, r["end"] + 1)
     elif cmd == "npy-hash":  # NPY...: "NPY HASH" a file
         for f in a[1:]:
             print(f, npy_hash(f))

@@ -2,7 +2,9 @@
  * with the run options of run and shot: -i, --variant, --pattern, --walk, --slots, --tick,
  * --overlay, --hover, --exec device or --record for the device's view. With --script the page
  * holds every run a viewer script (a demo) shows, one after the other, each opening where the
- * script first showed it. Needs no display: the page is drawn by the browser. */
+ * script first showed it. A plain kernel (--kernel-file K.cl, --sim F.sim) is run observed,
+ * in a process of its own, in the device's order or --order's, and its page steps through its
+ * work-groups' records. Needs no display: the page is drawn by the browser. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -15,18 +17,24 @@
 #include "script_parse.h"
 #include "ts_file.h"
 #include "ts_record.h"
+#include "ts_sim.h"
 
 static const char usage[] =
     "usage: tilescope export --html OUT.html [-i IN.png] [--tick T] [--overlay MODE]\n"
     "                        [--hover X,Y] [--exec device | --record IN.json] [--script F]\n"
     "                        [options]\n"
+    "       tilescope export --html OUT.html --kernel-file K.cl [-i IN.png] [--launch F]\n"
+    "                        [--order ORDER [--resident K] | --adversary] [--tick T]\n"
+    "       tilescope export --html OUT.html --sim FILE.sim [--order ...]\n"
     "Writes the run as one self-contained web page: the input, the output as the threads\n"
     "produce it, the thread-space overlay, play, step and a timeline to scrub, hover with\n"
     "footprint and inspector, and the device's view when the run has a record. It needs no\n"
     "server and fetches nothing. The page opens at --tick (default: the end); its address's\n"
     "fragment #tick=T opens it at tick T. With --script the page holds every run the script\n"
     "shows (variant, pattern, walk, slots, cost, backend and open), each opening at the\n"
-    "tick, overlay and hover the script first shows it with.";
+    "tick, overlay and hover the script first shows it with. A plain kernel is run observed\n"
+    "and its page steps through the launch's clock (a tick each work-group's start, barrier\n"
+    "and end): its work-groups' tiles, records and findings, a pass at a time.";
 
 enum { MAX_RUNS = 16, MAX_IMAGES = 8 };
 
@@ -35,6 +43,9 @@ typedef struct ex_args {
   const char *html, *input, *size, *overlay, *hover, *record, *dev_time, *script, *title,
       *center;
   double zoom;
+  const char *sim, *order, *resident; /* a plain kernel's */
+  double timeout;
+  int have_timeout;
 } ex_args;
 
 /* What one run of the page is made of. */
@@ -263,6 +274,7 @@ static int parse_args(int argc, char **argv, ex_args *a)
 {
   memset(a, 0, sizeof *a);
   cli_sched_defaults(&a->cs);
+  a->timeout = 300;
   const cli_opt opts[] = {
     { "--html", 0, OPT_STR, &a->html, "OUT.html", "the page to write", NULL },
     { "--input", 'i', OPT_STR, &a->input, "IN.png", "input image (default: the test chart)", NULL },
@@ -275,6 +287,10 @@ static int parse_args(int argc, char **argv, ex_args *a)
     { "--device-time", 0, OPT_STR, &a->dev_time, "T|P%", "open the device view at device time T or at P% of the run", NULL },
     { "--script", 0, OPT_STR, &a->script, "FILE", "every run a viewer script (a demo) shows, in one page", NULL },
     { "--title", 0, OPT_STR, &a->title, "TEXT", "the page's title (default: the variant and the input)", NULL },
+    { "--sim", 0, OPT_STR, &a->sim, "FILE.sim", "a plain kernel launched as this Oclgrind simulator file describes it (as --kernel-file K.cl is)", NULL },
+    { "--order", 0, OPT_STR, &a->order, "device|linear|reverse|random:SEED|FILE", "a plain kernel: start its work-groups in another legal order, one at a time (as run --order)", NULL },
+    { "--resident", 0, OPT_STR, &a->resident, "K", "with --order: K work-groups at once (default 1)", NULL },
+    { "--timeout", 0, OPT_DBL, &a->timeout, "S", "a plain kernel: the watchdog of its observed run (default 300)", &a->have_timeout },
     CLI_SCHED_OPTS(&a->cs),
   };
   const char *pos[1];
@@ -290,11 +306,216 @@ static int parse_args(int argc, char **argv, ex_args *a)
     return EXIT_USAGE;
   }
   const cli_file ins[] = { { "-i", a->input }, { "--record", a->record },
-                           { "--script", a->script } };
+                           { "--script", a->script }, { "--sim", a->sim },
+                           { "--kernel-file", cli_plain_file }, { "--launch", cli_plain_launch } };
   const cli_file outs[] = { { "--html", a->html } };
-  if (!cli_check_files("export", ins, 3, outs, 1))
+  if (!cli_check_files("export", ins, 6, outs, 1))
     return EXIT_USAGE;
   return 0;
+}
+
+/* The view options (where the page opens) into *v, and --size. */
+static int parse_view(const ex_args *a, ex_view *v, int *sw, int *sh)
+{
+  if (a->size && (!parse_pair(a->size, "x", sw, sh) || *sw < 640 || *sh < 400 || *sw > 8192 ||
+                  *sh > 8192)) {
+    fprintf(stderr, "tilescope export: --size '%s': give WIDTHxHEIGHT from 640x400 to "
+                    "8192x8192\n", a->size);
+    return 0;
+  }
+  if (a->overlay && !page_overlay(a->overlay)) {
+    fprintf(stderr, "tilescope export: --overlay '%s': one of none, state, order, depth, slot "
+            "(wait, unit: the device view's)\n", a->overlay);
+    return 0;
+  }
+  if (a->overlay)
+    v->overlay = page_overlay(a->overlay);
+  if (a->hover && !parse_pair(a->hover, ",", &v->hover_x, &v->hover_y)) {
+    fprintf(stderr, "tilescope export: --hover '%s': give X,Y in image pixels\n", a->hover);
+    return 0;
+  }
+  v->hover = a->hover != NULL;
+  int zx = 0, zy = 0;
+  if (a->zoom != 0 && (!(a->zoom >= 0.02 && a->zoom <= 256) || !a->center ||
+                       !parse_pair(a->center, ",", &zx, &zy))) {
+    fprintf(stderr, "tilescope export: --zoom needs 0.02..256 and --center X,Y\n");
+    return 0;
+  }
+  v->zoom = a->zoom;
+  v->cx = a->zoom != 0 ? zx : -1; /* -1: the image's centre */
+  v->cy = a->zoom != 0 ? zy : -1;
+  return !a->dev_time || parse_dev_time(a->dev_time, v);
+}
+
+/* ---- a plain kernel's page ---- */
+
+/* An option of the built-in variants' runs given with a plain kernel, or NULL. */
+static const char *plain_conflict(const ex_args *a)
+{
+  cli_sched d;
+  cli_sched_defaults(&d);
+  const cli_sched *s = &a->cs;
+  return s->variant != d.variant ? "--variant" : s->pattern ? "--pattern"
+       : s->have_walk ? "--walk" : s->slots != d.slots ? "--slots"
+       : s->have_cost ? "--cost" : s->have_backend ? "--backend"
+       : s->ksize != d.ksize ? "--kernel-size" : s->have_sigma ? "--sigma"
+       : s->exec != d.exec ? "--exec" : a->record ? "--record"
+       : a->script ? "--script" : a->dev_time ? "--device-time" : NULL;
+}
+
+/* The order a plain kernel's work-groups started in, in words (as the window says it). */
+static void order_words(const ts_plain_opts *o, const char *order, char *b, size_t n)
+{
+  char k[40] = "";
+  if (o->resident > 1)
+    snprintf(k, sizeof k, ", %d at a time", o->resident);
+  else if (o->order != TS_ORDER_DEVICE)
+    snprintf(k, sizeof k, ", one at a time");
+  if (o->order == TS_ORDER_REVERSE)
+    snprintf(b, n, "reversed order%s (--order reverse)", k);
+  else if (o->order == TS_ORDER_RANDOM)
+    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, o->order_seed);
+  else if (o->order == TS_ORDER_LINEAR)
+    snprintf(b, n, "the groups' order%s (--order linear)", k);
+  else if (o->order == TS_ORDER_LIST)
+    snprintf(b, n, "the order of %.*s%s (--order %.*s)", 60, o->order_file, k, 60, order);
+  else if (o->order == TS_ORDER_ADVERSARY)
+    snprintf(b, n, "the adversary's order%s, where no group keeps its place (seed %u)", k,
+             o->order_seed);
+  else
+    snprintf(b, n, "the device's order");
+}
+
+static const char *base_name(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Reads and runs the plain kernel observed, in a process of its own, and writes its page. A
+ * kernel that does not build or fit its launch: exit 2; one that crashes or runs past the
+ * watchdog: exit 1; either with one line naming the file, and no page. */
+static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
+{
+  const char *path = a->sim ? a->sim : cli_plain_file, *bad = plain_conflict(a);
+  if (bad) {
+    fprintf(stderr, "tilescope export: %s: %s is a plain kernel: its page shows its own run, "
+            "not a built-in variant's schedule (--order gives its work-groups another order)\n",
+            bad, path);
+    return EXIT_USAGE;
+  }
+  if (a->sim && (cli_plain_file || a->input)) {
+    fprintf(stderr, "tilescope export: --sim %s: the file says what to launch, on what: it "
+            "takes no --kernel-file or -i\n", a->sim);
+    return EXIT_USAGE;
+  }
+  if (strcmp(view->overlay, "none") && strcmp(view->overlay, "state") &&
+      strcmp(view->overlay, "order")) {
+    fprintf(stderr, "tilescope export: --overlay '%s': a plain kernel's page has none, state "
+            "and order\n", view->overlay);
+    return EXIT_USAGE;
+  }
+  ts_plain_opts po = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = -1,
+                       .watch_y = -1 };
+  for (int i = 0; i < 3; i++)
+    po.chosen_group[i] = po.chosen_item[i] = i ? 0 : -1;
+  if (a->cs.adversary && a->order) {
+    fprintf(stderr, "tilescope export: --adversary: chooses an order of its own; give it or "
+            "--order %s, not both\n", a->order);
+    return EXIT_USAGE;
+  }
+  if (a->resident && !a->order && !a->cs.adversary) {
+    fprintf(stderr, "tilescope export: --resident %s: goes with --order (linear, reverse, "
+            "random:SEED or FILE)\n", a->resident);
+    return EXIT_USAGE;
+  }
+  if (a->cs.adversary) {
+    if (!cli_order("export", "linear", a->resident, &po))
+      return EXIT_USAGE;
+    po.order = TS_ORDER_ADVERSARY;
+    po.order_seed = ts_adversary_seed() & 0x1fffffffu;
+  } else if (a->order && !cli_order("export", a->order, a->resident, &po)) {
+    return EXIT_USAGE;
+  }
+  if (!(a->timeout > 0 && a->timeout <= 86400)) {
+    fprintf(stderr, "tilescope export: --timeout: give more than 0 and at most 86400 seconds\n");
+    return EXIT_USAGE;
+  }
+  const char *kdir = paths_kernels_dir(a->cs.kernels), *in_path = a->input;
+  if (!kdir || (!a->sim && !in_path && !(in_path = paths_default_asset())))
+    return EXIT_USAGE;
+
+  ts_error err = { 0 };
+  ts_sim *sim = NULL;
+  ts_plain_desc *d = NULL;
+  ts_image *in = NULL;
+  ts_plain_result *res = NULL;
+  int rc = EXIT_USAGE;
+  ts_status st = a->sim ? ts_sim_load(a->sim, a->timeout, &sim, &d, &in, &err)
+                        : ts_plain_load_launch(cli_plain_file, cli_plain_launch, NULL, 0,
+                                               a->timeout, &d, &err);
+  if (st == TS_OK && !in)
+    st = ts_image_load_png(in_path, &in, &err);
+  if (st == TS_OK)
+    st = ts_plain_run_isolated(a->cs.device, kdir, d, in, &po, a->timeout, &res, &err);
+  if (st != TS_OK) {
+    /* the file named once: the messages of a build or a parse name it themselves */
+    int named = strstr(err.msg, base_name(path)) != NULL;
+    fprintf(stderr, "tilescope export: %s%s%s%s\n", named ? "" : path, named ? "" : ": ", err.msg,
+            st == TS_ERR_UNSUPPORTED ? " (a page shows an observed run)" : "");
+    rc = st == TS_ERR_ARG || st == TS_ERR_BUILD || st == TS_ERR_FORMAT || st == TS_ERR_TOO_LARGE ||
+                 st == TS_ERR_UNSUPPORTED || st == TS_ERR_IO
+             ? EXIT_USAGE
+             : EXIT_DIFF; /* a crash, the watchdog: the kernel's, found by running it */
+    goto out;
+  }
+  ex_plain pl = { .desc = d, .res = res, .input = in, .view = *view };
+  snprintf(pl.file, sizeof pl.file, "%.*s", (int)sizeof pl.file - 1, base_name(d->path));
+  snprintf(pl.launched, sizeof pl.launched, "%.*s", (int)sizeof pl.launched - 1,
+           a->sim ? base_name(a->sim) : cli_plain_launch ? base_name(cli_plain_launch) : "");
+  if (a->sim) {
+    const char *shown = "its buffer";
+    for (int i = 0; i < d->ndata; i++)
+      if (d->data[i].shown)
+        shown = d->data[i].name;
+    snprintf(pl.input_name, sizeof pl.input_name, "%s (first contents)", shown);
+  } else {
+    snprintf(pl.input_name, sizeof pl.input_name, "%s", base_name(in_path));
+  }
+  order_words(&po, a->order, pl.order, sizeof pl.order);
+  char title[700];
+  if (a->title)
+    snprintf(title, sizeof title, "%s", a->title);
+  else if (a->sim)
+    snprintf(title, sizeof title, "tilescope: %s as %s launches it", pl.file, pl.launched);
+  else
+    snprintf(title, sizeof title, "tilescope: %s on %s", pl.file, pl.input_name);
+  if (ex_write_plain_page(a->html, title, &pl, sw, sh, &err) != TS_OK) {
+    fprintf(stderr, "tilescope export: %s\n", err.msg);
+    goto out;
+  }
+  uint32_t groups = 0;
+  for (int p = 0; p < res->npasses; p++)
+    groups += res->launch[p].ngroups_all;
+  char found[64] = "no finding";
+  if (res->nfindings)
+    snprintf(found, sizeof found, "%zu finding%s", res->nfindings, res->nfindings == 1 ? "" : "s");
+  FILE *f = fopen(a->html, "rb");
+  long size = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0)
+    size = ftell(f);
+  if (f)
+    fclose(f);
+  printf("wrote %s (%s observed: %d pass%s, %u work-groups, %s; %.2f MB)\n", a->html, pl.file,
+         res->npasses, res->npasses == 1 ? "" : "es", groups, found,
+         size >= 0 ? (double)size / 1e6 : 0.0);
+  rc = EXIT_OK;
+out:
+  ts_plain_result_free(res);
+  ts_image_destroy(in);
+  ts_plain_desc_free(d);
+  ts_sim_free(sim);
+  return rc;
 }
 
 int cmd_export(int argc, char **argv)
@@ -303,49 +524,26 @@ int cmd_export(int argc, char **argv)
   int r = parse_args(argc, argv, &a);
   if (r)
     return r < 0 ? EXIT_OK : r;
-  if (cli_plain_file) {
-    fprintf(stderr, "tilescope export: --kernel-file %s is a plain kernel: it has no schedule to "
-            "show in a page (tilescope run and shot show it)\n", cli_plain_file);
+  int plain = cli_plain_file || a.sim;
+  if (!plain && (a.order || a.resident || a.have_timeout)) {
+    fprintf(stderr, "tilescope export: %s: goes with a plain kernel (--kernel-file K.cl or "
+            "--sim F.sim)\n", a.order ? "--order" : a.resident ? "--resident" : "--timeout");
     return EXIT_USAGE;
   }
   ts_run_params p;
-  if (!cli_sched_resolve("export", &a.cs, &p))
+  if (!plain && !cli_sched_resolve("export", &a.cs, &p))
     return EXIT_USAGE;
+  ex_view view = { .tick = a.cs.have_tick ? a.cs.tick : -1, .overlay = "state", .dev_time = -1,
+                   .dev_pct = -1 };
+  int sw = 0, sh = 0;
+  if (!parse_view(&a, &view, &sw, &sh))
+    return EXIT_USAGE;
+  if (plain)
+    return export_plain(&a, &view, sw, sh);
+  view.device = p.exec_device;
   ex_conf first = { .variant = variant_index(p.variant), .pattern = p.sched.pattern,
                     .walk = p.sched.walk, .slots = p.sched.slots, .cost = a.cs.cost,
-                    .use_cl = strcmp(a.cs.backend, "cl") == 0, .input = a.input,
-                    .view = { .tick = a.cs.have_tick ? a.cs.tick : -1, .overlay = "state",
-                              .device = p.exec_device, .dev_time = -1, .dev_pct = -1 } };
-  int sw = 0, sh = 0;
-  if (a.size && (!parse_pair(a.size, "x", &sw, &sh) || sw < 640 || sh < 400 || sw > 8192 ||
-                 sh > 8192)) {
-    fprintf(stderr, "tilescope export: --size '%s': give WIDTHxHEIGHT from 640x400 to "
-                    "8192x8192\n", a.size);
-    return EXIT_USAGE;
-  }
-  if (a.overlay && !page_overlay(a.overlay)) {
-    fprintf(stderr, "tilescope export: --overlay '%s': one of none, state, order, depth, slot "
-            "(wait, unit: the device view's)\n", a.overlay);
-    return EXIT_USAGE;
-  }
-  if (a.overlay)
-    first.view.overlay = page_overlay(a.overlay);
-  if (a.hover && !parse_pair(a.hover, ",", &first.view.hover_x, &first.view.hover_y)) {
-    fprintf(stderr, "tilescope export: --hover '%s': give X,Y in image pixels\n", a.hover);
-    return EXIT_USAGE;
-  }
-  first.view.hover = a.hover != NULL;
-  int zx = 0, zy = 0;
-  if (a.zoom != 0 && (!(a.zoom >= 0.02 && a.zoom <= 256) || !a.center ||
-                      !parse_pair(a.center, ",", &zx, &zy))) {
-    fprintf(stderr, "tilescope export: --zoom needs 0.02..256 and --center X,Y\n");
-    return EXIT_USAGE;
-  }
-  first.view.zoom = a.zoom;
-  first.view.cx = a.zoom != 0 ? zx : -1; /* -1: the image's centre */
-  first.view.cy = a.zoom != 0 ? zy : -1;
-  if (a.dev_time && !parse_dev_time(a.dev_time, &first.view))
-    return EXIT_USAGE;
+                    .use_cl = strcmp(a.cs.backend, "cl") == 0, .input = a.input, .view = view };
   if (a.record && (p.exec_device || a.script)) {
     fprintf(stderr, "tilescope export: --record opens a saved run: %s\n",
             p.exec_device ? "--exec device makes a new one, give one of them"

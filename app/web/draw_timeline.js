@@ -27,6 +27,12 @@ class TsTimeline {
     return Math.round(f * (S.device ? run.dev.t_end : run.length));
   }
 
+  /* Screen x of tick or device time v. */
+  xOf(run, S, v) {
+    const g = this.geometry(this.cw, this.ch, S.device);
+    return g.gx + g.gw * v / Math.max(1, S.device ? run.dev.t_end : run.length);
+  }
+
   draw(run, S, w, h, dpr) {
     const c = this.canvas, ctx = this.ctx;
     this.cw = w;

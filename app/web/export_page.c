@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "page_data.h"
+#include "page_plain.h"
 #include "ts_file.h"
 #include "ts_record.h"
 
@@ -421,11 +422,14 @@ static int put_until(FILE *f, const char **at, const char *marker)
   return 1;
 }
 
-ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
-                        int size_w, int size_h, ts_error *err)
+/* What a page's data holds after its title and size: its inputs and runs. */
+typedef ts_status (*page_body)(FILE *f, const void *ctx, ts_error *err);
+
+/* The page: the template with its style, the data (kind: "plain" for a plain kernel's run, or
+ * NULL; then the body's inputs and runs) and the scripts, to a temporary file then renamed. */
+static ts_status write_page(const char *path, const char *title, const char *kind, int size_w,
+                            int size_h, page_body body, const void *ctx, ts_error *err)
 {
-  if (nruns < 1 || nruns > 64)
-    return ts_fail(err, TS_ERR_ARG, "%s: a page holds 1 to 64 runs, not %d", path, nruns);
   /* A script that closed its own element would end the page's code early. */
   if (strstr(ts_web_js, "</script") || strstr(ts_web_css, "</style"))
     return ts_fail(err, TS_ERR_ARG, "the page's embedded script or style closes its element");
@@ -445,33 +449,16 @@ ts_status ex_write_page(const char *path, const char *title, const ex_run *runs,
     return ts_fail(err, TS_ERR_ARG, "the page template has no <!--TS:DATA--> marker");
   }
   fputs("<script type=\"application/json\" id=\"ts-data\">{\"format\":1,", f);
+  if (kind) {
+    pd_key(f, "kind");
+    pd_string(f, kind);
+    fputc(',', f);
+  }
   pd_key(f, "title");
   pd_string(f, title);
-  fprintf(f, ",\"size\":[%d,%d],\"inputs\":[\n", size_w, size_h);
-  /* Each input once, however many runs show it. */
-  int index[64], ninputs = 0;
-  for (int i = 0; i < nruns && st == TS_OK; i++) {
-    int k = 0;
-    while (k < i && runs[k].input != runs[i].input)
-      k++;
-    if (k < i) {
-      index[i] = index[k];
-      continue;
-    }
-    index[i] = ninputs++;
-    const ts_image *in = runs[i].input;
-    fprintf(f, "%s{\"w\":%d,\"h\":%d,\"c\":%d,\"planes\":", index[i] ? ",\n" : "", in->w, in->h,
-            in->c);
-    st = pd_planes(f, in->w, in->h, in->data, in->c, in->c, err);
-    fputc('}', f);
-  }
-  fputs("],\"runs\":[\n", f);
-  for (int i = 0; i < nruns && st == TS_OK; i++) {
-    if (i)
-      fputs(",\n", f);
-    st = write_run(f, &runs[i], index[i], err);
-  }
-  fputs("]}</script>", f);
+  fprintf(f, ",\"size\":[%d,%d],", size_w, size_h);
+  st = body(f, ctx, err);
+  fputs("}</script>", f);
   if (st == TS_OK && !put_until(f, &at, "<!--TS:SCRIPT-->"))
     st = ts_fail(err, TS_ERR_ARG, "the page template has no <!--TS:SCRIPT--> marker");
   if (st != TS_OK) {
@@ -481,4 +468,77 @@ ts_status ex_write_page(const char *path, const char *title, const ex_run *runs,
   fprintf(f, "<script>\n%s</script>", ts_web_js);
   fputs(at, f);
   return ts_outfile_commit(&of, err);
+}
+
+/* An input image: its size, channels and planes. */
+static ts_status put_input(FILE *f, const ts_image *in, ts_error *err)
+{
+  fprintf(f, "{\"w\":%d,\"h\":%d,\"c\":%d,\"planes\":", in->w, in->h, in->c);
+  ts_status st = pd_planes(f, in->w, in->h, in->data, in->c, in->c, err);
+  fputc('}', f);
+  return st;
+}
+
+typedef struct sched_page {
+  const ex_run *runs;
+  int nruns;
+} sched_page;
+
+/* The built-in variants' runs: each input once, however many runs show it, then the runs. */
+static ts_status sched_body(FILE *f, const void *ctx, ts_error *err)
+{
+  const sched_page *sp = ctx;
+  const ex_run *runs = sp->runs;
+  ts_status st = TS_OK;
+  int index[64], ninputs = 0;
+  fputs("\"inputs\":[\n", f);
+  for (int i = 0; i < sp->nruns && st == TS_OK; i++) {
+    int k = 0;
+    while (k < i && runs[k].input != runs[i].input)
+      k++;
+    if (k < i) {
+      index[i] = index[k];
+      continue;
+    }
+    index[i] = ninputs++;
+    if (index[i])
+      fputs(",\n", f);
+    st = put_input(f, runs[i].input, err);
+  }
+  fputs("],\"runs\":[\n", f);
+  for (int i = 0; i < sp->nruns && st == TS_OK; i++) {
+    if (i)
+      fputs(",\n", f);
+    st = write_run(f, &runs[i], index[i], err);
+  }
+  fputc(']', f);
+  return st;
+}
+
+ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
+                        int size_w, int size_h, ts_error *err)
+{
+  if (nruns < 1 || nruns > 64)
+    return ts_fail(err, TS_ERR_ARG, "%s: a page holds 1 to 64 runs, not %d", path, nruns);
+  sched_page sp = { runs, nruns };
+  return write_page(path, title, NULL, size_w, size_h, sched_body, &sp, err);
+}
+
+/* A plain kernel's run: its input, then the run (page_plain.c). */
+static ts_status plain_body(FILE *f, const void *ctx, ts_error *err)
+{
+  const ex_plain *pl = ctx;
+  fputs("\"inputs\":[\n", f);
+  ts_status st = put_input(f, pl->input, err);
+  fputs("],\"runs\":[\n", f);
+  if (st == TS_OK)
+    st = pp_write_run(f, pl, err);
+  fputc(']', f);
+  return st;
+}
+
+ts_status ex_write_plain_page(const char *path, const char *title, const ex_plain *pl, int size_w,
+                              int size_h, ts_error *err)
+{
+  return write_page(path, title, "plain", size_w, size_h, plain_body, pl, err);
 }

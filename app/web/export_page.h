@@ -4,12 +4,15 @@
  * schedule (per thread its dispatch, slot, ticks, depth, hazards, footprint and wait set),
  * the hazards, the occupancy, the input, the output at the end with the tick at which each
  * output pixel took its value, and the device's record when the run has one. The page draws
- * every tick from that: it holds no frames. */
+ * every tick from that: it holds no frames. A plain kernel's page holds its observed run
+ * instead (page_plain.h): per pass each work-group's record and rectangles, the findings, the
+ * input and the output. */
 #ifndef TS_APP_EXPORT_PAGE_H
 #define TS_APP_EXPORT_PAGE_H
 
 #include <stdint.h>
 
+#include "ts_plain.h"
 #include "ts_run.h"
 
 /* Where the page opens (the URL fragment overrides each of these). */
@@ -46,5 +49,21 @@ void ex_run_free(ex_run *r);
  * page's view in CSS pixels, or 0 to fill the browser's window. */
 ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
                         int size_w, int size_h, ts_error *err);
+
+/* A plain kernel's observed run (export --kernel-file, --sim), as its page shows it. */
+typedef struct ex_plain {
+  const ts_plain_desc *desc;
+  const ts_plain_result *res; /* observed: each launch's groups and records */
+  const ts_image *input;
+  char file[256];             /* the kernel file's name */
+  char launched[256];         /* what launched it, in words ("shapes.sim", "conv.launch"), or "" */
+  char input_name[256];
+  char order[200];            /* the order its work-groups started in, in words */
+  ex_view view;               /* tick, overlay (none, state, order), hover, zoom */
+} ex_plain;
+
+/* Writes a plain kernel's page, as ex_write_page does. */
+ts_status ex_write_plain_page(const char *path, const char *title, const ex_plain *pl, int size_w,
+                              int size_h, ts_error *err);
 
 #endif

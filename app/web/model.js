@@ -12,6 +12,19 @@ function tsPack(r, g, b, a) {
   return TS_LE ? ((a << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | a) >>> 0;
 }
 
+/* An input's pixels, decoded once however many runs show it: input.vals (its bytes) and
+ * input.rgba (a word a pixel, grey or RGB). */
+function tsDecodeInput(input) {
+  if (input.vals) return;
+  const n = input.w * input.h, c = input.c, inp = tsData.interleaved(input.planes, input.w, input.h);
+  input.vals = inp;
+  input.rgba = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * c;
+    input.rgba[i] = c >= 3 ? tsPack(inp[o], inp[o + 1], inp[o + 2], 255) : tsPack(inp[o], inp[o], inp[o], 255);
+  }
+}
+
 class TsRun {
   /* j: the run's data; input: its input's ({w, h, c, planes}), shared between runs. */
   constructor(j, input) {
@@ -51,17 +64,8 @@ class TsRun {
 
   /* Decodes the images (synchronously: the page is drawn as soon as it is read). */
   load() {
-    const j = this.j, n = this.W * this.H;
-    const input = this.input;
-    if (!input.vals) {
-      const inp = tsData.interleaved(input.planes, input.w, input.h), c = input.c;
-      input.vals = inp;
-      input.rgba = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        const o = i * c;
-        input.rgba[i] = c >= 3 ? tsPack(inp[o], inp[o + 1], inp[o + 2], 255) : tsPack(inp[o], inp[o], inp[o], 255);
-      }
-    }
+    const j = this.j, input = this.input;
+    tsDecodeInput(input);
     this.inVals = input.vals;
     this.inRGBA = input.rgba;
     this.changed = tsData.words(j.changed_planes, this.W, this.H);

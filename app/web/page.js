@@ -3,21 +3,23 @@
  * and the selected thread; keys, the mouse, the controls; the address's fragment
  * (#tick=T&hover=X,Y&...: where the page opens, and actions for tests); and, with test=1, a
  * summary of what the page shows in #ts-test for the tests to read. Drawing is in
- * draw_panes.js, draw_timeline.js and panel.js, which read this state and change none of it. */
+ * draw_panes.js, draw_timeline.js and panel.js, which read this state and change none of it.
+ * A plain kernel's page (data kind "plain") steps its launch's clock, a pass at a time, with
+ * model_plain.js, draw_plain.js and panel_plain.js; its threads are work-groups. */
 'use strict';
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
-  const OVERLAYS = ['none', 'state', 'order', 'depth', 'slot'];
+  let OVERLAYS = ['none', 'state', 'order', 'depth', 'slot'];
   const violations = [];
   document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
 
-  let data, runs, panes, timeline;
+  let data, runs, panes, timeline, panel;
   const S = {
     run: 0, tick: 0, devTime: 0, device: false, playing: false, speed: 3, overlay: 'state',
     grid: true, zoom: 1, cx: 0, cy: 0, fitted: true, hover: null, sel: null, focus: null,
-    shownPass: 0, help: false, test: false,
+    shownPass: 0, help: false, test: false, barHover: null,
   };
   const run = () => (runs ? runs[S.run] : null);
 
@@ -56,7 +58,9 @@
 
   function fit() {
     const r = panes.layout(stageW(), stageH())[0];
-    S.zoom = Math.min(r.w / run().W, r.h / run().H) * 0.98;
+    /* a plain kernel's input may be of another size than its output: both fit */
+    const fw = Math.max(run().W, run().inW || 0), fh = Math.max(run().H, run().inH || 0);
+    S.zoom = Math.min(r.w / fw, r.h / fh) * 0.98;
     S.cx = run().W / 2;
     S.cy = run().H / 2;
     S.fitted = true;
@@ -70,6 +74,16 @@
     S.cy = iy - (sy - r.y - r.h / 2) / z;
     S.zoom = z;
     S.fitted = false;
+  }
+
+  /* A plain kernel's pass shown: its own clock, from its end when the shown one was at its. */
+  function setPass(p) {
+    const r = run();
+    if (!r.plain) return;
+    const end = S.tick >= r.length;
+    r.pass = Math.max(0, Math.min(r.passes.length - 1, p));
+    S.sel = S.barHover = null;
+    setTick(end ? r.length : S.tick);
   }
 
   function togglePlay() {
@@ -107,6 +121,8 @@
     S.overlay = OVERLAYS.includes(first.overlay) ? first.overlay : 'state';
     setDevice(first.device);
     S.tick = first.tick < 0 ? run().length : clampTick(first.tick);
+    /* a plain kernel's run plays in about ten seconds */
+    if (runs[i].plain) S.speed = Math.max(0, SPEEDS.findLastIndex((v) => v <= run().length / 10));
     if (run().dev) {
       const d = run().dev;
       setDevTime(first.dev_pct >= 0 ? first.dev_pct / 100 * d.t_end : first.dev_time < 0 ? d.t_end : first.dev_time);
@@ -142,6 +158,7 @@
     else if (k === '1') zoomAt(1 / S.zoom);
     else if (k === 'h' || k === '?' || k === 'F1') S.help = !S.help;
     else if (k === 'Escape') { S.help = false; S.sel = null; }
+    else if ((k === 'p' || k === 'P') && run().plain) setPass((run().pass + (k === 'p' ? 1 : run().passes.length - 1)) % run().passes.length);
     else if ((k === 'v' || k === 'V') && runs.length > 1) {
       selectRun((S.run + (k === 'v' ? 1 : runs.length - 1)) % runs.length);
     } else handled = false;
@@ -170,7 +187,9 @@
       }
     }
     const p = panes.toImage(S, sx, sy);
-    S.hover = p && p.x >= 0 && p.y >= 0 && p.x < run().W && p.y < run().H ? p : null;
+    /* a plain kernel's input pane: the input's size */
+    const [w, h] = p && p.pane === 0 && run().plain ? [run().inW, run().inH] : [run().W, run().H];
+    S.hover = p && p.x >= 0 && p.y >= 0 && p.x < w && p.y < h ? p : null;
     if (!S.playing) render();
   }
 
@@ -178,7 +197,7 @@
     if (S.drag && S.drag.moved) return;
     const [sx, sy] = canvasPoint(panes.canvas, e);
     const p = panes.toImage(S, sx, sy), pass = S.shownPass;
-    const id = p ? run().threadAt(pass, p.x, p.y) : -1;
+    const id = threadUnder(p);
     S.sel = id >= 0 ? { pass, id } : null;
     if (!S.playing) render();
   }
@@ -188,6 +207,13 @@
     const v = timeline.valueAt(run(), S, sx);
     if (S.device) setDevTime(v); else setTick(v);
     if (!S.playing) render();
+  }
+
+  /* The thread (a plain kernel's work-group) under an image point of the pass shown, or -1:
+   * on the input pane only where its image is the output's shape. */
+  function threadUnder(p) {
+    if (!p || (run().plain && p.pane === 0 && !run().sameShape)) return -1;
+    return run().threadAt(S.shownPass, p.x, p.y);
   }
 
   function wire() {
@@ -209,6 +235,14 @@
     const tc = timeline.canvas;
     tc.addEventListener('mousedown', (e) => { S.scrub = true; onTimeline(e); });
     window.addEventListener('mousemove', (e) => { if (S.scrub && (e.buttons & 1)) onTimeline(e); });
+    /* a plain kernel's Gantt chart: a bar hovered is its work-group focused */
+    tc.addEventListener('mousemove', (e) => {
+      if (!run().plain || (e.buttons & 1)) return;
+      const [x, y] = canvasPoint(tc, e), g = timeline.groupAt(run(), x, y);
+      S.barHover = g >= 0 ? g : null;
+      if (!S.playing) render();
+    });
+    tc.addEventListener('mouseleave', () => { S.barHover = null; if (!S.playing) render(); });
     window.addEventListener('mouseup', () => { S.scrub = false; });
     const press = (id, fn) => $(id).addEventListener('click', () => { fn(); if (!S.playing) render(); });
     press('first', toStart);
@@ -223,6 +257,7 @@
     $('speed').addEventListener('change', () => { S.speed = Number($('speed').value); render(); });
     $('overlay').addEventListener('change', () => { S.overlay = $('overlay').value; render(); });
     $('run-select').addEventListener('change', () => { selectRun(Number($('run-select').value)); render(); });
+    $('pass-select').addEventListener('change', () => { setPass(Number($('pass-select').value)); render(); });
     window.addEventListener('resize', () => { if (S.fitted) fit(); render(); });
     window.addEventListener('hashchange', () => { applyHash(); render(); });
   }
@@ -234,6 +269,10 @@
 
   function status(r) {
     const play = `${S.playing ? 'playing' : 'paused'} ${SPEEDS[S.speed]} ticks/s`;
+    if (r.plain) {
+      const c = r.counts(r.pass, S.tick), n = r.passes[r.pass].n;
+      return `tick ${S.tick} of ${r.length}   running ${c[1] + c[2]} (${c[2]} past a barrier), ${c[3]} done of ${n} work-groups   ${play}`;
+    }
     if (S.device) {
       const d = r.dev, c = [0, 0, 0, 0], p = S.shownPass;
       for (let id = 0; id < r.passes[p].n; id++) c[r.devState(p, id, S.devTime)]++;
@@ -251,14 +290,17 @@
     const r = run();
     if (!r || !r.loaded) return;
     S.shownPass = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick);
-    const hov = S.hover ? r.threadAt(S.shownPass, S.hover.x, S.hover.y) : -1;
+    const hov = S.barHover != null ? S.barHover : threadUnder(S.hover);
     S.focus = hov >= 0 ? { pass: S.shownPass, id: hov } : S.sel && S.sel.pass === S.shownPass ? S.sel : null;
     document.body.classList.toggle('device', S.device);
     const j = r.j, np = r.passes.length;
     const pass = np > 1 ? `   pass ${S.shownPass + 1} of ${np}` : '';
-    $('title-in').textContent = `input  ${j.input}  ${r.W}x${r.H}, ${j.Cin} channel${j.Cin > 1 ? 's' : ''}   zoom ${Math.round(S.zoom * 100)}%`;
+    const [iw, ih] = r.plain ? [r.inW, r.inH] : [r.W, r.H];
+    $('title-in').textContent = `input  ${j.input}  ${iw}x${ih}, ${j.Cin} channel${j.Cin > 1 ? 's' : ''}   zoom ${Math.round(S.zoom * 100)}%`;
     $('title-out').textContent = S.device ? `device at ${r.devTimeText(S.devTime)} / ${r.devTimeText(r.dev.t_end)}${pass}`
-                                          : `output at tick ${S.tick} / ${r.length}${pass}`;
+                               : r.plain ? `output  ${r.W}x${r.H} at tick ${S.tick} / ${r.length}${pass}`
+                                         : `output at tick ${S.tick} / ${r.length}${pass}`;
+    if (r.plain) plainHeader(r);
     $('title-out').style.left = (Math.floor(stageW() / 2) + 1) + 'px';
     $('status').textContent = status(r);
     $('play').classList.toggle('on', S.playing);
@@ -269,15 +311,26 @@
     $('speed').value = String(S.speed);
     $('grid').checked = S.grid;
     $('help').hidden = !S.help;
-    const [top, insp, legend] = tsPanel.html(r, S);
+    const [top, insp, legend, list] = panel.html(r, S);
     setHTML($('panel-top'), top);
     setHTML($('panel-insp'), insp);
+    setHTML($('panel-list'), list || '');
     setHTML($('panel-legend'), legend);
     const dpr = window.devicePixelRatio || 1;
     panes.draw(r, S, stageW(), stageH(), dpr);
     const tl = $('timeline');
     timeline.draw(r, S, tl.clientWidth || 800, tl.clientHeight || 100, dpr);
     if (S.test && !S.frozen) writeTest();
+  }
+
+  /* A plain kernel's header: its pass and launch, its device and order, in words. */
+  function plainHeader(r) {
+    const P = r.passes[r.pass], sz = (v) => v.slice(0, Math.max(1, P.dims)).join('x');
+    const text = `${P.entry}: global ${sz(P.global)}, local ${sz(P.local)}, ${P.n} work-groups \u00b7 ` +
+                 `${r.j.order} \u00b7 ${r.j.device}`;
+    if ($('launch').textContent !== text) $('launch').textContent = text;
+    $('launch').hidden = false;
+    $('pass-select').value = String(r.pass);
   }
 
   /* ---- the fragment ---- */
@@ -306,7 +359,8 @@
   }
 
   /* Test actions, played through the same handlers as a user's: key:NAME (shift+NAME),
-   * click:ELEMENT-ID, hover:X,Y (hoverin: on the input), leave, select:X,Y. */
+   * click:ELEMENT-ID, hover:X,Y (hoverin: on the input), leave, select:X,Y, scrub:T (a press
+   * on the timeline where tick or device time T is). */
   function act(a) {
     const c = a.indexOf(':'), what = c < 0 ? a : a.slice(0, c), arg = c < 0 ? '' : a.slice(c + 1);
     if (what === 'key') {
@@ -323,6 +377,11 @@
       render();
       mouseAt('mousemove', what === 'hoverin' ? 0 : 1, xy[0], xy[1]);
       if (what === 'select') mouseAt('click', 1, xy[0], xy[1]);
+    } else if (what === 'scrub') {
+      render();
+      const tc = timeline.canvas, rc = tc.getBoundingClientRect(), x = timeline.xOf(run(), S, Number(arg) || 0);
+      tc.dispatchEvent(new MouseEvent('mousedown', { clientX: Math.round(rc.left + x), clientY: Math.round(rc.top + 20), bubbles: true }));
+      window.dispatchEvent(new MouseEvent('mouseup'));
     } else if (what === 'leave') {
       panes.canvas.dispatchEvent(new MouseEvent('mouseleave'));
     } else if (what === 'snap') {
@@ -340,6 +399,7 @@
     if (f.run !== undefined) selectRun(Number(f.run) || 0);
     const r = run();
     if (f.view !== undefined) setDevice(f.view === 'device');
+    if (f.pass !== undefined && r.plain) setPass((Number(f.pass) || 1) - 1);
     if (f.tick !== undefined) setTick(f.tick === 'end' ? r.length : Number(f.tick) || 0);
     if (f.devtime !== undefined && r.dev) setDevTime(devTimeOf(r, f.devtime));
     if (OVERLAYS.includes(f.overlay)) S.overlay = f.overlay;
@@ -358,7 +418,9 @@
     if (h) S.hover = { pane: 1, x: h[0] + 0.5, y: h[1] + 0.5 };
     const sel = pair(f.select);
     if (sel) {
-      const p = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick), id = r.threadAt(p, sel[0] + 0.5, sel[1] + 0.5);
+      const p = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick);
+      S.shownPass = p;
+      const id = threadUnder({ pane: 1, x: sel[0] + 0.5, y: sel[1] + 0.5 });
       S.sel = id >= 0 ? { pass: p, id } : null;
     }
     if (f.do) actions.push(...f.do.split(';').filter(Boolean));
@@ -396,7 +458,39 @@
     $('ts-test').textContent = testText();
   }
 
+  /* A canvas's size and an FNV-1a hash of its pixels: what it shows, compared. */
+  function canvasHash(c) {
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < px.length; i++) h = Math.imul(h ^ px[i], 0x01000193) >>> 0;
+    return `${c.width}x${c.height}:${h.toString(16).padStart(8, '0')}`;
+  }
+
+  /* A plain kernel's: each work-group's state at the tick by linear id (p not started, r
+   * running, b past a barrier, d done), the output's hash as it stands, its pixels shown. */
+  function plainTestText() {
+    const r = run(), p = r.pass, P = r.passes[p], f = S.focus, count = {};
+    let states = '';
+    for (let g = 0; g < P.n; g++) {
+      const ch = 'prbd'[r.state(p, g, S.tick)];
+      states += ch;
+      count[ch] = (count[ch] || 0) + 1;
+    }
+    return ['ready', `run=${S.run}`, 'view=plain', `tick=${S.tick}`, `length=${r.length}`,
+      `pass=${p + 1}`, `passes=${r.passes.length}`, `overlay=${S.overlay}`, `playing=${S.playing ? 1 : 0}`,
+      `focus=${f ? r.xy(f.pass, f.id).join(',') : 'none'}`,
+      `counts=${Object.keys(count).sort().map((k) => k + ':' + count[k]).join(',')}`,
+      `states=${states}`, `out=${r.outHash(S.tick)}`, `shown=${r.shownCount(S.tick)}`,
+      `findings=${r.findings.length}`, `launch=${$('launch').textContent}`,
+      `panes=${canvasHash(panes.canvas)}`, `timeline=${canvasHash(timeline.canvas)}`,
+      `inspector=${$('panel-insp').innerText.replace(/\s*\n\s*/g, ' | ')}`,
+      `list=${$('panel-list').innerText.replace(/\s*\n\s*/g, ' | ')}`,
+      `violations=${violations.length}`, `resources=${performance.getEntriesByType('resource').length}`,
+    ].join('\n');
+  }
+
   function testText() {
+    if (run().plain) return plainTestText();
     const r = run(), p = S.shownPass, P = r.passes[p];
     let states = '';
     const count = {};
@@ -451,13 +545,22 @@
       $('app').style.width = data.size[0] + 'px';
       $('app').style.height = data.size[1] + 'px';
     }
-    runs = data.runs.map((j) => new TsRun(j, data.inputs[j.input_index]));
+    const plain = data.kind === 'plain';
+    document.body.classList.toggle('plain', plain);
+    if (plain) OVERLAYS = ['none', 'state', 'order'];
+    runs = data.runs.map((j) => (plain ? new TsPlainRun(j, data.inputs[j.input_index]) : new TsRun(j, data.inputs[j.input_index])));
     $('run-select').innerHTML = data.runs.map((j, i) => `<option value="${i}">${tsPanel.esc(j.label)}</option>`).join('');
     $('run-select').hidden = runs.length < 2;
     $('speed').innerHTML = SPEEDS.map((s, i) => `<option value="${i}">${s} ticks/s</option>`).join('');
     $('overlay').innerHTML = OVERLAYS.map((o) => `<option>${o}</option>`).join('');
-    panes = new TsPanes($('panes'));
-    timeline = new TsTimeline($('timeline'));
+    panes = plain ? new TsPlainPanes($('panes')) : new TsPanes($('panes'));
+    timeline = plain ? new TsPlainTimeline($('timeline')) : new TsTimeline($('timeline'));
+    panel = plain ? tsPlainPanel : tsPanel;
+    if (plain) {
+      const P = runs[0].passes;
+      $('pass-select').innerHTML = P.map((p, i) => `<option value="${i}">pass ${i + 1} of ${P.length}: ${tsPanel.esc(p.entry)}</option>`).join('');
+      $('pass-select').hidden = P.length < 2;
+    }
     wire();
     selectRun(0);
     applyHash();

@@ -178,5 +178,5 @@ const tsPanel = (() => {
     return [top, inspector(run, S), legend(run, S)];
   }
 
-  return { html, esc };
+  return { html, esc, line, head, plural };
 })();
