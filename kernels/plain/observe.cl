@@ -875,17 +875,23 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   uint mine = c->gmine;
   __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
   __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
+  /* the writing group's word: its id + 1, TS_ATOM set when its record is an atomic (in the
+   * same word, so that another group never reads a group without its kind: a GPU's groups
+   * interleave between two words), TS_MANY several groups */
+  uint o = *w;
+  uint og = o == TS_MANY ? TS_MANY : o & ~TS_ATOM;
+  int oatom = o != TS_MANY && (o & TS_ATOM);
   if (acc & TS_K_ATOMIC) {
     /* An atomic races with a plain access of another work-item that nothing orders, whichever
      * came first; never with another atomic. A plain write stays the lane's record (another
      * group's atomics race with it whenever they come); else the atomic becomes it, marked,
      * naming several work-items (2047) or groups (TS_MANY) once several made one. */
-    uint o = *w, oi = *wi, ol = *wl;
+    uint oi = *wi, ol = *wl;
     if (o == TS_NOBODY && (flags & TS_F_NOINIT)) /* it reads what nothing wrote */
       ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
-    int plain = o != TS_NOBODY && o != TS_MANY && !(oi & TS_ATOM);
-    if (plain && o != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o - 1, 0, ol | TS_O_WRITE);
+    int plain = o != TS_NOBODY && o != TS_MANY && !oatom;
+    if (plain && og != me)
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og - 1, 0, ol | TS_O_WRITE);
     else if ((oi & TS_RDR) ? !(acc & TS_K_FAILED) && *rd == me && ts_same_interval(oi, mine)
                            : plain && ts_same_interval(oi, mine))
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
@@ -897,8 +903,8 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
                  *rl | TS_O_READ);
     if (!plain) {
-      int several = o == me && ts_same_interval(oi, mine);
-      atomic_xchg(w, o == TS_NOBODY || o == me ? me : TS_MANY);
+      int several = og == me && ts_same_interval(oi, mine);
+      atomic_xchg(w, o == TS_NOBODY || og == me ? me | TS_ATOM : TS_MANY);
       *wi = (several ? mine | 2047 : mine) | TS_ATOM;
       *wl = (ushort)(line & 0xffff);
     }
@@ -906,13 +912,13 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   }
   uint rmark = 0; /* a read of the update below, against earlier readers: not its own */
   if (acc & TS_K_READ) {
-    uint o = *w, oi = *wi;
+    uint oi = *wi;
     if (o == TS_NOBODY) {
       if (acc == TS_K_READ && ((flags & TS_F_UNSET) || (m && !*m)))
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
-    } else if (o != me) {
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0,
-                 *wl | TS_O_BY(oi));
+    } else if (og != me) {
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og == TS_MANY ? ~0u : og - 1, 0,
+                 *wl | (oatom ? TS_O_ATOMIC : TS_O_BY(oi)));
     } else if ((!(oi & TS_RDR) || (oi & TS_ATOM)) && ts_same_interval(oi, mine)) {
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
                  *wl | TS_O_BY(oi));
@@ -926,16 +932,25 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * an atomic of it is the record) */
     rmark = oi;
     int kept = 0; /* the interval's readers already named: the line stays their first read's */
-    if ((o == TS_NOBODY || o == me) && (r == TS_NOBODY || r == me) && !(oi & TS_ATOM)) {
-      uint same = (oi & ~TS_RDR) >> 11 == mine >> 11;
-      uint want = !same                             ? mine | TS_RDR
-                  : !(oi & TS_RDR)                  ? oi
-                  : (oi & 2047) == (mine & 2047)    ? oi
-                                                    : mine | 2047 | TS_RDR;
-      if (want != oi)
-        *wi = want;
-      kept = want == oi && (oi & TS_RDR);
-    } else if ((oi & TS_ATOM) && o == me && oi >> 11 == (mine | TS_ATOM) >> 11 &&
+    if ((o == TS_NOBODY || og == me) && (r == TS_NOBODY || r == me) && !(oi & TS_ATOM)) {
+      /* exchanged, not stored: a GPU's work-items of one group read at once, and a store
+       * would keep one of them where several read */
+      uint cur = oi;
+      for (int tries = 0; tries < 4 && !(cur & TS_ATOM); tries++) {
+        uint same = (cur & ~TS_RDR) >> 11 == mine >> 11;
+        uint want = !same                             ? mine | TS_RDR
+                    : !(cur & TS_RDR)                 ? cur
+                    : (cur & 2047) == (mine & 2047)   ? cur
+                                                      : mine | 2047 | TS_RDR;
+        kept = want == cur && (cur & TS_RDR);
+        if (want == cur)
+          break;
+        uint seen = atomic_cmpxchg(wi, cur, want);
+        if (seen == cur)
+          break;
+        cur = seen;
+      }
+    } else if ((oi & TS_ATOM) && og == me && oi >> 11 == (mine | TS_ATOM) >> 11 &&
                (oi & 2047) == (mine & 2047)) {
       *wi = oi | TS_RDR; /* its own atomic of the interval, then its plain read: both its */
     }
@@ -943,7 +958,9 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
       *rl = (ushort)(line & 0xffff);
   }
   if (acc & TS_K_WRITE) {
-    uint o = atomic_xchg(w, me);
+    o = atomic_xchg(w, me);
+    og = o == TS_MANY ? TS_MANY : o & ~TS_ATOM;
+    oatom = o != TS_MANY && (o & TS_ATOM);
     /* the work-item and line of the last write need no atomics: a group's work-items that
      * race on one element are a race whichever of them the word keeps */
     uint oi = (acc & TS_K_READ) ? rmark : *wi, ol = *wl, orl = *rl;
@@ -951,16 +968,17 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     *wl = (ushort)(line & 0xffff);
     /* a plain write after another's: a race, benign if every writer wrote the same (ts_ww);
      * after another's atomic, or an update's, no value tells that */
-    int ww = acc == TS_K_WRITE && !(oi & (TS_ATOM | TS_RDR));
-    if (o != TS_NOBODY && o != me) {
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, o == TS_MANY ? ~0u : o - 1, 0, ol | TS_O_BY(oi));
+    int ww = acc == TS_K_WRITE && !oatom && !(oi & (TS_ATOM | TS_RDR));
+    if (o != TS_NOBODY && og != me) {
+      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og == TS_MANY ? ~0u : og - 1, 0,
+                 ol | (oatom ? TS_O_ATOMIC : TS_O_BY(oi)));
       if (ww)
         ts_ww(c, TS_FIND_RACE_GROUPS, line, k, off);
     } else if ((oi & TS_RDR) && ts_same_interval(oi, mine) && *rd == me) {
       /* other work-items of the group read it in this interval: a read then a write */
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
                  orl | TS_O_READ);
-    } else if (o == me && ts_same_interval(oi, mine)) {
+    } else if (og == me && ts_same_interval(oi, mine)) {
       ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi), ol | TS_O_BY(oi));
       if (ww)
         ts_ww(c, TS_FIND_RACE_GLOBAL, line, k, off);
