@@ -92,8 +92,8 @@ bad() { # bad NAME RE ARGS...: exit 2 and one line on stderr matching RE
     bash -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -Eq -- \"$re\" '$tmp/err' && test ! -s '$tmp/out'"
 }
 bad "a missing file" "^tilescope lesson: $tmp/nothing.cl: cannot open it$" 1 "$tmp/nothing.cl"
-bad "lesson 0" "^tilescope lesson: '0': no such lesson \(1 to 6" 0 "$L/01-halo/start.cl"
-bad "lesson 7" "^tilescope lesson: '7': no such lesson" 7 "$L/01-halo/start.cl"
+bad "lesson 0" "^tilescope lesson: '0': no such lesson \(1 to 7" 0 "$L/01-halo/start.cl"
+bad "lesson 8" "^tilescope lesson: '8': no such lesson" 8 "$L/01-halo/start.cl"
 bad "lesson x" "^tilescope lesson: 'x': no such lesson" x "$L/01-halo/start.cl"
 bad "no file" "^tilescope lesson 3: give the file to check" 3
 printf 'walk sideways\n' >"$tmp/sideways.txt"
