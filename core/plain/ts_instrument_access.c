@@ -35,6 +35,17 @@ static void note_wrapped(walker *w, span s)
   w->nwrapped++;
 }
 
+/* The line word of the access whose text ti_access_line kept last, its kind beside the text
+ * (a race's other side, named by its kind: ts_plain_obs.c). */
+static unsigned kinded(walker *w, unsigned word, int kind)
+{
+  ts_plain_src *out = w->out;
+  struct ts_access_text *t = out->natexts ? &out->atexts[out->natexts - 1] : NULL;
+  if (t && t->line == (int)(word & 0xffff) && t->k == (int)(word >> 16))
+    t->kind = kind;
+  return word;
+}
+
 /* (*(T *)ts_g(ts_c, (__global uchar *)&(E), sizeof(T), KIND, LINE)) */
 void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, const kids *k,
                     const int *kctx)
@@ -54,7 +65,8 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
   else
     ti_sb_fmt(o, "(*(%s *)ts_%c(ts_c, (%s uchar *)&(", t, sp == 1 ? 'g' : 'l', as);
   ti_emit_body(w, o, c, s, k, kctx);
-  ti_sb_fmt(o, "), sizeof(%s), %d, %u))", t, ti_kind_of(ctx), ti_access_line(w, s));
+  ti_sb_fmt(o, "), sizeof(%s), %d, %u))", t, ti_kind_of(ctx),
+            kinded(w, ti_access_line(w, s), ti_kind_of(ctx)));
   free(t);
 }
 
@@ -588,12 +600,13 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
           ti_sb_fmt(o, "(%s)%s(ts_c, (%s uchar *)(%s), sizeof(*(%s)), (long)(%.*s), %u)", ts,
                     sp == 1 ? "ts_gcx" : "ts_lcx", sp == 1 ? "__global" : "__local",
                     pb.s ? pb.s : "", pb.s ? pb.s : "", (int)(cms.t - cms.s), w->src + cms.s,
-                    ti_access_line(w, s));
+                    kinded(w, ti_access_line(w, s), K_ATOMIC));
         else
           ti_sb_fmt(o, "(%s)%s(%s uchar *)(%s), sizeof(*(%s)), %d, %u)", ts,
                  w->dialect ? "ts_obs_direct(ts_o_, " : sp == 1 ? "ts_g(ts_c, " : "ts_l(ts_c, ",
                  sp == 1 ? "__global" : "__local", pb.s ? pb.s : "", pb.s ? pb.s : "",
-                 out_fn ? K_WRITE : K_ATOMIC, ti_access_line(w, s));
+                 out_fn ? K_WRITE : K_ATOMIC,
+                 kinded(w, ti_access_line(w, s), out_fn ? K_WRITE : K_ATOMIC));
         free(pb.s);
       } else {
         ti_emit(w, o, k->c[i], CTX_READ);

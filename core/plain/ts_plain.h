@@ -111,6 +111,7 @@ typedef struct ts_plain_src {
    * among the line's accesses (the runtime's line word: line | number << 16) */
   struct ts_access_text {
     int line, k;
+    int kind; /* 1 read, 2 write, 3 both, 4 atomic; 0 not known */
     char text[80];
   } *atexts;
   int natexts;

@@ -453,6 +453,30 @@ ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass, 
           place_of(p, &x->place[x->nplaces++]);
       }
       res->counts[kind] += n;
+      /* a __local race's other side keeps no line (two words a byte): where the other side's
+       * kind of access to that array is made at one line only, that line */
+      for (int pi = 0; kind == TS_FIND_RACE_LOCAL && pi < x->nplaces; pi++) {
+        ts_plain_place *pl = &x->place[pi];
+        if (pl->other_line || pl->buf < 0 || pl->buf >= L->nlocals || !pl->other_acc)
+          continue;
+        const char *name = L->locals[pl->buf];
+        size_t len = strlen(name);
+        int only = 0;
+        for (int a = 0; a < r->natexts && only >= 0; a++) {
+          const struct ts_access_text *t = &r->atexts[a];
+          /* the array the access is of: its text's start (tile[...], x), or an atomic's
+           * first argument (atomic_inc(&bins[v])) */
+          const char *at = t->text;
+          if (t->kind == 4 && (at = strchr(t->text, '(')) != NULL)
+            at += 1 + (at[1] == '&');
+          int named = at && strncmp(at, name, len) == 0 &&
+                      (at[len] == '[' || at[len] == 0 || at[len] == ')' || at[len] == ',');
+          if (named && (t->kind & pl->other_acc))
+            only = only == 0 || only == t->line ? t->line : -1;
+        }
+        if (only > 0)
+          pl->other_line = only;
+      }
       /* the first place's access as the source writes it */
       for (int a = 0; x->nplaces && a < r->natexts; a++)
         if (r->atexts[a].line == x->line && r->atexts[a].k == x->place[0].ax && (x->place[0].space < 2 || (x->place[0].space == 2 && x->place[0].buf == 1)))
