@@ -166,5 +166,43 @@ rc=$?
 check "shot --tick -1 of a plain kernel: exit 2, one line ($(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q -- '--tick' '$tmp/out'"
 
+# The split view of a plain kernel (--split order=ORDER): the device's order on the left, the
+# other on the right, each its own observed run; the shot says whether the outputs differ at
+# the end, and a script's report says it too (differ=N). A key that is not order=, or an order
+# that is none, is one line, exit 2.
+printf 'report\n' >"$tmp/r.txt"
+(cd "$src/tests/order" && POCL_MAX_PTHREAD_COUNT=1 "$ts" shot --sim last_group.sim \
+  --split order=reverse --size 640x400 --script "$tmp/r.txt" -o "$tmp/split.png") >"$tmp/out" 2>&1
+rc=$?
+check "shot --split order=reverse of last_group.sim ($(cat "$tmp/out"))" test $rc -eq 0 -a -s "$tmp/split.png"
+check "  the outputs differ: the result depends on the order" \
+  grep -q "^split: left device order, right reverse order: the outputs differ at 1 element: the result depends on the order" "$tmp/out"
+check "  its report: the right's tick and the difference" grep -q " split=order=reverse right_tick=32/32 differ=1 " "$tmp/out"
+(cd "$src/tests/order" && POCL_MAX_PTHREAD_COUNT=1 "$ts" shot --sim last_group.sim \
+  --overlay none --split order=reverse --size 640x400 -o "$tmp/split-l.png" \
+  && POCL_MAX_PTHREAD_COUNT=1 "$ts" shot --sim last_group.sim --overlay none --order reverse \
+  --split order=reverse --size 640x400 -o "$tmp/split-r.png") >"$tmp/out" 2>&1
+rc=$?
+# (the same shot with reverse on both sides: its left half's element, white before, is black)
+"$ts" diff --max-diff-pixels 5000 "$tmp/split-l.png" "$tmp/split-r.png" >/dev/null 2>&1
+d=$?
+check "  the two halves differ in their pixels, not only in their titles ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 && $d -eq 1 ]]"
+(cd "$src/tests/order" && "$ts" shot --sim copy.sim --split order=reverse --size 640x400 \
+  -o "$tmp/split-copy.png") >"$tmp/out" 2>&1
+rc=$?
+check "shot --split order=reverse of copy.sim: the same output ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 0 ]] && grep -q 'the same output in both orders' '$tmp/out'"
+for bad in "order=sideways" "pattern=wavefront" "device" "order=reverse,slots=4"; do
+  "$ts" shot --kernel-file "$plain/broken_tile.cl" --split "$bad" -o "$tmp/x.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "shot --split $bad of a plain kernel: one line, exit 2 ($(cat "$tmp/out"))" \
+    bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q -- '--split' '$tmp/out'"
+done
+"$ts" shot --split order=reverse -o "$tmp/x.png" >"$tmp/out" 2>&1
+rc=$?
+check "shot --split order=reverse of a variant: one line, exit 2 ($(cat "$tmp/out"))" \
+  bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
+
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

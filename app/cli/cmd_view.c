@@ -344,7 +344,15 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
       return 0;
     }
     o->have_split = 1;
-    const char *why = cli_plain_file ? "shows two runs of a variant; a plain kernel is shown alone"
+    const vw_split_spec *sp = &o->split;
+    int order_alone = sp->order && !sp->device && sp->variant < 0 && sp->pattern < 0 &&
+                      sp->walk < 0 && !sp->slots && !sp->cost;
+    const char *why = cli_plain_file && !order_alone
+                          ? "a plain kernel's split view is order=ORDER alone (device, linear, "
+                            "reverse, random:SEED or a file of work-groups)"
+                      : !cli_plain_file && sp->order
+                          ? "order= goes with a plain kernel (--kernel-file K.cl); a variant's "
+                            "right half changes variant, pattern, walk, slots or cost"
                       : o->split.device && !a->record && !p.exec_device
                           ? "shows the device's run beside the simulation: give "
                             "--record FILE or --exec device"
@@ -566,6 +574,13 @@ static int shoot(viewer *v, const view_args *a, anim *an)
     printf("wrote %s (%d frames)\n", a->out, anim_frames(an));
   else
     printf("wrote %s\n", a->out);
+  if (v->plain && v->plain2) {
+    char l[64], r[64], d[160];
+    plain_view_order_name(v->plain, l, sizeof l);
+    plain_view_order_name(v->plain2, r, sizeof r);
+    plain_view_differ_line(v->plain, v->plain2, d, sizeof d);
+    printf("split: left %s, right %s: %s\n", l, r, d);
+  }
   return shot_result(v);
 }
 

@@ -133,14 +133,17 @@ void render_frame(vw_gl *gl, const vw_scene *s)
   else
     draw_titles(gl, s);
   if (s->plain) {
-    draw_plain_title(gl, s);
+    if (!split)
+      draw_plain_title(gl, s);
     draw_plain_panel(gl, s);
   } else {
     draw_panel(gl, s);
   }
   if (!cached)
     draw_timeline(gl, s, 0);
-  if (s->plain)
+  if (s->plain && split)
+    draw_plain_split_timelines(gl, s);
+  else if (s->plain)
     draw_plain_timeline(gl, s);
   else
     draw_timeline(gl, s, 1);

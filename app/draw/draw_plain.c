@@ -351,8 +351,11 @@ void draw_plain_title(vw_gl *gl, const vw_scene *s)
     int fits = (int)((rout->w - 16) / (float)gl->g.font[FONT_UI].advance);
     /* the longest wording that fits a narrow pane (a projector's 1280x720) whole */
     static const char *const lead[3] = { "observed output of ", "output of ", "" };
+    char side[112] = ""; /* the split view's: the order of this half */
+    if (s->split_side)
+      snprintf(side, sizeof side, "%s: ", s->label);
     for (int i = 0; i < 3; i++) {
-      snprintf(t, sizeof t, "%s%s%s%s", lead[i], pv->name, pass, at);
+      snprintf(t, sizeof t, "%s%s%s%s%s", side, lead[i], pv->name, pass, at);
       if ((int)strlen(t) <= fits)
         break;
     }
@@ -627,6 +630,21 @@ void draw_plain_panel(vw_gl *gl, const vw_scene *s)
   panel_line(gl, x, &y, ACCENT, "plain kernel  %s", pv->name);
   panel_line(gl, x, &y, DIM, "run observed; an edit reloads it [r]");
   y += 6;
+  if (s->twin && s->twin->plain) {
+    /* the split view: the two orders, and whether their outputs differ at the end */
+    char l[600], r2[600], line[1300];
+    plain_view_words(pv, l, sizeof l);
+    plain_view_words(s->twin->plain, r2, sizeof r2);
+    panel_line(gl, x, &y, ACCENT, "split view: two orders of its work-groups");
+    snprintf(line, sizeof line, "left: %s", l);
+    panel_wrap(gl, x, &y, WHITE, line);
+    snprintf(line, sizeof line, "right: %s", r2);
+    panel_wrap(gl, x, &y, WHITE, line);
+    long long d = plain_view_differ(pv, s->twin->plain);
+    plain_view_differ_line(pv, s->twin->plain, line, sizeof line);
+    panel_wrap(gl, x, &y, d > 0 ? WARN : d == 0 ? WHITE : DIM, line);
+    y += 6;
+  }
   if (pv->error[0] && pv->res) {
     panel_wrap(gl, x, &y, WARN, pv->error);
     panel_line(gl, x, &y, WARN, "showing the last good run");

@@ -2,15 +2,20 @@
  * viewer/viewer_split.c) each drawn as an output pane through the same functions as the
  * single view (draw_panes.c, gl_resources.c), in its own half with its own overlay, thread
  * textures and hovered thread; a title over each half; and the panel's block that sets the
- * two runs side by side (ticks, hazards, times, and their difference). */
+ * two runs side by side (ticks, hazards, times, and their difference). A plain kernel's
+ * split view (two orders of its work-groups) draws each half with draw_plain.c's overlay and
+ * title and draw_timeline.c's Gantt chart, the timeline cut in two. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "colors.h"
 #include "draw_panes.h"
+#include "draw_plain.h"
 #include "draw_split.h"
 #include "draw_text.h"
+#include "draw_timeline.h"
 
 /* One half's output pane, overlay and hovered tile (the hover is the same image point in
  * both halves, the tile under it each run's own). */
@@ -47,6 +52,19 @@ static void half_overlay(vw_gl *gl, const vw_scene *h)
 
 void draw_split_overlays(vw_gl *gl, const vw_scene *s)
 {
+  if (s->plain) {
+    for (const vw_scene *h = s; h; h = h == s ? s->twin : NULL) {
+      const vw_rect *r = &h->pane[1];
+      gfx_begin(&gl->g, h->width, h->height);
+      draw_plain_overlay(gl, h);
+      glEnable(GL_SCISSOR_TEST);
+      glScissor((GLint)r->x, h->height - (GLint)(r->y + r->h), (GLsizei)r->w, (GLsizei)r->h);
+      gfx_flush(&gl->g);
+      glDisable(GL_SCISSOR_TEST);
+    }
+    gfx_begin(&gl->g, s->width, s->height);
+    return;
+  }
   half_overlay(gl, s);
   half_overlay(gl, s->twin);
   gfx_begin(&gl->g, s->width, s->height);
@@ -76,9 +94,15 @@ void draw_split_titles(vw_gl *gl, const vw_scene *s)
 {
   const vw_rect *l = &s->pane[1], *r = &s->twin->pane[1];
   gfx_rect(&gl->g, 0, 0, r->x + r->w, l->y, PANEL);
-  half_title(gl, s);
+  if (s->plain)
+    draw_plain_title(gl, s);
+  else
+    half_title(gl, s);
   gfx_rect(&gl->g, r->x - 2, 0, r->w + 2, l->y, PANEL); /* a long left title stops at its half */
-  half_title(gl, s->twin);
+  if (s->plain)
+    draw_plain_title(gl, s->twin);
+  else
+    half_title(gl, s->twin);
   gfx_rect(&gl->g, l->x + l->w, 0, 2, l->y + l->h, BG);
 }
 
@@ -166,4 +190,16 @@ void draw_split_block(vw_gl *gl, const vw_scene *s, float x, float *y)
     times_line(gl, s, x, y);
   }
   *y += 6;
+}
+
+void draw_plain_split_timelines(vw_gl *gl, const vw_scene *s)
+{
+  vw_scene l = *s, r = *s->twin;
+  float half = floorf(s->timeline.w / 2);
+  l.timeline.w = half - 1;
+  r.timeline.x = s->timeline.x + half + 1;
+  r.timeline.w = s->timeline.w - half - 1;
+  draw_plain_timeline(gl, &l);
+  draw_plain_timeline(gl, &r);
+  gfx_rect(&gl->g, s->timeline.x + half - 1, s->timeline.y + 4, 2, s->timeline.h - 8, BG);
 }

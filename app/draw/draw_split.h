@@ -9,6 +9,8 @@
 void draw_split_panes(vw_gl *gl, const vw_scene *s, float *norm);
 void draw_split_overlays(vw_gl *gl, const vw_scene *s);
 void draw_split_titles(vw_gl *gl, const vw_scene *s);
+/* A plain kernel's split view: each order's Gantt chart in its half of the timeline. */
+void draw_plain_split_timelines(vw_gl *gl, const vw_scene *s);
 /* The panel's block at (x, *y), *y moved past it; nothing without a split. */
 void draw_split_block(vw_gl *gl, const vw_scene *s, float x, float *y);
 

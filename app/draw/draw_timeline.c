@@ -472,12 +472,13 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
   gantt c = { .gx = r->x + 10, .gy = r->y + 30, .gw = floorf(r->w - 20), .gh = r->h - 60,
               .ticks = plain_view_ticks(pv) };
   char how[600];
-  plain_view_order_words(how, sizeof how);
+  plain_view_words(pv, how, sizeof how);
   if (!L || !c.ticks) {
     text_cut(gl, FONT_UI, c.gx + 10, c.gy + 8, c.gw - 20, DIM,
              !pv->res ? (pv->error[0] ? "no run to step" : "running it observed...")
                       : "no record of its work-groups: nothing to step");
-    draw_status(gl, s, r->x);
+    if (s->split_side != 2)
+      draw_status(gl, s, r->x);
     return;
   }
   uint32_t t = s->plain_tick, count[4] = { 0 };
@@ -515,6 +516,9 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
            "work-groups%s   %s %d ticks/s", t, c.ticks, count[PV_RUNNING] + count[PV_PAST_BARRIER],
            count[PV_PAST_BARRIER], count[PV_DONE], L->ngroups_all, never,
            s->playing ? "playing" : "paused", s->speed);
+  if (s->split_side) /* half the timeline: the counts alone */
+    snprintf(hdr, sizeof hdr, "tick %u of %u   %u running, %u done of %u%s", t, c.ticks,
+             count[PV_RUNNING] + count[PV_PAST_BARRIER], count[PV_DONE], L->ngroups_all, never);
   text_cut(gl, FONT_UI, r->x + 10, r->y + 8, r->w - 20, WHITE, hdr);
   char rows[80], foot[900];
   if (c.by_ticket)
@@ -533,8 +537,11 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
            barriers ? ", violet ticks their barriers" : "", tab);
   if (gfx_text_width(&gl->g, FONT_SMALL, foot) > c.gw)
     snprintf(foot, sizeof foot, "work-groups in %s: %s%s", how, rows, tab);
+  if (s->split_side && gfx_text_width(&gl->g, FONT_SMALL, foot) > c.gw)
+    snprintf(foot, sizeof foot, "%s: %s", s->label, rows);
   text_cut(gl, FONT_SMALL, c.gx, c.gy + c.gh + 4, c.gw, DIM, foot);
-  draw_status(gl, s, r->x + 10 + (float)gfx_text_width(&gl->g, FONT_UI, hdr));
+  if (s->split_side != 2)
+    draw_status(gl, s, r->x + 10 + (float)gfx_text_width(&gl->g, FONT_UI, hdr));
   free(c.keys);
   free(c.lane);
 }

@@ -160,5 +160,20 @@ void viewer_scene(viewer *v, vw_scene *s, vw_scene *right)
   if (v->twin && right) {
     viewer_scene(v->twin, right, NULL);
     s->twin = right;
+  } else if (v->plain2 && right) {
+    /* A plain kernel's split view: the input pane's place holds the left order's output, the
+     * output's the right order's (its own textures), each at the tick within its own run. */
+    *right = *s;
+    right->plain = v->plain2;
+    int64_t n = plain_view_ticks(v->plain2);
+    right->plain_tick = (uint32_t)(v->tick < 0 ? 0 : v->tick > n ? n : v->tick);
+    right->split_side = 2;
+    right->pane[0] = (vw_rect){ 0, 0, 0, 0 };
+    s->split_side = 1;
+    s->pane[1] = s->pane[0];
+    s->pane[0] = right->pane[0];
+    plain_view_order_name(v->plain, s->label, sizeof s->label);
+    plain_view_order_name(v->plain2, right->label, sizeof right->label);
+    s->twin = right;
   }
 }

@@ -1,12 +1,15 @@
 /* Parsing the split view's SPEC (split_spec.h): `device`, or comma-separated KEY=VALUE pairs
  * naming what the right half changes, each value checked (a known name, a number in range),
- * each key at most once. */
+ * each key at most once; a plain kernel's `order=ORDER`, as --order takes it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "split_spec.h"
 #include "ts_number.h"
+#include "ts_plain.h"
 #include "ts_sched.h"
 #include "ts_variant.h"
 
@@ -74,10 +77,32 @@ int vw_split_parse(const char *s, vw_split_spec *out, char *err, size_t errn)
       int *f = slots ? &sp.slots : &sp.cost;
       again = *f != 0;
       *f = (int)n;
+    } else if (strcmp(key, "order") == 0) {
+      char *e = NULL;
+      unsigned long seed = 0;
+      again = sp.order != 0;
+      if (strcmp(val, "device") == 0) {
+        sp.order = 1 + TS_ORDER_DEVICE;
+      } else if (strcmp(val, "linear") == 0) {
+        sp.order = 1 + TS_ORDER_LINEAR;
+      } else if (strcmp(val, "reverse") == 0) {
+        sp.order = 1 + TS_ORDER_REVERSE;
+      } else if (strncmp(val, "random:", 7) == 0 && (seed = strtoul(val + 7, &e, 10), e != val + 7) &&
+                 !*e && val[7] != '-' && seed < (1ul << 29)) {
+        sp.order = 1 + TS_ORDER_RANDOM;
+        sp.order_seed = (uint32_t)seed;
+      } else if (strncmp(val, "random:", 7) != 0 && vl < (int)sizeof sp.order_file &&
+                 access(val, R_OK) == 0) {
+        sp.order = 1 + TS_ORDER_LIST;
+        snprintf(sp.order_file, sizeof sp.order_file, "%s", val);
+      } else {
+        return fail(err, errn, "order is device, linear, reverse, random:SEED (below 2^29) or "
+                    "a file of work-groups, not", val, vl);
+      }
     } else if (strcmp(key, "device") == 0) {
       return fail(err, errn, "device stands alone, not", s, (int)total);
     } else {
-      return fail(err, errn, "unknown key (variant, pattern, walk, slots, cost)", key, kl);
+      return fail(err, errn, "unknown key (variant, pattern, walk, slots, cost; a plain kernel's order)", key, kl);
     }
     if (again)
       return fail(err, errn, "a key given twice:", key, kl);

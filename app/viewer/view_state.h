@@ -98,6 +98,9 @@ typedef struct viewer {
   /* A plain kernel (--kernel-file K.cl, plain_view.h): the viewer shows its observed run, its
    * work-groups as the overlay, instead of a variant's run; NULL otherwise. */
   struct plain_view *plain;
+  /* Its split view (--split order=ORDER): the same kernel observed in that order, drawn in
+   * the right half at the same tick (clamped to its own ticks); NULL without one. */
+  struct plain_view *plain2;
 
   /* the device view */
   int devview;          /* asked for: shown whenever the run has a device result */

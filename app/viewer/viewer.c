@@ -56,8 +56,9 @@ static int64_t kernels_mtime(const char *dir)
 static int pick_up_plain(viewer *v)
 {
   int64_t end = v->plain->res ? viewer_run_length(v) : INT64_MAX / 4;
+  int second = v->plain2 && plain_view_pick_up(v->plain2);
   if (!plain_view_pick_up(v->plain))
-    return 0;
+    return second;
   viewer_plain_retick(v, end);
   if (v->plain->error[0]) {
     char line[sizeof v->plain->error + 64];
@@ -169,6 +170,16 @@ viewer *viewer_create(const vw_options *o)
   }
   if (v->plain && o->watch_x >= 0)
     plain_view_watch(v->plain, o->watch_x, o->watch_y); /* the first run watches it */
+  if (v->plain && o->have_split && o->split.order) {
+    /* the split view of a plain kernel: a second one in the other order, its own textures */
+    if (!(v->plain2 = plain_view_start(o->plain_file, o->plain_launch, v->kernels_dir, o->set.device))) {
+      viewer_destroy(v);
+      return NULL;
+    }
+    plain_view_set_order(v->plain2, o->split.order - 1, o->split.order_seed, o->split.order_file);
+    v->split = o->split;
+    gl_run_init(gl_run(v->gl, 2));
+  }
   /* The record belongs to the first image (input generation 1), before the first request. */
   if (o->record)
     vw_worker_set_record(v->wk, o->record, &o->set, 1);
@@ -200,7 +211,7 @@ viewer *viewer_create(const vw_options *o)
     v->hover_x = o->hover_x;
     v->hover_y = o->hover_y;
   }
-  if (o->have_split && !viewer_split_start(v, &o->split)) {
+  if (o->have_split && !v->plain2 && !viewer_split_start(v, &o->split)) {
     fprintf(stderr, "tilescope: --split %s: %s\n", o->split.text, v->status);
     viewer_destroy(v);
     return NULL;
@@ -227,6 +238,7 @@ void viewer_destroy(viewer *v)
   vw_snapshot_free(&v->snap);
   vw_obs_free(v->obs);
   plain_view_stop(v->plain);
+  plain_view_stop(v->plain2);
   if (v->gl) {
     gl_free(v->gl);
     free(v->gl);
@@ -430,7 +442,8 @@ int viewer_sync(viewer *v, uint32_t timeout_ms)
     if (v->plain) {
       /* A plain kernel: its attempt taken, a result or an error. */
       pick_up_plain(v);
-      if (v->plain->done && !plain_view_busy(v->plain))
+      if (v->plain->done && !plain_view_busy(v->plain) &&
+          (!v->plain2 || (v->plain2->done && !plain_view_busy(v->plain2))))
         return 1;
       if (SDL_GetTicks() - t0 > timeout_ms)
         return 0;

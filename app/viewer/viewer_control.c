@@ -45,6 +45,8 @@ void viewer_request(viewer *v, int reload)
   if (v->plain) {
     /* A plain kernel runs again on a new image, or read again on reload. */
     plain_view_request(v->plain, v->input, v->input_generation, reload);
+    if (v->plain2)
+      plain_view_request(v->plain2, v->input, v->input_generation, reload);
     return;
   }
   vw_worker_request(v->wk, v->generation, &v->set, v->input, v->input_generation, v->tick,

@@ -103,7 +103,11 @@ void viewer_report(viewer *v, char *buf, size_t n)
    * thread. */
   char split[256] = " split=off";
   const vw_scene *t = s.twin;
-  if (t) {
+  if (t && t->plain) {
+    /* a plain kernel's: the other order's tick and whether the two outputs differ */
+    snprintf(split, sizeof split, " split=%s right_tick=%u/%u differ=%lld", s.split_text,
+             t->plain_tick, plain_view_ticks(t->plain), plain_view_differ(s.plain, t->plain));
+  } else if (t) {
     size_t th = 0;
     if (t->run)
       ts_run_hazards(t->run, &th);

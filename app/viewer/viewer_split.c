@@ -88,7 +88,11 @@ int viewer_split_start(viewer *v, const vw_split_spec *sp)
 {
   char why[1200];
   if (v->plain) {
-    viewer_set_status(v, "split: a plain kernel is shown alone (the split view compares schedules)");
+    viewer_set_status(v, "split: a plain kernel's split view is --split order=ORDER, given at the start");
+    return 0;
+  }
+  if (sp->order) {
+    viewer_set_status(v, "split: order= goes with a plain kernel (--kernel-file K.cl)");
     return 0;
   }
   if (sp->device && !v->record_path[0] && !v->set.use_cl) {

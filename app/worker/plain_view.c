@@ -22,6 +22,7 @@ struct pv_thread {
   SDL_cond *cv;
   char path[1024], launch[1024], kernels_dir[1024];
   int device;
+  ts_plain_opts order;       /* its order fields (plain_view_order's when it started) */
   ts_cl *cl;                 /* the thread's own, made on its first run */
   /* asked for (under mu) */
   int stop, has_req, busy;
@@ -56,21 +57,60 @@ void plain_view_order(const ts_plain_opts *o)
   snprintf(run_order.order_file, sizeof run_order.order_file, "%s", o->order_file);
 }
 
-void plain_view_order_words(char *b, size_t n)
+/* An order in words. */
+static void order_words(const ts_plain_opts *o, char *b, size_t n)
 {
   char k[32] = "";
-  if (run_order.resident > 1)
-    snprintf(k, sizeof k, ", %d at a time", run_order.resident);
-  if (run_order.order == TS_ORDER_REVERSE)
+  if (o->resident > 1)
+    snprintf(k, sizeof k, ", %d at a time", o->resident);
+  if (o->order == TS_ORDER_REVERSE)
     snprintf(b, n, "reversed order%s (--order reverse)", k);
-  else if (run_order.order == TS_ORDER_RANDOM)
-    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, run_order.order_seed);
-  else if (run_order.order == TS_ORDER_LINEAR)
+  else if (o->order == TS_ORDER_RANDOM)
+    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, o->order_seed);
+  else if (o->order == TS_ORDER_LINEAR)
     snprintf(b, n, "the groups' order%s (--order linear)", k);
-  else if (run_order.order == TS_ORDER_LIST)
-    snprintf(b, n, "the order of %s%s", run_order.order_file, k);
+  else if (o->order == TS_ORDER_LIST)
+    snprintf(b, n, "the order of %s%s", o->order_file, k);
   else
     snprintf(b, n, "the device's order");
+}
+
+void plain_view_order_words(char *b, size_t n)
+{
+  order_words(&run_order, b, n);
+}
+
+void plain_view_words(const plain_view *pv, char *b, size_t n)
+{
+  order_words(&pv->t->order, b, n);
+}
+
+void plain_view_order_name(const plain_view *pv, char *b, size_t n)
+{
+  const ts_plain_opts *o = &pv->t->order;
+  const char *slash = strrchr(o->order_file, '/');
+  if (o->order == TS_ORDER_REVERSE)
+    snprintf(b, n, "reverse order");
+  else if (o->order == TS_ORDER_RANDOM)
+    snprintf(b, n, "order random:%u", o->order_seed);
+  else if (o->order == TS_ORDER_LINEAR)
+    snprintf(b, n, "linear order");
+  else if (o->order == TS_ORDER_LIST)
+    snprintf(b, n, "order %s", slash ? slash + 1 : o->order_file);
+  else
+    snprintf(b, n, "device order");
+}
+
+void plain_view_set_order(plain_view *pv, int order, uint32_t seed, const char *file)
+{
+  pv_thread *t = pv->t;
+  SDL_LockMutex(t->mu);
+  t->order.order = order;
+  t->order.order_seed = seed;
+  snprintf(t->order.order_file, sizeof t->order.order_file, "%s", file ? file : "");
+  if (order == TS_ORDER_DEVICE)
+    t->order.resident = 0;
+  SDL_UnlockMutex(t->mu);
 }
 
 /* One attempt: the file read and described, then run observed on the image. */
@@ -108,9 +148,9 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     return;
   }
   ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = t->watch_x,
-                      .watch_y = t->watch_y, .order = run_order.order, .order_seed = run_order.order_seed,
-                      .resident = run_order.resident };
-  snprintf(o.order_file, sizeof o.order_file, "%s", run_order.order_file);
+                      .watch_y = t->watch_y, .order = t->order.order, .order_seed = t->order.order_seed,
+                      .resident = t->order.resident };
+  snprintf(o.order_file, sizeof o.order_file, "%s", t->order.order_file);
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = i ? 0 : -1;
   /* isolated: a kernel that crashes, corrupts memory or never ends costs the worker program
@@ -212,6 +252,7 @@ plain_view *plain_view_start(const char *path, const char *launch, const char *k
   pv->mtime = files_mtime(pv);
   snprintf(t->kernels_dir, sizeof t->kernels_dir, "%s", kernels_dir);
   t->device = device;
+  t->order = run_order;
   t->mu = SDL_CreateMutex();
   t->cv = SDL_CreateCond();
   t->thr = t->mu && t->cv ? SDL_CreateThread(loader_main, "tilescope-plain", t) : NULL;
@@ -642,4 +683,43 @@ void plain_view_output_at(const plain_view *pv, uint32_t t, int x0, int y0, int 
         }
     }
   }
+}
+
+long long plain_view_differ(const plain_view *a, const plain_view *b)
+{
+  const ts_plain_result *x = a->res, *y = b->res;
+  if (!x || !y)
+    return -1;
+  if (x->raw && y->raw && x->raw_lane > 0 && x->raw_lane == y->raw_lane) {
+    size_t lane = (size_t)x->raw_lane, nx = x->raw_bytes / lane, ny = y->raw_bytes / lane;
+    size_t n = nx < ny ? nx : ny;
+    long long d = (long long)(nx > ny ? nx - ny : ny - nx);
+    const uint8_t *p = x->raw, *q = y->raw;
+    for (size_t i = 0; i < n; i++)
+      d += memcmp(p + i * lane, q + i * lane, lane) != 0;
+    return d;
+  }
+  const ts_image *o = x->out, *u = y->out;
+  if (!o || !u)
+    return -1;
+  size_t no = (size_t)o->w * (size_t)o->h * (size_t)o->c, nu = (size_t)u->w * (size_t)u->h * (size_t)u->c;
+  if (o->w != u->w || o->h != u->h || o->c != u->c)
+    return (long long)(no > nu ? no : nu);
+  long long d = 0;
+  for (size_t i = 0; i < no; i++)
+    d += o->data[i] != u->data[i];
+  return d;
+}
+
+void plain_view_differ_line(const plain_view *a, const plain_view *b, char *buf, size_t n)
+{
+  long long d = plain_view_differ(a, b);
+  if (d < 0)
+    snprintf(buf, n, "%s", a->res || a->error[0] ? "no output to compare in one order yet"
+                                                 : "comparing the outputs...");
+  else if (d > 0)
+    snprintf(buf, n, "the outputs differ at %lld element%s: the result depends on the order", d,
+             d == 1 ? "" : "s");
+  else
+    snprintf(buf, n, "the same output in both orders");
 }

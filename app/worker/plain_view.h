@@ -76,6 +76,19 @@ void plain_view_isolate(double timeout_s);
 void plain_view_order(const ts_plain_opts *o);
 /* That order in words: "the device's order", "reversed order (--order reverse)", ... */
 void plain_view_order_words(char *b, size_t n);
+/* const: its own order in words, as plain_view_order_words, and in a few ("reverse order",
+ * "device order", "order random:7"). */
+void plain_view_words(const plain_view *pv, char *b, size_t n);
+void plain_view_order_name(const plain_view *pv, char *b, size_t n);
+/* Another order for its runs (a TS_ORDER_*, its seed or file), before the first request: the
+ * split view's second run. */
+void plain_view_set_order(plain_view *pv, int order, uint32_t seed, const char *file);
+/* const: the elements (of the raw output, else of the output image's bytes) in which the last
+ * good results of a and b differ at their end; -1 while either has none. */
+long long plain_view_differ(const plain_view *a, const plain_view *b);
+/* const: that as a line: "the outputs differ at N elements: the result depends on the order",
+ * "the same output in both orders", or why there is nothing to compare yet. */
+void plain_view_differ_line(const plain_view *a, const plain_view *b, char *buf, size_t n);
 /* launch: a launch file for the kernel (NULL: its own lines). */
 plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
                              int device);
