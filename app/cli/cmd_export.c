@@ -363,28 +363,6 @@ static const char *plain_conflict(const ex_args *a)
        : a->script ? "--script" : a->dev_time ? "--device-time" : NULL;
 }
 
-/* The order a plain kernel's work-groups started in, in words (as the window says it). */
-static void order_words(const ts_plain_opts *o, const char *order, char *b, size_t n)
-{
-  char k[40] = "";
-  if (o->resident > 1)
-    snprintf(k, sizeof k, ", %d at a time", o->resident);
-  else if (o->order != TS_ORDER_DEVICE)
-    snprintf(k, sizeof k, ", one at a time");
-  if (o->order == TS_ORDER_REVERSE)
-    snprintf(b, n, "reversed order%s (--order reverse)", k);
-  else if (o->order == TS_ORDER_RANDOM)
-    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, o->order_seed);
-  else if (o->order == TS_ORDER_LINEAR)
-    snprintf(b, n, "the groups' order%s (--order linear)", k);
-  else if (o->order == TS_ORDER_LIST)
-    snprintf(b, n, "the order of %.*s%s (--order %.*s)", 60, o->order_file, k, 60, order);
-  else if (o->order == TS_ORDER_ADVERSARY)
-    snprintf(b, n, "the adversary's order%s, where no group keeps its place (seed %u)", k,
-             o->order_seed);
-  else
-    snprintf(b, n, "the device's order");
-}
 
 static const char *base_name(const char *path)
 {
@@ -482,7 +460,7 @@ static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
   } else {
     snprintf(pl.input_name, sizeof pl.input_name, "%s", base_name(in_path));
   }
-  order_words(&po, a->order, pl.order, sizeof pl.order);
+  ts_plain_order_words(&po, pl.order, sizeof pl.order);
   char title[700];
   if (a->title)
     snprintf(title, sizeof title, "%s", a->title);

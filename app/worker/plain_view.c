@@ -57,32 +57,15 @@ void plain_view_order(const ts_plain_opts *o)
   snprintf(run_order.order_file, sizeof run_order.order_file, "%s", o->order_file);
 }
 
-/* An order in words. */
-static void order_words(const ts_plain_opts *o, char *b, size_t n)
-{
-  char k[32] = "";
-  if (o->resident > 1)
-    snprintf(k, sizeof k, ", %d at a time", o->resident);
-  if (o->order == TS_ORDER_REVERSE)
-    snprintf(b, n, "reversed order%s (--order reverse)", k);
-  else if (o->order == TS_ORDER_RANDOM)
-    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, o->order_seed);
-  else if (o->order == TS_ORDER_LINEAR)
-    snprintf(b, n, "the groups' order%s (--order linear)", k);
-  else if (o->order == TS_ORDER_LIST)
-    snprintf(b, n, "the order of %s%s", o->order_file, k);
-  else
-    snprintf(b, n, "the device's order");
-}
 
 void plain_view_order_words(char *b, size_t n)
 {
-  order_words(&run_order, b, n);
+  ts_plain_order_words(&run_order, b, n);
 }
 
 void plain_view_words(const plain_view *pv, char *b, size_t n)
 {
-  order_words(&pv->t->order, b, n);
+  ts_plain_order_words(&pv->t->order, b, n);
 }
 
 void plain_view_order_name(const plain_view *pv, char *b, size_t n)

@@ -489,6 +489,10 @@ ts_status ts_plain_job_isolated(const char *what, const ts_plain_request *q, con
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b);
 ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_error *err);
 
+/* The order o's work-groups start in, in words: "the device's order", "reversed order, one
+ * at a time (--order reverse)"... (ts_plain_findings.c) */
+void ts_plain_order_words(const ts_plain_opts *o, char *b, size_t n);
+
 /* The work-groups' records of r (observed) as trace-event JSON at path (ts_plain_trace.c). */
 ts_status ts_plain_trace_write(const ts_plain_result *r, const char *path, ts_error *err);
 

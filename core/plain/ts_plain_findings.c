@@ -25,6 +25,28 @@ static const char *kind_names[TS_NFIND] = {
   "forward progress",
 };
 
+void ts_plain_order_words(const ts_plain_opts *o, char *b, size_t n)
+{
+  char k[40] = "";
+  if (o->resident > 1)
+    snprintf(k, sizeof k, ", %d at a time", o->resident);
+  else if (o->order != TS_ORDER_DEVICE)
+    snprintf(k, sizeof k, ", one at a time");
+  if (o->order == TS_ORDER_REVERSE)
+    snprintf(b, n, "reversed order%s (--order reverse)", k);
+  else if (o->order == TS_ORDER_RANDOM)
+    snprintf(b, n, "a shuffled order%s (--order random:%u)", k, o->order_seed);
+  else if (o->order == TS_ORDER_LINEAR)
+    snprintf(b, n, "the groups' order%s (--order linear)", k);
+  else if (o->order == TS_ORDER_LIST)
+    snprintf(b, n, "the order of %.*s%s", 120, o->order_file, k);
+  else if (o->order == TS_ORDER_ADVERSARY)
+    snprintf(b, n, "the adversary's order%s, where no group keeps its place (seed %u)", k,
+             o->order_seed);
+  else
+    snprintf(b, n, "the device's order");
+}
+
 const char *ts_plain_unsafe_access(const ts_plain_result *r)
 {
   int unset = 0; /* clang: a variable used before anything set it (an index, a pointer...) */
