@@ -23,10 +23,10 @@ ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err);
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
        H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, H_WW, H_ORDER,
-       H_TICKET, H_DONE, H_RESIDENT, H_REC, H_CLOCK, H_OLIST, H_SPIN, H_LATE, H_SPINNING,
-       H_ABORT, HEADER = 48 };
+       H_TICKET, H_DONE, H_RESIDENT, H_REC, H_CLOCK, H_OLIST, H_SPIN, H_LATE, H_ABORT,
+       HEADER = 48 };
 /* observe.cl's work-group records (TS_R_*) */
-enum { R_START, R_END, R_TICKET, R_LAUNCH, R_SPINS, R_ENDED, R_NBAR, R_BAR, REC_W = 16 };
+enum { R_START, R_END, R_TICKET, R_LAUNCH, R_SPINS, R_ENDED, R_NBAR, R_BAR, REC_W = 12 };
 /* observe.cl's records of writes that met another's (ts_ww) */
 enum { WW_CAP = 1024, WW_REC = 5 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,

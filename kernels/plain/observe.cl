@@ -61,8 +61,7 @@
 #define TS_H_OLIST 37     /* word offset of the list of an order given as one (mode 3) */
 #define TS_H_SPIN 38      /* polls before a group stops waiting for its turn */
 #define TS_H_LATE 39      /* groups that stopped waiting (the order was not kept) */
-#define TS_H_SPINNING 40  /* groups spinning on memory (ts_spin) */
-#define TS_H_ABORT 41     /* set once a spin can never end: waits end, spins are let go */
+#define TS_H_ABORT 40     /* set once a spin can never end: waits end, spins are let go */
 #define TS_HEADER 48
 /* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
  * ticket, the id the device launched it as, the polls it waited for its turn, its work-items
@@ -75,9 +74,8 @@
 #define TS_R_ENDED 5
 #define TS_R_NBAR 6
 #define TS_R_BAR 7
-#define TS_R_SPINNING 12  /* one of its work-items spins (ts_spin) */
 #define TS_REC_NBAR 5
-#define TS_REC_W 16
+#define TS_REC_W 12
 #define TS_WW_CAP 1024
 #define TS_WW_REC 5        /* the finding's row, the buffer, the lane's offset, and the lane's
                             * bytes before this write (what the last writer wrote), two words */
@@ -713,8 +711,7 @@ inline void ts_end(ts_ctx *c)
       atomic_max((__global volatile uint *)(u + 4), c->le[k]);
     }
   }
-  if (atomic_inc((volatile __local uint *)&g->ended) + 1 <
-      get_local_size(0) * get_local_size(1) * get_local_size(2))
+  if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
   /* the group's last work-item: each loop whose work-items' conditions held a different
@@ -1028,21 +1025,15 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
  * made, and the launch let go: waits for a turn end, and a spinning read is given other
  * values (the word + 1, 1, all ones, 2...) until its loop leaves. The pointer to use. */
 __attribute__((noinline)) __global uchar *ts_spin(ts_ctx *c, __global uchar *p, uint n,
-                                                  uint acc, uint line)
+                                                  uint k, uint off, uint acc, uint line)
 {
   __global uint *ob = c->ob;
   __global volatile uint *abort = (__global volatile uint *)(ob + TS_H_ABORT);
   if (!*abort) {
     if ((ob[TS_H_ORDER] & 7) == 0 || ob[TS_H_RESIDENT] != 1)
       return p; /* the device's order, or several groups at once: others may change them */
-    TS_GS ts_group *g = TS_GRP(c);
-    uint k = 0;
-    ulong a = (ulong)p;
-    while (k < c->ng && !(a >= (ulong)g->gb[k] && a < (ulong)g->gb[k] + g->gsz[k]))
-      k++;
-    if (k < c->ng && atomic_cmpxchg((__global uint *)abort, 0, 1) == 0)
-      ts_finding(c, TS_FIND_PROGRESS, line, 0, k, acc & ~TS_K_VECTOR,
-                 (uint)(a - (ulong)g->gb[k]), 0, 0, 0);
+    if (atomic_cmpxchg((__global uint *)abort, 0, 1) == 0)
+      ts_finding(c, TS_FIND_PROGRESS, line, 0, k, acc, off, 0, 0, 0);
   }
   /* let go: another value each time, in a word of the scratch */
   uint x = c->spin_v, t = c->spin_try++ % 4;
@@ -1109,7 +1100,7 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     } else if (++c->spin_n >= TS_SPIN_N || (c->spin_n >= 64 && ob[TS_H_ABORT])) {
       c->spin_n = TS_SPIN_N; /* (once let go, every spin is let go at once) */
       ts_gat(c, k, b, (uint)(a - b), n, acc, line, p);
-      return ts_spin(c, p, n, acc, line);
+      return ts_spin(c, p, n, k, (uint)(a - b), acc, line);
     }
   } else {
     c->spin_a = 0;
