@@ -91,10 +91,6 @@ typedef struct ts_plain_kernel {
   int local_esz[8];
 } ts_plain_kernel;
 
-/* Over this many checked accesses, an observed kernel's checks are calls, not copies
- * (observe.cl's TS_CALLS): pocl's first build of 80 copies took 27 s, 140 over 300 s; as calls
- * 15 s and 29 s, and they run about 1.6x slower. */
-#define TS_MANY_AT 32
 #define TS_PLAIN_LOOPS 16
 
 typedef struct ts_plain_src {

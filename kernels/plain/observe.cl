@@ -158,15 +158,13 @@
 #define TS_NOBODY 0u
 #define TS_MANY 0xffffffffu
 
-/* The checks of every access, forced inline: pocl's inliner left ts_l and ts_lshadow as calls,
- * which cost the tiled Gaussian about 15% of its observed time (perf, 1920x1080 RGB). Not in
- * a kernel with many accesses (TS_CALLS, set by the host): a copy at each took pocl's first
- * build from seconds to minutes. */
-#ifdef TS_CALLS
-#define TS_HOT __attribute__((noinline))
-#else
+/* An access's checks: its few cheap tests copied into the access (ts_g, ts_l), the rest one
+ * function each (TS_SLOW), called, into which the helpers are forced inline (TS_HOT: pocl's
+ * inliner left ts_lshadow a call, which cost the tiled Gaussian about 15%). A copy of all of
+ * it at every access had made pocl's first build of a kernel take 18 s for conv2d's two
+ * accesses, 33 s for the tiled Gaussian's, minutes for a hundred; as calls about 6 s. */
 #define TS_HOT inline __attribute__((always_inline))
-#endif
+#define TS_SLOW __attribute__((noinline))
 
 /* A work-item's global buffers and the image bounds of its accesses, or on a CPU device
  * (TS_GROUP_SERIAL: one thread runs a work-group's work-items one after another, switching
@@ -1044,12 +1042,14 @@ __attribute__((noinline)) __global uchar *ts_spin(ts_ctx *c, __global uchar *p, 
   return s;
 }
 
-/* An access of n bytes at p of __global memory: the pointer to use. */
-TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
+TS_SLOW __global uchar *ts_gslow(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line);
+
+/* An access of n bytes at p of __global memory: the pointer to use. Only the windows' tests
+ * are copied into each access: the rest is one function, called (a copy of it at each access
+ * made pocl's first build of a kernel take tens of seconds). */
+inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global uchar *p,
+                                                           uint n, uint acc, uint line)
 {
-  __global uint *ob = c->ob;
-  uint vec = acc & TS_K_VECTOR;
-  acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
   if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
     return p;
@@ -1061,6 +1061,15 @@ TS_HOT __global uchar *ts_g(ts_ctx *c, __global uchar *p, uint n, uint acc, uint
     c->wdirty = 1;
     return p;
   }
+  return ts_gslow(c, p, n, acc, line);
+}
+
+TS_SLOW __global uchar *ts_gslow(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
+{
+  __global uint *ob = c->ob;
+  uint vec = acc & TS_K_VECTOR;
+  acc &= ~TS_K_VECTOR;
+  ulong a = (ulong)p;
   if (c->wdirty)
     ts_wfold(c);
   TS_GS ts_group *g = TS_GRP(c);
@@ -1322,8 +1331,34 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   }
 }
 
-/* An access of n bytes at p of __local memory: the pointer to use. */
-TS_HOT __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
+TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line);
+
+/* An access of n bytes at p of __local memory: the pointer to use. Copied into each access:
+ * a read of the array of the last access whose bytes' shadows need no change (a write of
+ * another interval, or this work-item's, and this work-item already their reader), the usual
+ * read of a tile; the rest is one function, called, as ts_g's. */
+inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n,
+                                                          uint acc, uint line)
+{
+  if (acc == TS_K_READ && n <= 4 && !c->logs) {
+    uint k = c->lk;
+    ulong a = (ulong)p, b = (ulong)c->lb[k];
+    if (a >= b && a + n <= b + c->lsz[k]) {
+      uint off = (uint)(a - b), mine = c->lmine, sev = mine | 2047;
+      __local const uint *w = c->lw[k] + off, *r = c->lr[k] + off;
+      int quiet = 1;
+      for (uint i = 0; i < n; i++) {
+        uint o = w[i], rd = r[i];
+        quiet &= o != 0 && !ts_same_interval(o, mine) && (rd == mine || rd == sev);
+      }
+      if (quiet)
+        return p;
+    }
+  }
+  return ts_lslow(c, p, n, acc, line);
+}
+
+TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
 {
   acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
