@@ -101,6 +101,25 @@ static void check_action(const script_action *a, int prev_line)
     if (a->on != 0 && a->on != 1)
       fuzz_fail("line %d: on/off %d", a->line, a->on);
     break;
+  case SCRIPT_COPY:
+    check_word(a, a->text);
+    check_word(a, a->value);
+    break;
+  case SCRIPT_CAPTION:
+    if (!a->text || strlen(a->text) > SCRIPT_CAPTION_MAX)
+      fuzz_fail("line %d: caption of %zu bytes", a->line, a->text ? strlen(a->text) : 0);
+    for (const char *t = a->text; t && *t; t++)
+      if ((unsigned char)*t < 0x20 || *t == 0x7f)
+        fuzz_fail("line %d: a caption with control character %d", a->line, *t);
+    break;
+  case SCRIPT_SOURCE_LINE:
+    if (a->n < 1 || a->n > 1 << 24)
+      fuzz_fail("line %d: source line %lld", a->line, (long long)a->n);
+    break;
+  case SCRIPT_SPLIT:
+    if (a->on != 0 && a->on != 1)
+      fuzz_fail("line %d: split on/off %d", a->line, a->on);
+    break;
   case SCRIPT_FIT:
   case SCRIPT_REPORT:
   case SCRIPT_QUIT:

@@ -6,7 +6,9 @@
 # difference, down to one character of panel text, fails. Then it proves that: a scene whose
 # file name differs from the golden's by one character must fail. --update rewrites the
 # goldens instead (say so in the commit).
-# Scenes run from the source folder, so that they name its files (records) relatively.
+# Scenes run from the source folder, so that they name its files (records) relatively. A
+# scene is shot at 1280x720 unless its options give --size. The OpenCL scenes' panels name
+# their device by one label (TILESCOPE_DEVICE_LABEL), so that they hold on any machine.
 # usage: golden.sh TILESCOPE SOURCE_DIR [--update]
 set -u
 ts=$(realpath "$1") src=$(realpath "$2") update=${3:-}
@@ -27,11 +29,13 @@ keep() { # keep FILES...: where a failure's pictures can be looked at
   mkdir -p "${TS_GOLDEN_FAILURES:-/tmp/tilescope-golden-failures}"
   cp "$@" "${TS_GOLDEN_FAILURES:-/tmp/tilescope-golden-failures}/"
 }
-# shoot OUT ARGS...: one shot at the goldens' size; skips the test where there is no GL.
+# shoot OUT ARGS...: one shot at the goldens' size (or the --size in ARGS); skips the test
+# where there is no GL.
 shoot() {
-  local out=$1
+  local out=$1 size=(--size 1280x720)
   shift
-  if "$ts" shot -o "$out" --size 1280x720 "$@" >"$tmp/log" 2>&1; then return 0; fi
+  [[ " $* " == *" --size "* ]] && size=()
+  if "$ts" shot -o "$out" ${size[@]+"${size[@]}"} "$@" >"$tmp/log" 2>&1; then return 0; fi
   if grep -q "cannot open an OpenGL\|cannot start SDL" "$tmp/log"; then
     if [[ ${CI:-} == true ]]; then echo "FAIL: no GL in CI: $(cat "$tmp/log")"; exit 1; fi
     echo "skipped: no OpenGL here: $(head -1 "$tmp/log")"
@@ -43,6 +47,7 @@ shoot() {
 
 have_cl=0
 "$ts" list 2>/dev/null | grep -q "^  0: " && have_cl=1
+export TILESCOPE_DEVICE_LABEL="the OpenCL device (pocl or any)"
 while read -r name args; do
   [[ -z $name || $name == \#* ]] && continue
   if [[ $args == *"--backend cl"* && $have_cl == 0 ]]; then

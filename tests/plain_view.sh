@@ -204,5 +204,129 @@ rc=$?
 check "shot --split order=reverse of a variant: one line, exit 2 ($(cat "$tmp/out"))" \
   bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
 
+# The source pane (--source, the key l): the kernel's lines in the input pane's place, each line
+# with findings marked; n N select a finding, source-line N (a click on a line) its next one or
+# the line alone; the report names the selected finding's two lines and work-groups. Pictures:
+# the pane at three sizes; the gutter marks the two lines of broken_nobarrier.cl's findings
+# (21 and 31) and no other; a selected finding tints its A line (31) and B line (21), which an
+# unselected pane does not.
+nb=$plain/broken_nobarrier.cl
+for size in 1024x768 1280x720 1920x1080; do
+  "$ts" shot --kernel-file "$nb" --source --select-finding 2 --hover 8,8 --size $size \
+    -o "$tmp/src-$size.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "shot --source --select-finding 2 at $size ($(cat "$tmp/out"))" test $rc -eq 0 -a -s "$tmp/src-$size.png"
+done
+# (the pane with nothing selected: the script's first picture)
+cat >"$tmp/src.txt" <<EOF
+expect source on
+shot $tmp/src-none.png
+key n
+key n
+expect finding 2/3
+expect finding_lines 31,21
+expect finding_groups (0,0)
+key n shift
+expect finding 1/3
+expect finding_lines 21,31
+key n shift
+expect finding 3/3
+expect finding_lines 31
+source-line 24
+expect finding none
+expect src_line 24
+expect line_groups 0
+source-line 21
+expect finding 1/3
+key l
+expect source off
+report
+EOF
+"$ts" shot --kernel-file "$nb" --source --size 1280x720 --script "$tmp/src.txt" -o "$tmp/src-s.png" \
+  >"$tmp/out" 2>&1
+rc=$?
+check "n N and source-line select findings and lines ($(cat "$tmp/out"))" test $rc -eq 0
+# (line 21's groups: those its findings' places name, the first to arrive beside the least)
+check "  the report names the selection" \
+  grep -q " source=off finding=1/3 finding_lines=21,31 finding_groups=(0,0) src_line=21 line_groups=[1-9][0-9]*$" "$tmp/out"
+# The source pane of a 1280x720 shot: x 0..418, y 0..599. Prints the gutter's marks (upright
+# bars of the red of a race or an access outside a buffer, left of x 50: one per marked line,
+# as many as the column with the most has) and the pixels of A's and B's tints (a line's
+# background at 22% of red, of B's pink), with the mean row of each.
+cat >"$tmp/pane.py" <<'PY'
+import sys, zlib, struct
+def near(p, q): return all(abs(a - b) <= 3 for a, b in zip(p, q))
+d = open(sys.argv[1], 'rb').read(); i = 8; idat = b''
+while i < len(d):
+    n, t = struct.unpack('>I4s', d[i:i + 8]); c = d[i + 8:i + 8 + n]; i += 12 + n
+    if t == b'IHDR': w, h, bd, ct = struct.unpack('>IIBB', c[:10])
+    if t == b'IDAT': idat += c
+bpp = {2: 3, 6: 4}[ct]; raw = zlib.decompress(idat); st = w * bpp; k = 0; X, Y = 418, 600
+n = X * bpp; prev = bytearray(n); run = [0] * 50; bars = [0] * 50; ta = []; tb = []
+for y in range(Y):
+    f = raw[k]; line = bytearray(raw[k + 1:k + 1 + n]); k += 1 + st
+    for x in range(n):
+        a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    px = [tuple(line[x * bpp:x * bpp + 3]) for x in range(X)]
+    for x in range(50):
+        run[x] = run[x] + 1 if near(px[x], (247, 41, 31)) else 0
+        bars[x] += run[x] == 20
+    ta += [y for q in px if near(q, (72, 29, 31))]
+    tb += [y for q in px if near(q, (74, 43, 73))]
+mean = lambda v: sum(v) // len(v) if v else -1
+print("marks=%d a_tint=%d b_tint=%d a_row=%d b_row=%d" % (max(bars), len(ta), len(tb), mean(ta), mean(tb)))
+PY
+if command -v python3 >/dev/null; then
+  sel=$(python3 "$tmp/pane.py" "$tmp/src-1280x720.png") none=$(python3 "$tmp/pane.py" "$tmp/src-none.png")
+  read -r marks at bt arow brow <<<"$(echo "$sel" | sed 's/[a-z_]*=//g')"
+  check "the gutter marks lines 21 and 31 alone ($sel)" test "$marks" -eq 2
+  check "  the selected finding tints its two lines, B's (21) above A's (31)" \
+    test "$at" -gt 1000 -a "$bt" -gt 1000 -a "$brow" -lt "$arow"
+  read -r marks at bt arow brow <<<"$(echo "$none" | sed 's/[a-z_]*=//g')"
+  check "  nothing selected: the same marks, no line tinted ($none)" \
+    test "$marks" -eq 2 -a "$at" -lt 200 -a "$bt" -lt 200
+fi
+# A race between two work-groups at two lines (line 10 reads what another group writes at line
+# 8): the report names both lines and both groups, the writer's second.
+cat >"$tmp/neighbour.cl" <<'EOF'
+// tilescope: plain global=W,H local=16,16
+// A work-group's first column reads its left neighbour's output pixel, which another
+// work-group writes, in no order.
+__kernel void neighbour(__global const uchar *in, __global uchar *out, int W, int H, int C)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  for (int c = 0; c < C; c++)
+    out[(y * W + x) * C + c] = in[(y * W + x) * C + c];
+  if (get_local_id(0) == 0 && x > 0)
+    out[(y * W + x) * C] = out[(y * W + x - 1) * C] / 2 + in[(y * W + x) * C] / 2;
+}
+EOF
+printf 'source-line 10\nexpect finding_lines 10,8\nexpect finding_groups (1,0)/(0,0)\nreport\n' >"$tmp/nbr.txt"
+POCL_MAX_PTHREAD_COUNT=1 "$ts" shot --kernel-file "$tmp/neighbour.cl" -i "$src/tests/records/chart320.png" \
+  --source --size 1024x768 --script "$tmp/nbr.txt" -o "$tmp/nbr.png" >"$tmp/out" 2>&1
+rc=$?
+check "a race between work-groups: both lines, both groups ($(cat "$tmp/out"))" test $rc -eq 0
+for bad in "--source" "--select-finding 1"; do
+  # shellcheck disable=SC2086
+  "$ts" shot $bad --size 640x400 -o "$tmp/x.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "shot $bad of a variant: one line, exit 2 ($(cat "$tmp/out"))" \
+    bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 ]] && grep -q 'goes with a plain kernel' '$tmp/out'"
+done
+for bad in "--select-finding 0" "--select-finding 4" "--source --split order=reverse"; do
+  # shellcheck disable=SC2086
+  "$ts" shot --kernel-file "$nb" $bad --size 640x400 -o "$tmp/x.png" >"$tmp/out" 2>&1
+  rc=$?
+  check "shot $bad: one line, exit 2, no picture ($(cat "$tmp/out"))" \
+    bash -c "[[ $rc -eq 2 && \$(wc -l <'$tmp/out') -eq 1 && ! -e '$tmp/x.png' ]]"
+done
+
 echo "$passes passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -3,7 +3,8 @@
  * keeps the last good run beside the error line; the next good edit is taken, its findings
  * tinting the work-groups they name; the work-group under a point; a watched output pixel
  * (a click) lists both work-groups that write pixel (16,0) of broken_tile.cl, and a new one
- * keeps the last result until it arrives. Skips (77) without an OpenCL device. */
+ * keeps the last result until it arrives; the source pane's queries (a finding's two sides,
+ * the groups of a line and the lines of a group, the steps, a race in time) on that result. Skips (77) without an OpenCL device. */
 #define _POSIX_C_SOURCE 200809L
 #include <SDL2/SDL.h>
 #include <stdio.h>
@@ -58,6 +59,59 @@ static const pv_watch_row *row_of(const plain_view *pv, const char *text)
   return NULL;
 }
 
+/* The source pane's queries on broken_tile.cl's result with pixel (16,0) watched: its race
+ * between the two groups, A the write at line 20 by group (1,0) item (0,0), B group (0,0)'s
+ * at line 22 (which of its work-items, the record does not keep); the groups of a line and the
+ * lines of a group, as far as the findings and the watched pixel tell; the steps through the
+ * findings, wrapping; the race placed in time, the writer first. */
+static void source_queries(const plain_view *pv)
+{
+  const ts_plain_result *r = pv->res;
+  size_t idx[8], n = plain_view_line_findings(pv, 20, idx, 8);
+  int race = -1;
+  for (size_t k = 0; k < n && k < 8; k++)
+    if (r->findings[idx[k]].line == 20 && r->findings[idx[k]].kind == TS_FIND_RACE_GROUPS)
+      race = (int)idx[k];
+  CHECK(race >= 0, "a race between work-groups at line 20 (%zu findings there)", n);
+  CHECK(plain_view_line_findings(pv, 3, idx, 8) == 0, "none at line 3, a comment");
+  if (race < 0)
+    return;
+  pv_side a, b;
+  CHECK(plain_view_sides(&r->findings[race], &a, &b) == 1, "a race has two sides");
+  CHECK(a.line == 20 && a.group == 1 && a.item == 0 && a.acc == 2,
+        "A: line 20, group (1,0) item (0,0) writes (%d, %u, %u, %d)", a.line, a.group, a.item,
+        a.acc);
+  CHECK(b.line == 22 && b.group == 0 && b.item == UINT32_MAX && b.acc == 2,
+        "B: line 22, group (0,0), its work-item not known, writes (%d, %u, %u, %d)", b.line,
+        b.group, b.item, b.acc);
+  uint32_t g[8];
+  size_t ng = plain_view_line_groups(pv, 20, g, 8);
+  int has1 = 0;
+  for (size_t k = 0; k < ng && k < 8; k++)
+    has1 |= g[k] == 1;
+  CHECK(ng >= 1 && has1, "line 20 was run by group (1,0) (%zu groups)", ng);
+  ng = plain_view_line_groups(pv, 22, g, 8);
+  CHECK(ng >= 1 && g[0] == 0, "line 22 by group (0,0) (%zu groups)", ng);
+  CHECK(plain_view_line_groups(pv, 3, g, 8) == 0, "line 3 by none that the run tells");
+  int lines[8];
+  size_t nl = plain_view_group_lines(pv, 0, lines, 8);
+  int has22 = 0;
+  for (size_t k = 0; k < nl && k < 8; k++)
+    has22 |= lines[k] == 22;
+  CHECK(has22, "group (0,0) touched line 22 (%zu lines)", nl);
+  nl = plain_view_group_lines(pv, 1, lines, 8);
+  CHECK(nl >= 1 && lines[0] == 20, "group (1,0) line 20 first (%zu lines)", nl);
+  int nf = (int)r->nfindings;
+  CHECK(plain_view_finding_step(pv, -1, 1) == 0 && plain_view_finding_step(pv, -1, -1) == nf - 1 &&
+        plain_view_finding_step(pv, nf - 1, 1) == 0 && plain_view_finding_step(pv, 0, -1) == nf - 1,
+        "n and N step through the %d findings, wrapping", nf);
+  char t[400];
+  plain_view_finding_time(pv, (size_t)race, t, sizeof t);
+  printf("  %s\n", t);
+  CHECK(strncmp(t, "work-group (1,0) wrote it while running ticks ", 46) == 0 &&
+        strstr(t, "; work-group (0,0) wrote it, ticks "), "the race in time: '%s'", t);
+}
+
 /* broken_tile.cl on 40x24 (2x1 work-groups of 16x16): its groups' last column also writes the
  * next column, so pixel (16,0) is written by group (0,0) item (15,0) at line 22 and by group
  * (1,0) item (0,0) at line 20, three channels each. */
@@ -85,6 +139,7 @@ static void watched(const ts_image *img)
   CHECK(rb && rb->group == 1 && rb->item == 0 && rb->line == 20, "lists '%s'", b);
   CHECK(plain_view_group_wrote_watched(pv, 0) && plain_view_group_wrote_watched(pv, 1),
         "both groups wrote it");
+  source_queries(pv);
 
   /* Another pixel: the last result stays until the new one is taken. */
   plain_view_watch(pv, 5, 5);

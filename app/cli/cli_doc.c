@@ -204,6 +204,8 @@ static const man_entry environment[] = {
                                 "where the build found it" },
   { "TILESCOPE_NO_SOURCE_TREE", "1: do not look in the source tree tilescope was built from "
                                 "(to test an installed copy)" },
+  { "TILESCOPE_DEVICE_LABEL", "the device's name as the window and shots print it, in place of "
+                              "its own (so that a shot's goldens hold on another machine)" },
   { "TILESCOPE_CL_COPIES", "1: give OpenCL runs device buffers of their own, as on a GPU, where "
                            "the device would use the host's memory" },
   { "DISPLAY, WAYLAND_DISPLAY", "the viewer's display; without one it writes a screenshot "

@@ -34,7 +34,7 @@ typedef struct view_args {
       *dev_time, *pixel, *split, *sarif, *order,
       *resident;
   int help_overlay, show_times, bench_frames, fps, have_fps, have_scale, have_zoom, have_bench,
-      have_timeout;
+      have_timeout, source, select_finding, have_select;
   double zoom, scale, timeout;
   char record_input[1100]; /* the record's input path, resolved */
   int no_display;          /* view without a display: say so once the options are good */
@@ -54,7 +54,8 @@ static const char shot_usage[] =
     "frames of a .gif, each shown N/60 s. With --kernel-file K.cl of a plain kernel it shows\n"
     "that kernel's observed run: its work-groups over the output, --tick T the pass at tick T\n"
     "of its groups' records (a tick each start, barrier and end; default the end), --hover one\n"
-    "of them, --pixel X,Y every access of that output pixel (as a click on it in the window).";
+    "of them, --pixel X,Y every access of that output pixel (as a click on it in the window),\n"
+    "--source its source beside the output, --select-finding N a finding's two accesses.";
 
 /* Two numbers within 1e6 (finite: a NaN or a huge centre or hover point reached the drawing
  * code as an out-of-range int and crashed it). */
@@ -306,6 +307,23 @@ static int to_options(const char *cmd, view_args *a, vw_options *o)
     }
     plain_view_order(&how);
   }
+  if ((a->source || a->have_select) && !cli_plain_file) {
+    fprintf(stderr, "tilescope %s: %s goes with a plain kernel (--kernel-file K.cl, --sim "
+            "FILE.sim)\n", cmd, a->source ? "--source" : "--select-finding");
+    return 0;
+  }
+  if (a->have_select && a->select_finding < 1) {
+    fprintf(stderr, "tilescope %s: --select-finding %d: give N from 1, a finding as run "
+            "--observe lists them\n", cmd, a->select_finding);
+    return 0;
+  }
+  if (a->source && a->split) {
+    fprintf(stderr, "tilescope %s: --source: the split view (--split) has no room for the "
+            "source pane\n", cmd);
+    return 0;
+  }
+  o->source = a->source;
+  o->select_finding = a->have_select ? a->select_finding : 0;
   o->watch_x = o->watch_y = -1;
   if (a->pixel) {
     int64_t xy[2];
@@ -389,6 +407,8 @@ static int parse_view_args(const char *cmd, int argc, char **argv, view_args *a,
     { "--overlay", 0, OPT_STR, &a->overlay, "MODE", "state, order, depth, slot, observed or none (default state)", NULL },
     { "--hover", 0, OPT_STR, &a->hover, "X,Y", "hover output pixel X,Y (footprint and arrows)", NULL },
     { "--pixel", 0, OPT_STR, &a->pixel, "X,Y", "a plain kernel: watch output pixel X,Y, list its every access (a click on it)", NULL },
+    { "--source", 0, OPT_FLAG, &a->source, NULL, "a plain kernel: its source beside the output, each line's findings marked (the key l)", NULL },
+    { "--select-finding", 0, OPT_INT, &a->select_finding, "N", "a plain kernel: select its finding N (from 1, as run --observe lists them): both accesses' lines, work-groups and times (the keys n N)", &a->have_select },
     { "--order", 0, OPT_STR, &a->order, "device|linear|reverse|random:SEED|FILE", "a plain kernel: its work-groups in another legal order (as run --order)", NULL },
     { "--resident", 0, OPT_STR, &a->resident, "K", "with --order: K work-groups at once (default 1)", NULL },
     { "--zoom", 0, OPT_DBL, &a->zoom, "Z", "screen pixels per image pixel (with --center)", &a->have_zoom },
@@ -487,6 +507,12 @@ static int shoot(viewer *v, const view_args *a, anim *an)
       fprintf(stderr, "tilescope shot: %s\n", v->plain->error);
       ts_status k = v->plain->error_status;
       return k == TS_ERR_STALLED || k == TS_ERR_DEVICE ? EXIT_DIFF : EXIT_USAGE;
+    }
+    if (v->plain && a->have_select && (size_t)a->select_finding > v->plain->res->nfindings) {
+      fprintf(stderr, "tilescope shot: --select-finding %d: the run has %zu finding%s\n",
+              a->select_finding, v->plain->res->nfindings,
+              v->plain->res->nfindings == 1 ? "" : "s");
+      return EXIT_USAGE;
     }
     if (an ? anim_frames(an) == 0 && !viewer_anim_frame(v, an, 100) : !viewer_screenshot(v, a->out, NULL))
       return EXIT_USAGE;

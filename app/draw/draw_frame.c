@@ -1,6 +1,7 @@
 /* Drawing one frame of a scene: the panes, what lies over them, the side panel, the timeline
  * and the help, in that order (for a plain kernel, draw_plain.c's overlay, title and panel
- * instead of the variant's). llvmpipe pays for every pixel it shades, so a frame copies a
+ * instead of the variant's, and draw_source.c's source pane in the input pane's place when it
+ * is on). llvmpipe pays for every pixel it shades, so a frame copies a
  * cache of what changes seldom (the panes without the hover, the panel's background, the
  * timeline's graph: draw_cached) and draws only the rest. The split view (two runs side by
  * side, draw_split.c) draws its two halves in place of the panes, every frame. */
@@ -12,6 +13,7 @@
 #include "draw_panel.h"
 #include "draw_panes.h"
 #include "draw_plain.h"
+#include "draw_source.h"
 #include "draw_split.h"
 #include "draw_text.h"
 #include "draw_timeline.h"
@@ -114,6 +116,7 @@ void render_frame(vw_gl *gl, const vw_scene *s)
     draw_pixel_values(gl, s, 1);
     if (s->plain) {
       draw_plain_overlay(gl, s);
+      draw_source_overlay(gl, s);
     } else {
       draw_tile_labels(gl, s);
       draw_focus(gl, s);
@@ -135,6 +138,7 @@ void render_frame(vw_gl *gl, const vw_scene *s)
   if (s->plain) {
     if (!split)
       draw_plain_title(gl, s);
+    draw_source_pane(gl, s);
     draw_plain_panel(gl, s);
   } else {
     draw_panel(gl, s);
@@ -143,8 +147,10 @@ void render_frame(vw_gl *gl, const vw_scene *s)
     draw_timeline(gl, s, 0);
   if (s->plain && split)
     draw_plain_split_timelines(gl, s);
-  else if (s->plain)
+  else if (s->plain) {
     draw_plain_timeline(gl, s);
+    draw_source_timeline(gl, s);
+  }
   else
     draw_timeline(gl, s, 1);
   if (s->help)

@@ -12,6 +12,7 @@
 
 #include "colors.h"
 #include "draw_panel.h"
+#include "draw_panes.h"
 #include "draw_split.h"
 #include "draw_text.h"
 #include "ts_record.h"
@@ -317,19 +318,14 @@ static void panel_schedule(vw_gl *gl, const vw_scene *sc, float x, float *yp)
 static void panel_backend(vw_gl *gl, const vw_scene *s, float x, float *yp)
 {
   float y = *yp;
-  gfx_color head = ACCENT;
   int live = s->live;
   const vw_snapshot *sn = s->snap;
   const ts_kctx *k = ts_run_kctx(s->run);
-  panel_line(gl, x, &y, head, "device   [b]");
-  /* A shot names no OpenCL device (it differs from machine to machine), unless asked. */
-  if (sn->on_cl && !live)
-    panel_line(gl, x, &y, WHITE, "OpenCL (the device: --show-times)");
-  else
-    panel_line(gl, x, &y, WHITE, "%.52s", sn->device);
-  if (sn->on_cl && !live) {
-    panel_line(gl, x, &y, DIM, "kernel time: measured in the window (--show-times)");
-  } else if (sn->on_cl && sn->kernel_ms > 0) {
+  /* The device named once: its platform beside the heading, its name under it (the
+   * middle of a long one left out). A shot leaves the kernels' time out (it varies from run
+   * to run; --show-times draws it). */
+  draw_device_heading(gl, x, &y, "device   [b]", sn->device);
+  if (sn->on_cl && sn->kernel_ms > 0 && live) {
     double px = (double)k->W * k->H, gbps = (s->bytes_read + s->bytes_written) / (sn->kernel_ms * 1e6);
     panel_line(gl, x, &y, WHITE, "kernels %.3f ms, %.2f ns/px, %.2f GB/s", sn->kernel_ms,
                sn->kernel_ms * 1e6 / px, gbps);
@@ -511,6 +507,14 @@ static void legend_ramp(vw_gl *gl, const vw_scene *s, float x, float ly, int mod
                : mode == OV_ORDER ? "dispatch index (first to last)" : "depth: dependency wave");
 }
 
+/* English's ending of the ordinal n (1st, 2nd, 3rd, 4th, 11th, 22nd). */
+static const char *ordinal(int n)
+{
+  if (n % 100 >= 11 && n % 100 <= 13)
+    return "th";
+  return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
 /* The legend of the overlay, at the bottom of the panel. */
 static void draw_legend(vw_gl *gl, const vw_scene *s, float x)
 {
@@ -519,8 +523,25 @@ static void draw_legend(vw_gl *gl, const vw_scene *s, float x)
   const ts_dev_run *dev = s->dev;
   float ly = r->y + r->h - 64;
   gfx_rect(&gl->g, r->x + 8, ly - 6, r->w - 16, 1, DIM);
-  gfx_textf(&gl->g, FONT_UI, x, ly, head, "overlay: %s [o]   tile grid %s [g]",
-            overlay_name(s->mode, dev != NULL), s->tile_grid ? "on" : "off");
+  /* The tile grid as the output shows it: every tile's, every Nth line where tiles are small
+   * on screen, or none without an overlay to draw it on. */
+  char grid[64];
+  int nx, ny;
+  if (!s->tile_grid)
+    snprintf(grid, sizeof grid, "tile grid off [g]");
+  else if (!draw_grid_step(s, &nx, &ny) && s->run)
+    snprintf(grid, sizeof grid, "tile grid [g]: needs an overlay");
+  else if (!s->run || (nx == 1 && ny == 1))
+    snprintf(grid, sizeof grid, "tile grid on [g]");
+  else if (nx == ny)
+    snprintf(grid, sizeof grid, "tile grid [g]: every %d%s line", nx, ordinal(nx));
+  else if (ny == 1 || nx == 1)
+    snprintf(grid, sizeof grid, "tile grid [g]: every %d%s %s", nx > ny ? nx : ny,
+             ordinal(nx > ny ? nx : ny), ny == 1 ? "across" : "down");
+  else
+    snprintf(grid, sizeof grid, "tile grid [g]: every %d%s/%d%s", nx, ordinal(nx), ny, ordinal(ny));
+  gfx_textf(&gl->g, FONT_UI, x, ly, head, "overlay: %s [o]   %s", overlay_name(s->mode, dev != NULL),
+            grid);
   ly += 20;
   if (s->mode == OV_STATE) {
     float lx = x;

@@ -139,10 +139,74 @@ static int clipped(const vw_rect *c, float x, float y)
   return x >= c->x && y >= c->y && x < c->x + c->w && y < c->y + c->h;
 }
 
-/* Dispatch indices in tiles big enough on screen. */
+/* Whether screen rectangle x, y, w, h meets the pane. */
+static int meets(const vw_rect *c, float x, float y, float w, float h)
+{
+  return x < c->x + c->w && y < c->y + c->h && x + w > c->x && y + h > c->y;
+}
+
+/* A mark's label in the small font at (x, y), moved into the pane where it would leave it,
+ * so that it reads whole beside a mark at the pane's edge. */
+static void pane_label(gfx *g, const vw_rect *pane, float x, float y, gfx_color c,
+                       const char *text)
+{
+  float lh = (float)g->font[FONT_SMALL].height, w = (float)gfx_text_width(g, FONT_SMALL, text);
+  x = fmaxf(fminf(x, pane->x + pane->w - w - 2), pane->x + 2);
+  y = fmaxf(fminf(y, pane->y + pane->h - lh - 2), pane->y + 2);
+  gfx_text(g, FONT_SMALL, x, y, c, text);
+}
+
+/* The shader draws the grid on tiles 6 screen pixels or more across and down; smaller ones
+ * get every Nth line from the batch, at least that far apart. */
+#define GRID_MIN_PX 6.0f
+
+int draw_grid_step(const vw_scene *s, int *nx, int *ny)
+{
+  *nx = *ny = 1;
+  /* As the shader: on the output of a run, over an overlay or the device's output. */
+  if (!s->tile_grid || !s->run || !s->sched || s->plain || (s->mode == OV_NONE && !s->dev))
+    return 0;
+  ts_rect t0 = vw_tile_of(s->run, s->pass, 0, 0);
+  float tw = (float)t0.w * s->zoom, th = (float)t0.h * s->zoom;
+  if (tw <= 0 || th <= 0)
+    return 0;
+  if (fminf(tw, th) >= GRID_MIN_PX)
+    return 1;
+  *nx = (int)fminf(1e6f, ceilf(GRID_MIN_PX / tw));
+  *ny = (int)fminf(1e6f, ceilf(GRID_MIN_PX / th));
+  return 1;
+}
+
+/* The tile grid where the shader leaves it out (tiles under GRID_MIN_PX on screen): one
+ * line every nx tiles across and every ny down, over the output image, cut to its pane. */
+static void draw_fine_grid(vw_gl *gl, const vw_scene *s)
+{
+  int nx, ny;
+  if (!draw_grid_step(s, &nx, &ny) || (nx == 1 && ny == 1) || !s->input)
+    return;
+  const vw_rect *r = &s->pane[1];
+  ts_rect t0 = vw_tile_of(s->run, s->pass, 0, 0);
+  float ox, oy, z = s->zoom;
+  scene_to_screen(s, 1, 0, 0, &ox, &oy);
+  /* The image on screen, within the pane: the lines lie over it only. */
+  float x0 = fmaxf(r->x, ox), y0 = fmaxf(r->y, oy);
+  float x1 = fminf(r->x + r->w, ox + (float)s->input->w * z);
+  float y1 = fminf(r->y + r->h, oy + (float)s->input->h * z);
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  gfx_color c = gfx_rgba(0, 0, 0, 0.55f);
+  float sx = (float)t0.w * (float)nx * z, sy = (float)t0.h * (float)ny * z;
+  for (float i = ceilf((x0 - ox) / sx); ox + i * sx < x1; i++)
+    gfx_rect(&gl->g, floorf(ox + i * sx), y0, 1, y1 - y0, c);
+  for (float i = ceilf((y0 - oy) / sy); oy + i * sy < y1; i++)
+    gfx_rect(&gl->g, x0, floorf(oy + i * sy), x1 - x0, 1, c);
+}
+
+/* Dispatch indices in tiles big enough on screen (and the fine tile grid under them). */
 void draw_tile_labels(vw_gl *gl, const vw_scene *s)
 {
   const vw_rect *r = &s->pane[1];
+  draw_fine_grid(gl, s);
   if (!s->sched || s->mode == OV_NONE)
     return;
   int p = s->pass;
@@ -370,7 +434,8 @@ static float draw_observed(vw_gl *gl, const vw_scene *s, int pane, const vw_rect
   }
   scene_rect_to_screen(s, pane, seen, &x, &y, &w, &h);
   dashed_frame(gl, x - 3, y - 3, w + 6, h + 6, 2, SEEN);
-  gfx_text(&gl->g, FONT_SMALL, x - 3, y + h + 4, SEEN, "observed");
+  if (meets(clip, x - 3, y - 3, w + 6, h + 6))
+    pane_label(&gl->g, clip, x - 3, y + h + 4, SEEN, "observed");
   return y - 3;
 }
 
@@ -381,31 +446,35 @@ void draw_focus(vw_gl *gl, const vw_scene *s)
   uint32_t id = s->focus_id;
   if (!s->focus || pass != s->pass)
     return;
+  gfx *g = &gl->g;
   const ts_pass_sched *ps = &s->sched->pass[pass];
   const ts_pass_desc *pd = &ts_run_params_of(s->run)->variant->passes[pass];
   int tx = (int)(id % (uint32_t)ps->tw), ty = (int)(id / (uint32_t)ps->tw);
   float x, y, w, h;
   /* On the input: the read footprint with its halo, and the tile inside it; with an
    * observation, what the thread really read over it (and on the output, what it read of
-   * its own output, as the integral image does). */
+   * its own output, as the integral image does). Each pane's marks are cut to it: a
+   * footprint at the input's edge stops there and does not reach into the output pane. */
   const vw_obs *o = s->obs;
   float top = 1e9f;
-  if (o) {
+  gfx_clip(g, rin->x, rin->y, rin->w, rin->h);
+  if (o)
     top = draw_observed(gl, s, 0, rin, pass, id, TS_ROLE_SRC);
-    draw_observed(gl, s, 1, rout, pass, id, TS_ROLE_COMMITTED);
-  }
   scene_rect_to_screen(s, 0, pd->read_px(ts_run_kctx(s->run), tx, ty), &x, &y, &w, &h);
-  if (clipped(rin, x + w / 2, y + h / 2) || w > 4) {
-    gfx_frame(&gl->g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
+  if (meets(rin, x - 1, y - 1, w + 2, h + 2) && (clipped(rin, x + w / 2, y + h / 2) || w > 4)) {
+    gfx_frame(g, x - 1, y - 1, w + 2, h + 2, 2, FOOT);
     /* Above the observed frame where that one reaches higher. */
-    gfx_text(&gl->g, FONT_SMALL, x, o ? fminf(y - 1, top) - 14 : y - 13, FOOT,
-             o ? "declared reads" : "reads");
+    const char *label = o ? "declared reads" : "reads";
+    pane_label(g, rin, x, o ? fminf(y - 1, top) - 14 : y - 13, FOOT, label);
   }
   scene_rect_to_screen(s, 0, vw_tile_of(s->run, pass, tx, ty), &x, &y, &w, &h);
-  gfx_frame(&gl->g, x, y, w, h, 1, WHITE);
+  gfx_frame(g, x, y, w, h, 1, WHITE);
   /* On the output: the tile, arrows to what it waits for and from what waits for it. */
+  gfx_clip(g, rout->x, rout->y, rout->w, rout->h);
+  if (o)
+    draw_observed(gl, s, 1, rout, pass, id, TS_ROLE_COMMITTED);
   scene_rect_to_screen(s, 1, vw_tile_of(s->run, pass, tx, ty), &x, &y, &w, &h);
-  gfx_frame(&gl->g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
+  gfx_frame(g, x - 1, y - 1, w + 2, h + 2, 2, WHITE);
   float cx, cy;
   tile_center(s, pass, id, &cx, &cy);
   uint32_t tg[TS_PATTERN_MAX_VECTORS];
@@ -414,13 +483,13 @@ void draw_focus(vw_gl *gl, const vw_scene *s)
   for (int i = 0; i < n; i++) {
     float ox, oy;
     tile_center(s, pass, tg[i], &ox, &oy);
-    gfx_arrow(&gl->g, cx, cy, ox, oy, th, WAITS);
+    gfx_arrow(g, cx, cy, ox, oy, th, WAITS);
   }
   n = ts_sched_waiters(s->sched, pass, id, tg);
   for (int i = 0; i < n; i++) {
     float ox, oy;
     tile_center(s, pass, tg[i], &ox, &oy);
-    gfx_arrow(&gl->g, ox, oy, cx, cy, th, WAITERS);
+    gfx_arrow(g, ox, oy, cx, cy, th, WAITERS);
   }
   /* Hazards: lines to the producers it read too early (the simulation's, so not here in the
    * device view, which marks wrong tiles instead). */
@@ -430,8 +499,9 @@ void draw_focus(vw_gl *gl, const vw_scene *s)
     if (hz[i].pass == pass && hz[i].consumer == id) {
       float ox, oy;
       tile_center(s, pass, hz[i].producer, &ox, &oy);
-      gfx_arrow(&gl->g, ox, oy, cx, cy, th, STATE_COLORS[4]);
+      gfx_arrow(g, ox, oy, cx, cy, th, STATE_COLORS[4]);
     }
+  gfx_unclip(g);
 }
 
 /* The output pane again where the hovered tile lies, with it highlighted: the same quad as

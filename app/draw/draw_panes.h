@@ -13,8 +13,12 @@ void draw_pane_key(vw_gl *gl, const vw_scene *s, int pane, const float *norm, vw
 void draw_pane(vw_gl *gl, const vw_scene *s, const vw_pane_key *k, const float *hover);
 /* The output pane again where the hovered tile lies, with it highlighted. */
 void draw_hover(vw_gl *gl, const vw_scene *s, const vw_pane_key *k);
-/* Dispatch indices in the output pane's tiles, where they fit. */
+/* Dispatch indices in the output pane's tiles, where they fit; under them the tile grid
+ * where its tiles are too small on screen for the shader's (every Nth line instead). */
 void draw_tile_labels(vw_gl *gl, const vw_scene *s);
+/* Whether the output shows the tile grid (on, over a run's overlay or the device's output),
+ * and its lines' spacing in tiles: every nx-th across and ny-th down (1: every tile's). */
+int draw_grid_step(const vw_scene *s, int *nx, int *ny);
 /* Pixel values in pane `pane`, zoomed in far enough. */
 void draw_pixel_values(vw_gl *gl, const vw_scene *s, int pane);
 /* The focused thread: its footprint, tile, dependencies, hazards and observed accesses. */

@@ -6,9 +6,10 @@
  * each element a finding names; the hovered group's footprint (what it read) on the input
  * pane and its tile on the output pane, as the built-in hover draws them; the watched pixel
  * (a click) marked in cyan and the work-groups that wrote it outlined in cyan; the title over
- * the output; the side panel: the file, the pass and its launch, the findings by kind, every
- * access of the watched pixel, the hovered group with its rectangles, record and findings,
- * the legend (its timeline, a Gantt chart: draw_timeline.c). Reads the scene (its plain_view
+ * the output; the side panel: the file, the pass and its launch, the findings by kind, the
+ * selected finding or line (draw_source.c, whose pane has the input's place when it is on),
+ * every access of the watched pixel, the hovered group with its rectangles, record, findings
+ * and (with the source pane) the lines that touched it, the legend (its timeline, a Gantt chart: draw_timeline.c). Reads the scene (its plain_view
  * through the const queries) and changes nothing of it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -18,6 +19,7 @@
 
 #include "colors.h"
 #include "draw_plain.h"
+#include "draw_source.h"
 #include "draw_text.h"
 
 static const gfx_color WATCH = { 0.15f, 0.95f, 1.0f, 1 }; /* the watched pixel, its writers */
@@ -404,13 +406,10 @@ static void panel_launch(vw_gl *gl, const vw_scene *s, float x, float *y, const 
     panel_line(gl, x, y, WHITE, "declared tile %dx%d, halo %d", ps->tile_w, ps->tile_h, ps->halo);
   else
     panel_line(gl, x, y, DIM, "no tile declared (tile=WxH halo=N)");
-  /* A shot names no device and no time (they differ between machines and runs). */
-  if (s->live) {
-    panel_line(gl, x, y, WHITE, "%.52s", pv->res->device);
+  /* A shot names no time (it differs between runs). */
+  draw_device_heading(gl, x, y, "device", pv->res->device);
+  if (s->live)
     panel_line(gl, x, y, WHITE, "observed run %.3f ms", L->ms);
-  } else {
-    panel_line(gl, x, y, DIM, "OpenCL (the device: --show-times)");
-  }
 }
 
 /* The findings of every pass by kind: accesses, and the lines that report them. */
@@ -554,6 +553,15 @@ static void panel_group(vw_gl *gl, const vw_scene *s, float x, float *y, uint32_
                G->wrote.x1, G->wrote.y0, G->wrote.y1, G->wrote.x1 - G->wrote.x0 + 1,
                G->wrote.y1 - G->wrote.y0 + 1);
   panel_record(gl, s, x, y, L, g);
+  int lines[12];
+  size_t nl = s->source.w > 0 ? plain_view_group_lines(pv, g, lines, 12) : 0;
+  if (nl) { /* with the source pane, whose gutter ticks them */
+    char ls[160];
+    size_t len = 0;
+    for (size_t i = 0; i < nl && i < 12 && len < sizeof ls; i++)
+      len += (size_t)snprintf(ls + len, sizeof ls - len, "%s%d", i ? ", " : "", lines[i]);
+    panel_line(gl, x, y, WHITE, "  lines that touched it: %s%s", ls, nl > 12 ? ", ..." : "");
+  }
   float bottom = r->y + r->h - LEGEND_H - 12;
   int n = 0;
   for (size_t i = 0; i < pv->res->nfindings; i++) {
@@ -659,6 +667,7 @@ void draw_plain_panel(vw_gl *gl, const vw_scene *s)
     panel_launch(gl, s, x, &y, pv);
     y += 6;
     panel_findings(gl, x, &y, pv);
+    draw_source_panel(gl, s, x, &y);
     if (pv->watch_x >= 0 || pv->res_watch_x >= 0) {
       y += 6;
       panel_watch(gl, r, x, &y, pv);

@@ -4,27 +4,102 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "colors.h"
 #include "draw_text.h"
 
+void text_fit_middle(const char *text, size_t fits, char *out, size_t n)
+{
+  size_t len = strlen(text);
+  if (len <= fits || fits < 8) {
+    snprintf(out, n, "%.*s", (int)(len <= fits ? len : fits), text);
+    return;
+  }
+  /* The start says what it is, the end which one: keep a little more of the start. */
+  size_t tail = (fits - 3) / 2, head = fits - 3 - tail;
+  snprintf(out, n, "%.*s...%s", (int)head, text, text + len - tail);
+}
+
+/* One line of text at (x, *y) unless it would pass the panel's bottom; *y moves down. */
+static float panel_put(vw_gl *gl, float x, float *y, gfx_color c, const char *text)
+{
+  float lh = (float)gl->g.font[FONT_UI].height;
+  float w = gl->panel_bottom > 0 && *y + lh > gl->panel_bottom ? 0 : gfx_text(&gl->g, FONT_UI, x, *y, c, text);
+  *y += lh;
+  return w;
+}
+
 float panel_line(vw_gl *gl, float x, float *y, gfx_color c, const char *fmt, ...)
 {
-  char buf[512];
+  char buf[512], line[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  /* Lines longer than the panel end in "..." */
   size_t fits = (size_t)((PANEL_TEXT_W) / (float)gl->g.font[FONT_UI].advance);
-  if (strlen(buf) > fits && fits > 3)
-    memcpy(buf + fits - 3, "...", 4);
+  size_t len = strlen(buf);
+  if (len <= fits)
+    return panel_put(gl, x, y, c, buf);
+  /* Too long: broken at the last space that leaves at least half a line, the rest indented
+   * on a second line (shortened in its middle if it is still too long). A line with no such
+   * space, or near the bottom of the inspector (where a second line would push the last ones
+   * out), is shortened in its middle. */
+  size_t cut = fits;
+  while (cut > fits / 2 && buf[cut] != ' ')
+    cut--;
   float lh = (float)gl->g.font[FONT_UI].height;
-  float w = gl->panel_bottom > 0 && *y + lh > gl->panel_bottom ? 0 : gfx_text(&gl->g, FONT_UI, x, *y, c, buf);
+  int room = gl->panel_bottom <= 0 || *y + 6 * lh <= gl->panel_bottom;
+  if (buf[cut] != ' ' || !room) {
+    text_fit_middle(buf, fits, line, sizeof line);
+    return panel_put(gl, x, y, c, line);
+  }
+  snprintf(line, sizeof line, "%.*s", (int)cut, buf);
+  float w = panel_put(gl, x, y, c, line);
+  const char *rest = buf + cut;
+  while (*rest == ' ')
+    rest++;
+  char more[520];
+  snprintf(more, sizeof more, "  %s", rest);
+  text_fit_middle(more, fits, line, sizeof line);
+  float w2 = panel_put(gl, x, y, c, line);
+  return w > w2 ? w : w2;
+}
+
+void draw_device_heading(vw_gl *gl, float x, float *y, const char *heading, const char *device)
+{
+  char name[320], platform[320] = "", line[320];
+  const char *label = getenv("TILESCOPE_DEVICE_LABEL"); /* goldens shot on another machine */
+  snprintf(name, sizeof name, "%s", label && *label ? label : device);
+  /* The worker's words are "NAME (PLATFORM)": apart, each is shorter than the two. */
+  char *open = strrchr(name, '(');
+  size_t n = strlen(name);
+  if (open && open > name + 1 && open[-1] == ' ' && name[n - 1] == ')') {
+    snprintf(platform, sizeof platform, "%.*s", (int)(name + n - 1 - open - 1), open + 1);
+    open[-1] = 0;
+  }
+  int adv = gl->g.font[FONT_UI].advance;
+  size_t fits = (size_t)(PANEL_TEXT_W / (float)adv);
+  float lh = (float)gl->g.font[FONT_UI].height;
+  /* Beside the heading: the platform, or a name without one ("CPU model") where it fits. */
+  size_t room = fits > strlen(heading) + 3 ? fits - strlen(heading) - 3 : 0;
+  int one_line = !platform[0] && strlen(name) <= room;
+  if (gl->panel_bottom <= 0 || *y + lh <= gl->panel_bottom) {
+    float w = gfx_text(&gl->g, FONT_UI, x, *y, ACCENT, heading) + 3 * (float)adv;
+    if (one_line) {
+      gfx_text(&gl->g, FONT_UI, x + w, *y, WHITE, name);
+    } else if (platform[0] && room >= 8) {
+      text_fit_middle(platform, room, line, sizeof line);
+      gfx_text(&gl->g, FONT_UI, x + w, *y, DIM, line);
+    }
+  }
   *y += lh;
-  return w;
+  if (one_line)
+    return;
+  text_fit_middle(name, fits, line, sizeof line);
+  panel_line(gl, x, y, WHITE, "%s", line);
 }
 
 int panel_wrap_font(vw_gl *gl, int font, float x, float *y, float bottom, gfx_color c,
@@ -80,6 +155,8 @@ void draw_help(vw_gl *gl, const vw_scene *s)
     "c C        cost per thread up / down", "b          back end: OpenCL / CPU model",
     "d          device view / simulated view", "D          the adversary of device runs: on / off",
     "tab        a plain kernel's next pass",
+    "l          a plain kernel's source pane",
+    "n N        its next / previous finding",
     "x          split: two schedules side by side",
     "r          reload the kernels",    "o O        overlay: state order depth slot observed",
     "g          tile grid",             "f 1        fit / one to one",

@@ -137,6 +137,21 @@ static void build_gantt(vw_gl *gl, const vw_scene *s, int W, int H)
   gl->gantt_h = H;
 }
 
+/* The first of n texts that fits w pixels in `font`, drawn at (x, y) (the last cut to w
+ * where none does): a row says as much as the timeline's width has room for, and never runs
+ * on into the panel. Returns where it ends. */
+static float text_first_fit(vw_gl *gl, int font, float x, float y, float w, gfx_color c,
+                            const char *const *texts, int n)
+{
+  int i = 0;
+  while (i < n - 1 && (float)gfx_text_width(&gl->g, font, texts[i]) > w)
+    i++;
+  int fits = (int)(w / (float)gl->g.font[font].advance);
+  char line[600];
+  snprintf(line, sizeof line, "%.*s", fits > 0 ? fits : 0, texts[i]);
+  return x + gfx_text(&gl->g, font, x, y, c, line);
+}
+
 /* The transient status message at the right of the timeline's header row, which ends at
  * header_end: smaller and over a background where it would run into the header. */
 static void draw_status(vw_gl *gl, const vw_scene *s, float header_end)
@@ -216,21 +231,29 @@ static void draw_dev_timeline(vw_gl *gl, const vw_scene *s, int layer)
   draw_fmt_dev_time(d, now, tn, sizeof tn);
   draw_fmt_dev_time(d, d->t_end, tend, sizeof tend);
   const uint32_t *c = s->dev_counts;
-  char hdr[256];
-  if (d->pass[s->pass].lookback) /* published: in flight, its aggregate out */
-    snprintf(hdr, sizeof hdr, "device time %s of %s   in flight %u (%u published), %u done   %s",
-             tn, tend, c[1] + c[2] + c[VW_DEV_PUBLISHED], c[VW_DEV_PUBLISHED], c[3],
-             s->playing ? "playing" : "paused");
-  else
-    snprintf(hdr, sizeof hdr, "device time %s of %s   in flight %u (%u waiting), %u done   %s",
-             tn, tend, c[1] + c[2], c[1], c[3], s->playing ? "playing" : "paused");
-  gfx_text(&gl->g, FONT_UI, r->x + 10, r->y + 8, WHITE, hdr);
-  gfx_textf(&gl->g, FONT_SMALL, gx, ly + lh + 5, DIM,
-            "groups in flight: green past their wait, brown waiting; below, one lane per %s (%d)%s; "
-            "click or drag to scrub",
-            vw_dev_has_units(d) ? "compute unit" : "logical lane", d->lanes,
-            d->clock_ns ? "" : ", logical clock");
-  draw_status(gl, s, r->x + 10 + (float)gfx_text_width(&gl->g, FONT_UI, hdr));
+  /* The whole header where it fits, shorter ones in a narrow window. */
+  char hdr[4][256], counts[128];
+  int lookback = d->pass[s->pass].lookback; /* published: in flight, its aggregate out */
+  uint32_t flight = c[1] + c[2] + (lookback ? c[VW_DEV_PUBLISHED] : 0);
+  snprintf(counts, sizeof counts, "in flight %u (%u %s), %u done", flight,
+           lookback ? c[VW_DEV_PUBLISHED] : c[1], lookback ? "published" : "waiting", c[3]);
+  snprintf(hdr[0], sizeof hdr[0], "device time %s of %s   %s   %s", tn, tend, counts,
+           s->playing ? "playing" : "paused");
+  snprintf(hdr[1], sizeof hdr[1], "device time %s of %s   %s", tn, tend, counts);
+  snprintf(hdr[2], sizeof hdr[2], "%s of %s   %s", tn, tend, counts);
+  snprintf(hdr[3], sizeof hdr[3], "%s of %s   %u in flight, %u done", tn, tend, flight, c[3]);
+  const char *const hdrs[4] = { hdr[0], hdr[1], hdr[2], hdr[3] };
+  float end = text_first_fit(gl, FONT_UI, r->x + 10, r->y + 8, r->w - 20, WHITE, hdrs, 4);
+  char foot[2][256];
+  const char *lanes = vw_dev_has_units(d) ? "compute unit" : "logical lane";
+  snprintf(foot[0], sizeof foot[0],
+           "groups in flight: green past their wait, brown waiting; below, one lane per %s (%d)%s; "
+           "click or drag to scrub", lanes, d->lanes, d->clock_ns ? "" : ", logical clock");
+  snprintf(foot[1], sizeof foot[1], "in flight: green past their wait, brown waiting; a lane per %s (%d)",
+           lanes, d->lanes);
+  const char *const foots[2] = { foot[0], foot[1] };
+  text_first_fit(gl, FONT_SMALL, gx, ly + lh + 5, gw, DIM, foots, 2);
+  draw_status(gl, s, end);
 }
 
 /* The timeline; layer 0 is what changes only with the run (the frame cache keeps it: the
@@ -273,13 +296,17 @@ void draw_timeline(vw_gl *gl, const vw_scene *sc, int layer)
     gfx_rect(&gl->g, cx - 1, gy - 6, 2, gh + 12, WHITE);
     uint32_t res, run;
     ts_sched_occupancy(s, tick, &res, &run);
-    char hdr[256];
-    snprintf(hdr, sizeof hdr,
+    char hdr[3][256];
+    snprintf(hdr[0], sizeof hdr[0],
              "tick %" PRId64 " of %" PRId64 "   running %u, resident %u of %d slots   %s %d ticks/s",
              tick, s->length, run, res, s->params.slots, sc->playing ? "playing" : "paused",
              sc->speed);
-    gfx_text(&gl->g, FONT_UI, r->x + 10, r->y + 8, WHITE, hdr);
-    header_end = r->x + 10 + (float)gfx_text_width(&gl->g, FONT_UI, hdr);
+    snprintf(hdr[1], sizeof hdr[1], "tick %" PRId64 " of %" PRId64 "   running %u, resident %u of %d",
+             tick, s->length, run, res, s->params.slots);
+    snprintf(hdr[2], sizeof hdr[2], "tick %" PRId64 "/%" PRId64 "   %u running", tick, s->length,
+             run);
+    const char *const hdrs[3] = { hdr[0], hdr[1], hdr[2] };
+    header_end = text_first_fit(gl, FONT_UI, r->x + 10, r->y + 8, r->w - 20, WHITE, hdrs, 3);
     gfx_text(&gl->g, FONT_SMALL, gx, gy + gh + 4, DIM,
              "occupancy: green running, brown resident and waiting; click or drag to scrub");
   }
@@ -509,17 +536,21 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
   float cx = gantt_x(&c, t);
   gfx_rect(&gl->g, cx - 1, c.gy - 6, 2, c.gh + 12, WHITE);
 
-  char hdr[256], never[48] = "";
+  char hdr[3][256], never[48] = "";
   if (c.n < L->ngroups_all)
     snprintf(never, sizeof never, ", %u never started", L->ngroups_all - c.n);
-  snprintf(hdr, sizeof hdr, "tick %u of %u   %u running (%u past a barrier), %u done of %u "
-           "work-groups%s   %s %d ticks/s", t, c.ticks, count[PV_RUNNING] + count[PV_PAST_BARRIER],
-           count[PV_PAST_BARRIER], count[PV_DONE], L->ngroups_all, never,
-           s->playing ? "playing" : "paused", s->speed);
-  if (s->split_side) /* half the timeline: the counts alone */
-    snprintf(hdr, sizeof hdr, "tick %u of %u   %u running, %u done of %u%s", t, c.ticks,
-             count[PV_RUNNING] + count[PV_PAST_BARRIER], count[PV_DONE], L->ngroups_all, never);
-  text_cut(gl, FONT_UI, r->x + 10, r->y + 8, r->w - 20, WHITE, hdr);
+  uint32_t running = count[PV_RUNNING] + count[PV_PAST_BARRIER];
+  snprintf(hdr[0], sizeof hdr[0], "tick %u of %u   %u running (%u past a barrier), %u done of %u "
+           "work-groups%s   %s %d ticks/s", t, c.ticks, running, count[PV_PAST_BARRIER],
+           count[PV_DONE], L->ngroups_all, never, s->playing ? "playing" : "paused", s->speed);
+  snprintf(hdr[1], sizeof hdr[1], "tick %u of %u   %u running (%u past a barrier), %u of %u done%s",
+           t, c.ticks, running, count[PV_PAST_BARRIER], count[PV_DONE], L->ngroups_all, never);
+  /* and half the timeline (the split view's): the counts alone */
+  snprintf(hdr[2], sizeof hdr[2], "tick %u of %u   %u running, %u done of %u%s", t, c.ticks,
+           running, count[PV_DONE], L->ngroups_all, never);
+  const char *const hdrs[3] = { hdr[0], hdr[1], hdr[2] };
+  float end = text_first_fit(gl, FONT_UI, r->x + 10, r->y + 8, r->w - 20, WHITE,
+                             hdrs + (s->split_side ? 2 : 0), s->split_side ? 1 : 3);
   char rows[80], foot[900];
   if (c.by_ticket)
     snprintf(rows, sizeof rows, "a row each, by start");
@@ -541,7 +572,7 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
     snprintf(foot, sizeof foot, "%s: %s", s->label, rows);
   text_cut(gl, FONT_SMALL, c.gx, c.gy + c.gh + 4, c.gw, DIM, foot);
   if (s->split_side != 2)
-    draw_status(gl, s, r->x + 10 + (float)gfx_text_width(&gl->g, FONT_UI, hdr));
+    draw_status(gl, s, end);
   free(c.keys);
   free(c.lane);
 }

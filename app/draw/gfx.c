@@ -189,6 +189,21 @@ void gfx_begin(gfx *g, int w, int h)
   g->screen_w = w;
   g->screen_h = h;
   g->nverts = 0;
+  g->clipping = 0;
+}
+
+void gfx_clip(gfx *g, float x, float y, float w, float h)
+{
+  g->clipping = 1;
+  g->clip[0] = x;
+  g->clip[1] = y;
+  g->clip[2] = x + w;
+  g->clip[3] = y + h;
+}
+
+void gfx_unclip(gfx *g)
+{
+  g->clipping = 0;
 }
 
 static void push(gfx *g, float x, float y, float u, float v, gfx_color c)
@@ -212,11 +227,70 @@ static void push(gfx *g, float x, float y, float u, float v, gfx_color c)
   p[7] = c.a;
 }
 
+/* A vertex being clipped: position and atlas coordinates. */
+typedef struct clip_vert {
+  float x, y, u, v;
+} clip_vert;
+
+/* Cuts polygon in (n vertices) by the half-plane where coordinate `axis` (0 x, 1 y) is at
+ * least (keep_above) or at most `at`; returns the vertex count of out. */
+static int clip_edge(const clip_vert *in, int n, int axis, float at, int keep_above,
+                     clip_vert *out)
+{
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    const clip_vert *a = &in[i], *b = &in[(i + 1) % n];
+    float da = (axis ? a->y : a->x) - at, db = (axis ? b->y : b->x) - at;
+    if (!keep_above) {
+      da = -da;
+      db = -db;
+    }
+    if (da >= 0)
+      out[m++] = *a;
+    if ((da >= 0) != (db >= 0)) {
+      float t = da / (da - db);
+      out[m++] = (clip_vert){ a->x + (b->x - a->x) * t, a->y + (b->y - a->y) * t,
+                              a->u + (b->u - a->u) * t, a->v + (b->v - a->v) * t };
+    }
+  }
+  return m;
+}
+
+/* A triangle into the batch, cut to the clip rectangle while there is one. */
+static void tri_uv(gfx *g, clip_vert a, clip_vert b, clip_vert c, gfx_color col)
+{
+  const float *r = g->clip;
+  int inside = !g->clipping;
+  if (!inside) {
+    float x0 = fminf(a.x, fminf(b.x, c.x)), x1 = fmaxf(a.x, fmaxf(b.x, c.x));
+    float y0 = fminf(a.y, fminf(b.y, c.y)), y1 = fmaxf(a.y, fmaxf(b.y, c.y));
+    if (x1 <= r[0] || x0 >= r[2] || y1 <= r[1] || y0 >= r[3])
+      return;
+    inside = x0 >= r[0] && x1 <= r[2] && y0 >= r[1] && y1 <= r[3];
+  }
+  if (inside) {
+    push(g, a.x, a.y, a.u, a.v, col);
+    push(g, b.x, b.y, b.u, b.v, col);
+    push(g, c.x, c.y, c.u, c.v, col);
+    return;
+  }
+  /* A triangle cut by four edges has at most seven vertices. */
+  clip_vert p[8] = { a, b, c }, q[8];
+  int n = clip_edge(p, 3, 0, r[0], 1, q);
+  n = clip_edge(q, n, 0, r[2], 0, p);
+  n = clip_edge(p, n, 1, r[1], 1, q);
+  n = clip_edge(q, n, 1, r[3], 0, p);
+  for (int i = 1; i + 1 < n; i++) {
+    push(g, p[0].x, p[0].y, p[0].u, p[0].v, col);
+    push(g, p[i].x, p[i].y, p[i].u, p[i].v, col);
+    push(g, p[i + 1].x, p[i + 1].y, p[i + 1].u, p[i + 1].v, col);
+  }
+}
+
 void gfx_tri(gfx *g, float x0, float y0, float x1, float y1, float x2, float y2, gfx_color c)
 {
-  push(g, x0, y0, -1, -1, c);
-  push(g, x1, y1, -1, -1, c);
-  push(g, x2, y2, -1, -1, c);
+  tri_uv(g, (clip_vert){ x0, y0, -1, -1 }, (clip_vert){ x1, y1, -1, -1 },
+         (clip_vert){ x2, y2, -1, -1 }, c);
 }
 
 void gfx_rect(gfx *g, float x, float y, float w, float h, gfx_color c)
@@ -288,12 +362,10 @@ float gfx_text(gfx *g, int font, float x, float y, gfx_color c, const char *s)
     int i = (int)ch - 32;
     if (f->gw[i] > 0) {
       float gx = roundf(x), gy = roundf(y), w = (float)f->gw[i], h = (float)f->gh[i];
-      push(g, gx, gy, f->u0[i], f->v0[i], c);
-      push(g, gx + w, gy, f->u1[i], f->v0[i], c);
-      push(g, gx + w, gy + h, f->u1[i], f->v1[i], c);
-      push(g, gx, gy, f->u0[i], f->v0[i], c);
-      push(g, gx + w, gy + h, f->u1[i], f->v1[i], c);
-      push(g, gx, gy + h, f->u0[i], f->v1[i], c);
+      clip_vert q0 = { gx, gy, f->u0[i], f->v0[i] }, q1 = { gx + w, gy, f->u1[i], f->v0[i] },
+                q2 = { gx + w, gy + h, f->u1[i], f->v1[i] }, q3 = { gx, gy + h, f->u0[i], f->v1[i] };
+      tri_uv(g, q0, q1, q2, c);
+      tri_uv(g, q0, q2, q3, c);
     }
     x += (float)f->advance;
   }

@@ -1,6 +1,7 @@
 /* OpenGL helpers for the drawing: shader programs read from the shaders folder at run time,
  * and one batch of screen-space triangles for panels, lines, arrows and text (glyphs from an
- * SDL2_ttf atlas of a monospaced font at two sizes). The app's GL calls all live in draw/:
+ * SDL2_ttf atlas of a monospaced font at two sizes), cut to a rectangle (a pane) while one is
+ * set. The app's GL calls all live in draw/:
  * here, in gl_resources.c (textures, framebuffers, reading a frame back), phase.c (the
  * profile's waits) and the drawing (draw_*.c); the viewer makes none. */
 #ifndef TS_APP_GFX_H
@@ -28,6 +29,9 @@ typedef struct gfx {
   size_t nverts, cap;
   gfx_font font[FONT_COUNT];
   int screen_w, screen_h;
+  /* While clipping: what is added to the batch is cut to x0, y0, x1, y1 (gfx_clip). */
+  int clipping;
+  float clip[4];
 } gfx;
 
 /* Loads shaders from shaders_dir and the font; on failure writes one line to err. */
@@ -36,6 +40,10 @@ void gfx_free(gfx *g);
 void gfx_begin(gfx *g, int w, int h);
 /* Draws and empties the batch. */
 void gfx_flush(gfx *g);
+/* Until gfx_unclip (or the next gfx_begin), what is added to the batch is cut to the screen
+ * rectangle x, y, w, h: a pane's drawing stays in its pane however the batch is flushed. */
+void gfx_clip(gfx *g, float x, float y, float w, float h);
+void gfx_unclip(gfx *g);
 
 void gfx_rect(gfx *g, float x, float y, float w, float h, gfx_color c);
 void gfx_frame(gfx *g, float x, float y, float w, float h, float t, gfx_color c);

@@ -92,7 +92,7 @@ typedef struct vw_gl {
   float *gantt_flight;
   float gantt_peak;
   float panel_bottom;   /* panel_line draws nothing below this (0: no limit): the inspector
-                         * stops above the legend */
+                         * stops above the legend (near it, long lines keep to one) */
   vw_run_tex run[2];    /* the run shown; in the split view the left's, and the right's */
   vw_phases ph;
 } vw_gl;

@@ -113,6 +113,14 @@ const ts_grec *scene_dev_rec(const vw_scene *s, int p, uint32_t id)
   return &s->dev->pass[p].rec[s->sched->pass[p].t[id].dispatch];
 }
 
+const ts_plain_finding *scene_finding(const vw_scene *s)
+{
+  const ts_plain_result *r = s->plain ? s->plain->res : NULL;
+  if (!r || s->src_finding < 0 || (size_t)s->src_finding >= r->nfindings)
+    return NULL;
+  return &r->findings[s->src_finding];
+}
+
 void scene_obs_why_not(const vw_scene *s, char *buf, size_t n)
 {
   const ts_kctx *k = s->run ? ts_run_kctx(s->run) : NULL;

@@ -115,6 +115,11 @@ typedef struct vw_scene {
    * 0..plain_view_ticks (the viewer's tick, clamped). */
   const plain_view *plain;
   uint32_t plain_tick;
+  /* Its source pane (draw_source.c): where (w 0: not shown, the input pane then has its
+   * place), the finding selected (-1 none: scene_finding checks it against the result), the
+   * source line selected (0 none), the first line shown (0: where the selection puts it). */
+  vw_rect source;
+  int src_finding, src_line, src_top;
   /* The split view: which half this is (0: no split, 1 the left, 2 the right), the right
    * half's scene (of the left's only), the spec as given and whether it is the device's
    * run, what tells this half from the other (the settings the spec changes), whether this
@@ -140,6 +145,8 @@ void scene_rect_to_screen(const vw_scene *s, int pane, ts_rect r, float *x, floa
 const uint8_t *scene_out_px(const vw_scene *s, int x, int y);
 /* The device's record of thread `id` of pass p (tickets are dispatch indices). */
 const ts_grec *scene_dev_rec(const vw_scene *s, int p, uint32_t id);
+/* A plain kernel's selected finding, or NULL (none, or not of the result shown). */
+const ts_plain_finding *scene_finding(const vw_scene *s);
 /* Why there is no observation to show, for the panel; "" when there is one. */
 void scene_obs_why_not(const vw_scene *s, char *buf, size_t n);
 

@@ -3,7 +3,10 @@
  * with the largest squared error first, so that the few saturated colours of the overlay
  * (hazard red, the ramp) keep entries of their own beside the image's many greys. Each entry
  * is the exact mean of the pixels it stands for. Everything is integer or a fixed sequence
- * of double operations: the same frames give the same file. */
+ * of double operations: the same frames give the same file. Captions are drawn once each, at
+ * the end, into the strip that every frame then gets under it. */
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_ttf.h>
 #include <errno.h>
 #include <gif_lib.h>
 #include <stdio.h>
@@ -13,7 +16,7 @@
 #include "anim.h"
 #include "ts_file.h"
 
-enum { NBINS = 1 << 15, TRANSPARENT = 255, MAX_COLOURS = 255 };
+enum { NBINS = 1 << 15, TRANSPARENT = 255, MAX_COLOURS = 255, CAPTION_BYTES = 320 };
 /* The kept frames' memory, at two bytes a pixel. */
 #define ANIM_MAX_BYTES ((size_t)1 << 30)
 
@@ -22,6 +25,10 @@ struct anim {
   int n, cap;
   uint16_t **frame;   /* per frame, per pixel: the colour's 5-5-5 bin */
   int *delay;
+  int *caption;       /* per frame: its caption's index in text, or -1 */
+  char **text;        /* the captions, each once */
+  int ntext, cur;     /* cur: the caption of frames added from now on, or -1 */
+  int strip;          /* rows of the caption strip once added (anim_write) */
   uint64_t count[NBINS], sum[NBINS][3];
 };
 
@@ -47,6 +54,7 @@ anim *anim_create(int src_w, int src_h, int out_w, int out_h)
     a->sh = src_h;
     a->w = out_w;
     a->h = out_h;
+    a->cur = -1;
   }
   return a;
 }
@@ -59,12 +67,40 @@ void anim_destroy(anim *a)
     free(a->frame[i]);
   free(a->frame);
   free(a->delay);
+  free(a->caption);
+  for (int i = 0; i < a->ntext; i++)
+    free(a->text[i]);
+  free(a->text);
   free(a);
 }
 
 int anim_frames(const anim *a)
 {
   return a->n;
+}
+
+int anim_caption(anim *a, const char *text)
+{
+  if (!text || !*text) {
+    a->cur = -1;
+    return 1;
+  }
+  for (int i = 0; i < a->ntext; i++)
+    if (strcmp(a->text[i], text) == 0) {
+      a->cur = i;
+      return 1;
+    }
+  char **t = realloc(a->text, (size_t)(a->ntext + 1) * sizeof *t), *copy = malloc(strlen(text) + 1);
+  if (t)
+    a->text = t;
+  if (!t || !copy) {
+    free(copy);
+    return 0;
+  }
+  strcpy(copy, text);
+  a->text[a->ntext] = copy;
+  a->cur = a->ntext++;
+  return 1;
 }
 
 int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n)
@@ -78,11 +114,14 @@ int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n)
     if (f)
       a->frame = f;
     int *d = f ? realloc(a->delay, (size_t)cap * sizeof *d) : NULL;
-    if (!d) {
+    if (d)
+      a->delay = d;
+    int *c = d ? realloc(a->caption, (size_t)cap * sizeof *c) : NULL;
+    if (!c) {
       snprintf(err, n, "out of memory for the animation's frames");
       return 0;
     }
-    a->delay = d;
+    a->caption = c;
     a->cap = cap;
   }
   uint16_t *f = malloc(px * sizeof *f);
@@ -111,6 +150,7 @@ int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n)
     }
   }
   a->frame[a->n] = f;
+  a->caption[a->n] = a->cur;
   a->delay[a->n++] = delay_cs < 2 ? 2 : delay_cs > 65535 ? 65535 : delay_cs;
   return 1;
 }
@@ -226,6 +266,130 @@ static int make_palette(const anim *a, GifColorType *pal, uint8_t *lut)
   return nb;
 }
 
+/* ---- the caption strip ---- */
+
+/* The text's first len bytes fit in avail pixels of the font (a "..." after them with dots). */
+static int text_fits(TTF_Font *font, const char *s, size_t len, int dots, int avail)
+{
+  char buf[CAPTION_BYTES + 8];
+  int w = 0, h = 0;
+  snprintf(buf, sizeof buf, "%.*s%s", (int)len, s, dots ? "..." : "");
+  return TTF_SizeUTF8(font, buf, &w, &h) == 0 && w <= avail;
+}
+
+/* One line of text, centred at row y0 of the strip's coverage mask (w wide, sh rows). */
+static void draw_line(TTF_Font *font, const char *s, size_t len, int dots, uint8_t *mask, int w,
+                      int sh, int y0)
+{
+  char buf[CAPTION_BYTES + 8];
+  snprintf(buf, sizeof buf, "%.*s%s", (int)len, s, dots ? "..." : "");
+  if (!buf[0])
+    return;
+  SDL_Surface *t = TTF_RenderUTF8_Blended(font, buf, (SDL_Color){ 255, 255, 255, 255 });
+  SDL_Surface *c = t ? SDL_ConvertSurfaceFormat(t, SDL_PIXELFORMAT_ARGB8888, 0) : NULL;
+  for (int y = 0; c && y < c->h; y++)
+    for (int x = 0; x < c->w; x++) {
+      int mx = (w - c->w) / 2 + x, my = y0 + y;
+      if (mx < 0 || mx >= w || my < 0 || my >= sh)
+        continue;
+      uint32_t px = ((const uint32_t *)((const uint8_t *)c->pixels + (size_t)y * (size_t)c->pitch))[x];
+      mask[(size_t)my * (size_t)w + (size_t)mx] = (uint8_t)(px >> 24);
+    }
+  SDL_FreeSurface(c);
+  SDL_FreeSurface(t);
+}
+
+/* A caption over at most two lines, broken at blanks (a word too long for a line is cut at a
+ * character), the second ending in "..." when the rest does not fit. */
+static void draw_caption(TTF_Font *font, const char *s, uint8_t *mask, int w, int sh, int line)
+{
+  int avail = w - 16 > 8 ? w - 16 : 8;
+  for (int l = 0; l < 2; l++) {
+    while (*s == ' ')
+      s++;
+    size_t len = strlen(s), best = 0;
+    if (!len)
+      return;
+    int last = l == 1 && !text_fits(font, s, len, 0, avail);
+    for (size_t k = 1; k <= len; k++) {
+      if (k < len && ((unsigned char)s[k] & 0xC0) == 0x80)
+        continue; /* inside a character */
+      int fits = text_fits(font, s, k, last, avail);
+      if (fits && (last || k == len || s[k] == ' '))
+        best = k;
+      else if (!fits)
+        break;
+    }
+    if (best == 0) /* one word wider than the line: as much of it as fits */
+      for (size_t k = 1; k <= len && text_fits(font, s, k, last, avail); k++)
+        if (k == len || ((unsigned char)s[k] & 0xC0) != 0x80)
+          best = k;
+    draw_line(font, s, best, last, mask, w, sh, 4 + l * line);
+    s += best ? best : len;
+  }
+}
+
+/* When a frame has a caption, every frame gets a strip under it: the panel's grey, and the
+ * caption (if it has one) in white. Its pixels join the histogram, as the frames' do. */
+static int add_strip(anim *a, char *err, size_t n)
+{
+  int any = 0;
+  for (int i = 0; i < a->n; i++)
+    any |= a->caption[i] >= 0;
+  if (!any || a->strip)
+    return 1;
+  const char *path = getenv("TILESCOPE_FONT");
+  if (!path || !*path)
+    path = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  int size = a->h / 32 < 11 ? 11 : a->h / 32 > 26 ? 26 : a->h / 32;
+  TTF_Font *font = (TTF_WasInit() || TTF_Init() == 0) ? TTF_OpenFont(path, size) : NULL;
+  if (!font) {
+    snprintf(err, n, "the captions' font '%s': %s", path, TTF_GetError());
+    return 0;
+  }
+  int line = TTF_FontLineSkip(font), sh = 2 * line + 8, w = a->w;
+  size_t strip_px = (size_t)w * (size_t)sh;
+  uint8_t *mask = calloc(strip_px * (size_t)a->ntext + 1, 1);
+  if (a->h + sh > 65535 || !anim_fits(w, a->h + sh, a->n, err, n) || !mask) {
+    if (a->h + sh > 65535 || !mask)
+      snprintf(err, n, "no room for the captions' strip under %dx%d frames", w, a->h);
+    free(mask);
+    TTF_CloseFont(font);
+    return 0;
+  }
+  for (int c = 0; c < a->ntext; c++)
+    draw_caption(font, a->text[c], mask + strip_px * (size_t)c, w, sh, line);
+  TTF_CloseFont(font);
+  static const int bg[3] = { 33, 36, 43 }, rule[3] = { 52, 56, 66 };
+  size_t px = (size_t)w * (size_t)a->h;
+  for (int i = 0; i < a->n; i++) {
+    uint16_t *f = realloc(a->frame[i], (px + strip_px) * sizeof *f);
+    if (!f) {
+      free(mask);
+      snprintf(err, n, "out of memory for the captions' strip");
+      return 0;
+    }
+    a->frame[i] = f;
+    const uint8_t *m = a->caption[i] >= 0 ? mask + strip_px * (size_t)a->caption[i] : NULL;
+    for (size_t p = 0; p < strip_px; p++) {
+      uint32_t cov = m ? m[p] : 0, rgb[3];
+      for (int k = 0; k < 3; k++) {
+        int base = p < (size_t)w ? rule[k] : bg[k];
+        rgb[k] = (uint32_t)(base + ((255 - base) * (int)cov + 127) / 255);
+      }
+      uint16_t bin = (uint16_t)((rgb[0] >> 3) << 10 | (rgb[1] >> 3) << 5 | rgb[2] >> 3);
+      f[px + p] = bin;
+      a->count[bin]++;
+      for (int k = 0; k < 3; k++)
+        a->sum[bin][k] += rgb[k];
+    }
+  }
+  free(mask);
+  a->h += sh;
+  a->strip = sh;
+  return 1;
+}
+
 /* ---- writing ---- */
 
 static int put(GifFileType *g, const GifByteType *buf, int len)
@@ -278,6 +442,8 @@ int anim_write(anim *a, const char *path, char *err, size_t n)
     snprintf(err, n, "%s: no frames to write", path);
     return 0;
   }
+  if (!add_strip(a, err, n))
+    return 0;
   GifColorType pal[256];
   uint8_t *lut = calloc(NBINS, 1), *row = malloc((size_t)a->w);
   memset(pal, 0, sizeof pal);

@@ -3,7 +3,9 @@
  * kept; at the end one palette of at most 255 colours is chosen for all of them (a median cut
  * on a 5-bit-per-channel histogram, deterministic: the same frames give the same bytes) and
  * the GIF is written through giflib, each frame as the rectangle that changed since the one
- * before, unchanged pixels transparent. Knows nothing of SDL or GL. */
+ * before, unchanged pixels transparent. A frame may carry a caption (a script's `caption`):
+ * then every frame gets a strip under it with its caption's text, drawn with SDL2_ttf in the
+ * viewer's font (TILESCOPE_FONT); nothing else here knows SDL, and nothing GL. */
 #ifndef TS_APP_ANIM_H
 #define TS_APP_ANIM_H
 
@@ -23,6 +25,8 @@ int anim_fits(int out_w, int out_h, long long nframes, char *err, size_t n);
  * Returns 0, with a line in err, when the frames would take too much memory. */
 int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n);
 int anim_frames(const anim *a);
+/* The caption of the frames added from now on ("" or NULL: none). Returns 0 without memory. */
+int anim_caption(anim *a, const char *text);
 /* Writes the GIF (a temporary file, renamed once whole). Returns 0 with a line in err. */
 int anim_write(anim *a, const char *path, char *err, size_t n);
 

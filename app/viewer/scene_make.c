@@ -148,6 +148,10 @@ void viewer_scene(viewer *v, vw_scene *s, vw_scene *right)
   if (v->plain) {
     int64_t n = plain_view_ticks(v->plain);
     s->plain_tick = (uint32_t)(v->tick < 0 ? 0 : v->tick > n ? n : v->tick);
+    viewer_source_pane(v, &s->source);
+    s->src_finding = v->src_finding;
+    s->src_line = v->src_line;
+    s->src_top = v->src_top;
   }
 
   s->split_side = v->split_side;

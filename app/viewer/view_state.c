@@ -60,12 +60,26 @@ void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect
     left = right = v->split_side == 1 ? left : right;
   if (pane_in)
     *pane_in = left;
+  if (pane_in && viewer_source_pane(v, NULL))
+    pane_in->w = 0; /* the source pane has its place */
   if (pane_out)
     *pane_out = right;
   if (panel)
     *panel = (vw_rect){ panes_w, 0, PANEL_W, h };
   if (timeline)
     *timeline = (vw_rect){ 0, panes_h, panes_w, h - panes_h };
+}
+
+int viewer_source_pane(const viewer *v, vw_rect *r)
+{
+  if (!v->source || !v->plain || v->plain2 || v->split_side)
+    return 0;
+  if (r) {
+    float panes_w = (float)v->width - PANEL_W;
+    float panes_h = (float)v->height - TIMELINE_H;
+    *r = (vw_rect){ 0, 0, floorf(panes_w / 2) - 1, panes_h };
+  }
+  return 1;
 }
 
 int64_t viewer_run_length(const viewer *v)

@@ -101,6 +101,11 @@ typedef struct viewer {
   /* Its split view (--split order=ORDER): the same kernel observed in that order, drawn in
    * the right half at the same tick (clamped to its own ticks); NULL without one. */
   struct plain_view *plain2;
+  /* Its source pane (--source, l: draw_source.c), in the input pane's place, and what is
+   * selected: a finding (n N, a click on its line or its entry; -1 none), a source line (a
+   * click; 0 none), the first line shown (0: where the selection puts it), and a finding
+   * asked for before the result came (--select-finding: -1 none). */
+  int source, src_finding, src_line, src_top, src_pending;
 
   /* the device view */
   int devview;          /* asked for: shown whenever the run has a device result */
@@ -131,6 +136,9 @@ typedef struct viewer {
  * timeline; any may be NULL. */
 void viewer_layout(const viewer *v, vw_rect *pane_in, vw_rect *pane_out, vw_rect *panel,
                    vw_rect *timeline);
+/* Whether the source pane is shown (asked for, of a plain kernel, not in its split view), and
+ * where: the input pane's place, which then has none (viewer_layout's pane_in is 0 wide). */
+int viewer_source_pane(const viewer *v, vw_rect *r);
 /* The device result shown: the run's, when the device view is on and there is one; else NULL. */
 const ts_dev_run *viewer_dev(const viewer *v);
 /* The device time shown, clamped to the run (0 without a device result shown). */

@@ -19,6 +19,7 @@
 #include "viewer_control.h"
 #include "viewer_input.h"
 #include "viewer_shot.h"
+#include "viewer_source.h"
 #include "viewer_split.h"
 
 /* The newest mtime of the kernel files the window builds: the kernels folder's *.cl, and
@@ -60,6 +61,7 @@ static int pick_up_plain(viewer *v)
   if (!plain_view_pick_up(v->plain))
     return second;
   viewer_plain_retick(v, end);
+  viewer_source_picked(v);
   if (v->plain->error[0]) {
     char line[sizeof v->plain->error + 64];
     snprintf(line, sizeof line, "%s%s", v->plain->error,
@@ -114,6 +116,9 @@ viewer *viewer_create(const vw_options *o)
   v->mode = o->mode;
   v->tile_grid = 1;
   v->help = o->help;
+  v->source = o->source;
+  v->src_finding = -1;
+  v->src_pending = o->select_finding - 1;
   v->set = o->set;
   v->devview = o->devview;
   v->dev_pct = o->dev_pct;

@@ -6,7 +6,8 @@
  * schedule run by the device, or a saved record): the device view shows it beside the
  * simulated one, scrubbed in device time on the window's side alone.
  * The viewer's files call one way, each through the header of the file it calls:
- * framebench.c -> viewer.c -> viewer_input.c -> viewer_shot.c, viewer_split.c ->
+ * framebench.c -> viewer.c -> viewer_input.c -> viewer_shot.c, viewer_split.c,
+ * viewer_source.c (a plain kernel's source pane and its selection) ->
  * viewer_control.c, scene_make.c -> view_state.c (the state itself: view_state.h), and
  * viewer_report.c (the state line scripts check) -> scene_make.c. viewer_shot.c hands each
  * frame's scene to the drawing (draw/), which never sees the viewer. */
@@ -36,6 +37,8 @@ typedef struct vw_options {
   const char *plain_file;    /* a plain kernel to show instead of a variant, or NULL */
   const char *plain_launch;  /* its launch file, or NULL */
   int watch_x, watch_y;      /* its output pixel watched from the start (a click), or -1 */
+  int source;                /* its source pane shown (--source) */
+  int select_finding;        /* its finding N (from 1) selected once the run is in; 0 none */
   const char *record_path;   /* the record's path (the split view's device half reads it) */
   int have_split;            /* --split: open the split view with this right half */
   vw_split_spec split;

@@ -15,8 +15,10 @@ void viewer_fit(viewer *v)
 {
   if (!v->input)
     return;
-  vw_rect r;
-  viewer_layout(v, &r, NULL, NULL, NULL);
+  vw_rect r, out;
+  viewer_layout(v, &r, &out, NULL, NULL);
+  if (r.w <= 0)
+    r = out; /* the source pane in the input's place: the output's, of the same size */
   v->zoom = fminf(r.w / (float)v->input->w, r.h / (float)v->input->h) * 0.98f;
   v->cx = (float)v->input->w / 2;
   v->cy = (float)v->input->h / 2;

@@ -1,5 +1,6 @@
 /* The viewer's input: keys (playback and stepping move the simulated tick, in the device
- * view the device time, for a plain kernel the tick of its pass shown; tab its next pass),
+ * view the device time, for a plain kernel the tick of its pass shown; tab its next pass; l
+ * its source pane, n N its findings: viewer_source.c),
  * the mouse (hover, click to select a thread or to watch a plain kernel's output pixel, drag
  * to pan, the wheel to zoom, the timeline to scrub), a dropped file and the window's size. */
 #define _POSIX_C_SOURCE 200809L
@@ -12,6 +13,7 @@
 #include "viewer_control.h"
 #include "viewer_input.h"
 #include "viewer_shot.h"
+#include "viewer_source.h"
 #include "viewer_split.h"
 
 /* Which pane a screen point is in (its rectangle in *pr), and the image point under it: 0 the
@@ -195,6 +197,13 @@ void viewer_key(viewer *v, SDL_Keycode key, int shift)
     v->mode = (overlay_mode)((v->mode + (shift ? OV_COUNT - 1 : 1)) % OV_COUNT);
     break;
   case SDLK_g: v->tile_grid = !v->tile_grid; break;
+  case SDLK_l: viewer_source_toggle(v); break;
+  case SDLK_n:
+    if (v->plain)
+      viewer_finding_step(v, shift ? -1 : 1);
+    else
+      viewer_set_status(v, "n N: a plain kernel's findings (--kernel-file K.cl)");
+    break;
   case SDLK_f: viewer_fit(v); break;
   case SDLK_1:
     v->zoom = 1;
@@ -284,6 +293,8 @@ void viewer_click(viewer *v, float sx, float sy)
     return;
   }
   float x = 0, y = 0;
+  if (v->plain && viewer_source_click(v, sx, sy))
+    return;
   if (v->plain) {
     plain_click(v, sx, sy);
     return;
@@ -321,7 +332,7 @@ void viewer_handle_event(viewer *v, const SDL_Event *e)
   case SDL_MOUSEMOTION:
     if (v->scrubbing) {
       scrub(v, (float)e->motion.x);
-    } else if (v->dragging) {
+    } else if (v->dragging && !viewer_source_has(v, v->drag_x, v->drag_y)) {
       v->cx -= (float)e->motion.xrel / v->zoom;
       v->cy -= (float)e->motion.yrel / v->zoom;
       v->fitted = 0;
@@ -353,6 +364,8 @@ void viewer_handle_event(viewer *v, const SDL_Event *e)
     SDL_GetMouseState(&mx, &my);
     float x, y;
     vw_rect r;
+    if (viewer_source_wheel(v, (float)mx, (float)my, e->wheel.y))
+      break;
     if (pane_at(v, (float)mx, (float)my, &x, &y, &r) < 0)
       break;
     float z = v->zoom * powf(1.25f, (float)e->wheel.y);

@@ -47,6 +47,35 @@ static void inspector_text(const vw_scene *s, char *out, size_t n)
   }
 }
 
+/* A plain kernel's source pane and selection: whether the pane shows; the finding selected
+ * (N/COUNT), the lines of its two accesses and their work-groups (B's "several" when it
+ * names none); the line selected and how many work-groups the result says ran it. */
+static void source_text(const vw_scene *s, char *out, size_t n)
+{
+  const ts_plain_finding *f = scene_finding(s);
+  const plain_view *pv = s->plain;
+  char fnd[200] = " finding=none";
+  if (f) {
+    pv_side a, b;
+    int two = plain_view_sides(f, &a, &b);
+    const ts_plain_launch *L = &pv->res->launch[f->pass];
+    char lines[32], ga[40] = "?", gb[48] = "";
+    snprintf(lines, sizeof lines, b.line > 0 ? "%d,%d" : "%d", a.line, b.line);
+    if (a.group < L->ngroups_all)
+      ts_plain_group_name(L, a.group, ga, sizeof ga);
+    if (two && b.group != a.group && b.group < L->ngroups_all) {
+      gb[0] = '/';
+      ts_plain_group_name(L, b.group, gb + 1, sizeof gb - 1);
+    } else if (two && b.group != a.group) {
+      snprintf(gb, sizeof gb, "/several");
+    }
+    snprintf(fnd, sizeof fnd, " finding=%d/%zu finding_lines=%s finding_groups=%s%s",
+             s->src_finding + 1, pv->res->nfindings, lines, ga, gb);
+  }
+  snprintf(out, n, " source=%s%s src_line=%d line_groups=%zu", s->source.w > 0 ? "on" : "off",
+           fnd, s->src_line, plain_view_line_groups(pv, s->src_line, NULL, 0));
+}
+
 void viewer_report(viewer *v, char *buf, size_t n)
 {
   vw_scene s, right;
@@ -89,16 +118,19 @@ void viewer_report(viewer *v, char *buf, size_t n)
    * whether the last attempt failed (the last good result then stays), the watched pixel
    * of the result shown with its accesses' lines and the work-items that wrote it, and the
    * tick of the pass shown of its ticks. */
-  char plain[320] = "", watch[96] = " watch=none";
+  char plain[600] = "", watch[96] = " watch=none";
   const plain_view *pv = s.plain;
   if (pv && pv->res_watch_x >= 0)
     snprintf(watch, sizeof watch, " watch=(%d,%d) watch_lines=%zu watch_writers=%zu",
              pv->res_watch_x, pv->res_watch_y, pv->nrows, pv->nwriters);
+  char source[256] = "";
+  if (pv)
+    source_text(&s, source, sizeof source);
   if (pv)
     snprintf(plain, sizeof plain,
-             " plain=%s runs=%llu findings=%zu plain_error=%d%s plain_tick=%u/%u", pv->name,
+             " plain=%s runs=%llu findings=%zu plain_error=%d%s plain_tick=%u/%u%s", pv->name,
              (unsigned long long)pv->serial, pv->res ? pv->res->nfindings : 0, pv->error[0] != 0,
-             watch, s.plain_tick, plain_view_ticks(pv));
+             watch, s.plain_tick, plain_view_ticks(pv), source);
   /* The split view: the right half's spec, tick and hazards, what it shows and its clicked
    * thread. */
   char split[256] = " split=off";

@@ -706,3 +706,177 @@ void plain_view_differ_line(const plain_view *a, const plain_view *b, char *buf,
   else
     snprintf(buf, n, "the same output in both orders");
 }
+
+/* ---- findings and source lines, for the source pane (draw_source.c) ---- */
+
+int plain_view_sides(const ts_plain_finding *f, pv_side *a, pv_side *b)
+{
+  const ts_plain_place *p = &f->place[0];
+  *a = (pv_side){ f->line, p->acc, p->group, p->item };
+  *b = (pv_side){ 0, 0, UINT32_MAX, UINT32_MAX };
+  if (f->nplaces < 1) {
+    a->group = a->item = UINT32_MAX;
+    return 0;
+  }
+  switch (f->kind) {
+  case TS_FIND_RACE_GROUPS: /* the other group, not its work-item (the record keeps none) */
+    *b = (pv_side){ p->other_line, p->other_acc, p->other_group, UINT32_MAX };
+    return 1;
+  case TS_FIND_RACE_LOCAL:
+  case TS_FIND_RACE_GLOBAL:
+    *b = (pv_side){ p->other_line, p->other_acc, p->group, p->other_item };
+    return 1;
+  case TS_FIND_DIVERGE: /* the barrier that depends on the branch */
+    b->line = p->other_line;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+size_t plain_view_line_findings(const plain_view *pv, int line, size_t *idx, size_t max)
+{
+  size_t n = 0;
+  for (size_t i = 0; pv->res && line > 0 && i < pv->res->nfindings; i++)
+    if (pv->res->findings[i].line == line) {
+      if (n < max)
+        idx[n] = i;
+      n++;
+    }
+  return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* What the result tells of which work-groups of the pass shown ran which lines (each side of
+ * each finding's places, each watched row): with line > 0 the groups that ran it, else the
+ * lines that group `group` ran; the ascending distinct ones, the first max into out. */
+static size_t lines_and_groups(const plain_view *pv, int line, uint32_t group, uint32_t *out,
+                               size_t max)
+{
+  const ts_plain_launch *L = plain_view_launch(pv);
+  size_t cap = 0, n = 0, k = 0;
+  for (size_t i = 0; L && i < pv->res->nfindings; i++)
+    cap += 2 * TS_PLAIN_PLACES;
+  uint32_t *v = L ? malloc((cap + pv->nrows + 1) * sizeof *v) : NULL;
+  for (size_t i = 0; v && i < pv->res->nfindings; i++) {
+    const ts_plain_finding *f = &pv->res->findings[i];
+    for (int j = 0; f->pass == pv->pass && j < f->nplaces && j < TS_PLAIN_PLACES; j++) {
+      ts_plain_finding one = *f;
+      one.place[0] = f->place[j];
+      pv_side s[2];
+      int sides = 1 + plain_view_sides(&one, &s[0], &s[1]);
+      for (int e = 0; e < sides; e++)
+        if (s[e].line > 0 && s[e].group < L->ngroups_all &&
+            (line > 0 ? s[e].line == line : s[e].group == group))
+          v[n++] = line > 0 ? s[e].group : (uint32_t)s[e].line;
+    }
+  }
+  for (size_t i = 0; v && i < pv->nrows; i++) {
+    const pv_watch_row *w = &pv->rows[i];
+    if (w->pass == pv->pass && w->group < L->ngroups_all &&
+        (line > 0 ? w->line == line : w->group == group))
+      v[n++] = line > 0 ? w->group : (uint32_t)w->line;
+  }
+  if (n)
+    qsort(v, n, sizeof *v, cmp_u32);
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || v[i] != v[i - 1]) {
+      if (k < max)
+        out[k] = v[i];
+      k++;
+    }
+  free(v);
+  return k;
+}
+
+size_t plain_view_line_groups(const plain_view *pv, int line, uint32_t *g, size_t max)
+{
+  return line > 0 ? lines_and_groups(pv, line, 0, g, max) : 0;
+}
+
+size_t plain_view_group_lines(const plain_view *pv, uint32_t g, int *lines, size_t max)
+{
+  uint32_t out[64];
+  size_t n = lines_and_groups(pv, 0, g, out, max < 64 ? max : 64);
+  for (size_t i = 0; i < n && i < max && i < 64; i++)
+    lines[i] = (int)out[i];
+  return n;
+}
+
+int plain_view_finding_step(const plain_view *pv, int cur, int dir)
+{
+  int n = pv->res ? (int)pv->res->nfindings : 0;
+  if (n <= 0)
+    return -1;
+  if (cur < 0 || cur >= n)
+    return dir < 0 ? n - 1 : 0;
+  return ((cur + (dir < 0 ? -1 : 1)) % n + n) % n;
+}
+
+/* What an access did, in the past: "wrote", "read", ... */
+static const char *did_words(int acc)
+{
+  return acc == 1 ? "read" : acc == 2 ? "wrote" : acc == 3 ? "updated"
+                           : acc == 4 ? "updated atomically" : "accessed";
+}
+
+/* A group's ticks on the launch's clock: "ticks 3-7", "ticks 3-, never ended". */
+static void ticks_words(const ts_plain_group *G, char *b, size_t n)
+{
+  if (!G->start)
+    snprintf(b, n, "never started");
+  else if (!G->end)
+    snprintf(b, n, "ticks %u-, never ended", G->start);
+  else
+    snprintf(b, n, "ticks %u-%u", G->start, G->end);
+}
+
+void plain_view_finding_time(const plain_view *pv, size_t i, char *buf, size_t n)
+{
+  snprintf(buf, n, "no record of its work-groups' times");
+  if (!pv->res || i >= pv->res->nfindings)
+    return;
+  const ts_plain_finding *f = &pv->res->findings[i];
+  const ts_plain_launch *L =
+      f->pass >= 0 && f->pass < pv->res->npasses ? &pv->res->launch[f->pass] : NULL;
+  pv_side a, b;
+  int two = plain_view_sides(f, &a, &b);
+  if (!L || !L->groups || !L->ticks || a.group >= L->ngroups_all)
+    return;
+  if (two && (b.acc == 2 || b.acc == 4) && a.acc == 1) { /* the writer first */
+    pv_side t = a;
+    a = b;
+    b = t;
+  }
+  char ga[40], gb[40], ta[48], tb[48];
+  ts_plain_group_name(L, a.group, ga, sizeof ga);
+  ticks_words(&L->groups[a.group], ta, sizeof ta);
+  if (!two || b.group == a.group) {
+    if (!two)
+      snprintf(buf, n, "work-group %s %s it while running %s", ga, did_words(a.acc), ta);
+    else
+      snprintf(buf, n, "work-group %s ran %s: one work-item %s it and another %s it, with no "
+               "barrier between them", ga, ta, did_words(a.acc), did_words(b.acc));
+    return;
+  }
+  if (b.group >= L->ngroups_all) {
+    snprintf(buf, n, "work-group %s %s it while running %s; several other work-groups %s it "
+             "too", ga, did_words(a.acc), ta, did_words(b.acc));
+    return;
+  }
+  const ts_plain_group *A = &L->groups[a.group], *B = &L->groups[b.group];
+  ts_plain_group_name(L, b.group, gb, sizeof gb);
+  ticks_words(B, tb, sizeof tb);
+  uint32_t ae = A->end ? A->end : UINT32_MAX, be = B->end ? B->end : UINT32_MAX;
+  const char *when = !A->start || !B->start ? ""
+                     : A->start < be && B->start < ae
+                         ? ": they ran at the same time"
+                         : ": one after the other in this run, an order nothing promises";
+  snprintf(buf, n, "work-group %s %s it while running %s; work-group %s %s it, %s%s", ga,
+           did_words(a.acc), ta, gb, did_words(b.acc), tb, when);
+}

@@ -119,6 +119,38 @@ int plain_view_group_wrote_watched(const plain_view *pv, uint32_t g);
 /* const: a finding's tint (PV_ORANGE or PV_RED). */
 int plain_view_kind_tint(int kind);
 
+/* A finding's two accesses, as the source pane shows them (plain_view_sides): A, its first
+ * place's access at its line; B, a race's other access where the result names it. line 0:
+ * not known; group or item UINT32_MAX: several, or not known (a race between work-groups
+ * names the other group, not its work-item); acc 1 read, 2 write, 3 both, 4 atomic, 0 not
+ * known. */
+typedef struct pv_side {
+  int line, acc;
+  uint32_t group, item;
+} pv_side;
+/* Fills a and b from f's first place; returns 1 when b is a race's other access, else 0 (b
+ * then holds at most a divergence's barrier line). */
+int plain_view_sides(const ts_plain_finding *f, pv_side *a, pv_side *b);
+/* const: how many findings (of any pass) are at source line `line`; the first max indices
+ * into res->findings go to idx. */
+size_t plain_view_line_findings(const plain_view *pv, int line, size_t *idx, size_t max);
+/* const: the work-groups of the pass shown that ran source line `line`, as far as the result
+ * tells (the run keeps no record of the lines each group ran): those a finding's access at
+ * the line names (either side of a race), and those whose accesses of the watched pixel are
+ * at it. Returns how many; the first max, ascending, go to g. */
+size_t plain_view_line_groups(const plain_view *pv, int line, uint32_t *g, size_t max);
+/* const: the other way round: the lines that touched work-group g of the pass shown, as far
+ * as the result tells; how many, the first max (up to 64) ascending into lines. */
+size_t plain_view_group_lines(const plain_view *pv, uint32_t g, int *lines, size_t max);
+/* const: the finding after (dir > 0) or before finding cur (-1: none), wrapping; -1 when the
+ * result has none. */
+int plain_view_finding_step(const plain_view *pv, int cur, int dir);
+/* const: finding i placed in time, on its pass's records: "work-group (1,0) wrote it while
+ * running ticks 3-7; work-group (0,0) read it, ticks 1-5: they ran at the same time" (the
+ * writer first), "work-group (0,0) ran ticks 1-5: one work-item wrote it and another read
+ * it, with no barrier between them", or why it cannot be. */
+void plain_view_finding_time(const plain_view *pv, size_t i, char *buf, size_t n);
+
 /* The run stepped like a schedule: a tick t of the pass shown runs from 0 (no work-group has
  * started) to the launch's ticks (every one has ended), on the clock of its records (a tick at
  * each group's start, barrier and end, ts_plain_group). A group's stamps are the clock + 1, so
