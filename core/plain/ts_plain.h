@@ -91,6 +91,9 @@ typedef struct ts_plain_kernel {
   int local_esz[8];
 } ts_plain_kernel;
 
+/* Over this many checked accesses, an observed kernel's checks are calls on a GPU too, not
+ * copies (observe.cl's TS_CALLS; a CPU device's always are). */
+#define TS_MANY_AT 32
 #define TS_PLAIN_LOOPS 16
 
 typedef struct ts_plain_src {

@@ -78,6 +78,7 @@ typedef struct runner {
   rbuf bufs[16];
   int nbufs;
   int guards;          /* the observed build's branches before a barrier (ts_plain_src) */
+  int many;            /* the last observed build had over TS_MANY_AT checked accesses */
   int cpu;             /* the device is a CPU: observe.cl's TS_GROUP_SERIAL (set by a build) */
   ts_error *err;
   struct ts_access_text *atexts; /* the observed build's accesses' texts (ts_plain_src) */

@@ -116,6 +116,7 @@ static ts_status build(runner *r, int observe, int p)
     if (st != TS_OK)
       return st;
     r->guards += src.guards;
+    r->many = src.accesses > TS_MANY_AT;
     char path[4096];
     snprintf(path, sizeof path, "%s/plain/observe.cl", r->kernels_dir);
     uint8_t *data = NULL;
@@ -219,9 +220,10 @@ static ts_status build(runner *r, int observe, int p)
     most = n > most ? n : most;
   }
   char opts[8192]; /* the standard, the include folder and the options, whole */
-  snprintf(opts, sizeof opts, "%s%s%s%s %s",
+  snprintf(opts, sizeof opts, "%s%s%s%s%s %s",
            strstr(options, "-cl-std=") ? "" : "-cl-std=CL1.2", /* unless the options name one */
            observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
+           observe && r->many && !r->cpu ? " -DTS_CALLS=1" : "",
            observe && most > 8 ? " -DTS_MAXG=16" : "", inc, options);
   e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {

@@ -159,12 +159,18 @@
 #define TS_MANY 0xffffffffu
 
 /* An access's checks: its few cheap tests copied into the access (ts_g, ts_l), the rest one
- * function each (TS_SLOW), called, into which the helpers are forced inline (TS_HOT: pocl's
- * inliner left ts_lshadow a call, which cost the tiled Gaussian about 15%). A copy of all of
- * it at every access had made pocl's first build of a kernel take 18 s for conv2d's two
- * accesses, 33 s for the tiled Gaussian's, minutes for a hundred; as calls about 6 s. */
+ * function each (TS_SLOW), into which the helpers are forced inline (TS_HOT: pocl's inliner
+ * left ts_lshadow a call, which cost the tiled Gaussian about 15%). On a CPU device the rest
+ * is called: a copy of it at every access had made pocl's first build of a kernel take 18 s
+ * for conv2d's two accesses, 33 s for the tiled Gaussian's, minutes for a hundred; called,
+ * about 6 s. A GPU's compiler copes, and a call costs it more, so there it is copied, unless
+ * the kernel has many accesses (TS_CALLS, set by the host). */
 #define TS_HOT inline __attribute__((always_inline))
+#if defined(TS_GROUP_SERIAL) || defined(TS_CALLS)
 #define TS_SLOW __attribute__((noinline))
+#else
+#define TS_SLOW inline __attribute__((always_inline))
+#endif
 
 /* A work-item's global buffers and the image bounds of its accesses, or on a CPU device
  * (TS_GROUP_SERIAL: one thread runs a work-group's work-items one after another, switching
