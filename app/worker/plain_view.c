@@ -670,28 +670,7 @@ void plain_view_output_at(const plain_view *pv, uint32_t t, int x0, int y0, int 
 
 long long plain_view_differ(const plain_view *a, const plain_view *b)
 {
-  const ts_plain_result *x = a->res, *y = b->res;
-  if (!x || !y)
-    return -1;
-  if (x->raw && y->raw && x->raw_lane > 0 && x->raw_lane == y->raw_lane) {
-    size_t lane = (size_t)x->raw_lane, nx = x->raw_bytes / lane, ny = y->raw_bytes / lane;
-    size_t n = nx < ny ? nx : ny;
-    long long d = (long long)(nx > ny ? nx - ny : ny - nx);
-    const uint8_t *p = x->raw, *q = y->raw;
-    for (size_t i = 0; i < n; i++)
-      d += memcmp(p + i * lane, q + i * lane, lane) != 0;
-    return d;
-  }
-  const ts_image *o = x->out, *u = y->out;
-  if (!o || !u)
-    return -1;
-  size_t no = (size_t)o->w * (size_t)o->h * (size_t)o->c, nu = (size_t)u->w * (size_t)u->h * (size_t)u->c;
-  if (o->w != u->w || o->h != u->h || o->c != u->c)
-    return (long long)(no > nu ? no : nu);
-  long long d = 0;
-  for (size_t i = 0; i < no; i++)
-    d += o->data[i] != u->data[i];
-  return d;
+  return ts_plain_differ(a->res, b->res);
 }
 
 void plain_view_differ_line(const plain_view *a, const plain_view *b, char *buf, size_t n)
@@ -700,11 +679,8 @@ void plain_view_differ_line(const plain_view *a, const plain_view *b, char *buf,
   if (d < 0)
     snprintf(buf, n, "%s", a->res || a->error[0] ? "no output to compare in one order yet"
                                                  : "comparing the outputs...");
-  else if (d > 0)
-    snprintf(buf, n, "the outputs differ at %lld element%s: the result depends on the order", d,
-             d == 1 ? "" : "s");
   else
-    snprintf(buf, n, "the same output in both orders");
+    ts_plain_differ_words(d, buf, n);
 }
 
 /* ---- findings and source lines, for the source pane (draw_source.c) ---- */

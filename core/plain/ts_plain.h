@@ -491,6 +491,12 @@ ts_status ts_plain_result_unpack(const ts_blob *b, ts_plain_result **out, ts_err
 /* The order o's work-groups start in, in words: "the device's order", "reversed order, one
  * at a time (--order reverse)"... (ts_plain_findings.c) */
 void ts_plain_order_words(const ts_plain_opts *o, char *b, size_t n);
+/* The elements two runs' outputs differ at (their raw lanes where both have them, else their
+ * 8-bit images' bytes; every element of the larger where the shapes differ); -1 where one has
+ * no output. And that count in words: "the outputs differ at 21125 elements: the result
+ * depends on the order", or "the same output in both orders". */
+long long ts_plain_differ(const ts_plain_result *x, const ts_plain_result *y);
+void ts_plain_differ_words(long long d, char *b, size_t n);
 
 /* The work-groups' records of r (observed) as trace-event JSON at path (ts_plain_trace.c). */
 ts_status ts_plain_trace_write(const ts_plain_result *r, const char *path, ts_error *err);

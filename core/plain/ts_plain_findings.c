@@ -404,3 +404,37 @@ void ts_plain_finding_line(const ts_plain_desc *d, const ts_plain_result *r,
            ts_plain_kind_name(f->kind), L->entry, g, it, verb, at, what[0] ? ", " : "", what,
            more);
 }
+
+long long ts_plain_differ(const ts_plain_result *x, const ts_plain_result *y)
+{
+  if (!x || !y)
+    return -1;
+  if (x->raw && y->raw && x->raw_lane > 0 && x->raw_lane == y->raw_lane) {
+    size_t lane = (size_t)x->raw_lane, nx = x->raw_bytes / lane, ny = y->raw_bytes / lane;
+    size_t n = nx < ny ? nx : ny;
+    long long d = (long long)(nx > ny ? nx - ny : ny - nx);
+    for (size_t i = 0; i < n; i++)
+      d += memcmp(x->raw + i * lane, y->raw + i * lane, lane) != 0;
+    return d;
+  }
+  const ts_image *o = x->out, *u = y->out;
+  if (!o || !u)
+    return -1;
+  size_t no = (size_t)o->w * (size_t)o->h * (size_t)o->c;
+  size_t nu = (size_t)u->w * (size_t)u->h * (size_t)u->c;
+  if (o->w != u->w || o->h != u->h || o->c != u->c)
+    return (long long)(no > nu ? no : nu);
+  long long d = 0;
+  for (size_t i = 0; i < no; i++)
+    d += o->data[i] != u->data[i];
+  return d;
+}
+
+void ts_plain_differ_words(long long d, char *b, size_t n)
+{
+  if (d > 0)
+    snprintf(b, n, "the outputs differ at %lld element%s: the result depends on the order", d,
+             d == 1 ? "" : "s");
+  else
+    snprintf(b, n, "the same output in both orders");
+}
