@@ -2,8 +2,9 @@
  * it decodes whole, has the expected number of frames and size, one global palette, a loop,
  * a delay on every frame, every frame inside the screen. Optionally composes frame N (each
  * frame drawn over the ones before, transparent pixels keeping what was there) and writes it
- * as a PNG, to compare with a shot of the same tick or to look at.
- * usage: gifcheck FILE.gif FRAMES WIDTH HEIGHT [N OUT.png] */
+ * as a PNG, to compare with a shot of the same tick or to look at; with STRIP, also counts the
+ * caption's pixels (near white) in the bottom STRIP rows of frame N (a script's `caption`).
+ * usage: gifcheck FILE.gif FRAMES WIDTH HEIGHT [N OUT.png [STRIP]] */
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +20,13 @@ static int fail(const char *path, const char *msg)
 
 int main(int argc, char **argv)
 {
-  if (argc != 5 && argc != 7) {
-    fprintf(stderr, "usage: gifcheck FILE.gif FRAMES WIDTH HEIGHT [N OUT.png]\n");
+  if (argc != 5 && argc != 7 && argc != 8) {
+    fprintf(stderr, "usage: gifcheck FILE.gif FRAMES WIDTH HEIGHT [N OUT.png [STRIP]]\n");
     return 2;
   }
   const char *path = argv[1];
   int want = atoi(argv[2]), w = atoi(argv[3]), h = atoi(argv[4]);
-  int shown = argc == 7 ? atoi(argv[5]) : -1;
+  int shown = argc >= 7 ? atoi(argv[5]) : -1, strip = argc == 8 ? atoi(argv[7]) : -1;
   int e = 0;
   GifFileType *g = DGifOpenFileName(path, &e);
   if (!g)
@@ -88,6 +89,15 @@ int main(int argc, char **argv)
     fail(path, err.msg);
     ts_image_destroy(canvas);
     goto out;
+  }
+  if (strip > 0) {
+    long text = 0;
+    for (int y = h - strip < 0 ? 0 : h - strip; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const uint8_t *o = canvas->data + ((size_t)y * w + x) * 3;
+        text += o[0] > 200 && o[1] > 200 && o[2] > 200;
+      }
+    printf("frame %d: %ld caption pixels in its bottom %d rows\n", shown, text, strip);
   }
   ts_image_destroy(canvas);
   printf("%s: %d frames of %dx%d, %d palette entries\n", path, g->ImageCount, w, h,

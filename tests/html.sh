@@ -21,7 +21,13 @@
 #    output at the end is `run --raw`'s (a transposed one too, in its own shape), #tick=5 and
 #    a press on the timeline show other tiles, output and timeline than the end, hover names
 #    the group's record, its findings are the run's, a pass selector; a kernel that does not
-#    build or crashes is one line, exit 2 or 1, and no file.
+#    build or crashes is one line, exit 2 or 1, and no file;
+#  - its split view (--split order=ORDER): each half the native observed run in its order
+#    (states at ticks, the output), both drawn, the outputs' difference counted as the native
+#    outputs differ (and none for a kernel without a race); a race's finding clicked marks its
+#    two source lines, outlines both groups, words both running intervals; a source line
+#    clicked outlines the groups its findings name; the layout at 1024x768, 1280x720 and
+#    1920x1080 (titles apart, the status line whole, the source pane inside the panel).
 # Skips (77) without chromium, except in CI, where that fails.
 # usage: html.sh TILESCOPE SOURCE_DIR [SHOTS_DIR]   (SHOTS_DIR: where to leave screenshots)
 set -u
@@ -46,10 +52,11 @@ flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-background
        --disable-component-update --disable-sync --disable-extensions --hide-scrollbars
        --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$tmp/profile" --window-size=1600,900)
 declare -A F # the summary of the last page dumped: F[BLOCK.FIELD]
-# dump PAGE FRAGMENT: the page's DOM once it has drawn, its summary into F.
+# dump PAGE FRAGMENT: the page's DOM once it has drawn, its summary into F (DUMP_SIZE=W,H: in a
+# window of that size).
 dump() {
   F=()
-  if ! timeout 150 "$browser" "${flags[@]}" --dump-dom "file://$1#$2" >"$tmp/dom.html" 2>"$tmp/chromium.log"; then
+  if ! timeout 150 "$browser" "${flags[@]}" ${DUMP_SIZE:+--window-size=$DUMP_SIZE} --dump-dom "file://$1#$2" >"$tmp/dom.html" 2>"$tmp/chromium.log"; then
     fail "chromium on $(basename "$1")#$2: $(grep -v dbus "$tmp/chromium.log" | tail -3)"
     return 1
   fi
@@ -396,13 +403,140 @@ if export_page "$sim" --sim "$src/tests/sim/shapes.sim" --order linear && dump "
   same "shapes.sim: policy violations" "${F[2.violations]}" 0
 fi
 
+# ---- a plain kernel's split view (--split order=ORDER), findings placed in time, the source ----
+# broken_tile.cl's groups write one column of their right neighbours' tiles: its output
+# depends on the order. Both halves are the native observed runs in their orders (on the
+# smaller chart: 300 groups).
+split=$tmp/split.html chart320=$src/tests/records/chart320.png
+lay="titles apart, status whole, source inside, tabs one row" # the layout checked below
+if export_page "$split" --kernel-file "$plain/broken_tile.cl" -i "$chart320" --order linear --split order=reverse; then
+  has "split export: what it says" "$(cat "$tmp/export.log")" "split: left the groups' order"
+  for o in linear reverse; do # (exit 1: its findings)
+    "$ts" run --kernel-file "$plain/broken_tile.cl" -i "$chart320" --observe --order $o --json \
+      --raw "$tmp/bt-$o.npy" >"$tmp/bt-$o.json" 2>/dev/null
+  done
+  n=$("${check[@]}" npy-differ "$tmp/bt-linear.npy" "$tmp/bt-reverse.npy")
+  # (each dump in a window of its own size: the layout at 1280x720, 1024x768 and 1920x1080 is
+  # checked where the source tab is open)
+  if DUMP_SIZE=1280,720 dump "$split" "test=1&do=click:tab-source&ticks=0,300,end"; then
+    same "split: the orders" "${F[0.split]}" "the groups' order, one at a time (--order linear) | reversed order, one at a time (--order reverse)"
+    same "split: the outputs differ" "${F[0.differ]}" "the outputs differ at $n elements: the result depends on the order"
+    has "split: the panes' titles" "${F[1.titles]}" "left: order linear, tick 300 / 600 | right: order reverse, tick 300 / 600"
+    for i in 1 2; do
+      t=${F[$i.tick]}
+      same "split tick $t: the left's states" "${F[$i.states]}" "$("${check[@]}" plain-states "$tmp/bt-linear.json" 1 "$t" | cut -d' ' -f2)"
+      same "split tick $t: the right's states" "${F[$i.states2]}" "$("${check[@]}" plain-states "$tmp/bt-reverse.json" 1 "$t" | cut -d' ' -f2)"
+    done
+    same "split at the end: the left's output" "${F[2.out]}" "$("${check[@]}" npy-hash "$tmp/bt-linear.npy" | cut -d' ' -f2)"
+    same "split at the end: the right's output" "${F[2.out2]}" "$("${check[@]}" npy-hash "$tmp/bt-reverse.npy" | cut -d' ' -f2)"
+    # both halves drawn: each changes from tick 0 to the end
+    IFS=, read -r l0 r0 <<<"${F[0.halves]}"
+    IFS=, read -r l2 r2 <<<"${F[2.halves]}"
+    [[ -n $l0 && $l0 != "$l2" && $r0 != "$r2" ]] && pass || fail "split: a half draws the same at tick 0 and the end (${F[0.halves]}, ${F[2.halves]})"
+    same "split: policy violations, resources" "${F[2.violations]},${F[2.resources]}" 0,0
+    same "split at 1280x720: layout" "${F[2.layout]}" "$lay"
+  fi
+  # The race's finding clicked: its two lines in the source, both groups outlined, its words
+  # with both groups' running intervals; the timeline draws them.
+  read -r _ s1 e1 <<<"$("${check[@]}" plain-record "$tmp/bt-linear.json" 1 1,0)"
+  read -r _ s0 e0 <<<"$("${check[@]}" plain-record "$tmp/bt-linear.json" 1 0,0)"
+  if DUMP_SIZE=1024,768 dump "$split" "test=1&do=snap;click:finding-0;snap;click:finding-0;click:src-line-22;snap"; then
+    same "race clicked: the source pane" "${F[1.tab]}" source
+    same "race clicked: its lines marked" "${F[1.marked]} ${F[1.srclit]}" "20,22 20,22"
+    same "race clicked: the groups outlined" "${F[1.outlined]}" "(1,0)a (0,0)b"
+    has "race clicked: placed in time" "${F[1.inspector]}" "work-group (1,0) item (0,0) wrote out[(y * W + x) * C + c], out pixel (16,0) channel 0, at line 20 while running ticks $s1-$e1;"
+    has "race clicked: the other access" "${F[1.inspector]}" "work-group (0,0) wrote it too at line 22, ticks $s0-$e0"
+    has "race clicked: the right's order" "${F[1.inspector]}" "in order reverse: (1,0) ticks"
+    [[ ${F[0.timeline]} != "${F[1.timeline]}" && ${F[0.panes]} != "${F[1.panes]}" ]] && pass ||
+      fail "race clicked: the timeline or the panes draw as before"
+    has "the source's marks" "${F[0.srcmarks]}" "20:race between work-groups"
+    has "the source's marks" "${F[0.srcmarks]}" "22:write outside the declared tile"
+    has "the source's marks: line 22, the race's other access" "${F[0.srcmarks]}" "+other"
+    same "line 22 clicked: the groups its findings name" "${F[2.marked]} ${F[2.outlined]}" "22 (0,0)l (1,0)l"
+    same "split at 1024x768: layout" "${F[2.layout]}" "$lay"
+  fi
+fi
+# A launch whose groups write only their own elements (a simulator file): the same output in
+# either order.
+if export_page "$tmp/split-sim.html" --sim "$src/tests/sim/shapes.sim" --order linear --split order=reverse &&
+   DUMP_SIZE=1920,1080 dump "$tmp/split-sim.html" "test=1&do=click:tab-source"; then
+  same "shapes.sim split: the outputs" "${F[0.differ]}" "the same output in both orders"
+  same "shapes.sim split at 1920x1080: layout" "${F[0.layout]}" "$lay"
+  same "shapes.sim split: the two outputs" "${F[0.out]}" "${F[0.out2]}"
+  same "shapes.sim: no finding in the source" "${F[0.srcmarks]}" ""
+fi
+
+# ---- the device page at a tick, its lanes by compute unit, captions, a printed handout, layouts ----
+dev=$tmp/dev-integral_none.html
+if [[ -f $dev ]]; then
+  # 132 compute units, a lane each; a hovered lane names its group (focused in the panes);
+  # two presses on + make the window a quarter of the run
+  if dump "$dev" "view=device&devtime=50%25&test=1&do=tlhover:8,1616;snap;click:tl-in;click:tl-in;snap"; then
+    has "device lanes: grouped by unit" "${F[0.lanes]}" "132 by unit, rows 0.."
+    has "device lanes: a hovered lane names its group" "${F[0.lanes]}" "hover compute unit 8: ticket #"
+    [[ ${F[0.focus]} != none ]] && pass || fail "device lanes: the hovered lane's group is not focused"
+    read -r a b <<<"$(sed -n 's/.*window \([0-9]*\)\.\.\([0-9]*\) of.*/\1 \2/p' <<<"${F[1.lanes]}")"
+    ((${b:-9999} - ${a:-0} <= 3232 / 4 + 1 && a <= 1616 && b >= 1616)) && pass ||
+      fail "device lanes zoomed twice: window ${a:-?}..${b:-?} (want a quarter of 3232 about 1616)"
+  fi
+fi
+# #tick=T is the simulated clock: the page opens there, not at the device's end
+if [[ -f $tmp/exec.html ]] && dump "$tmp/exec.html" "tick=5&test=1"; then
+  same "--exec device page #tick=5: the view, the tick" "${F[0.view]} ${F[0.tick]}" "sim 5"
+fi
+# A script's captions: under the frame, n and N step the frames; printed, a sheet a frame.
+printf '%s\n' 'variant integral' 'pattern none' 'caption Without a pattern every block starts at once' \
+  'tick 1' 'wait 30' 'tick 4' 'wait 30' 'caption The wavefront orders the blocks' 'pattern wavefront' \
+  'tick 20' 'wait 30' 'caption' 'tick end' 'wait 30' >"$tmp/caption.txt"
+if export_page "$tmp/cap.html" --script "$tmp/caption.txt" --backend cpu &&
+   dump "$tmp/cap.html" "test=1&do=snap;key:n;key:n;snap;key:n;snap;key:shift+N;key:right;snap"; then
+  same "captions: the first frame" "${F[0.frame]}|${F[0.caption]}" "1 / 4|Without a pattern every block starts at once"
+  same "captions: n twice" "${F[1.run]} ${F[1.tick]}|${F[1.frame]}|${F[1.caption]}" "1 20|3 / 4|The wavefront orders the blocks"
+  same "captions: a frame without one" "${F[2.tick]}|${F[2.frame]}|${F[2.caption]}" "69|4 / 4|"
+  same "captions: between frames" "${F[3.tick]}|${F[3.frame]}" "21|- / 4"
+  rm -f "$tmp/cap.pdf"
+  timeout 150 "$browser" "${flags[@]}" --no-pdf-header-footer --print-to-pdf="$tmp/cap.pdf" "file://$tmp/cap.html" >/dev/null 2>&1
+  declare -A PG=()
+  while IFS=$'\t' read -r k t; do PG[$k]=$t; done < <("${check[@]}" pdf-pages "$tmp/cap.pdf" 2>&1)
+  same "handout: a page a frame" "${#PG[@]}" 4
+  has "handout page 1" "${PG[1]:-}" "frame 1 of 4"
+  has "handout page 1: its caption" "${PG[1]:-}" "Without a pattern every block starts at once"
+  has "handout page 3: its tick" "${PG[3]:-}" "output at tick 20 of 69"
+  has "handout page 3: its caption" "${PG[3]:-}" "The wavefront orders the blocks"
+  [[ ${PG[4]:-} != *"The wavefront orders"* ]] && pass || fail "handout page 4 has page 3's caption"
+fi
+printf 'caption %0400d\n' 0 >"$tmp/longcap.txt"
+"$ts" export --html "$tmp/x.html" --script "$tmp/longcap.txt" >"$tmp/out" 2>"$tmp/err"
+[[ $? == 2 && $(wc -l <"$tmp/err") == 1 ]] && grep -q "a caption is at most 300 bytes" "$tmp/err" && pass ||
+  fail "export --script with a long caption: '$(cat "$tmp/err")' (want exit 2 and one line)"
+# The layout at three sizes: the panes' titles apart and within their room (a long input's
+# name shortened in its middle, whole in the title), the status line and the header whole.
+cp "$src/tests/records/chart320.png" "$tmp/a_rather_long_input_name_for_a_course_handout_2024.png"
+if export_page "$tmp/long.html" -i "$tmp/a_rather_long_input_name_for_a_course_handout_2024.png" --variant integral --backend cpu; then
+  for sp in "1024,768|$tmp/long.html|tick=3&test=1" "1280,720|$dev|view=device&test=1" \
+            "1920,1080|$tmp/cap.html|frame=3&test=1"; do
+    IFS='|' read -r size page frag <<<"$sp"
+    [[ -f $page ]] || continue
+    DUMP_SIZE=$size dump "$page" "$frag" || continue
+    same "$(basename "$page") at $size: layout" "${F[0.layout]}" "titles apart, titles whole, status whole, header fits"
+    if [[ $size == 1024,768 ]]; then
+      has "a long name at 1024x768, shortened in its middle" "${F[0.shortened]}" "title-in=a_rather_"
+      has "a long name at 1024x768: the ellipsis" "${F[0.shortened]}" "…"
+    fi
+  done
+fi
+
 # ---- screenshots, to look at ----
 if [[ -f $int ]]; then
   out=${shots:-$tmp/shots}
   mkdir -p "$out"
   for s in "integral|$int|tick=30&hover=300,200" "hazards|$none|tick=3&hover=40,8" \
            "device|$tmp/dev-integral_none.html|view=device&devtime=60%25&hover=120,72" \
-           "plain|$tmp/nobar.html|tick=900&hover=300,200" "plain-sim|$sim|tick=2&hover=5,0"; do
+           "plain|$tmp/nobar.html|tick=900&hover=300,200" "plain-sim|$sim|tick=2&hover=5,0" \
+           "device-lanes|$tmp/dev-integral_none.html|view=device&devtime=50%25&do=click:tl-in;click:tl-in;tlhover:2,1616" \
+           "captions|$tmp/cap.html|frame=3" \
+           "plain-split|$split|tick=300&do=click:finding-0" \
+           "plain-source|$split|tick=3&zoom=8&center=16,8&do=click:tab-source;click:src-line-22"; do
     IFS='|' read -r name page frag <<<"$s"
     [[ -f $page ]] || continue
     rm -f "$out/page-$name.png"
@@ -437,6 +571,9 @@ rc=$?
 bad "--variant" --html "$tmp/x.html" --kernel-file "$plain/conv2d.cl" --variant box2d
 bad "--order" --html "$tmp/x.html" --order reverse
 bad "--sim" --html "$tmp/x.html" --sim "$src/tests/sim/shapes.sim" -i "$src/tests/records/chart320.png"
+bad "--split" --html "$tmp/x.html" --kernel-file "$plain/conv2d.cl" --split order=sideways
+bad "--split pattern=none" --html "$tmp/x.html" --kernel-file "$plain/conv2d.cl" --split pattern=none
+bad "--split pattern=none" --html "$tmp/x.html" --variant integral --split pattern=none
 [[ -e $tmp/x.html ]] && fail "a failed export left its file" || pass
 ls -a "$tmp" "$tmp/nosuchdir" 2>/dev/null | grep -q '\.tmp-' && fail "a temporary file was left" || pass
 

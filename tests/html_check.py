@@ -3,7 +3,8 @@
 the summary an exported page writes in test mode (#test=1), thread states from
 `tilescope run --schedule` (the simulator's rule) and from a device record, a plain
 kernel's work-groups' states and records from `run --observe --json`, a hash of
-`run --raw`'s exact output, the state of each tile as a native `tilescope shot` draws it,
+`run --raw`'s exact output and the elements at which two such outputs differ, the state
+of each tile as a native `tilescope shot` draws it,
 PNGs (a black input to write, a screenshot to read), and the page's own requests in
 chromium's net log.
 
@@ -142,6 +143,26 @@ def npy_hash(path):
     return f"{h:08x}"
 
 
+def npy_elements(path):
+    """An .npy file's data as a list of its elements' bytes."""
+    data = open(path, "rb").read()
+    if data[:6] != b"\x93NUMPY":
+        die(f"{path}: not a .npy file")
+    hl = struct.unpack("<H", data[8:10])[0] if data[6] == 1 else struct.unpack("<I", data[8:12])[0]
+    start = (10 if data[6] == 1 else 12) + hl
+    m = re.search(r"'descr':\s*'[<>|=]?[a-z](\d+)'", data[:start].decode("latin-1"))
+    size = int(m.group(1)) if m else 1
+    body = data[start:]
+    return [body[i:i + size] for i in range(0, len(body), size)]
+
+
+def npy_differ(a, b):
+    """The elements at which two .npy files' data differ (a difference of length counts each
+    element the longer has over the shorter): the split view's count of two orders' outputs."""
+    x, y = npy_elements(a), npy_elements(b)
+    return abs(len(x) - len(y)) + sum(p != q for p, q in zip(x, y))
+
+
 def read_png(path):
     """An 8-bit PNG (grey, RGB or RGBA, not interlaced) -> (w, h, channels, rows)."""
     data = open(path, "rb").read()
@@ -248,6 +269,68 @@ def page_requests(path):
     return urls
 
 
+def pdf_pages(path):
+    """The text of each page of a PDF that chromium printed, in page order: its content
+    streams' strings decoded through their fonts' ToUnicode maps (what a reader copies)."""
+    import unicodedata
+    data = open(path, "rb").read()
+    objs = {}
+    for m in re.finditer(rb"(\d+) 0 obj(.*?)endobj", data, re.S):
+        body = m.group(2)
+        sm = re.search(rb"stream\r?\n(.*)endstream", body, re.S)
+        stream = None
+        if sm:
+            stream = sm.group(1)
+            if b"/FlateDecode" in body[:sm.start()]:
+                stream = zlib.decompress(stream)
+        objs[int(m.group(1))] = (body[:sm.start()] if sm else body, stream)
+
+    def refs(b):
+        return [int(x) for x in re.findall(rb"(\d+) 0 R", b)]
+
+    def cmap(n):
+        text, out = objs[n][1].decode("latin-1"), {}
+        for blk in re.findall(r"beginbfchar(.*?)endbfchar", text, re.S):
+            for a, b in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", blk):
+                out[int(a, 16)] = bytes.fromhex(b).decode("utf-16-be")
+        for blk in re.findall(r"beginbfrange(.*?)endbfrange", text, re.S):
+            for a, b, c in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", blk):
+                for k in range(int(a, 16), int(b, 16) + 1):
+                    out[k] = chr(int(c, 16) + k - int(a, 16))
+        return out
+
+    def kids(n):
+        d = objs[n][0]
+        if re.search(rb"/Type\s*/Pages", d):
+            m = re.search(rb"/Kids\s*\[([^\]]*)\]", d)
+            return [p for k in refs(m.group(1)) for p in kids(k)]
+        return [n]
+
+    root = next(n for n, (d, _) in objs.items() if re.search(rb"/Type\s*/Pages", d) and b"/Parent" not in d)
+    pages = []
+    for n in kids(root):
+        d = objs[n][0]
+        fonts = {}
+        fm = re.search(rb"/Font\s*<<(.*?)>>", d, re.S)
+        for name, ref in re.findall(rb"/(\w+)\s+(\d+) 0 R", fm.group(1) if fm else b""):
+            tu = re.search(rb"/ToUnicode\s+(\d+) 0 R", objs[int(ref)][0])
+            fonts[name.decode()] = cmap(int(tu.group(1))) if tu else {}
+        cm = re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", d)
+        text, font = [], {}
+        for c in refs(cm.group(1)) if cm else []:
+            for tok in re.finditer(r"/(\w+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]*)>|(T[dDm*]|ET)\b",
+                                   objs[c][1].decode("latin-1")):
+                if tok.group(1):
+                    font = fonts.get(tok.group(1), {})
+                elif tok.group(2) is not None:
+                    h = tok.group(2)
+                    text.extend(font.get(int(h[i:i + 4], 16), "?") for i in range(0, len(h), 4))
+                else:
+                    text.append(" ")
+        pages.append(" ".join(unicodedata.normalize("NFKC", "".join(text)).split()))
+    return pages
+
+
 def main():
     a = sys.argv[1:]
     if not a:
@@ -277,6 +360,8 @@ def main():
     elif cmd == "npy-hash":  # NPY...: "NPY HASH" a file
         for f in a[1:]:
             print(f, npy_hash(f))
+    elif cmd == "npy-differ":  # A.npy B.npy: the elements at which they differ
+        print(npy_differ(a[1], a[2]))
     elif cmd == "black":  # OUT W H
         write_black(a[1], int(a[2]), int(a[3]))
     elif cmd == "shot-states":  # DONE_SHOT W H TILE TW TH SHOT...: "SHOT STATES" a shot
@@ -285,6 +370,9 @@ def main():
     elif cmd == "png-size":  # PNG: width height
         w, h, _, _ = read_png(a[1])
         print(w, h)
+    elif cmd == "pdf-pages":  # PDF: "PAGE<tab>TEXT" a page, from 1
+        for i, t in enumerate(pdf_pages(a[1])):
+            print(f"{i + 1}\t{t}")
     elif cmd == "requests":  # NETLOG: one URL a line
         for u in page_requests(a[1]):
             print(u)

@@ -71,6 +71,20 @@ check "gif frame != another tick's" bash -c "! '$ts' diff --tolerance 16 --max-d
 check "gif bytes identical on a second run" cmp -s "$tmp/seq.gif" "$tmp/again.gif"
 "$ts" shot --backend cpu --variant integral --pattern none --size 640x400 --frames 3:3:1 --scale 0.5 -o "$tmp/half.gif" >/dev/null
 check "gif --scale 0.5" "$gifcheck" "$tmp/half.gif" 1 320 200
+# A script's captions: a strip under every frame (taller than the window by it), the caption
+# written in it; a frame after `caption` alone has none; a second run gives the same bytes.
+printf '%s\n' 'variant integral' 'pattern none' 'caption Without a pattern: every hazard in red' \
+  'tick 1' 'wait 30' 'caption' 'tick end' 'wait 30' >"$tmp/caption.txt"
+"$ts" shot --backend cpu --size 640x400 --script "$tmp/caption.txt" -o "$tmp/cap.gif" >/dev/null 2>&1
+gh=$("$gifcheck" "$tmp/cap.gif" 0 0 0 2>&1 | sed -n 's/.* of 640x\([0-9]*\),.*/\1/p')
+check "gif with captions: 2 frames, a strip under the window ($gh rows)" test "${gh:-0}" -gt 400
+strip=$((${gh:-400} - 400))
+"$gifcheck" "$tmp/cap.gif" 2 640 "${gh:-400}" 0 "$tmp/cap0.png" "$strip" >"$tmp/out" 2>&1
+check "gif caption written under frame 1 ($(head -1 "$tmp/out"))" grep -Eq "^frame 0: [1-9][0-9]{2,} caption pixels" "$tmp/out"
+"$gifcheck" "$tmp/cap.gif" 2 640 "${gh:-400}" 1 "$tmp/cap1.png" "$strip" >"$tmp/out" 2>&1
+check "gif: no caption under frame 2 ($(head -1 "$tmp/out"))" grep -q "^frame 1: 0 caption pixels" "$tmp/out"
+"$ts" shot --backend cpu --size 640x400 --script "$tmp/caption.txt" -o "$tmp/cap2.gif" >/dev/null 2>&1
+check "gif with captions: the same bytes on a second run" cmp -s "$tmp/cap.gif" "$tmp/cap2.gif"
 
 # The default command without a display: it says so and writes a screenshot.
 (cd "$tmp" && "$ts" --backend cpu >"$tmp/nodisplay.out" 2>&1)
@@ -246,6 +260,8 @@ script_error "wrong number of arguments for 'wait'" "wait 1 2"
 script_error "expected on or off, got 'yes'" "grid yes"
 script_error "not a pixel value .*'4294967296'" "expect-pixel 1 2 4294967296"
 script_error "too many arguments, from 'x'" "expect-pixel 1 2 3 4 5 6 7 x"
+script_error "a caption is at most 300 bytes" "caption $(printf 'word %.0s' {1..80})"
+script_error "a caption holds a control character" "caption bell $(printf '\a') here"
 script_error "wrong number of arguments for 'expect-pixel'" "expect-pixel 1 2 3 4 5 6 7"
 printf 'tick 1\0\n' >"$tmp/nul.txt"
 expect2 "nul.txt: holds a NUL byte" shot -o "$tmp/x.png" --backend cpu --script "$tmp/nul.txt"

@@ -4,7 +4,9 @@
  * holds every run a viewer script (a demo) shows, one after the other, each opening where the
  * script first showed it. A plain kernel (--kernel-file K.cl, --sim F.sim) is run observed,
  * in a process of its own, in the device's order or --order's, and its page steps through its
- * work-groups' records. Needs no display: the page is drawn by the browser. */
+ * work-groups' records; --split order=ORDER runs it again in that order, beside the first on
+ * the page, and says whether the outputs differ. Needs no display: the page is drawn by the
+ * browser. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +16,9 @@
 
 #include "cli.h"
 #include "export_page.h"
+#include "page_plain.h"
 #include "script_parse.h"
+#include "split_spec.h"
 #include "ts_file.h"
 #include "ts_record.h"
 #include "ts_sim.h"
@@ -25,6 +29,7 @@ static const char usage[] =
     "                        [options]\n"
     "       tilescope export --html OUT.html --kernel-file K.cl [-i IN.png] [--launch F]\n"
     "                        [--order ORDER [--resident K] | --adversary] [--tick T]\n"
+    "                        [--split order=ORDER]\n"
     "       tilescope export --html OUT.html --sim FILE.sim [--order ...]\n"
     "Writes the run as one self-contained web page: the input, the output as the threads\n"
     "produce it, the thread-space overlay, play, step and a timeline to scrub, hover with\n"
@@ -34,7 +39,9 @@ static const char usage[] =
     "shows (variant, pattern, walk, slots, cost, backend and open), each opening at the\n"
     "tick, overlay and hover the script first shows it with. A plain kernel is run observed\n"
     "and its page steps through the launch's clock (a tick each work-group's start, barrier\n"
-    "and end): its work-groups' tiles, records and findings, a pass at a time.";
+    "and end): its work-groups' tiles, records and findings, a pass at a time; --split\n"
+    "order=ORDER runs it a second time in that order beside the first, on one slider, and\n"
+    "says whether the two outputs differ.";
 
 enum { MAX_RUNS = 16, MAX_IMAGES = 8 };
 
@@ -43,7 +50,7 @@ typedef struct ex_args {
   const char *html, *input, *size, *overlay, *hover, *record, *dev_time, *script, *title,
       *center;
   double zoom;
-  const char *sim, *order, *resident; /* a plain kernel's */
+  const char *sim, *order, *resident, *split; /* a plain kernel's */
   double timeout;
   int have_timeout;
 } ex_args;
@@ -149,7 +156,8 @@ static int same_run(const ex_conf *a, const ex_conf *b)
 
 /* The runs a script shows: its settings each time it pauses, looks or ends, once each, with
  * the tick, overlay, hover and device time it first shows them with. */
-static int script_confs(const char *path, const ex_conf *first, ex_conf *out, int *n, script *sc)
+static int script_confs(const char *path, const ex_conf *first, ex_conf *out, int *n, script *sc,
+                        ex_frame *frames, int *nframes)
 {
   uint8_t *text = NULL;
   size_t len = 0;
@@ -166,6 +174,7 @@ static int script_confs(const char *path, const ex_conf *first, ex_conf *out, in
     return 0;
   }
   ex_conf cur = *first;
+  const char *caption = NULL;
   *n = 0;
   for (int i = 0; i <= sc->n; i++) {
     const script_action *a = i < sc->n ? &sc->act[i] : NULL;
@@ -218,6 +227,7 @@ static int script_confs(const char *path, const ex_conf *first, ex_conf *out, in
         fprintf(stderr, "tilescope export: --script %s:%d: split is not in a page (it shows one "
                 "run at a time: the runs of a split are pages of their own)\n", path, a->line);
         continue;
+      case SCRIPT_CAPTION: caption = a->text; continue;
       case SCRIPT_WAIT: case SCRIPT_SHOT: case SCRIPT_REPORT: case SCRIPT_EXPECT:
       case SCRIPT_EXPECT_PIXEL: case SCRIPT_EXPECT_STATUS: case SCRIPT_QUIT:
         break;
@@ -234,6 +244,13 @@ static int script_confs(const char *path, const ex_conf *first, ex_conf *out, in
         return 0;
       }
       out[(*n)++] = cur;
+    }
+    /* a pause or a screenshot: a frame of the page's handout, with the caption then */
+    if (a && (a->op == SCRIPT_WAIT || a->op == SCRIPT_SHOT) &&
+        !ex_frame_add(frames, nframes, k, &cur.view, caption)) {
+      fprintf(stderr, "tilescope export: --script %s:%d: more than %d pauses for one page\n",
+              path, a->line, EX_MAX_FRAMES);
+      return 0;
     }
     if (a && a->op == SCRIPT_QUIT)
       break;
@@ -290,6 +307,7 @@ static int parse_args(int argc, char **argv, ex_args *a)
     { "--sim", 0, OPT_STR, &a->sim, "FILE.sim", "a plain kernel launched as this Oclgrind simulator file describes it (as --kernel-file K.cl is)", NULL },
     { "--order", 0, OPT_STR, &a->order, "device|linear|reverse|random:SEED|FILE", "a plain kernel: start its work-groups in another legal order, one at a time (as run --order)", NULL },
     { "--resident", 0, OPT_STR, &a->resident, "K", "with --order: K work-groups at once (default 1)", NULL },
+    { "--split", 0, OPT_STR, &a->split, "order=ORDER", "a plain kernel: a second observed run, its work-groups in ORDER (as --order takes it), beside the first on one slider, and whether the outputs differ", NULL },
     { "--timeout", 0, OPT_DBL, &a->timeout, "S", "a plain kernel: the watchdog of its observed run (default 300)", &a->have_timeout },
     CLI_SCHED_OPTS(&a->cs),
   };
@@ -370,6 +388,30 @@ static const char *base_name(const char *path)
   return slash ? slash + 1 : path;
 }
 
+/* --split SPEC (split_spec.h, as the window and shot take it) into the right half's order:
+ * order=ORDER alone; its device order runs as many groups at once as the device does. */
+static int split_order(const char *spec, ts_plain_opts *po)
+{
+  vw_split_spec sp;
+  char why[200];
+  if (!vw_split_parse(spec, &sp, why, sizeof why)) {
+    fprintf(stderr, "tilescope export: --split: %s\n", why);
+    return 0;
+  }
+  if (!sp.order || sp.device || sp.variant >= 0 || sp.pattern >= 0 || sp.walk >= 0 ||
+      sp.slots || sp.cost) {
+    fprintf(stderr, "tilescope export: --split %s: a plain kernel's split view is order=ORDER "
+            "alone (device, linear, reverse, random:SEED or a file of work-groups)\n", spec);
+    return 0;
+  }
+  po->order = sp.order - 1;
+  po->order_seed = sp.order_seed;
+  snprintf(po->order_file, sizeof po->order_file, "%s", sp.order_file);
+  if (po->order == TS_ORDER_DEVICE)
+    po->resident = 0;
+  return 1;
+}
+
 /* Reads and runs the plain kernel observed, in a process of its own, and writes its page. A
  * kernel that does not build or fit its launch: exit 2; one that crashes or runs past the
  * watchdog: exit 1; either with one line naming the file, and no page. */
@@ -419,6 +461,9 @@ static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
     fprintf(stderr, "tilescope export: --timeout: give more than 0 and at most 86400 seconds\n");
     return EXIT_USAGE;
   }
+  ts_plain_opts po2 = po; /* the split view's right half, as the window's (viewer.c) */
+  if (a->split && !split_order(a->split, &po2))
+    return EXIT_USAGE;
   const char *kdir = paths_kernels_dir(a->cs.kernels), *in_path = a->input;
   if (!kdir || (!a->sim && !in_path && !(in_path = paths_default_asset())))
     return EXIT_USAGE;
@@ -427,7 +472,7 @@ static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
   ts_sim *sim = NULL;
   ts_plain_desc *d = NULL;
   ts_image *in = NULL;
-  ts_plain_result *res = NULL;
+  ts_plain_result *res = NULL, *res2 = NULL;
   int rc = EXIT_USAGE;
   ts_status st = a->sim ? ts_sim_load(a->sim, a->timeout, &sim, &d, &in, &err)
                         : ts_plain_load_launch(cli_plain_file, cli_plain_launch, NULL, 0,
@@ -436,6 +481,8 @@ static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
     st = ts_image_load_png(in_path, &in, &err);
   if (st == TS_OK)
     st = ts_plain_run_isolated(a->cs.device, kdir, d, in, &po, a->timeout, &res, &err);
+  if (st == TS_OK && a->split)
+    st = ts_plain_run_isolated(a->cs.device, kdir, d, in, &po2, a->timeout, &res2, &err);
   if (st != TS_OK) {
     /* the file named once: the messages of a build or a parse name it themselves */
     int named = strstr(err.msg, base_name(path)) != NULL;
@@ -468,7 +515,11 @@ static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
     snprintf(title, sizeof title, "tilescope: %s as %s launches it", pl.file, pl.launched);
   else
     snprintf(title, sizeof title, "tilescope: %s on %s", pl.file, pl.input_name);
-  if (ex_write_plain_page(a->html, title, &pl, sw, sh, &err) != TS_OK) {
+  ex_plain pl2 = pl;
+  pl2.res = res2;
+  ts_plain_order_words(&po2, pl2.order, sizeof pl2.order);
+  if ((res2 ? ex_write_plain_split(a->html, title, &pl, &pl2, sw, sh, &err)
+            : ex_write_plain_page(a->html, title, &pl, sw, sh, &err)) != TS_OK) {
     fprintf(stderr, "tilescope export: %s\n", err.msg);
     goto out;
   }
@@ -487,9 +538,15 @@ static int export_plain(const ex_args *a, const ex_view *view, int sw, int sh)
   printf("wrote %s (%s observed: %d pass%s, %u work-groups, %s; %.2f MB)\n", a->html, pl.file,
          res->npasses, res->npasses == 1 ? "" : "es", groups, found,
          size >= 0 ? (double)size / 1e6 : 0.0);
+  if (res2) {
+    char line[160];
+    pp_differ_line(res, res2, line, sizeof line);
+    printf("split: left %s, right %s: %s\n", pl.order, pl2.order, line);
+  }
   rc = EXIT_OK;
 out:
   ts_plain_result_free(res);
+  ts_plain_result_free(res2);
   ts_image_destroy(in);
   ts_plain_desc_free(d);
   ts_sim_free(sim);
@@ -503,6 +560,12 @@ int cmd_export(int argc, char **argv)
   if (r)
     return r < 0 ? EXIT_OK : r;
   int plain = cli_plain_file || a.sim;
+  if (!plain && a.split) {
+    fprintf(stderr, "tilescope export: --split %s: a page splits a plain kernel's run alone "
+            "(--kernel-file K.cl --split order=ORDER); a variant's two schedules side by side are "
+            "the window's and shot's, or two runs of one page (--script)\n", a.split);
+    return EXIT_USAGE;
+  }
   if (!plain && (a.order || a.resident || a.have_timeout)) {
     fprintf(stderr, "tilescope export: %s: goes with a plain kernel (--kernel-file K.cl or "
             "--sim F.sim)\n", a.order ? "--order" : a.resident ? "--resident" : "--timeout");
@@ -536,8 +599,10 @@ int cmd_export(int argc, char **argv)
   ex_conf confs[MAX_RUNS];
   int nconfs = 1;
   script sc = { 0 };
+  ex_frame frames[EX_MAX_FRAMES];
+  int nframes = 0;
   confs[0] = first;
-  if (a.script && !script_confs(a.script, &first, confs, &nconfs, &sc)) {
+  if (a.script && !script_confs(a.script, &first, confs, &nconfs, &sc, frames, &nframes)) {
     script_free(&sc);
     ts_dev_run_free(rec);
     return EXIT_USAGE;
@@ -620,7 +685,7 @@ int cmd_export(int argc, char **argv)
     snprintf(title, sizeof title, "tilescope: %s on %s", ts_run_params_of(runs[0].run)->variant->name,
              runs[0].input_name);
   ts_error err = { 0 };
-  if (ex_write_page(a.html, title, runs, nruns, sw, sh, &err) != TS_OK) {
+  if (ex_write_page(a.html, title, runs, nruns, frames, nframes, sw, sh, &err) != TS_OK) {
     fprintf(stderr, "tilescope export: %s\n", err.msg);
     goto out;
   }

@@ -324,7 +324,7 @@ static void panel_backend(vw_gl *gl, const vw_scene *s, float x, float *yp)
   /* The device named once: its platform beside the heading, its name under it (the
    * middle of a long one left out). A shot leaves the kernels' time out (it varies from run
    * to run; --show-times draws it). */
-  draw_device_heading(gl, x, &y, "device   [b]", sn->device);
+  draw_device_heading(gl, x, &y, "device   [b]", sn->on_cl ? draw_cl_device(sn->device) : sn->device);
   if (sn->on_cl && sn->kernel_ms > 0 && live) {
     double px = (double)k->W * k->H, gbps = (s->bytes_read + s->bytes_written) / (sn->kernel_ms * 1e6);
     panel_line(gl, x, &y, WHITE, "kernels %.3f ms, %.2f ns/px, %.2f GB/s", sn->kernel_ms,

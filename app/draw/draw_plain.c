@@ -407,7 +407,7 @@ static void panel_launch(vw_gl *gl, const vw_scene *s, float x, float *y, const 
   else
     panel_line(gl, x, y, DIM, "no tile declared (tile=WxH halo=N)");
   /* A shot names no time (it differs between runs). */
-  draw_device_heading(gl, x, y, "device", pv->res->device);
+  draw_device_heading(gl, x, y, "device", draw_cl_device(pv->res->device));
   if (s->live)
     panel_line(gl, x, y, WHITE, "observed run %.3f ms", L->ms);
 }

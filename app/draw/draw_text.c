@@ -68,11 +68,16 @@ float panel_line(vw_gl *gl, float x, float *y, gfx_color c, const char *fmt, ...
   return w > w2 ? w : w2;
 }
 
+const char *draw_cl_device(const char *device)
+{
+  const char *label = getenv("TILESCOPE_DEVICE_LABEL");
+  return label && *label ? label : device;
+}
+
 void draw_device_heading(vw_gl *gl, float x, float *y, const char *heading, const char *device)
 {
   char name[320], platform[320] = "", line[320];
-  const char *label = getenv("TILESCOPE_DEVICE_LABEL"); /* goldens shot on another machine */
-  snprintf(name, sizeof name, "%s", label && *label ? label : device);
+  snprintf(name, sizeof name, "%s", device);
   /* The worker's words are "NAME (PLATFORM)": apart, each is shorter than the two. */
   char *open = strrchr(name, '(');
   size_t n = strlen(name);

@@ -21,6 +21,9 @@ void panel_wrap(vw_gl *gl, float x, float *y, gfx_color c, const char *text);
 /* The same in a font, stopping before a line would pass `bottom`; returns the lines drawn. */
 int panel_wrap_font(vw_gl *gl, int font, float x, float *y, float bottom, gfx_color c,
                     const char *text);
+/* An OpenCL device's name as shown: TILESCOPE_DEVICE_LABEL where set (so that goldens shot
+ * on one machine hold on another), else its own. */
+const char *draw_cl_device(const char *device);
 /* The device a run is on, named once: `heading` ("device   [b]") with the platform beside it
  * (dimmed) and the device's name on the line under it, each whole where it fits and else
  * shortened in its middle; a name without a platform ("CPU model") beside the heading.

@@ -22,10 +22,16 @@
  *                           writes and conflicts (threads flagged), obs_hazards, chosen; in
  *                           the split view split, right_tick, right_hazards, right_view,
  *                           right_selected, and for a device half right_devtime and
- *                           right_wrong)
+ *                           right_wrong; for a plain kernel source (on, off), finding
+ *                           (N/COUNT, none), finding_lines (A,B), finding_groups (A/B),
+ *                           src_line, line_groups)
+ *   source-line N           a plain kernel: click source line N (its next finding, or it)
  *   expect-pixel X Y V...   check the output's values at pixel (X, Y)
  *   expect-status TEXT...   check that the status line (bottom) holds TEXT
  *   open FILE               open an image as if dropped on the window (waits for the load)
+ *   caption TEXT            the caption of what follows (the rest of the line; none: no
+ *                           caption): under each frame of `shot -o OUT.gif`, and under each
+ *                           pause of the script in a page (`export --html --script`)
  *   quit
  * The whole script is read and checked first (script_parse.c): an unknown action, key, name
  * or field, a missing or extra argument, or a number that is not one or out of range stops it
@@ -35,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim.h"
 #include "scene_make.h"
 #include "script.h"
 #include "script_parse.h"
@@ -44,6 +51,7 @@
 #include "viewer_input.h"
 #include "viewer_report.h"
 #include "viewer_shot.h"
+#include "viewer_source.h"
 #include "viewer_split.h"
 
 /* SDL's codes for script_key_names, in the same order. */
@@ -69,7 +77,7 @@ static int report_field(const char *report, const char *field, char *out, size_t
 /* Plays one action; returns the number of failed expectations (0 or more). */
 static int play(viewer *v, const char *path, const script_action *a)
 {
-  char report[1024];
+  char report[2048];
   int failures = 0;
   switch (a->op) {
   case SCRIPT_KEY:
@@ -292,8 +300,24 @@ static int play(viewer *v, const char *path, const script_action *a)
       failures++;
     }
     break;
+  case SCRIPT_SOURCE_LINE:
+    viewer_sync(v, 60000);
+    if (!v->plain) {
+      fprintf(stderr, "tilescope: script %s:%d: source-line goes with a plain kernel\n", path,
+              a->line);
+      return 1;
+    }
+    viewer_source_line(v, (int)a->n);
+    break;
   case SCRIPT_QUIT:
     v->quit = 1;
+    break;
+  case SCRIPT_CAPTION:
+    /* recording an animation: the frames from here on carry it in a strip under them */
+    if (v->anim && !v->anim_failed && !anim_caption(v->anim, a->text)) {
+      fprintf(stderr, "tilescope: script %s:%d: out of memory for the caption\n", path, a->line);
+      v->anim_failed = 1;
+    }
     break;
   }
   return failures;

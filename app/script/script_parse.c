@@ -27,7 +27,9 @@ static const char *const report_fields[] = { "variant", "pattern", "walk",     "
                                              "writes",  "conflicts", "obs_hazards", "chosen",
                                              "split",   "right_tick", "right_hazards",
                                              "right_view", "right_devtime", "right_wrong",
-                                             "right_selected", "inspector" };
+                                             "right_selected", "inspector", "source", "finding",
+                                             "finding_lines", "finding_groups", "src_line",
+                                             "line_groups" };
 
 typedef struct parser {
   const char *name;
@@ -80,6 +82,54 @@ static int point(parser *p, script_action *a, const char *x, const char *y)
   return 1;
 }
 
+/* caption TEXT: the rest of the line, blanks inside it kept (a tab as a blank), trimmed;
+ * none, or only blanks, clears the caption. Printable text only, SCRIPT_CAPTION_MAX bytes. */
+static int parse_caption(parser *p, script_action *a, char *rest)
+{
+  a->text = "";
+  if (!rest)
+    return 1;
+  rest += strspn(rest, " \t\r\v\f");
+  size_t n = strlen(rest);
+  while (n > 0 && strchr(" \t\r\v\f", rest[n - 1]))
+    rest[--n] = 0;
+  if (n > SCRIPT_CAPTION_MAX)
+    return bad(p, "a caption is at most 300 bytes, this one starts", rest);
+  for (size_t i = 0; i < n; i++) {
+    if (rest[i] == '\t')
+      rest[i] = ' ';
+    else if ((unsigned char)rest[i] < 0x20 || rest[i] == 0x7f)
+      return bad(p, "a caption holds a control character:", rest);
+  }
+  a->text = rest;
+  return 1;
+}
+
+/* The words of a line: its tokens, or for `caption` the word and the rest of the line as it
+ * stands (a caption's blanks are its own). Returns the count, or -1 past MAX_ARGS. */
+static int split_line(char *line, char **argv, char **extra)
+{
+  static const char blanks[] = " \t\r\v\f";
+  char *w = line + strspn(line, blanks), *save = NULL;
+  if (strncmp(w, "caption", 7) == 0 && (w[7] == 0 || strchr(blanks, w[7]))) {
+    argv[0] = w;
+    if (!w[7])
+      return 1;
+    w[7] = 0;
+    argv[1] = w + 8;
+    return 2;
+  }
+  int argc = 0;
+  for (char *tok = strtok_r(line, blanks, &save); tok; tok = strtok_r(NULL, blanks, &save)) {
+    if (argc == MAX_ARGS) {
+      *extra = tok;
+      return -1;
+    }
+    argv[argc++] = tok;
+  }
+  return argc;
+}
+
 /* One line's tokens into an action; returns 0 after writing the error. */
 static int parse_action(parser *p, script_action *a, char **argv, int argc)
 {
@@ -101,6 +151,7 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     { "quit", SCRIPT_QUIT, 0, 0 },       { "devtime", SCRIPT_DEVTIME, 1, 1 },
     { "open", SCRIPT_OPEN, 1, 1 },       { "expect-status", SCRIPT_EXPECT_STATUS, 1, MAX_ARGS - 1 },
     { "copy", SCRIPT_COPY, 2, 2 },       { "split", SCRIPT_SPLIT, 1, 1 },
+    { "caption", SCRIPT_CAPTION, 0, 1 },  { "source-line", SCRIPT_SOURCE_LINE, 1, 1 },
   };
   size_t i = 0;
   while (i < sizeof ops / sizeof ops[0] && strcmp(argv[0], ops[i].name) != 0)
@@ -163,6 +214,8 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     return ts_pattern_parse(arg, &a->pattern) ? 1 : bad(p, "unknown pattern", arg);
   case SCRIPT_WALK:
     return ts_walk_parse(arg, &a->walk) ? 1 : bad(p, "unknown walk", arg);
+  case SCRIPT_SOURCE_LINE:
+    return ts_parse_int(arg, 1, 1 << 24, &a->n) ? 1 : bad(p, "not a source line (from 1)", arg);
   case SCRIPT_SLOTS:
   case SCRIPT_COST:
     if (!ts_parse_int(arg, 1, a->op == SCRIPT_SLOTS ? TS_SLOTS_MAX : TS_COST_MAX, &a->n))
@@ -204,6 +257,8 @@ static int parse_action(parser *p, script_action *a, char **argv, int argc)
     a->text = arg;
     a->value = argv[2];
     return 1;
+  case SCRIPT_CAPTION:
+    return parse_caption(p, a, argc > 1 ? argv[1] : NULL);
   case SCRIPT_EXPECT_STATUS:
     /* The words as one string again: give back the separators tokenising took. */
     for (int k = 1; k < argc - 1; k++)
@@ -276,15 +331,12 @@ int script_parse(const char *text, size_t len, const char *name, script *s, char
     char *hash = strchr(line, '#');
     if (hash)
       *hash = 0;
-    char *argv[MAX_ARGS + 1], *save = NULL;
-    int argc = 0;
-    for (char *tok = strtok_r(line, " \t\r\v\f", &save); tok; tok = strtok_r(NULL, " \t\r\v\f", &save)) {
-      if (argc == MAX_ARGS) {
-        bad(&p, "too many arguments, from", tok);
-        script_free(s);
-        return 0;
-      }
-      argv[argc++] = tok;
+    char *argv[MAX_ARGS + 1], *extra = NULL;
+    int argc = split_line(line, argv, &extra);
+    if (argc < 0) {
+      bad(&p, "too many arguments, from", extra);
+      script_free(s);
+      return 0;
     }
     if (argc == 0)
       continue;

@@ -15,7 +15,7 @@ typedef enum {
   SCRIPT_PATTERN, SCRIPT_WALK, SCRIPT_SLOTS, SCRIPT_COST, SCRIPT_BACKEND, SCRIPT_OVERLAY,
   SCRIPT_GRID, SCRIPT_HELP, SCRIPT_ZOOM, SCRIPT_FIT, SCRIPT_SHOT, SCRIPT_REPORT, SCRIPT_EXPECT,
   SCRIPT_EXPECT_PIXEL, SCRIPT_QUIT, SCRIPT_DEVTIME, SCRIPT_OPEN, SCRIPT_EXPECT_STATUS, SCRIPT_COPY,
-  SCRIPT_SPLIT
+  SCRIPT_SPLIT, SCRIPT_CAPTION, SCRIPT_SOURCE_LINE
 } script_op;
 
 /* What a script may ask for: far outside any image (at most 32768 pixels a side), and small
@@ -28,7 +28,8 @@ enum {
   SCRIPT_PIXEL_MAX = 1000000, /* expect-pixel coordinates */
   SCRIPT_MAX_VALUES = 4,      /* expect-pixel: one per channel, RGBA at most */
   SCRIPT_MAX_BYTES = 1 << 20,
-  SCRIPT_NAMED_KEYS = 10
+  SCRIPT_NAMED_KEYS = 10,
+  SCRIPT_CAPTION_MAX = 300    /* bytes of a caption */
 };
 #define SCRIPT_TICK_END (-1)
 
@@ -46,7 +47,8 @@ typedef struct script_action {
   double x, y;         /* move, click, the zoom centre, expect-pixel */
   int have_center;     /* zoom Z X Y */
   double zoom;
-  int64_t n;           /* tick and devtime (SCRIPT_TICK_END: the end), wait frames, slots, cost */
+  int64_t n;           /* tick and devtime (SCRIPT_TICK_END: the end), wait frames, slots, cost,
+                        * source-line's line */
   int percent;         /* devtime P%: the share is in zoom */
   int on;              /* grid and help: on; backend: cl; split: a spec (not off) */
   vw_split_spec split; /* split SPEC */
@@ -54,7 +56,7 @@ typedef struct script_action {
   ts_pattern pattern;
   ts_walk walk;
   const char *text;    /* shot, open, copy: the file; overlay: the mode's name; expect: the
-                        * field; expect-status: the rest of the line */
+                        * field; expect-status, caption: the rest of the line ("": no caption) */
   const char *value;   /* expect: the value; copy: where to */
   uint32_t values[SCRIPT_MAX_VALUES];
   int nvalues;

@@ -7,13 +7,17 @@
  * the focused group's footprint on the input (what it read, and its declared tile and halo)
  * and its tile on the output. The timeline is the pass's groups over its clock: those running
  * above, and below a Gantt chart, one bar a group from its start to its end packed into lanes,
- * its barriers ticked. Reads the page's state, changes nothing. */
+ * its barriers ticked. A finding hovered or selected in the panel (or a source line) outlines
+ * the groups it names on the output and their bars and running intervals on the timeline. In a
+ * split view (two orders of one kernel) the panes are the two runs' outputs, each with its
+ * overlay, and the timeline a row each. Reads the page's state, changes nothing. */
 'use strict';
 
 const tsPlainColors = {
   pending: 'rgba(204, 214, 235, 0.12)', running: '#ffdb1f', barrier: '#c77aff',
   tint: ['rgba(204, 214, 235, 0.30)', '#ff9919', '#f72a1f'], done: '#4d80f2',
   bar: ['#4d80f2', '#ff9919', '#f72a1f'],
+  mark: { a: '#ff5a48', b: '#40e6ff', l: '#ffe633' },
 };
 
 /* rgba() of a #rrggbb colour at alpha a. */
@@ -47,10 +51,56 @@ class TsPlainPanes extends TsPanes {
 
   draw(run, S, w, h, dpr) {
     this.run = run;
-    super.draw(run, S, w, h, dpr);
+    if (!run || !run.split) {
+      super.draw(run, S, w, h, dpr);
+      return;
+    }
+    const c = this.canvas, ctx = this.ctx;
+    this.cw = w;
+    this.ch = h;
+    this.dpr = dpr;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = tsColors.bg;
+    ctx.fillRect(0, 0, w, h);
+    const p = S.shownPass;
+    this.updateImages(run, S);
+    const rs = this.layout(w, h);
+    ctx.fillStyle = '#2a2e36';
+    ctx.fillRect(rs[0].x + rs[0].w, 0, rs[1].x - rs[0].x - rs[0].w, h);
+    /* each half its run: the left's output, overlay and focus, the right's */
+    for (let pane = 0; pane < 2; pane++) {
+      const r = pane ? run.twin : run;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(rs[pane].x, rs[pane].y, rs[pane].w, rs[pane].h);
+      ctx.clip();
+      this.drawImage(S, pane, pane ? this.img.out : this.img.in);
+      this.drawOverlay(r, S, p, pane);
+      this.drawPixelGrid(r, S, pane, rs[pane], true);
+      this.drawLabels(r, S, p, rs[pane], pane);
+      this.drawOutFocus(r, S, p, pane);
+      ctx.restore();
+    }
   }
 
   updateImages(run, S) {
+    if (run.split) { /* the two runs' outputs at the tick */
+      const key = `${S.run}/${run.pass}/${S.tick}/split`;
+      if (this.key.out !== key) {
+        for (const [img, r] of [[this.img.in, run], [this.img.out, run.twin]]) {
+          const ctx = this.sized(img, r.W, r.H), id = ctx.createImageData(r.W, r.H);
+          r.outputAt(S.tick, new Uint32Array(id.data.buffer));
+          ctx.putImageData(id, 0, 0);
+        }
+        this.key.out = key;
+        this.key.in = null;
+      }
+      return;
+    }
     if (this.key.in !== run) {
       const ctx = this.sized(this.img.in, run.inW, run.inH), id = ctx.createImageData(run.inW, run.inH);
       new Uint32Array(id.data.buffer).set(run.inRGBA);
@@ -111,8 +161,8 @@ class TsPlainPanes extends TsPanes {
 
   /* The tiles by state (the ones not started, the ended ones clean then tinted, the running
    * ones over all) or by start order; then the elements the findings name. */
-  drawOverlay(run, S, p) {
-    const ctx = this.ctx, P = run.passes[p], rs = this.layout(this.cw, this.ch)[1];
+  drawOverlay(run, S, p, pane = 1) {
+    const ctx = this.ctx, P = run.passes[p], rs = this.layout(this.cw, this.ch)[pane];
     const seen = (t) => t.x + t.w >= rs.x && t.y + t.h >= rs.y && t.x <= rs.x + rs.w && t.y <= rs.y + rs.h;
     if (S.overlay === 'state') {
       const layer = (g, st) => (st === TS_PENDING ? 0 : st === TS_DONE ? 1 + P.tint[g] : 4);
@@ -121,7 +171,7 @@ class TsPlainPanes extends TsPanes {
       for (let l = 0; l <= 4; l++)
         for (let g = 0; g < P.n; g++) {
           if (!P.ww[g] || layer(g, st[g]) !== l) continue;
-          const t = this.rectToScreen(S, 1, run.tile(p, g));
+          const t = this.rectToScreen(S, pane, run.tile(p, g));
           if (seen(t)) this.drawTile(t, st[g], P.tint[g]);
         }
     } else if (S.overlay === 'order') {
@@ -129,7 +179,7 @@ class TsPlainPanes extends TsPanes {
         if (!P.ww[g] || !P.start[g]) continue;
         const c = tsRamp(P.ticket[g] / Math.max(P.n - 1, 1));
         ctx.fillStyle = `rgba(${c.map((v) => Math.round(v * 255)).join(', ')}, 0.45)`;
-        const t = this.rectToScreen(S, 1, run.tile(p, g));
+        const t = this.rectToScreen(S, pane, run.tile(p, g));
         if (seen(t)) ctx.fillRect(t.x, t.y, t.w, t.h);
       }
     }
@@ -137,7 +187,7 @@ class TsPlainPanes extends TsPanes {
     for (const f of run.findings) {
       if (f.pass !== p) continue;
       for (let k = 0; k + 1 < f.pixels.length; k += 2) {
-        const [x, y] = this.toScreen(S, 1, f.pixels[k] + 0.5, f.pixels[k + 1] + 0.5);
+        const [x, y] = this.toScreen(S, pane, f.pixels[k] + 0.5, f.pixels[k + 1] + 0.5);
         ctx.fillStyle = 'rgba(0, 0, 0, 0.9)';
         ctx.fillRect(x - side / 2 - 1, y - side / 2 - 1, side + 2, side + 2);
         ctx.fillStyle = tsPlainColors.tint[2];
@@ -147,8 +197,9 @@ class TsPlainPanes extends TsPanes {
   }
 
   /* Past 16 screen pixels an image pixel: the pixel grid and each pixel's values (the
-   * output's as the kernel left them, once its work-group has ended). */
-  drawPixelGrid(run, S, pane, r) {
+   * output's as the kernel left them, once its work-group has ended; out: the pane shows an
+   * output whichever it is, a split view's). */
+  drawPixelGrid(run, S, pane, r, out) {
     const z = S.zoom;
     if (z < 16) return;
     const ctx = this.ctx, m = this.paneImage(S, pane);
@@ -162,10 +213,10 @@ class TsPlainPanes extends TsPanes {
     ctx.textBaseline = 'middle';
     for (let y = y0; y < y1; y++)
       for (let x = x0; x < x1; x++) {
-        const text = pane === 0 ? run.inText(x, y) : run.outText(x, y, S.tick);
+        const isIn = pane === 0 && !out, text = isIn ? run.inText(x, y) : run.outText(x, y, S.tick);
         if (!text) continue;
         const parts = text.split(' '), lines = parts.length * 12 <= z - 2 ? parts : parts.slice(0, 1);
-        const shade = pane === 0 ? run.inVals[(y * run.inW + x) * run.j.Cin] : run.outShade(x, y);
+        const shade = isIn ? run.inVals[(y * run.srcW + x) * run.j.Cin] : run.outShade(x, y);
         const [sx, sy] = this.toScreen(S, pane, x + 0.5, y + 0.5);
         ctx.fillStyle = shade > 140 ? '#000' : '#fff';
         lines.forEach((s, i) => {
@@ -177,7 +228,7 @@ class TsPlainPanes extends TsPanes {
   }
 
   /* Start order (ticket) in tiles large enough on screen. */
-  drawLabels(run, S, p, r) {
+  drawLabels(run, S, p, r, pane = 1) {
     if (S.overlay === 'none' || S.zoom >= 16) return;
     const ctx = this.ctx, P = run.passes[p];
     ctx.font = '11px "DejaVu Sans Mono", monospace';
@@ -186,7 +237,7 @@ class TsPlainPanes extends TsPanes {
     ctx.textBaseline = 'middle';
     for (let g = 0, drawn = 0; g < P.n && drawn < 4000; g++) {
       if (!P.ww[g] || !P.start[g] || P.start[g] > S.tick) continue;
-      const t = this.rectToScreen(S, 1, run.tile(p, g)), x = t.x + t.w / 2, y = t.y + t.h / 2;
+      const t = this.rectToScreen(S, pane, run.tile(p, g)), x = t.x + t.w / 2, y = t.y + t.h / 2;
       if (t.w < need || t.h < 15 || x < r.x || y < r.y || x > r.x + r.w || y > r.y + r.h) continue;
       const s = String(P.ticket[g]);
       ctx.fillStyle = 'rgba(0, 0, 0, 0.8)';
@@ -212,24 +263,50 @@ class TsPlainPanes extends TsPanes {
   /* The focused group: on the input what it read (dashed green) over its declared tile and
    * halo (yellow), and its tile where the images are alike; on the output its tile (white). */
   drawFocus(run, S, p, pane) {
-    const f = S.focus;
-    if (!f || f.pass !== p) return;
-    const P = run.passes[p], g = f.id, ps = P.tile;
-    if (pane === 0) {
-      const d = run.declared(p, g, ps[2]);
-      if (d) this.frame(this.rectToScreen(S, 0, d), 2, tsColors.foot, 1);
-      if (P.rw[g]) {
-        const r = this.rectToScreen(S, 0, run.footprint(p, g));
-        this.box({ x: r.x - 3, y: r.y - 3, w: r.w + 6, h: r.h + 6 }, 2, tsColors.seen, true);
-        this.label(r.x - 3, r.y - 7, tsColors.seen, d ? 'observed reads (yellow: declared)' : 'reads');
-      }
-      if (P.ww[g] && run.sameShape) this.frame(this.rectToScreen(S, 0, run.tile(p, g)), 1, '#fff', 0);
+    if (pane === 1) {
+      this.drawOutFocus(run, S, p, pane);
       return;
     }
+    const f = S.focus;
+    if (!f || f.pass !== p) return;
+    const P = run.passes[p], g = f.id, ps = P.tile, d = run.declared(p, g, ps[2]);
+    if (d) this.frame(this.rectToScreen(S, 0, d), 2, tsColors.foot, 1);
+    if (P.rw[g]) {
+      const r = this.rectToScreen(S, 0, run.footprint(p, g));
+      this.box({ x: r.x - 3, y: r.y - 3, w: r.w + 6, h: r.h + 6 }, 2, tsColors.seen, true);
+      this.label(r.x - 3, r.y - 7, tsColors.seen, d ? 'observed reads (yellow: declared)' : 'reads');
+    }
+    if (P.ww[g] && run.sameShape) this.frame(this.rectToScreen(S, 0, run.tile(p, g)), 1, '#fff', 0);
+  }
+
+  /* On an output pane: the groups a finding or a source line names, outlined by their part
+   * (red where the finding is, cyan the race's other access, yellow a line's), then the
+   * focused group (its declared tile, its tile lit). */
+  drawOutFocus(run, S, p, pane) {
+    const m = (this.run || run).marked(S); /* a split view's right half: the left's finding */
+    if (m && m.pass === p) {
+      const few = m.groups.length <= 12, taken = [];
+      this.ctx.font = '11px "DejaVu Sans Mono", monospace';
+      for (const { g, role } of m.groups) {
+        if (!run.passes[p].ww[g]) continue;
+        const r = this.rectToScreen(S, pane, run.tile(p, g)), c = tsPlainColors.mark[role];
+        this.frame(r, 2, c, 3);
+        /* where the finding is above its tile, the other access below; a label that would
+         * cover one drawn is left out */
+        const s = `${run.name(p, g)}${role === 'b' ? ' other access' : ''}`, y = role === 'b' ? r.y + r.h + 16 : r.y - 6;
+        const box = { x0: r.x - 4, x1: r.x + this.ctx.measureText(s).width, y0: y - 11, y1: y + 4 };
+        if (!few || taken.some((t) => t.x0 < box.x1 && box.x0 < t.x1 && t.y0 < box.y1 && box.y0 < t.y1)) continue;
+        taken.push(box);
+        this.label(r.x - 2, y, c, s);
+      }
+    }
+    const f = S.focus;
+    if (!f || f.pass !== p) return;
+    const P = run.passes[p], g = f.id;
     const d = run.declared(p, g, 0);
-    if (d) this.frame(this.rectToScreen(S, 1, d), 1, tsColors.foot, 1);
+    if (d) this.frame(this.rectToScreen(S, pane, d), 1, tsColors.foot, 1);
     if (!P.ww[g]) return;
-    const r = this.rectToScreen(S, 1, run.tile(p, g));
+    const r = this.rectToScreen(S, pane, run.tile(p, g));
     this.ctx.fillStyle = 'rgba(255, 255, 255, 0.18)';
     this.ctx.fillRect(r.x, r.y, r.w, r.h);
     this.frame(r, 2, '#fff', 2);
@@ -243,24 +320,62 @@ class TsPlainTimeline extends TsTimeline {
     return super.geometry(w, h, true);
   }
 
+  /* Each row's run and rectangles: one, or a split view's two (the left's order above), each
+   * its graph of running groups over its lanes. */
+  rowsOf(run, w, h) {
+    const g = this.geometry(w, h);
+    if (!run.split) return [{ run, g, label: '' }];
+    const rh = Math.max(20, Math.floor((h - 22 - 6 - 8) / 2));
+    return [run, run.twin].map((r, k) => {
+      const fy = 6 + k * (rh + 8), fh = Math.max(10, Math.min(30, Math.floor(rh * 0.32)));
+      return { run: r, g: { gx: g.gx, gw: g.gw, fy, fh, ly: fy + fh + 3, lh: rh - fh - 3 },
+               label: `${k ? 'right' : 'left'}: ${r.j.order}` };
+    });
+  }
+
   /* The group whose bar is under screen point (x, y) (within 3 pixels), or -1. */
   groupAt(run, x, y) {
-    const g = this.geometry(this.cw, this.ch), p = run.pass, P = run.passes[p], lane = run.lanes(p);
-    const l = Math.floor((y - g.ly) / (this.laneH || 1)), T = Math.max(1, P.ticks);
-    if (y < g.ly || l >= P.nlanes) return -1;
-    let best = -1, bd = 4;
-    for (let gi = 0; gi < P.n; gi++) {
-      if (lane[gi] !== l) continue;
-      const x0 = g.gx + g.gw * P.start[gi] / T, x1 = g.gx + g.gw * (P.end[gi] || T) / T;
-      const d = x < x0 ? x0 - x : x > x1 ? x - x1 : 0;
-      if (d < bd) { best = gi; bd = d; }
+    const T = Math.max(1, run.length);
+    for (const row of this.rows || []) {
+      const g = row.g, r = row.run, p = r.pass, P = r.passes[p], lane = r.lanes(p);
+      const lh = row.laneH || 1, l = Math.floor((y - g.ly) / lh);
+      if (y < g.ly || y >= g.ly + g.lh || l >= P.nlanes) continue;
+      let best = -1, bd = 4;
+      for (let gi = 0; gi < P.n; gi++) {
+        if (lane[gi] !== l) continue;
+        const x0 = g.gx + g.gw * P.start[gi] / T, x1 = g.gx + g.gw * (P.end[gi] || T) / T;
+        const d = x < x0 ? x0 - x : x > x1 ? x - x1 : 0;
+        if (d < bd) { best = gi; bd = d; }
+      }
+      return best;
     }
-    return best;
+    return -1;
   }
 
   drawSim(run, S, w, h) {
-    const ctx = this.ctx, g = this.geometry(w, h), p = run.pass, P = run.passes[p];
-    const T = Math.max(1, P.ticks), X = (t) => g.gx + g.gw * t / T, C = tsPlainColors;
+    const ctx = this.ctx, T = Math.max(1, run.length);
+    this.main = run;
+    this.rows = this.rowsOf(run, w, h);
+    for (const row of this.rows) this.drawRow(row, S, T);
+    const g = this.rows[0].g, last = this.rows[this.rows.length - 1].g, cx = g.gx + g.gw * S.tick / T;
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(cx - 1, g.fy - 4, 2, last.ly + last.lh - g.fy + 8);
+    ctx.fillStyle = tsColors.dim;
+    const L = run.passes[run.pass].nlanes, P = run.passes[run.pass];
+    /* the longest caption that fits */
+    const says = run.split ? ['each order: its running work-groups, and each group from its start to its end; one slider for both; click or drag to scrub',
+                              'each order: running work-groups, each group start to end; click or drag to scrub', 'click or drag to scrub']
+                           : [`running work-groups (at most ${P.peak}); below, each group from its start to its end in ${L} lane${L > 1 ? 's' : ''}; violet ticks their barriers (white in a bar); click or drag to scrub`,
+                              `running work-groups (at most ${P.peak}); below, each from start to end; violet: barriers; click or drag to scrub`, 'click or drag to scrub'];
+    ctx.fillText(says.find((t) => ctx.measureText(t).width <= g.gw) || says[says.length - 1], g.gx, h - 6);
+  }
+
+  /* One run's row on the clock 0..T: its running groups, its barriers, its bars by state at
+   * the tick; the focused group's bar outlined; the groups a finding or source line names,
+   * their bars outlined and their running intervals shaded over the graph. */
+  drawRow(row, S, T) {
+    const ctx = this.ctx, g = row.g, run = row.run, p = run.pass, P = run.passes[p];
+    const X = (t) => g.gx + g.gw * t / T, C = tsPlainColors;
     ctx.fillStyle = '#24262e';
     ctx.fillRect(g.gx, g.fy, g.gw, g.fh);
     ctx.fillRect(g.gx, g.ly, g.gw, g.lh);
@@ -283,7 +398,7 @@ class TsPlainTimeline extends TsTimeline {
       }
     /* the bars, by their state at the tick: not started, ended, running over all */
     const lane = run.lanes(p), L = P.nlanes, lh = Math.min(24, g.lh / L), gap = lh >= 4 ? 1 : 0;
-    this.laneH = lh;
+    row.laneH = lh;
     const color = (st, gi) => (st === TS_PENDING ? 'rgba(160, 168, 184, 0.35)' : st === TS_RUNNING ? C.running
                                : st === TS_BARRIER ? C.barrier : C.bar[P.tint[gi]]);
     const st = new Uint8Array(P.n);
@@ -304,17 +419,33 @@ class TsPlainTimeline extends TsTimeline {
           if (at) ctx.fillRect(Math.round(X(at)) - 0.5, y, 1, Math.max(0.5, lh - gap));
         }
       }
-    const f = S.focus;
-    if (f && f.pass === p && lane[f.id] >= 0) {
-      const y = g.ly + lane[f.id] * lh, x0 = X(P.start[f.id]), x1 = X(P.end[f.id] || T);
-      ctx.strokeStyle = '#fff';
-      ctx.lineWidth = 1;
+    const outline = (gi, color, lw) => {
+      if (lane[gi] < 0) return;
+      const y = g.ly + lane[gi] * lh, x0 = X(P.start[gi]), x1 = X(P.end[gi] || T);
+      ctx.strokeStyle = color;
+      ctx.lineWidth = lw;
       ctx.strokeRect(x0 - 1.5, y - 1.5, Math.max(x1 - x0, 1) + 3, Math.max(lh - gap, 1) + 3);
+    };
+    const m = this.main.marked(S); /* the findings are the left run's */
+    if (m && m.pass === p)
+      for (const { g: gi, role } of m.groups.slice(0, 64)) {
+        if (!P.start[gi]) continue;
+        const x0 = X(P.start[gi]), x1 = X(P.end[gi] || T);
+        ctx.fillStyle = tsAlpha(C.mark[role], 0.28);
+        ctx.fillRect(x0, g.fy, Math.max(2, x1 - x0), g.fh);
+        ctx.fillStyle = C.mark[role];
+        ctx.fillRect(x0, g.fy, 1, g.fh);
+        ctx.fillRect(Math.max(x0 + 1, x1 - 1), g.fy, 1, g.fh);
+        outline(gi, C.mark[role], 2);
+      }
+    const f = S.focus;
+    if (f && f.pass === p) outline(f.id, '#fff', 1);
+    if (row.label) {
+      ctx.fillStyle = 'rgba(23, 26, 31, 0.75)';
+      const tw = ctx.measureText(row.label).width;
+      ctx.fillRect(g.gx + 2, g.fy + 1, tw + 6, 13);
+      ctx.fillStyle = tsColors.accent;
+      ctx.fillText(row.label, g.gx + 5, g.fy + 11);
     }
-    const cx = X(S.tick);
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(cx - 1, g.fy - 4, 2, g.ly + g.lh - g.fy + 8);
-    ctx.fillStyle = tsColors.dim;
-    ctx.fillText(`running work-groups (at most ${P.peak}); below, each group from its start to its end in ${L} lane${L > 1 ? 's' : ''}; violet ticks their barriers (white in a bar); click or drag to scrub`, g.gx, h - 6);
   }
 }

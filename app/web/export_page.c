@@ -100,6 +100,26 @@ void ex_run_free(ex_run *r)
   r->dev_out = NULL;
 }
 
+int ex_frame_add(ex_frame *frames, int *n, int run, const ex_view *view, const char *caption)
+{
+  caption = caption ? caption : "";
+  if (*n > 0) {
+    const ex_frame *l = &frames[*n - 1];
+    const ex_view *v = &l->view;
+    if (l->run == run && v->tick == view->tick && v->device == view->device &&
+        v->dev_time == view->dev_time && v->dev_pct == view->dev_pct &&
+        strcmp(v->overlay ? v->overlay : "", view->overlay ? view->overlay : "") == 0 &&
+        v->hover == view->hover && v->hover_x == view->hover_x && v->hover_y == view->hover_y &&
+        v->zoom == view->zoom && v->cx == view->cx && v->cy == view->cy &&
+        strcmp(l->caption, caption) == 0)
+      return 1;
+  }
+  if (*n >= EX_MAX_FRAMES)
+    return 0;
+  frames[(*n)++] = (ex_frame){ run, *view, caption };
+  return 1;
+}
+
 /* ---- the run's data ---- */
 
 /* Writes ,"key": and an array of n values that get(i) gives. */
@@ -482,6 +502,8 @@ static ts_status put_input(FILE *f, const ts_image *in, ts_error *err)
 typedef struct sched_page {
   const ex_run *runs;
   int nruns;
+  const ex_frame *frames;
+  int nframes;
 } sched_page;
 
 /* The built-in variants' runs: each input once, however many runs show it, then the runs. */
@@ -511,28 +533,42 @@ static ts_status sched_body(FILE *f, const void *ctx, ts_error *err)
       fputs(",\n", f);
     st = write_run(f, &runs[i], index[i], err);
   }
+  /* A script's pauses: the page's captions and its printed handout. */
+  fputs("],\n\"frames\":[", f);
+  for (int i = 0; i < sp->nframes && st == TS_OK; i++) {
+    fprintf(f, "%s{\"run\":%d,\"view\":", i ? ",\n" : "", sp->frames[i].run);
+    write_view(f, &sp->frames[i].view);
+    put_str(f, "caption", sp->frames[i].caption ? sp->frames[i].caption : "");
+    fputc('}', f);
+  }
   fputc(']', f);
   return st;
 }
 
 ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
-                        int size_w, int size_h, ts_error *err)
+                        const ex_frame *frames, int nframes, int size_w, int size_h,
+                        ts_error *err)
 {
   if (nruns < 1 || nruns > 64)
     return ts_fail(err, TS_ERR_ARG, "%s: a page holds 1 to 64 runs, not %d", path, nruns);
-  sched_page sp = { runs, nruns };
+  for (int i = 0; i < nframes; i++)
+    if (frames[i].run < 0 || frames[i].run >= nruns)
+      return ts_fail(err, TS_ERR_ARG, "%s: frame %d shows run %d of %d", path, i, frames[i].run,
+                     nruns);
+  sched_page sp = { runs, nruns, frames, nframes };
   return write_page(path, title, NULL, size_w, size_h, sched_body, &sp, err);
 }
 
-/* A plain kernel's run: its input, then the run (page_plain.c). */
+/* A plain kernel's run: its input, then the run (page_plain.c); a split view's second run
+ * (ctx: two ex_plain pointers, the second NULL for none) beside it. */
 static ts_status plain_body(FILE *f, const void *ctx, ts_error *err)
 {
-  const ex_plain *pl = ctx;
+  const ex_plain *const *pl = ctx;
   fputs("\"inputs\":[\n", f);
-  ts_status st = put_input(f, pl->input, err);
+  ts_status st = put_input(f, pl[0]->input, err);
   fputs("],\"runs\":[\n", f);
   if (st == TS_OK)
-    st = pp_write_run(f, pl, err);
+    st = pl[1] ? pp_write_split(f, pl[0], pl[1], err) : pp_write_run(f, pl[0], err);
   fputc(']', f);
   return st;
 }
@@ -540,5 +576,14 @@ static ts_status plain_body(FILE *f, const void *ctx, ts_error *err)
 ts_status ex_write_plain_page(const char *path, const char *title, const ex_plain *pl, int size_w,
                               int size_h, ts_error *err)
 {
-  return write_page(path, title, "plain", size_w, size_h, plain_body, pl, err);
+  const ex_plain *two[2] = { pl, NULL };
+  return write_page(path, title, "plain", size_w, size_h, plain_body, two, err);
+}
+
+/* Declared in page_plain.h. */
+ts_status ex_write_plain_split(const char *path, const char *title, const ex_plain *left,
+                               const ex_plain *right, int size_w, int size_h, ts_error *err)
+{
+  const ex_plain *two[2] = { left, right };
+  return write_page(path, title, "plain", size_w, size_h, plain_body, two, err);
 }

@@ -39,6 +39,20 @@ typedef struct ex_run {
   ex_view view;
 } ex_run;
 
+/* A moment a script pauses at (wait, shot): the run, where it is shown, and the caption in
+ * force then (or NULL). A page shows a frame's caption under the panes and prints one frame a
+ * page, a handout. */
+typedef struct ex_frame {
+  int run;
+  ex_view view;
+  const char *caption;
+} ex_frame;
+
+enum { EX_MAX_FRAMES = 256 };
+/* Adds a frame at the end of frames[*n], unless it is the last one again (a pause after a
+ * pause). Returns 0 when EX_MAX_FRAMES are there already. */
+int ex_frame_add(ex_frame *frames, int *n, int run, const ex_view *view, const char *caption);
+
 /* Runs the device's schedule first when the run asks for it (keeping its output), then
  * replays the simulated schedule to its end, one commit tick at a time, noting when each
  * output pixel changed. */
@@ -46,9 +60,11 @@ ts_status ex_replay(ex_run *r, ts_error *err);
 void ex_run_free(ex_run *r);
 
 /* Writes the page (to a temporary file, then renamed). size_w, size_h: a fixed size for the
- * page's view in CSS pixels, or 0 to fill the browser's window. */
+ * page's view in CSS pixels, or 0 to fill the browser's window. frames: a script's pauses, in
+ * its order (or none). */
 ts_status ex_write_page(const char *path, const char *title, const ex_run *runs, int nruns,
-                        int size_w, int size_h, ts_error *err);
+                        const ex_frame *frames, int nframes, int size_w, int size_h,
+                        ts_error *err);
 
 /* A plain kernel's observed run (export --kernel-file, --sim), as its page shows it. */
 typedef struct ex_plain {

@@ -1,8 +1,8 @@
 /* One run of the page, as the window's model sees it: each thread's state at a tick (the
  * simulator's rule, ts_thread_state_at), its tile, footprint, wait set, waiters and the
  * producers it read too early, occupancy, the output as committed at a tick, and the device's
- * record (each group's state at a device time, its observed start order). Reads the data,
- * draws nothing. */
+ * record (each group's state at a device time, its observed start order, its groups lane by
+ * lane and the one a lane runs at a time). Reads the data, draws nothing. */
 'use strict';
 
 const TS_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -273,6 +273,48 @@ class TsRun {
       for (let k = 0; k < g.n; k++) g.maxWait = Math.max(g.maxWait, g.waited[k] - g.start[k]);
     }
     return g.ranks;
+  }
+
+  /* The thread of pass p whose group took ticket k (the inverse of devTicket). */
+  devThread(p, k) {
+    const P = this.passes[p];
+    if (!P.byTicket) {
+      P.byTicket = new Int32Array(P.n).fill(-1);
+      for (let id = 0; id < P.n; id++) if (P.dispatch[id] >= 0 && P.dispatch[id] < P.n) P.byTicket[P.dispatch[id]] = id;
+    }
+    return k >= 0 && k < P.n ? P.byTicket[k] : -1;
+  }
+
+  /* The groups of each lane (compute unit, or logical lane) in their start order, every pass:
+   * per lane an array of [pass, ticket] pairs (made once). */
+  devLanes() {
+    const d = this.dev;
+    if (!d.byLane) {
+      const L = Math.max(1, d.lanes);
+      d.byLane = Array.from({ length: L }, () => []);
+      d.passes.forEach((g, p) => {
+        for (let k = 0; k < g.n; k++) d.byLane[Math.min(L - 1, Math.max(0, g.lane[k]))].push([p, k]);
+      });
+      const st = (e) => d.passes[e[0]].start[e[1]];
+      for (const lane of d.byLane) lane.sort((a, b) => (st(a) - st(b)) || (a[0] - b[0]) || (a[1] - b[1]));
+    }
+    return d.byLane;
+  }
+
+  /* The group of lane l in flight at device time t, else the one nearest to t within slack
+   * (device time), as [pass, ticket], or null. */
+  devGroupAt(l, t, slack) {
+    const lanes = this.devLanes(), d = this.dev;
+    if (l < 0 || l >= lanes.length) return null;
+    let best = null, bestDist = slack;
+    for (const e of lanes[l]) {
+      const g = d.passes[e[0]], a = g.start[e[1]], b = g.end[e[1]];
+      const dist = t < a ? a - t : t > b ? t - b : -1;
+      if (dist < 0) return e;
+      if (dist <= bestDist) { best = e; bestDist = dist; }
+      if (a > t + slack) break;
+    }
+    return best;
   }
 
   /* Device time as the window writes it: events, or one unit for the whole run. */

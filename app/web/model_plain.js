@@ -3,13 +3,16 @@
  * the order the device made them) and rectangles (what each read of the input and wrote of
  * the output); a group's state and tint at a tick; the group under an output point; the
  * output as it stands at a tick (a pixel once every group that wrote it has ended) and its
- * values as the kernel left them; the findings. The panes are the input and the output, each
- * of its own size. Reads the data, draws nothing. */
+ * values as the kernel left them; the findings, the groups each names and its source lines;
+ * the kernel's source. The panes are the input and the output, each of its own size, or in a
+ * split view the two runs' outputs. Reads the data, draws nothing. */
 'use strict';
 
 const TS_PLAIN_BARS = 5;
 /* A group's state at a tick: not started, running, running past a barrier, ended. */
 const TS_PENDING = 0, TS_RUNNING = 1, TS_BARRIER = 2, TS_DONE = 3;
+/* Finding kinds (ts_plain.h's TS_FIND_*) the page words apart. */
+const TS_FIND_RACE_GROUPS = 1, TS_FIND_RACE_LOCAL = 2, TS_FIND_RACE_GLOBAL = 3;
 
 /* A half float's bits as a number. */
 function tsHalf(h) {
@@ -19,18 +22,27 @@ function tsHalf(h) {
 }
 
 class TsPlainRun {
-  /* j: the run's data; input: its input's ({w, h, c, planes}). */
+  /* j: the run's data; input: its input's ({w, h, c, planes}). A split view's run holds the
+   * same kernel in another order as its twin (j.twin): then the left pane shows this run's
+   * output and the right its twin's, on one clock (the longer's), one pass shown in both. */
   constructor(j, input) {
     this.j = j;
     this.input = input;
     this.plain = true;
     this.dev = null;
-    this.inW = j.W;
-    this.inH = j.H;
+    this.srcW = this.inW = j.W;
+    this.srcH = this.inH = j.H;
     this.W = j.out.w;
     this.H = j.out.h;
     this.sameShape = this.W === this.inW && this.H === this.inH;
-    this.pass = j.passes.length - 1; /* the pass shown: the one that writes the output */
+    this.twin = j.twin ? new TsPlainRun(j.twin, input) : null;
+    this.split = !!this.twin;
+    if (this.split) { /* the left pane is an output too */
+      this.inW = this.W;
+      this.inH = this.H;
+      this.sameShape = true;
+    }
+    this.shown = j.passes.length - 1; /* the pass shown: the one that writes the output */
     this.findings = j.findings;
     this.passes = j.passes.map((p, pi) => {
       const q = Object.assign({}, p);
@@ -55,12 +67,25 @@ class TsPlainRun {
     });
   }
 
-  /* The shown pass's clock: 0 (nothing started) to its ticks (everything ended). */
+  /* The pass shown (a split view's twin shows the same). */
+  get pass() {
+    return this.shown;
+  }
+
+  set pass(p) {
+    this.shown = p;
+    if (this.twin) this.twin.pass = Math.min(p, this.twin.passes.length - 1);
+  }
+
+  /* The shown pass's clock: 0 (nothing started) to its ticks (everything ended); in a split
+   * view the longer of the two runs'. */
   get length() {
-    return this.passes[this.pass].ticks;
+    const t = this.passes[this.pass].ticks;
+    return this.twin ? Math.max(t, this.twin.length) : t;
   }
 
   load() {
+    if (this.twin) this.twin.load();
     const j = this.j, n = this.W * this.H, C = j.out.c;
     tsDecodeInput(this.input);
     this.inVals = this.input.vals;
@@ -157,7 +182,8 @@ class TsPlainRun {
   }
 
   inText(x, y) {
-    const c = this.j.Cin, i = (y * this.inW + x) * c, out = [];
+    if (x >= this.srcW || y >= this.srcH) return '';
+    const c = this.j.Cin, i = (y * this.srcW + x) * c, out = [];
     for (let k = 0; k < c; k++) out.push(this.inVals[i + k]);
     return out.join(' ');
   }
@@ -275,6 +301,80 @@ class TsPlainRun {
       P.nlanes = Math.max(1, ends.length);
     }
     return P.lane;
+  }
+
+  /* ---- the findings on the groups and the source's lines ---- */
+
+  /* The work-groups finding i names, each with its part: 'a' where the finding is (its
+   * places' groups), 'b' the other access of a race between groups (the same group's other
+   * work-item for a race in a group). */
+  findingGroups(i) {
+    const f = this.findings[i], out = [], seen = new Set();
+    const add = (g, role) => {
+      if (g >= 0 && g < this.passes[f.pass].n && !seen.has(g)) { seen.add(g); out.push({ g, role }); }
+    };
+    for (const p of f.places || []) add(p.g, 'a');
+    if (f.kind === TS_FIND_RACE_GROUPS) for (const p of f.places || []) add(p.og, 'b');
+    for (const g of f.groups) add(g, 'a');
+    return out;
+  }
+
+  /* Finding i's source lines: its own, and the other access's of a race where known. */
+  findingLines(i) {
+    const f = this.findings[i], out = [f.line];
+    for (const p of f.places || []) if (p.oline > 0 && !out.includes(p.oline)) out.push(p.oline);
+    return out;
+  }
+
+  /* The kernel's source lines ([] when the page holds none). */
+  srcLines() {
+    if (!this.lines) {
+      const t = this.j.source ? this.j.source.text : '';
+      this.lines = t ? t.replace(/\n$/, '').split('\n') : [];
+    }
+    return this.lines;
+  }
+
+  /* Per source line, the findings made there ({kind: count}) and those whose other access is
+   * there (their indices), made once. */
+  lineMarks() {
+    if (!this.marks) {
+      this.marks = new Map();
+      const at = (l) => {
+        if (!this.marks.has(l)) this.marks.set(l, { kinds: new Map(), others: [], own: [] });
+        return this.marks.get(l);
+      };
+      this.findings.forEach((f, i) => {
+        const m = at(f.line);
+        m.own.push(i);
+        m.kinds.set(f.kind, (m.kinds.get(f.kind) || 0) + f.count);
+        for (const l of this.findingLines(i).slice(1)) at(l).others.push(i);
+      });
+    }
+    return this.marks;
+  }
+
+  /* The work-groups of pass p that ran source line l, as far as the data tells: those its
+   * findings name (of either access). */
+  lineGroups(l, p) {
+    const m = this.lineMarks().get(l), out = [], seen = new Set();
+    if (!m) return out;
+    for (const i of m.own.concat(m.others)) {
+      if (this.findings[i].pass !== p) continue;
+      for (const x of this.findingGroups(i)) if (!seen.has(x.g)) { seen.add(x.g); out.push({ g: x.g, role: 'l' }); }
+    }
+    return out;
+  }
+
+  /* What the findings list and the source pane mark (S.pfindHover, S.pfind: a finding hovered
+   * or selected; S.pline: a source line selected): the finding, its pass, its lines and the
+   * groups to outline; or null. */
+  marked(S) {
+    const i = S.pfindHover >= 0 ? S.pfindHover : S.pfind >= 0 ? S.pfind : -1;
+    if (i >= 0 && i < this.findings.length)
+      return { find: i, pass: this.findings[i].pass, lines: this.findingLines(i), groups: this.findingGroups(i) };
+    if (S.pline > 0) return { find: -1, pass: this.pass, lines: [S.pline], groups: this.lineGroups(S.pline, this.pass) };
+    return null;
   }
 
   /* The groups' states at tick t, counted: [pending, running, past a barrier, done]. */

@@ -20,6 +20,7 @@
     run: 0, tick: 0, devTime: 0, device: false, playing: false, speed: 3, overlay: 'state',
     grid: true, zoom: 1, cx: 0, cy: 0, fitted: true, hover: null, sel: null, focus: null,
     shownPass: 0, help: false, test: false, barHover: null,
+    tl: null, tlHover: null, pan: null, frame: -1, // the device timeline's window and hover; a script's frame
   };
   const run = () => (runs ? runs[S.run] : null);
 
@@ -108,18 +109,21 @@
     if (S.playing) requestAnimationFrame(playFrame);
   }
 
-  function selectRun(i) {
+  /* Run i, opening where its view says (the export's, or a script's frame's). */
+  function selectRun(i, view) {
     i = Math.max(0, Math.min(runs.length - 1, i));
     if (!runs[i].loaded) {
       runs[i].load();
       runs[i].loaded = true;
       $('loading').hidden = true;
     }
-    const first = runs[i].j.view;
+    const first = view || runs[i].j.view;
     S.run = i;
+    S.frame = -1;
     S.sel = null;
     S.overlay = OVERLAYS.includes(first.overlay) ? first.overlay : 'state';
-    setDevice(first.device);
+    /* a tick asked for is the simulated clock's: the device view needs no tick, or a time */
+    setDevice(first.device && (first.tick < 0 || first.dev_time >= 0 || first.dev_pct >= 0));
     S.tick = first.tick < 0 ? run().length : clampTick(first.tick);
     /* a plain kernel's run plays in about ten seconds */
     if (runs[i].plain) S.speed = Math.max(0, SPEEDS.findLastIndex((v) => v <= run().length / 10));
@@ -159,6 +163,7 @@
     else if (k === 'h' || k === '?' || k === 'F1') S.help = !S.help;
     else if (k === 'Escape') { S.help = false; S.sel = null; }
     else if ((k === 'p' || k === 'P') && run().plain) setPass((run().pass + (k === 'p' ? 1 : run().passes.length - 1)) % run().passes.length);
+    else if ((k === 'n' || k === 'N') && frames().length) goFrame(S.frame + (k === 'n' ? 1 : -1));
     else if ((k === 'v' || k === 'V') && runs.length > 1) {
       selectRun((S.run + (k === 'v' ? 1 : runs.length - 1)) % runs.length);
     } else handled = false;
@@ -233,7 +238,7 @@
       if (!S.playing) render();
     }, { passive: false });
     const tc = timeline.canvas;
-    tc.addEventListener('mousedown', (e) => { S.scrub = true; onTimeline(e); });
+    tc.addEventListener('mousedown', (e) => { if (!panStart(e)) { S.scrub = true; onTimeline(e); } });
     window.addEventListener('mousemove', (e) => { if (S.scrub && (e.buttons & 1)) onTimeline(e); });
     /* a plain kernel's Gantt chart: a bar hovered is its work-group focused */
     tc.addEventListener('mousemove', (e) => {
@@ -242,7 +247,13 @@
       S.barHover = g >= 0 ? g : null;
       if (!S.playing) render();
     });
-    tc.addEventListener('mouseleave', () => { S.barHover = null; if (!S.playing) render(); });
+    tc.addEventListener('mouseleave', () => { S.barHover = null; S.tlHover = null; if (!S.playing) render(); });
+    wireDeviceTimeline(tc);
+    /* what the panel selects itself (a plain kernel's tabs, findings, source lines) */
+    const pn = $('panel'), byPanel = (fn) => (e) => { if (fn && fn(e.type === 'mouseleave' ? null : e.target, run(), S) && !S.playing) render(); };
+    pn.addEventListener('click', (e) => byPanel(panel.click)(e));
+    pn.addEventListener('mouseover', (e) => byPanel(panel.over)(e));
+    pn.addEventListener('mouseleave', (e) => byPanel(panel.over)(e));
     window.addEventListener('mouseup', () => { S.scrub = false; });
     const press = (id, fn) => $(id).addEventListener('click', () => { fn(); if (!S.playing) render(); });
     press('first', toStart);
@@ -301,6 +312,10 @@
                                : r.plain ? `output  ${r.W}x${r.H} at tick ${S.tick} / ${r.length}${pass}`
                                          : `output at tick ${S.tick} / ${r.length}${pass}`;
     if (r.plain) plainHeader(r);
+    if (!r.plain) fitTitles(r);
+    showCaption(r);
+    const pt = panel.titles ? panel.titles(r, S) : null;
+    if (pt) [$('title-in').textContent, $('title-out').textContent] = pt;
     $('title-out').style.left = (Math.floor(stageW() / 2) + 1) + 'px';
     $('status').textContent = status(r);
     $('play').classList.toggle('on', S.playing);
@@ -312,6 +327,7 @@
     $('grid').checked = S.grid;
     $('help').hidden = !S.help;
     const [top, insp, legend, list] = panel.html(r, S);
+    setHTML($('panel-tabs'), panel.tabs ? panel.tabs(r, S) : '');
     setHTML($('panel-top'), top);
     setHTML($('panel-insp'), insp);
     setHTML($('panel-list'), list || '');
@@ -331,6 +347,141 @@
     if ($('launch').textContent !== text) $('launch').textContent = text;
     $('launch').hidden = false;
     $('pass-select').value = String(r.pass);
+  }
+
+  /* ---- the device timeline's window; a script's frames, captions and printed handout ---- */
+
+  /* On the device timeline the wheel zooms about the pointer (on the lanes' names it scrolls
+   * them; with shift, or sideways, it pans); a drag on the lanes pans where the window is less
+   * than the run or the lanes scroll (a click there scrubs); a lane hovered names its group. */
+  function wireDeviceTimeline(tc) {
+    const live = () => S.device && run() && run().dev;
+    tc.addEventListener('wheel', (e) => {
+      if (!live()) return;
+      e.preventDefault();
+      const [x, y] = canvasPoint(tc, e), r = run(), g = timeline.geometry(timeline.cw, timeline.ch, true), w = timeline.window(r, S);
+      if (x < g.gx && timeline.laneAt(r, S, y) >= 0) S.tl = timeline.panned(r, S, w, 0, -Math.sign(e.deltaY) * 3 * timeline.rows(r, S, g).rowH);
+      else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) S.tl = timeline.panned(r, S, w, -(e.shiftKey ? e.deltaY : e.deltaX), 0);
+      else S.tl = timeline.zoomed(r, S, Math.pow(1.0015, -e.deltaY), x);
+      hoverLane(x, y);
+      if (!S.playing) render();
+    }, { passive: false });
+    tc.addEventListener('mousemove', (e) => {
+      if (!live() || (e.buttons & 1)) return;
+      hoverLane(...canvasPoint(tc, e));
+      if (!S.playing) render();
+    });
+    window.addEventListener('mousemove', (e) => {
+      if (!S.pan || !(e.buttons & 1)) return;
+      const [x, y] = canvasPoint(tc, e), dx = x - S.pan.x, dy = y - S.pan.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) S.pan.moved = true;
+      if (S.pan.moved) S.tl = timeline.panned(run(), S, S.pan.from, dx, dy);
+      if (!S.playing) render();
+    });
+    window.addEventListener('mouseup', () => {
+      const p = S.pan;
+      S.pan = null;
+      if (p && !p.moved) setDevTime(timeline.valueAt(run(), S, p.x));
+      if (p && !S.playing) render();
+    });
+    const zoomBy = (f) => () => { if (live()) S.tl = f ? timeline.zoomed(run(), S, f) : null; if (!S.playing) render(); };
+    $('tl-in').addEventListener('click', zoomBy(2));
+    $('tl-out').addEventListener('click', zoomBy(0.5));
+    $('tl-fit').addEventListener('click', zoomBy(0));
+    $('frame-prev').addEventListener('click', () => { goFrame(S.frame - 1); render(); });
+    $('frame-next').addEventListener('click', () => { goFrame(S.frame + 1); render(); });
+    window.addEventListener('beforeprint', buildHandout);
+    window.addEventListener('afterprint', () => { $('handout').textContent = ''; document.body.classList.remove('handout'); });
+  }
+
+  /* A press on the device's lanes that pans rather than scrubs. */
+  function panStart(e) {
+    if (!S.device || !run().dev) return false;
+    const [x, y] = canvasPoint(timeline.canvas, e);
+    if (timeline.laneAt(run(), S, y) < 0 || !timeline.pans(run(), S)) return false;
+    S.pan = { x, y, from: timeline.window(run(), S), moved: false };
+    return true;
+  }
+
+  /* The lane under the timeline's point (x, y), and the group it names: focused when it is of
+   * the pass shown. */
+  function hoverLane(x, y) {
+    const r = run(), h = timeline.hit(r, S, x, y);
+    S.tlHover = h ? Object.assign(h, { run: r }) : null;
+    const id = h && h.e ? r.devThread(h.e[0], h.e[1]) : -1;
+    S.barHover = id >= 0 && h.e[0] === r.devPassAt(S.devTime) ? id : null;
+  }
+
+  const frames = () => (data && data.frames) || [];
+
+  /* Frame i of the script: its run, shown where the script showed it. */
+  function goFrame(i) {
+    const fs = frames();
+    if (!fs.length) return;
+    i = Math.max(0, Math.min(fs.length - 1, i));
+    selectRun(fs[i].run, fs[i].view);
+    S.frame = i;
+  }
+
+  /* The frame the page shows: the one gone to, else one of the same run, clock and view. */
+  function frameShown(r) {
+    const fs = frames(), at = (f) => {
+      const v = f.view, dev = !!(v.device && r.dev && (v.tick < 0 || v.dev_time >= 0 || v.dev_pct >= 0));
+      if (f.run !== S.run || dev !== S.device) return false;
+      if (!dev) return (v.tick < 0 ? r.length : v.tick) === S.tick;
+      return Math.round(v.dev_pct >= 0 ? v.dev_pct / 100 * r.dev.t_end : v.dev_time < 0 ? r.dev.t_end : v.dev_time) === S.devTime;
+    };
+    return S.frame >= 0 && S.frame < fs.length && at(fs[S.frame]) ? S.frame : fs.findIndex(at);
+  }
+
+  /* Under the panes: the frame's number and its caption. */
+  function showCaption(r) {
+    const fs = frames(), i = fs.length ? frameShown(r) : -1;
+    S.frame = i; // n and N step from here
+    $('caption').hidden = !fs.length;
+    if (!fs.length) return;
+    $('frame-no').textContent = `${i >= 0 ? i + 1 : '-'} / ${fs.length}`;
+    const text = i >= 0 ? fs[i].caption : '';
+    $('caption-text').textContent = text || (i >= 0 ? '' : "between the script's frames: n and N go to them");
+    $('caption-text').classList.toggle('dim', !text);
+  }
+
+  /* The panes' titles and the page's own, each within its room: a long name shortened in its
+   * middle, whole in the element's title. */
+  function fitTitles(r) {
+    const tin = $('title-in').textContent, tout = $('title-out').textContent;
+    tsPanel.fitMid($('title-in'), [tin, tin.replace(/, \d+ channels?/, ''), tin.replace(/, \d+ channels?/, '').replace(/^input  /, '')], r.j.input);
+    tsPanel.fitMid($('title-out'), [tout, tout.replace(/ \/ (event )?[\d.]+( ns| us| ms)?/, '')], '');
+    tsPanel.fitMid($('title'), data.title.replace(/^tilescope: /, ''), r.j.input);
+  }
+
+  /* The printed handout: a sheet for each frame of the script (without frames, the page as it
+   * stands), each the panes and the timeline as the frame shows them, where it is, and its
+   * caption. Made as printing starts, from the same drawing as the screen, then the page's
+   * state as it was. */
+  function buildHandout() {
+    if (run().plain) return; // a plain kernel's page prints as it shows
+    const saved = Object.assign({}, S), fs = frames();
+    const list = fs.length ? fs.map((f, i) => i) : [-1];
+    const sheets = [];
+    S.playing = false;
+    for (const i of list) {
+      if (i >= 0) goFrame(i);
+      const r = run();
+      S.shownPass = S.device ? r.devPassAt(S.devTime) : r.passAtTick(S.tick);
+      const hov = threadUnder(S.hover);
+      S.focus = hov >= 0 ? { pass: S.shownPass, id: hov } : S.sel && S.sel.pass === S.shownPass ? S.sel : null;
+      const where = S.device ? `device time ${r.devTimeText(S.devTime)} of ${r.devTimeText(r.dev.t_end)}` : `tick ${S.tick} of ${r.length}`;
+      sheets.push({ state: Object.assign({}, S), r,
+        head: `${data.title.replace(/^tilescope: /, '')}${fs.length ? `   frame ${i + 1} of ${fs.length}` : ''}`,
+        sub: `${r.j.label}   ${where}   overlay ${S.overlay}`,
+        titles: [`input  ${r.j.input}  ${r.W}x${r.H}`, S.device ? `device at ${r.devTimeText(S.devTime)}` : `output at ${where}`],
+        caption: i >= 0 ? fs[i].caption : '' });
+    }
+    Object.assign(S, saved);
+    $('run-select').value = String(S.run);
+    tsPanel.handout($('handout'), sheets);
+    render();
   }
 
   /* ---- the fragment ---- */
@@ -382,6 +533,16 @@
       const tc = timeline.canvas, rc = tc.getBoundingClientRect(), x = timeline.xOf(run(), S, Number(arg) || 0);
       tc.dispatchEvent(new MouseEvent('mousedown', { clientX: Math.round(rc.left + x), clientY: Math.round(rc.top + 20), bubbles: true }));
       window.dispatchEvent(new MouseEvent('mouseup'));
+    } else if (what === 'tlhover' || what === 'tlwheel') {
+      /* tlhover:LANE,T the pointer on a lane at device time T; tlwheel:T,DY the wheel there */
+      const xy = pair(arg);
+      if (!xy || !S.device) throw new Error(what + ' needs the device view and two numbers: ' + arg);
+      render();
+      const tc = timeline.canvas, rc = tc.getBoundingClientRect(), lane = what === 'tlhover' ? xy[0] : -1;
+      const x = timeline.xOf(run(), S, what === 'tlhover' ? xy[1] : xy[0]), y = lane >= 0 ? timeline.laneY(run(), S, lane) : 80;
+      if (y < 0) throw new Error('lane ' + lane + ' is not shown');
+      const at = { clientX: Math.round(rc.left + x), clientY: Math.round(rc.top + y), bubbles: true, cancelable: true };
+      tc.dispatchEvent(what === 'tlhover' ? new MouseEvent('mousemove', at) : new WheelEvent('wheel', Object.assign(at, { deltaY: xy[1] })));
     } else if (what === 'leave') {
       panes.canvas.dispatchEvent(new MouseEvent('mouseleave'));
     } else if (what === 'snap') {
@@ -397,8 +558,10 @@
     S.test = f.test === '1';
     S.frozen = false;
     if (f.run !== undefined) selectRun(Number(f.run) || 0);
+    if (f.frame !== undefined) goFrame(Number(f.frame) - 1);
     const r = run();
     if (f.view !== undefined) setDevice(f.view === 'device');
+    else if (f.tick !== undefined && f.devtime === undefined) setDevice(false); // #tick=T: the simulated clock
     if (f.pass !== undefined && r.plain) setPass((Number(f.pass) || 1) - 1);
     if (f.tick !== undefined) setTick(f.tick === 'end' ? r.length : Number(f.tick) || 0);
     if (f.devtime !== undefined && r.dev) setDevTime(devTimeOf(r, f.devtime));
@@ -485,6 +648,7 @@
       `panes=${canvasHash(panes.canvas)}`, `timeline=${canvasHash(timeline.canvas)}`,
       `inspector=${$('panel-insp').innerText.replace(/\s*\n\s*/g, ' | ')}`,
       `list=${$('panel-list').innerText.replace(/\s*\n\s*/g, ' | ')}`,
+      ...(panel.testFields ? panel.testFields(r, S) : []),
       `violations=${violations.length}`, `resources=${performance.getEntriesByType('resource').length}`,
     ].join('\n');
   }
@@ -522,6 +686,8 @@
       `states=${states}`,
       `out=${S.device ? '' : r.outHash(S.tick)}`,
       `inspector=${$('panel-insp').innerText.replace(/\s*\n\s*/g, ' | ')}`,
+      `lanes=${S.device ? timeline.summary(r, S) : ''}`,
+      ...(panel.testFields ? panel.testFields(r, S) : []),
       `violations=${violations.length}`,
       `resources=${performance.getEntriesByType('resource').length}`,
     ];
@@ -547,6 +713,7 @@
     }
     const plain = data.kind === 'plain';
     document.body.classList.toggle('plain', plain);
+    document.body.classList.toggle('split', plain && !!data.runs[0].twin);
     if (plain) OVERLAYS = ['none', 'state', 'order'];
     runs = data.runs.map((j) => (plain ? new TsPlainRun(j, data.inputs[j.input_index]) : new TsRun(j, data.inputs[j.input_index])));
     $('run-select').innerHTML = data.runs.map((j, i) => `<option value="${i}">${tsPanel.esc(j.label)}</option>`).join('');

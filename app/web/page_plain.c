@@ -149,8 +149,44 @@ static ts_status write_pass(FILE *f, const ex_plain *pl, int p, int64_t *v, ts_e
   return st;
 }
 
-/* Each finding: its pass, kind, line, count and text, the groups its places name and the
- * output pixels they are at (x, y after each other). */
+/* A finding's places, as the finding line names them: each place's work-group and work-item
+ * (linear ids, and in words), what it did (acc: 1 read, 2 write, 3 both, 4 atomic), the
+ * element; the other access of a race (its group, -1 for several, its item, what it did and
+ * its line, 0 when not known). */
+static void write_places(FILE *f, const ex_plain *pl, const ts_plain_finding *x)
+{
+  const ts_plain_result *r = pl->res;
+  const ts_plain_launch *L = &r->launch[x->pass];
+  fputs(",\"places\":[", f);
+  for (int j = 0; j < x->nplaces; j++) {
+    const ts_plain_place *p = &x->place[j];
+    char gn[40], in[40], ogn[40] = "", oin[40] = "", el[200];
+    ts_plain_group_name(L, p->group, gn, sizeof gn);
+    ts_plain_item_name(L, p->item, in, sizeof in);
+    if (p->other_group != UINT32_MAX && p->other_group < L->ngroups_all)
+      ts_plain_group_name(L, p->other_group, ogn, sizeof ogn);
+    if (p->other_item != UINT32_MAX)
+      ts_plain_item_name(L, p->other_item, oin, sizeof oin);
+    ts_plain_element_name(pl->desc, r, x->pass, p, el, sizeof el);
+    fprintf(f, "%s{\"g\":%u,\"i\":%u,\"og\":%lld,\"oi\":%lld,\"acc\":%d,\"oacc\":%d,"
+               "\"oline\":%d,\"space\":%d", j ? "," : "", p->group, p->item,
+            p->other_group == UINT32_MAX || p->other_group >= L->ngroups_all ? -1LL
+                                                                               : (long long)p->other_group,
+            p->other_item == UINT32_MAX ? -1LL : (long long)p->other_item, p->acc, p->other_acc,
+            p->other_line, p->space);
+    put_key_str(f, "gn", gn);
+    put_key_str(f, "in", in);
+    put_key_str(f, "ogn", ogn);
+    put_key_str(f, "oin", oin);
+    put_key_str(f, "el", el);
+    fputc('}', f);
+  }
+  fputc(']', f);
+  put_key_str(f, "access", x->access);
+}
+
+/* Each finding: its pass, kind, line, count and text, its places, the groups its places name
+ * and the output pixels they are at (x, y after each other). */
 static void write_findings(FILE *f, const ex_plain *pl)
 {
   const ts_plain_result *r = pl->res;
@@ -163,6 +199,8 @@ static void write_findings(FILE *f, const ex_plain *pl)
             x->kind, x->line, (unsigned long long)x->count);
     pd_key(f, "text");
     pd_string(f, line);
+    if (x->pass >= 0 && x->pass < r->npasses)
+      write_places(f, pl, x);
     fputs(",\"groups\":[", f);
     for (int j = 0, n = 0; j < x->nplaces; j++) {
       int seen = 0;
@@ -211,7 +249,52 @@ static ts_status write_output(FILE *f, const ts_plain_result *r, ts_error *err)
   return st;
 }
 
+/* The kernel file's text for the page's source pane: its name and its text, whose lines the
+ * findings number. */
+static ts_status write_source(FILE *f, const ts_plain_desc *d, ts_error *err)
+{
+  char *text = malloc(d->len + 1);
+  if (!text)
+    return ts_fail(err, TS_ERR_NOMEM, "out of memory");
+  if (d->len && d->text)
+    memcpy(text, d->text, d->len);
+  text[d->len] = 0;
+  const char *slash = strrchr(d->path, '/');
+  fputs(",\"source\":{", f);
+  pd_key(f, "name");
+  pd_string(f, slash ? slash + 1 : d->path);
+  put_key_str(f, "text", text);
+  fputc('}', f);
+  free(text);
+  return TS_OK;
+}
+
+void pp_differ_line(const ts_plain_result *x, const ts_plain_result *y, char *buf, size_t n)
+{
+  long long d = ts_plain_differ(x, y);
+  if (d < 0)
+    snprintf(buf, n, "no output to compare in one order");
+  else
+    ts_plain_differ_words(d, buf, n);
+}
+
+static ts_status write_run(FILE *f, const ex_plain *pl, const ex_plain *twin, int source,
+                           ts_error *err);
+
 ts_status pp_write_run(FILE *f, const ex_plain *pl, ts_error *err)
+{
+  return write_run(f, pl, NULL, 1, err);
+}
+
+ts_status pp_write_split(FILE *f, const ex_plain *left, const ex_plain *right, ts_error *err)
+{
+  return write_run(f, left, right, 1, err);
+}
+
+/* A run: its words, view, findings, output and passes; the kernel's source where asked; a
+ * split view's right run (twin) as "twin", with the differing elements of the two outputs. */
+static ts_status write_run(FILE *f, const ex_plain *pl, const ex_plain *twin, int source,
+                           ts_error *err)
 {
   const ts_plain_result *r = pl->res;
   const ts_image *in = pl->input;
@@ -260,7 +343,18 @@ ts_status pp_write_run(FILE *f, const ex_plain *pl, ts_error *err)
       fputs(",\n", f);
     st = write_pass(f, pl, p, v, err);
   }
-  fputs("]}", f);
+  fputc(']', f);
   free(v);
+  if (st == TS_OK && source)
+    st = write_source(f, pl->desc, err);
+  if (st == TS_OK && twin) {
+    char line[160];
+    pp_differ_line(r, twin->res, line, sizeof line);
+    fprintf(f, ",\"differ\":%lld", ts_plain_differ(r, twin->res));
+    put_key_str(f, "differ_text", line);
+    fputs(",\n\"twin\":", f);
+    st = write_run(f, twin, NULL, 0, err);
+  }
+  fputc('}', f);
   return st;
 }

@@ -178,5 +178,81 @@ const tsPanel = (() => {
     return [top, inspector(run, S), legend(run, S)];
   }
 
-  return { html, esc, line, head, plural };
+  /* ---- text in its room, the page's layout in words, the printed handout ---- */
+
+  /* s in n characters at most, shortened in its middle. */
+  function mid(s, n) {
+    if (s.length <= n) return s;
+    if (n <= 1) return '\u2026';
+    return s.slice(0, Math.ceil((n - 1) / 2)) + '\u2026' + s.slice(s.length - Math.floor((n - 1) / 2));
+  }
+
+  /* Shows text in one-line element el (a monospace face): the first of `texts` that fits its
+   * room, else the last with `name` in it shortened in its middle (else all of it shortened),
+   * the first whole in el's title. */
+  function fitMid(el, texts, name) {
+    texts = [].concat(texts);
+    const fits = (t) => {
+      if (el.textContent !== t) el.textContent = t;
+      return !t || el.scrollWidth <= el.clientWidth + 1;
+    };
+    const full = texts[0], k = texts.findIndex(fits);
+    el.title = k === 0 ? '' : full;
+    if (k >= 0) return;
+    const last = texts[texts.length - 1];
+    const room = Math.max(1, Math.floor(el.clientWidth / (el.scrollWidth / last.length)));
+    const over = last.length - room, at = name ? last.indexOf(name) : -1;
+    el.textContent = at >= 0 && name.length - over >= 7
+      ? last.slice(0, at) + mid(name, name.length - over) + last.slice(at + name.length) : mid(last, room);
+  }
+
+  /* What the tests read of the layout: the panes' titles apart and whole (or shortened, with
+   * the full text kept), the status line and the header within their room. */
+  function testFields() {
+    const $e = (id) => document.getElementById(id), box = (id) => $e(id).getBoundingClientRect();
+    const whole = (id) => $e(id).scrollWidth <= $e(id).clientWidth + 1;
+    const shortened = ['title', 'title-in', 'title-out'].filter((id) => $e(id).title).map((id) => `${id}=${$e(id).textContent}`);
+    const top = $e('top');
+    return [`layout=${[box('title-in').right <= box('title-out').left + 0.5 ? 'titles apart' : 'titles overlap',
+      whole('title-in') && whole('title-out') && whole('title') ? 'titles whole' : 'titles cut',
+      whole('status') && $e('status').getBoundingClientRect().bottom <= box('timeline').top + 0.5 ? 'status whole' : 'status cut',
+      top.scrollWidth <= top.clientWidth + 1 ? 'header fits' : 'header overflows'].join(', ')}`,
+      `shortened=${shortened.join(' | ')}`,
+      `frame=${$e('caption').hidden ? '' : $e('frame-no').textContent}`,
+      `caption=${$e('caption').hidden ? '' : $e('caption-text').textContent}`];
+  }
+
+  /* A sheet of the printed handout: where it is, the panes' titles, two canvases (the panes and
+   * the timeline, drawn by handout()), and the caption. */
+  function handoutSheet(h) {
+    return `<section class="ho-sheet"><div class="ho-head">${esc(h.head)}</div><div class="ho-sub">${esc(h.sub)}</div>` +
+      `<div class="ho-titles"><span>${esc(h.titles[0])}</span><span>${esc(h.titles[1])}</span></div>` +
+      `<canvas class="ho-panes"></canvas><canvas class="ho-tl"></canvas>` +
+      `<div class="ho-cap">${esc(h.caption)}</div></section>`;
+  }
+
+  /* The handout's sheets into el, each drawn from its state (the frame's) as the screen is, at
+   * a size for a landscape page: a printed page shows the handout alone (body.handout). */
+  function handout(el, sheets) {
+    const HW = 960, HH = 400, dpr = 1.5;
+    el.innerHTML = sheets.map(handoutSheet).join('');
+    const canv = el.querySelectorAll('canvas');
+    sheets.forEach((h, k) => {
+      const st = h.state, hp = new TsPanes(canv[2 * k]);
+      if (st.fitted) {
+        const pr = hp.layout(HW, HH)[0];
+        st.zoom = Math.min(pr.w / h.r.W, pr.h / h.r.H) * 0.98;
+        st.cx = h.r.W / 2;
+        st.cy = h.r.H / 2;
+      }
+      hp.draw(h.r, st, HW, HH, dpr);
+      Object.assign(canv[2 * k].style, { width: HW + 'px', height: HH + 'px' });
+      const th = st.device ? 190 : 100;
+      new TsTimeline(canv[2 * k + 1]).draw(h.r, Object.assign({}, st, { tlHover: null }), HW, th, dpr);
+      Object.assign(canv[2 * k + 1].style, { width: HW + 'px', height: th + 'px' });
+    });
+    document.body.classList.toggle('handout', sheets.length > 0);
+  }
+
+  return { html, esc, line, head, plural, mid, fitMid, testFields, handout };
 })();
