@@ -269,6 +269,84 @@ static void draw_watch(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const 
   label(gl, rout, x + side / 2 + arm + 6, y + side / 2 + 4, WATCH, id);
 }
 
+/* Element i of the output's raw lanes (one channel) as a number, and in words (43, -7, 0.125);
+ * 0 where the result has none. */
+static double raw_value(const ts_plain_result *res, size_t i, char *txt, size_t n)
+{
+  size_t lane = (size_t)res->raw_lane;
+  if (!res->raw || lane == 0 || (i + 1) * lane > res->raw_bytes) {
+    snprintf(txt, n, "-");
+    return 0;
+  }
+  const uint8_t *q = res->raw + i * lane;
+  if (res->raw_float && lane == 4) {
+    float f;
+    memcpy(&f, q, 4);
+    snprintf(txt, n, "%.4g", f);
+    return f;
+  }
+  if (res->raw_float) {
+    double f;
+    memcpy(&f, q, 8);
+    snprintf(txt, n, "%.4g", f);
+    return f;
+  }
+  uint64_t u = 0;
+  memcpy(&u, q, lane < 8 ? lane : 8);
+  if (res->raw_signed && lane < 8 && (u >> (8 * lane - 1) & 1))
+    u |= ~(uint64_t)0 << (8 * lane);
+  if (res->raw_signed) {
+    snprintf(txt, n, "%lld", (long long)(int64_t)u);
+    return (double)(int64_t)u;
+  }
+  snprintf(txt, n, "%llu", (unsigned long long)u);
+  return (double)u;
+}
+
+/* A one-row output of one channel (a histogram's bins) as a bar chart over its row, each
+ * bar its element's value against the greatest, the hovered one named with its value. */
+static void draw_bars(vw_gl *gl, const vw_scene *s, const vw_rect *r, const ts_plain_result *res)
+{
+  if (!res || !res->raw || res->raw_rows != 1 || res->raw_cols < 2 || res->raw_channels != 1)
+    return;
+  size_t n = (size_t)res->raw_cols;
+  char txt[48];
+  double most = 0, least = 0;
+  for (size_t i = 0; i < n; i++) {
+    double v = raw_value(res, i, txt, sizeof txt);
+    most = fmax(most, v);
+    least = fmin(least, v);
+  }
+  float x0, y0, x1, y1;
+  scene_to_screen(s, 1, 0, 0, &x0, &y0);
+  scene_to_screen(s, 1, (float)n, 1, &x1, &y1);
+  int lh = gl->g.font[FONT_SMALL].height;
+  float top = r->y + 8 + 2 * (float)lh, base = y0 - 6, h = base - top;
+  if (h < 40 || most - least <= 0)
+    return;
+  /* the bars stand on zero: negative values hang below it */
+  float zero = base - h * (float)(-least / (most - least)), bw = (x1 - x0) / (float)n;
+  int hov = s->hover_pane == 1 && s->hover_x >= 0 && s->hover_x < (float)n ? (int)s->hover_x : -1;
+  gfx_color bar = gfx_rgba(0.55f, 0.70f, 0.95f, 1);
+  for (size_t i = 0; i < n; i++) {
+    double v = raw_value(res, i, txt, sizeof txt);
+    float bh = h * (float)(fabs(v) / (most - least));
+    float bx = x0 + bw * (float)i, w = bw > 3 ? bw - 1 : fmaxf(bw, 1);
+    clip_rect(gl, r, bx, v >= 0 ? zero - bh : zero, w, fmaxf(bh, v != 0 ? 1 : 0),
+              (int)i == hov ? WATCH : bar);
+  }
+  clip_rect(gl, r, x0, zero, x1 - x0, 1, DIM);
+  char t[160];
+  snprintf(t, sizeof t, "%zu elements, the greatest %.6g%s", n, most,
+           least < 0 ? "" : " (bars from 0)");
+  label(gl, r, x0, r->y + 6, WHITE, t);
+  if (hov >= 0) {
+    raw_value(res, (size_t)hov, txt, sizeof txt);
+    snprintf(t, sizeof t, "[%d] = %s", hov, txt);
+    label(gl, r, x0, r->y + 6 + (float)lh, WATCH, t);
+  }
+}
+
 /* The output's values, as the kernel left them (the raw lanes: 43, -7, 0.125), in each
  * element when zoomed in far enough for them to fit: a buffer shown as a grid (a simulator
  * file's) reads like its dump. */
@@ -283,29 +361,10 @@ static void draw_values(vw_gl *gl, const vw_scene *s, const vw_rect *r, const ts
   int py0 = (int)fmaxf(0, floorf(s->cy - r->h / 2 / s->zoom));
   int px1 = (int)fminf((float)res->raw_cols, ceilf(s->cx + r->w / 2 / s->zoom));
   int py1 = (int)fminf((float)res->raw_rows, ceilf(s->cy + r->h / 2 / s->zoom));
-  size_t lane = (size_t)res->raw_lane;
   for (int py = py0; py < py1; py++)
     for (int px = px0; px < px1; px++) {
-      const uint8_t *q = res->raw + ((size_t)py * (size_t)res->raw_cols + (size_t)px) * lane;
       char txt[32];
-      if (res->raw_float && lane == 4) {
-        float f;
-        memcpy(&f, q, 4);
-        snprintf(txt, sizeof txt, "%.4g", f);
-      } else if (res->raw_float) {
-        double f;
-        memcpy(&f, q, 8);
-        snprintf(txt, sizeof txt, "%.4g", f);
-      } else {
-        uint64_t u = 0;
-        memcpy(&u, q, lane < 8 ? lane : 8);
-        if (res->raw_signed && lane < 8 && (u >> (8 * lane - 1) & 1))
-          u |= ~(uint64_t)0 << (8 * lane);
-        if (res->raw_signed)
-          snprintf(txt, sizeof txt, "%lld", (long long)(int64_t)u);
-        else
-          snprintf(txt, sizeof txt, "%llu", (unsigned long long)u);
-      }
+      raw_value(res, (size_t)py * (size_t)res->raw_cols + (size_t)px, txt, sizeof txt);
       float w = (float)gfx_text_width(&gl->g, font, txt);
       if (w > s->zoom - 2)
         continue;
@@ -325,8 +384,10 @@ void draw_plain_overlay(vw_gl *gl, const vw_scene *s)
 {
   const vw_rect *rin = &s->pane[0], *rout = &s->pane[1];
   const plain_view *pv = s->plain;
-  if (pv->res && s->input)
+  if (pv->res && s->input) {
     draw_values(gl, s, rout, pv->res);
+    draw_bars(gl, s, rout, pv->res);
+  }
   const ts_plain_launch *L = plain_view_launch(pv);
   if (!L || !L->groups || !s->input)
     return;
@@ -677,8 +738,24 @@ void draw_plain_panel(vw_gl *gl, const vw_scene *s)
   gfx_rect(&gl->g, r->x + 8, y - 4, r->w - 16, 1, DIM);
   panel_line(gl, x, &y, ACCENT, "inspector");
   const ts_image *im = s->input;
-  if (s->hover_pane >= 0 && im && s->hover_x >= 0 && s->hover_y >= 0 &&
-      s->hover_x < (float)im->w && s->hover_y < (float)im->h) {
+  const ts_plain_result *res = pv->res;
+  int one_row = res && res->raw && res->raw_rows == 1 && res->raw_cols > 1;
+  if (s->hover_pane == 1 && res && res->raw && s->hover_x >= 0 && s->hover_x < (float)res->raw_cols &&
+      (one_row || (s->hover_y >= 0 && s->hover_y < (float)res->raw_rows))) {
+    /* the output's own element (its shape may not be the input's), as the kernel left it */
+    int px = (int)s->hover_x, py = one_row ? 0 : (int)s->hover_y;
+    char v[160] = "", t[48];
+    for (int c = 0; c < res->raw_channels && strlen(v) + 40 < sizeof v; c++) {
+      raw_value(res, ((size_t)py * (size_t)res->raw_cols + (size_t)px) * (size_t)res->raw_channels +
+                         (size_t)c, t, sizeof t);
+      snprintf(v + strlen(v), sizeof v - strlen(v), "%s%s", c ? " " : "", t);
+    }
+    if (one_row)
+      panel_line(gl, x, &y, WHITE, "output element [%d] = %s", px, v);
+    else
+      panel_line(gl, x, &y, WHITE, "output (%d,%d) = %s", px, py, v);
+  } else if (s->hover_pane >= 0 && im && s->hover_x >= 0 && s->hover_y >= 0 &&
+             s->hover_x < (float)im->w && s->hover_y < (float)im->h) {
     int px = (int)s->hover_x, py = (int)s->hover_y;
     char in[48] = "", out[48] = "";
     const ts_image *o = pv->res ? pv->res->out : NULL;
