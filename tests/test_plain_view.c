@@ -114,9 +114,14 @@ static void source_queries(const plain_view *pv)
 
 /* broken_tile.cl on 40x24 (2x1 work-groups of 16x16): its groups' last column also writes the
  * next column, so pixel (16,0) is written by group (0,0) item (15,0) at line 22 and by group
- * (1,0) item (0,0) at line 20, three channels each. */
+ * (1,0) item (0,0) at line 20, three channels each. Run in the linear order (one group at a
+ * time, by id), so that the race is found at the second write, (1,0)'s, in every run: in the
+ * device's order either group may write first. */
 static void watched(const ts_image *img)
 {
+  ts_plain_opts lin = { 0 };
+  lin.order = TS_ORDER_LINEAR;
+  plain_view_order(&lin);
   char path[1024];
   snprintf(path, sizeof path, "%s/kernels/plain/broken_tile.cl", TS_ASSETS_DIR);
   plain_view *pv = plain_view_start(path, NULL, TS_KERNELS_DIR, -1);
@@ -157,6 +162,8 @@ static void watched(const ts_image *img)
   CHECK(settle(pv) && pv->serial == 3 && pv->res_watch_x < 0 && pv->nrows == 0,
         "unwatched: no rows");
   plain_view_stop(pv);
+  ts_plain_opts device = { 0 };
+  plain_view_order(&device); /* the device's again */
 }
 
 /* The run stepped tick by tick (gauss_tiled on 40x24: six groups with a barrier each): the

@@ -270,8 +270,10 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   hdr[H_REC] = lay->rec;
   hdr[H_OLIST] = lay->olist;
   hdr[H_RESIDENT] = o->resident > 0 ? (uint32_t)o->resident : 1;
-  /* polls a group waits for its turn: about a second's worth on a CPU device per group */
-  hdr[H_SPIN] = o->spin_limit ? o->spin_limit : r->cpu ? 1u << 28 : 1u << 24;
+  /* polls a group waits for its turn: seconds on a CPU device, where the group it waits for
+   * may be off its core for a while on a loaded machine (at 2^28, about a quarter second,
+   * the order was let go under a load of 10, and the output changed) */
+  hdr[H_SPIN] = o->spin_limit ? o->spin_limit : r->cpu ? 1u << 31 : 1u << 24;
   hdr[H_TILE_W] = (uint32_t)ps->tile_w;
   hdr[H_TILE_H] = (uint32_t)ps->tile_h;
   hdr[H_HALO] = (uint32_t)ps->halo;
