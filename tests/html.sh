@@ -22,7 +22,10 @@
 #    a press on the timeline show other tiles, output and timeline than the end, hover names
 #    the group's record, its findings are the run's, a pass selector; a kernel that does not
 #    build or crashes is one line, exit 2 or 1, and no file;
-#  - its split view (--split order=ORDER): each half the native observed run in its order
+#  - a variant's split view (--split pattern=...): each half the native run of its settings at
+#    the slider's tick clamped to its run, both halves drawn, hover naming both runs' thread,
+#    the layout at 1024x768; a bad SPEC (device among them) is one line naming --split, exit 2;
+#  - a plain kernel's split view (--split order=ORDER): each half the native observed run in its order
 #    (states at ticks, the output), both drawn, the outputs' difference counted as the native
 #    outputs differ (and none for a kernel without a race); a race's finding clicked marks its
 #    two source lines, outlines both groups, words both running intervals; a source line
@@ -466,6 +469,44 @@ if export_page "$tmp/split-sim.html" --sim "$src/tests/sim/shapes.sim" --order l
   same "shapes.sim: no finding in the source" "${F[0.srcmarks]}" ""
 fi
 
+# ---- a variant's split view (--split SPEC): two schedules side by side on one slider ----
+# One page load: a hover and two steps (snaps), then ticks past the left run's end. Each half
+# is the native run of its settings at its own tick (the slider's, clamped to its run).
+vsplit=$tmp/vsplit.html
+if export_page "$vsplit" --variant integral --pattern none --split pattern=wavefront26 --backend cpu; then
+  has "variant split export: what it says" "$(cat "$tmp/export.log")" "split pattern=wavefront26: left integral, pattern none"
+  if DUMP_SIZE=1024,768 dump "$vsplit" "test=1&tick=6&hover=300,200&do=snap;key:right;snap;key:right;snap&ticks=0,5,50,end"; then
+    has "variant split: what differs" "${F[0.split]}" "left: pattern none, 8 ticks, "
+    has "variant split: what differs" "${F[0.split]}" "; right: pattern wavefront26, "
+    same "variant split: the two tick counts" "${F[0.length1]} ${F[0.length]}" "8 ${F[0.length2]}"
+    same "variant split: the slider steps both" "${F[0.tick1]},${F[0.tick2]} ${F[1.tick1]},${F[1.tick2]} ${F[2.tick1]},${F[2.tick2]}" "6,6 7,7 8,8"
+    same "variant split: clamped to its own run" "${F[5.tick]} ${F[5.tick1]},${F[5.tick2]} ${F[6.tick1]},${F[6.tick2]}" "50 8,50 8,${F[6.length2]}"
+    has "variant split: the panes' titles" "${F[0.titles]}" "left: pattern none, tick 6 / 8 | right: pattern wavefront26, tick 6 / ${F[0.length2]}"
+    same "variant split: hover, both runs' thread" "${F[0.focus]} ${F[0.focus2]}" "18,12 18,12"
+    has "variant split: the left's inspector" "${F[0.inspector]}" "inspector: left | pixel (300,200)"
+    has "variant split: the right's inspector" "${F[0.inspector]}" "inspector: right | pixel (300,200)"
+    IFS=, read -r l0 r0 <<<"${F[3.halves]}"
+    IFS=, read -r l5 r5 <<<"${F[5.halves]}"
+    IFS=, read -r l6 r6 <<<"${F[6.halves]}"
+    [[ -n $l0 && $l0 != "$l5" && $r0 != "$r5" && $l5 == "$l6" && $r5 != "$r6" ]] && pass ||
+      fail "variant split: the halves as drawn at ticks 0, 50 and the end (${F[3.halves]}, ${F[5.halves]}, ${F[6.halves]})"
+    same "variant split: policy violations, resources" "${F[6.violations]},${F[6.resources]}" 0,0
+    same "variant split at 1024x768: layout" "${F[6.layout]}" "titles apart, titles whole, status whole, header fits"
+    native "0 5 8" --variant integral --pattern none --backend cpu
+    for i in 3 4 5; do
+      t=${F[$i.tick1]}
+      same "variant split tick ${F[$i.tick]}: the left's states" "${F[$i.states]}" "${W[$t.states]:-}"
+      same "variant split tick ${F[$i.tick]}: the left's output" "${F[$i.out]}" "${W[$t.out]:-}"
+    done
+    native "0 5 50 ${F[6.tick2]}" --variant integral --pattern wavefront26 --backend cpu
+    for i in 3 4 5 6; do
+      t=${F[$i.tick2]}
+      same "variant split tick $t: the right's states" "${F[$i.states2]}" "${W[$t.states]:-}"
+      same "variant split tick $t: the right's output" "${F[$i.out2]}" "${W[$t.out]:-}"
+    done
+  fi
+fi
+
 # ---- the device page at a tick, its lanes by compute unit, captions, a printed handout, layouts ----
 dev=$tmp/dev-integral_none.html
 if [[ -f $dev ]]; then
@@ -535,7 +576,7 @@ if [[ -f $int ]]; then
            "plain|$tmp/nobar.html|tick=900&hover=300,200" "plain-sim|$sim|tick=2&hover=5,0" \
            "device-lanes|$tmp/dev-integral_none.html|view=device&devtime=50%25&do=click:tl-in;click:tl-in;tlhover:2,1616" \
            "captions|$tmp/cap.html|frame=3" \
-           "plain-split|$split|tick=300&do=click:finding-0" \
+           "plain-split|$split|tick=300&do=click:finding-0" "split|$vsplit|tick=6&hover=300,200" \
            "plain-source|$split|tick=3&zoom=8&center=16,8&do=click:tab-source;click:src-line-22"; do
     IFS='|' read -r name page frag <<<"$s"
     [[ -f $page ]] || continue
@@ -573,7 +614,10 @@ bad "--order" --html "$tmp/x.html" --order reverse
 bad "--sim" --html "$tmp/x.html" --sim "$src/tests/sim/shapes.sim" -i "$src/tests/records/chart320.png"
 bad "--split" --html "$tmp/x.html" --kernel-file "$plain/conv2d.cl" --split order=sideways
 bad "--split pattern=none" --html "$tmp/x.html" --kernel-file "$plain/conv2d.cl" --split pattern=none
-bad "--split pattern=none" --html "$tmp/x.html" --variant integral --split pattern=none
+bad "--split: unknown pattern" --html "$tmp/x.html" --variant integral --split pattern=sideways
+bad "--split device: a page's split view" --html "$tmp/x.html" --variant integral --split device
+bad "--split order=reverse: order=ORDER splits a plain kernel" --html "$tmp/x.html" --variant integral --split order=reverse
+bad "--split slots=2" --html "$tmp/x.html" --script "$tmp/caption.txt" --split slots=2
 [[ -e $tmp/x.html ]] && fail "a failed export left its file" || pass
 ls -a "$tmp" "$tmp/nosuchdir" 2>/dev/null | grep -q '\.tmp-' && fail "a temporary file was left" || pass
 

@@ -85,6 +85,13 @@ check "gif caption written under frame 1 ($(head -1 "$tmp/out"))" grep -Eq "^fra
 check "gif: no caption under frame 2 ($(head -1 "$tmp/out"))" grep -q "^frame 1: 0 caption pixels" "$tmp/out"
 "$ts" shot --backend cpu --size 640x400 --script "$tmp/caption.txt" -o "$tmp/cap2.gif" >/dev/null 2>&1
 check "gif with captions: the same bytes on a second run" cmp -s "$tmp/cap.gif" "$tmp/cap2.gif"
+# With --frames the ticks are the frames (the script's pauses none), each with the caption in
+# force as the script ends, in the same strip.
+printf '%s\n' 'variant integral' 'pattern none' 'caption Without a pattern: every hazard in red' \
+  'tick 1' 'wait 30' >"$tmp/capf.txt"
+"$ts" shot --backend cpu --size 640x400 --script "$tmp/capf.txt" --frames 0:4:2 -o "$tmp/capf.gif" >/dev/null 2>&1
+"$gifcheck" "$tmp/capf.gif" 3 640 "${gh:-400}" 2 "$tmp/capf2.png" "$strip" >"$tmp/out" 2>&1
+check "gif --frames with a script's caption, under frame 3 ($(head -1 "$tmp/out"))" grep -Eq "^frame 2: [1-9][0-9]{2,} caption pixels" "$tmp/out"
 
 # The default command without a display: it says so and writes a screenshot.
 (cd "$tmp" && "$ts" --backend cpu >"$tmp/nodisplay.out" 2>&1)

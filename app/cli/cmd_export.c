@@ -30,6 +30,7 @@ static const char usage[] =
     "       tilescope export --html OUT.html --kernel-file K.cl [-i IN.png] [--launch F]\n"
     "                        [--order ORDER [--resident K] | --adversary] [--tick T]\n"
     "                        [--split order=ORDER]\n"
+    "       tilescope export --html OUT.html [options] --split SPEC\n"
     "       tilescope export --html OUT.html --sim FILE.sim [--order ...]\n"
     "Writes the run as one self-contained web page: the input, the output as the threads\n"
     "produce it, the thread-space overlay, play, step and a timeline to scrub, hover with\n"
@@ -41,7 +42,9 @@ static const char usage[] =
     "and its page steps through the launch's clock (a tick each work-group's start, barrier\n"
     "and end): its work-groups' tiles, records and findings, a pass at a time; --split\n"
     "order=ORDER runs it a second time in that order beside the first, on one slider, and\n"
-    "says whether the two outputs differ.";
+    "says whether the two outputs differ. A variant's --split SPEC (pattern=P, walk=W,\n"
+    "variant=V, slots=N, cost=N, comma-separated, as the window and shot take it) puts a\n"
+    "second run beside the first, its settings changed as SPEC says, on one slider.";
 
 enum { MAX_RUNS = 16, MAX_IMAGES = 8 };
 
@@ -307,7 +310,7 @@ static int parse_args(int argc, char **argv, ex_args *a)
     { "--sim", 0, OPT_STR, &a->sim, "FILE.sim", "a plain kernel launched as this Oclgrind simulator file describes it (as --kernel-file K.cl is)", NULL },
     { "--order", 0, OPT_STR, &a->order, "device|linear|reverse|random:SEED|FILE", "a plain kernel: start its work-groups in another legal order, one at a time (as run --order)", NULL },
     { "--resident", 0, OPT_STR, &a->resident, "K", "with --order: K work-groups at once (default 1)", NULL },
-    { "--split", 0, OPT_STR, &a->split, "order=ORDER", "a plain kernel: a second observed run, its work-groups in ORDER (as --order takes it), beside the first on one slider, and whether the outputs differ", NULL },
+    { "--split", 0, OPT_STR, &a->split, "SPEC", "a second run beside the first on one slider: a variant's settings changed (pattern=P, walk=W, variant=V, slots=N, cost=N); a plain kernel's work-groups in order=ORDER (as --order takes it), and whether the outputs differ", NULL },
     { "--timeout", 0, OPT_DBL, &a->timeout, "S", "a plain kernel: the watchdog of its observed run (default 300)", &a->have_timeout },
     CLI_SCHED_OPTS(&a->cs),
   };
@@ -553,6 +556,64 @@ out:
   return rc;
 }
 
+/* ---- a variant's split view ---- */
+
+/* --split SPEC (split_spec.h) into the right half's run: the left's settings changed as the
+ * window's split view changes them (viewer_split.c: a variant brings its pattern, a pattern
+ * its walk). The page holds simulated schedules: `device` and a plain kernel's order= are
+ * refused with one line. */
+static int split_conf(const ex_args *a, int exec_device, const ex_conf *left, ex_conf *right)
+{
+  vw_split_spec sp;
+  char why[200];
+  if (!vw_split_parse(a->split, &sp, why, sizeof why)) {
+    fprintf(stderr, "tilescope export: --split: %s\n", why);
+    return 0;
+  }
+  const char *no = sp.device ? "a page's split view sets two simulated schedules side by side; "
+                               "the device's run of one is its own page's device view (--exec "
+                               "device, key d), beside the schedule in the window's and shot's "
+                               "--split device"
+                 : sp.order ? "order=ORDER splits a plain kernel (--kernel-file K.cl); a variant's "
+                              "split changes pattern, walk, variant, slots or cost"
+                 : a->script ? "a script's page holds its runs one at a time (v steps them); give "
+                               "--split without --script"
+                 : a->record || exec_device ? "a page's split view sets two simulated schedules "
+                                              "side by side, without --record or --exec device"
+                 : NULL;
+  if (no) {
+    fprintf(stderr, "tilescope export: --split %s: %s\n", a->split, no);
+    return 0;
+  }
+  *right = *left;
+  if (sp.variant >= 0) {
+    right->variant = sp.variant;
+    right->pattern = ts_variant_at(sp.variant)->pattern;
+    right->walk = ts_pattern_default_walk(right->pattern);
+  }
+  if (sp.pattern >= 0) {
+    right->pattern = (ts_pattern)sp.pattern;
+    right->walk = ts_pattern_default_walk(right->pattern);
+  }
+  if (sp.walk >= 0)
+    right->walk = (ts_walk)sp.walk;
+  right->slots = sp.slots > 0 ? sp.slots : right->slots;
+  right->cost = sp.cost > 0 ? sp.cost : right->cost;
+  return 1;
+}
+
+/* A half of a split view in words: its ticks and hazards. */
+static void split_words(const ex_run *r, char *out, size_t n)
+{
+  size_t nh;
+  ts_run_hazards(r->run, &nh);
+  long long len = (long long)ts_run_sched(r->run)->length;
+  if (nh)
+    snprintf(out, n, "%lld ticks, %zu hazard%s", len, nh, nh == 1 ? "" : "s");
+  else
+    snprintf(out, n, "%lld ticks, no hazards", len);
+}
+
 int cmd_export(int argc, char **argv)
 {
   ex_args a;
@@ -560,12 +621,6 @@ int cmd_export(int argc, char **argv)
   if (r)
     return r < 0 ? EXIT_OK : r;
   int plain = cli_plain_file || a.sim;
-  if (!plain && a.split) {
-    fprintf(stderr, "tilescope export: --split %s: a page splits a plain kernel's run alone "
-            "(--kernel-file K.cl --split order=ORDER); a variant's two schedules side by side are "
-            "the window's and shot's, or two runs of one page (--script)\n", a.split);
-    return EXIT_USAGE;
-  }
   if (!plain && (a.order || a.resident || a.have_timeout)) {
     fprintf(stderr, "tilescope export: %s: goes with a plain kernel (--kernel-file K.cl or "
             "--sim F.sim)\n", a.order ? "--order" : a.resident ? "--resident" : "--timeout");
@@ -603,6 +658,11 @@ int cmd_export(int argc, char **argv)
   int nframes = 0;
   confs[0] = first;
   if (a.script && !script_confs(a.script, &first, confs, &nconfs, &sc, frames, &nframes)) {
+    script_free(&sc);
+    ts_dev_run_free(rec);
+    return EXIT_USAGE;
+  }
+  if (a.split && !split_conf(&a, p.exec_device, &first, &confs[nconfs++])) {
     script_free(&sc);
     ts_dev_run_free(rec);
     return EXIT_USAGE;
@@ -679,13 +739,17 @@ int cmd_export(int argc, char **argv)
   char title[400];
   if (a.title)
     snprintf(title, sizeof title, "%s", a.title);
+  else if (a.split)
+    snprintf(title, sizeof title, "tilescope: %s on %s, split %s",
+             ts_run_params_of(runs[0].run)->variant->name, runs[0].input_name, a.split);
   else if (nruns > 1)
     snprintf(title, sizeof title, "tilescope: %d runs on %s", nruns, runs[0].input_name);
   else
     snprintf(title, sizeof title, "tilescope: %s on %s", ts_run_params_of(runs[0].run)->variant->name,
              runs[0].input_name);
   ts_error err = { 0 };
-  if (ex_write_page(a.html, title, runs, nruns, frames, nframes, sw, sh, &err) != TS_OK) {
+  if ((a.split ? ex_write_split_page(a.html, title, &runs[0], &runs[1], a.split, sw, sh, &err)
+               : ex_write_page(a.html, title, runs, nruns, frames, nframes, sw, sh, &err)) != TS_OK) {
     fprintf(stderr, "tilescope export: %s\n", err.msg);
     goto out;
   }
@@ -697,6 +761,12 @@ int cmd_export(int argc, char **argv)
     fclose(f);
   printf("wrote %s (%d run%s, %.2f MB)\n", a.html, nruns, nruns == 1 ? "" : "s",
          size >= 0 ? (double)size / 1e6 : 0.0);
+  if (a.split) {
+    char lw[80], rw[80];
+    split_words(&runs[0], lw, sizeof lw);
+    split_words(&runs[1], rw, sizeof rw);
+    printf("split %s: left %s: %s; right %s: %s\n", a.split, runs[0].label, lw, runs[1].label, rw);
+  }
   rc = EXIT_OK;
 out:
   for (int i = 0; i < nruns; i++) {

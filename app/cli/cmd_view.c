@@ -692,7 +692,11 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
       fprintf(stderr, "tilescope %s: %s\n", cmd, err);
       rc = EXIT_USAGE;
     }
-    v->anim = a->frames ? NULL : an; /* without --frames, the script's pauses are the frames */
+    /* without --frames, the script's pauses are the frames; with it, the ticks are, and the
+     * script gives them its caption (the one in force as it ends) */
+    v->anim = an;
+    if (an && a->frames)
+      anim_hold(an, 1);
   }
   if (rc == EXIT_OK && a->script) {
     int f = script_run(v, a->script);
@@ -704,6 +708,8 @@ static int run_viewer(const char *cmd, view_args *a, int offscreen)
     }
   }
   v->anim = NULL;
+  if (an)
+    anim_hold(an, 0);
   if (rc == EXIT_OK && a->bench_frames > 0)
     rc = bench_frames(v, a->bench_frames,
                       (double)created.tv_sec * 1e3 + (double)created.tv_nsec / 1e6,

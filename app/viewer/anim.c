@@ -29,6 +29,7 @@ struct anim {
   char **text;        /* the captions, each once */
   int ntext, cur;     /* cur: the caption of frames added from now on, or -1 */
   int strip;          /* rows of the caption strip once added (anim_write) */
+  int hold;           /* anim_hold: frames are not kept */
   uint64_t count[NBINS], sum[NBINS][3];
 };
 
@@ -103,9 +104,16 @@ int anim_caption(anim *a, const char *text)
   return 1;
 }
 
+void anim_hold(anim *a, int hold)
+{
+  a->hold = hold;
+}
+
 int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n)
 {
   size_t px = (size_t)a->w * a->h;
+  if (a->hold)
+    return 1;
   if (!anim_fits(a->w, a->h, a->n + 1, err, n))
     return 0;
   if (a->n == a->cap) {

@@ -27,6 +27,9 @@ int anim_add(anim *a, const uint8_t *rgb, int delay_cs, char *err, size_t n);
 int anim_frames(const anim *a);
 /* The caption of the frames added from now on ("" or NULL: none). Returns 0 without memory. */
 int anim_caption(anim *a, const char *text);
+/* While held (hold 1), anim_add keeps no frame but captions are still taken: a script run
+ * before `shot --frames` sets the caption of the frames its ticks make, its pauses none. */
+void anim_hold(anim *a, int hold);
 /* Writes the GIF (a temporary file, renamed once whole). Returns 0 with a line in err. */
 int anim_write(anim *a, const char *path, char *err, size_t n);
 

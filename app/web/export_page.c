@@ -504,6 +504,7 @@ typedef struct sched_page {
   int nruns;
   const ex_frame *frames;
   int nframes;
+  const char *split; /* a split view's SPEC (runs[1] the right half), or NULL */
 } sched_page;
 
 /* The built-in variants' runs: each input once, however many runs show it, then the runs. */
@@ -542,6 +543,8 @@ static ts_status sched_body(FILE *f, const void *ctx, ts_error *err)
     fputc('}', f);
   }
   fputc(']', f);
+  if (sp->split)
+    put_str(f, "split", sp->split);
   return st;
 }
 
@@ -555,7 +558,16 @@ ts_status ex_write_page(const char *path, const char *title, const ex_run *runs,
     if (frames[i].run < 0 || frames[i].run >= nruns)
       return ts_fail(err, TS_ERR_ARG, "%s: frame %d shows run %d of %d", path, i, frames[i].run,
                      nruns);
-  sched_page sp = { runs, nruns, frames, nframes };
+  sched_page sp = { runs, nruns, frames, nframes, NULL };
+  return write_page(path, title, NULL, size_w, size_h, sched_body, &sp, err);
+}
+
+ts_status ex_write_split_page(const char *path, const char *title, const ex_run *left,
+                              const ex_run *right, const char *spec, int size_w, int size_h,
+                              ts_error *err)
+{
+  ex_run two[2] = { *left, *right };
+  sched_page sp = { two, 2, NULL, 0, spec };
   return write_page(path, title, NULL, size_w, size_h, sched_body, &sp, err);
 }
 

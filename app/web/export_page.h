@@ -66,6 +66,12 @@ ts_status ex_write_page(const char *path, const char *title, const ex_run *runs,
                         const ex_frame *frames, int nframes, int size_w, int size_h,
                         ts_error *err);
 
+/* Writes the page of a split view (export --split SPEC): two runs of one input side by side
+ * on one tick, the right's settings the left's changed as SPEC says (its text, as given). */
+ts_status ex_write_split_page(const char *path, const char *title, const ex_run *left,
+                              const ex_run *right, const char *spec, int size_w, int size_h,
+                              ts_error *err);
+
 /* A plain kernel's observed run (export --kernel-file, --sim), as its page shows it. */
 typedef struct ex_plain {
   const ts_plain_desc *desc;

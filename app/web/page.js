@@ -289,6 +289,10 @@
       for (let id = 0; id < r.passes[p].n; id++) c[r.devState(p, id, S.devTime)]++;
       return `device time ${r.devTimeText(S.devTime)} of ${r.devTimeText(d.t_end)}   in flight ${c[1] + c[2]} (${c[1]} waiting), ${c[3]} done   ${play}`;
     }
+    if (r.twin) { /* a split view: each half's tick, clamped to its run */
+      const half = tsSplit.halves(r, S).map(([q, h]) => { const o = q.occupancy(h.tick); return `running ${o.running}, resident ${o.resident}`; });
+      return `tick ${S.tick} of ${r.length}   left: ${half[0]}   right: ${half[1]}   ${play}`;
+    }
     const o = r.occupancy(S.tick);
     return `tick ${S.tick} of ${r.length}   running ${o.running}, resident ${o.resident} of ${r.j.slots} slots   ${play}`;
   }
@@ -311,11 +315,11 @@
     $('title-out').textContent = S.device ? `device at ${r.devTimeText(S.devTime)} / ${r.devTimeText(r.dev.t_end)}${pass}`
                                : r.plain ? `output  ${r.W}x${r.H} at tick ${S.tick} / ${r.length}${pass}`
                                          : `output at tick ${S.tick} / ${r.length}${pass}`;
+    const pt = panel.titles ? panel.titles(r, S) : null;
+    if (pt) [$('title-in').textContent, $('title-out').textContent] = pt;
     if (r.plain) plainHeader(r);
     if (!r.plain) fitTitles(r);
     showCaption(r);
-    const pt = panel.titles ? panel.titles(r, S) : null;
-    if (pt) [$('title-in').textContent, $('title-out').textContent] = pt;
     $('title-out').style.left = (Math.floor(stageW() / 2) + 1) + 'px';
     $('status').textContent = status(r);
     $('play').classList.toggle('on', S.playing);
@@ -460,7 +464,7 @@
    * caption. Made as printing starts, from the same drawing as the screen, then the page's
    * state as it was. */
   function buildHandout() {
-    if (run().plain) return; // a plain kernel's page prints as it shows
+    if (run().plain || run().twin) return; // a plain kernel's page, a split view: printed as shown
     const saved = Object.assign({}, S), fs = frames();
     const list = fs.length ? fs.map((f, i) => i) : [-1];
     const sheets = [];
@@ -711,18 +715,20 @@
       $('app').style.width = data.size[0] + 'px';
       $('app').style.height = data.size[1] + 'px';
     }
-    const plain = data.kind === 'plain';
+    const plain = data.kind === 'plain', split = !plain && !!data.split;
     document.body.classList.toggle('plain', plain);
-    document.body.classList.toggle('split', plain && !!data.runs[0].twin);
+    document.body.classList.toggle('split', split || (plain && !!data.runs[0].twin));
     if (plain) OVERLAYS = ['none', 'state', 'order'];
-    runs = data.runs.map((j) => (plain ? new TsPlainRun(j, data.inputs[j.input_index]) : new TsRun(j, data.inputs[j.input_index])));
-    $('run-select').innerHTML = data.runs.map((j, i) => `<option value="${i}">${tsPanel.esc(j.label)}</option>`).join('');
+    /* a variant's split view: the second run is the first's twin, one run of the page */
+    runs = split ? [new TsSplitRun(data.runs[0], data.inputs[data.runs[0].input_index], data.runs[1], data.split)]
+         : data.runs.map((j) => (plain ? new TsPlainRun(j, data.inputs[j.input_index]) : new TsRun(j, data.inputs[j.input_index])));
+    $('run-select').innerHTML = runs.map((q) => q.j).map((j, i) => `<option value="${i}">${tsPanel.esc(j.label)}</option>`).join('');
     $('run-select').hidden = runs.length < 2;
     $('speed').innerHTML = SPEEDS.map((s, i) => `<option value="${i}">${s} ticks/s</option>`).join('');
     $('overlay').innerHTML = OVERLAYS.map((o) => `<option>${o}</option>`).join('');
-    panes = plain ? new TsPlainPanes($('panes')) : new TsPanes($('panes'));
-    timeline = plain ? new TsPlainTimeline($('timeline')) : new TsTimeline($('timeline'));
-    panel = plain ? tsPlainPanel : tsPanel;
+    panes = plain ? new TsPlainPanes($('panes')) : split ? new TsSplitPanes($('panes')) : new TsPanes($('panes'));
+    timeline = plain ? new TsPlainTimeline($('timeline')) : split ? new TsSplitTimeline($('timeline')) : new TsTimeline($('timeline'));
+    panel = plain ? tsPlainPanel : split ? tsSplitPanel : tsPanel;
     if (plain) {
       const P = runs[0].passes;
       $('pass-select').innerHTML = P.map((p, i) => `<option value="${i}">pass ${i + 1} of ${P.length}: ${tsPanel.esc(p.entry)}</option>`).join('');

@@ -254,5 +254,5 @@ const tsPanel = (() => {
     document.body.classList.toggle('handout', sheets.length > 0);
   }
 
-  return { html, esc, line, head, plural, mid, fitMid, testFields, handout };
+  return { html, inspector, legend, esc, line, head, plural, mid, fitMid, testFields, handout };
 })();
