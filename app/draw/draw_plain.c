@@ -27,16 +27,6 @@ static const char *const TINT_NAMES[PV_NTINTS] = { "clean", "uninitialised, tile
                                                     "race, outside, divergence" };
 enum { LEGEND_H = 83 }; /* the legend's height at the panel's foot */
 
-/* A rectangle cut to the clip (screen coordinates). */
-static void clip_rect(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h,
-                      gfx_color col)
-{
-  float x0 = fmaxf(x, c->x), y0 = fmaxf(y, c->y);
-  float x1 = fminf(x + w, c->x + c->w), y1 = fminf(y + h, c->y + c->h);
-  if (x1 > x0 && y1 > y0)
-    gfx_rect(&gl->g, x0, y0, x1 - x0, y1 - y0, col);
-}
-
 /* A frame of thickness t inside (x, y, w, h), cut to the clip; dashed when `dash`. */
 static void clip_frame(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h, float t,
                        gfx_color col, int dash)
@@ -44,13 +34,13 @@ static void clip_frame(vw_gl *gl, const vw_rect *c, float x, float y, float w, f
   const float on = dash ? 6 : w + h, gap = dash ? 4 : 0;
   for (float d = 0; d < w; d += on + gap) {
     float len = fminf(on, w - d);
-    clip_rect(gl, c, x + d, y, len, t, col);
-    clip_rect(gl, c, x + d, y + h - t, len, t, col);
+    draw_clip_rect(gl, c, x + d, y, len, t, col);
+    draw_clip_rect(gl, c, x + d, y + h - t, len, t, col);
   }
   for (float d = 0; d < h; d += on + gap) {
     float len = fminf(on, h - d);
-    clip_rect(gl, c, x, y + d, t, len, col);
-    clip_rect(gl, c, x + w - t, y + d, t, len, col);
+    draw_clip_rect(gl, c, x, y + d, t, len, col);
+    draw_clip_rect(gl, c, x + w - t, y + d, t, len, col);
   }
 }
 
@@ -140,7 +130,7 @@ static void draw_tile(vw_gl *gl, const vw_rect *rout, float x, float y, float w,
   if (st != PV_DONE) {
     gfx_color c = small && st == PV_PAST_BARRIER ? PLAIN_BARRIER : PLAIN_RUNNING, fill = c;
     fill.a = small ? 0.75f : 0.3f;
-    clip_rect(gl, rout, x, y, w, h, fill);
+    draw_clip_rect(gl, rout, x, y, w, h, fill);
     if (small)
       return;
     float th = fminf(w, h) >= 10 ? 2 : 1;
@@ -154,11 +144,11 @@ static void draw_tile(vw_gl *gl, const vw_rect *rout, float x, float y, float w,
   if (small) {
     fill.a = t ? 0.7f : 0;
     if (t)
-      clip_rect(gl, rout, x, y, w, h, fill);
+      draw_clip_rect(gl, rout, x, y, w, h, fill);
     return;
   }
   if (t)
-    clip_rect(gl, rout, x, y, w, h, fill);
+    draw_clip_rect(gl, rout, x, y, w, h, fill);
   clip_frame(gl, rout, x, y, w, h, t && fminf(w, h) >= 10 ? 2 : 1, c, 0);
 }
 
@@ -189,9 +179,9 @@ static void draw_places(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const
         continue;
       float x, y, side = fmaxf(s->zoom, 7);
       scene_to_screen(s, 1, (float)px + 0.5f, (float)py + 0.5f, &x, &y);
-      clip_rect(gl, rout, x - side / 2 - 1, y - side / 2 - 1, side + 2, side + 2,
+      draw_clip_rect(gl, rout, x - side / 2 - 1, y - side / 2 - 1, side + 2, side + 2,
                 gfx_rgba(0, 0, 0, 0.9f));
-      clip_rect(gl, rout, x - side / 2, y - side / 2, side, side, PLAIN_TINTS[PV_RED]);
+      draw_clip_rect(gl, rout, x - side / 2, y - side / 2, side, side, PLAIN_TINTS[PV_RED]);
     }
   }
 }
@@ -228,7 +218,7 @@ static void draw_hover_group(vw_gl *gl, const vw_scene *s, const vw_rect *rin, c
     clip_frame(gl, rout, x - 1, y - 1, w + 2, h + 2, 1, FOOT, 0);
   }
   rect_screen(s, 1, G->wrote, &x, &y, &w, &h);
-  clip_rect(gl, rout, x, y, w, h, gfx_rgba(1, 1, 1, 0.18f));
+  draw_clip_rect(gl, rout, x, y, w, h, gfx_rgba(1, 1, 1, 0.18f));
   shadow_frame(gl, rout, x - 2, y - 2, w + 4, h + 4, 2, WHITE, 0);
   uint32_t gx = g % L->ngroups[0], gy = L->ngroups[1] ? g / L->ngroups[0] % L->ngroups[1] : 0;
   char id[48];
@@ -261,8 +251,8 @@ static void draw_watch(vw_gl *gl, const vw_scene *s, const vw_rect *rout, const 
     float dx = k == 0 ? -1.f : k == 1 ? 1.f : 0, dy = k == 2 ? -1.f : k == 3 ? 1.f : 0;
     float ax = x + dx * (side / 2 + 2 + arm / 2), ay = y + dy * (side / 2 + 2 + arm / 2);
     float aw = dx != 0 ? arm : 2, ah = dy != 0 ? arm : 2;
-    clip_rect(gl, rout, ax - aw / 2 - 1, ay - ah / 2 - 1, aw + 2, ah + 2, gfx_rgba(0, 0, 0, 0.6f));
-    clip_rect(gl, rout, ax - aw / 2, ay - ah / 2, aw, ah, WATCH);
+    draw_clip_rect(gl, rout, ax - aw / 2 - 1, ay - ah / 2 - 1, aw + 2, ah + 2, gfx_rgba(0, 0, 0, 0.6f));
+    draw_clip_rect(gl, rout, ax - aw / 2, ay - ah / 2, aw, ah, WATCH);
   }
   char id[48];
   snprintf(id, sizeof id, "pixel (%d,%d)", pv->res_watch_x, pv->res_watch_y);
@@ -332,10 +322,10 @@ static void draw_bars(vw_gl *gl, const vw_scene *s, const vw_rect *r, const ts_p
     double v = raw_value(res, i, txt, sizeof txt);
     float bh = h * (float)(fabs(v) / (most - least));
     float bx = x0 + bw * (float)i, w = bw > 3 ? bw - 1 : fmaxf(bw, 1);
-    clip_rect(gl, r, bx, v >= 0 ? zero - bh : zero, w, fmaxf(bh, v != 0 ? 1 : 0),
+    draw_clip_rect(gl, r, bx, v >= 0 ? zero - bh : zero, w, fmaxf(bh, v != 0 ? 1 : 0),
               (int)i == hov ? WATCH : bar);
   }
-  clip_rect(gl, r, x0, zero, x1 - x0, 1, DIM);
+  draw_clip_rect(gl, r, x0, zero, x1 - x0, 1, DIM);
   char t[160];
   snprintf(t, sizeof t, "%zu elements, the greatest %.6g%s", n, most,
            least < 0 ? "" : " (bars from 0)");

@@ -438,15 +438,6 @@ void draw_source_pane(vw_gl *gl, const vw_scene *s)
 
 /* ---- the selection over the output pane, on the timeline, in the panel ---- */
 
-static void clip_rect(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h,
-                      gfx_color col)
-{
-  float x0 = fmaxf(x, c->x), y0 = fmaxf(y, c->y);
-  float x1 = fminf(x + w, c->x + c->w), y1 = fminf(y + h, c->y + c->h);
-  if (x1 > x0 && y1 > y0)
-    gfx_rect(&gl->g, x0, y0, x1 - x0, y1 - y0, col);
-}
-
 /* A frame of thickness t round (x, y, w, h) with a dark edge, cut to the clip; dashed when
  * `dash`. */
 static void frame(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h, float t,
@@ -458,12 +449,12 @@ static void frame(vw_gl *gl, const vw_rect *c, float x, float y, float w, float 
     float on = dash && pass ? 7 : w + h + 4, gap = dash && pass ? 5 : 0;
     float X = x - e, Y = y - e, W = w + 2 * e, H = h + 2 * e;
     for (float d = 0; d < W; d += on + gap) {
-      clip_rect(gl, c, X + d, Y, fminf(on, W - d), th, k);
-      clip_rect(gl, c, X + d, Y + H - th, fminf(on, W - d), th, k);
+      draw_clip_rect(gl, c, X + d, Y, fminf(on, W - d), th, k);
+      draw_clip_rect(gl, c, X + d, Y + H - th, fminf(on, W - d), th, k);
     }
     for (float d = 0; d < H; d += on + gap) {
-      clip_rect(gl, c, X, Y + d, th, fminf(on, H - d), k);
-      clip_rect(gl, c, X + W - th, Y + d, th, fminf(on, H - d), k);
+      draw_clip_rect(gl, c, X, Y + d, th, fminf(on, H - d), k);
+      draw_clip_rect(gl, c, X + W - th, Y + d, th, fminf(on, H - d), k);
     }
   }
 }

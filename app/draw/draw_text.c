@@ -3,6 +3,7 @@
  * whole run. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -66,6 +67,15 @@ float panel_line(vw_gl *gl, float x, float *y, gfx_color c, const char *fmt, ...
   text_fit_middle(more, fits, line, sizeof line);
   float w2 = panel_put(gl, x, y, c, line);
   return w > w2 ? w : w2;
+}
+
+void draw_clip_rect(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h,
+                    gfx_color col)
+{
+  float x0 = fmaxf(x, c->x), y0 = fmaxf(y, c->y);
+  float x1 = fminf(x + w, c->x + c->w), y1 = fminf(y + h, c->y + c->h);
+  if (x1 > x0 && y1 > y0)
+    gfx_rect(&gl->g, x0, y0, x1 - x0, y1 - y0, col);
 }
 
 const char *draw_cl_device(const char *device)

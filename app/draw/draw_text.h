@@ -21,6 +21,9 @@ void panel_wrap(vw_gl *gl, float x, float *y, gfx_color c, const char *text);
 /* The same in a font, stopping before a line would pass `bottom`; returns the lines drawn. */
 int panel_wrap_font(vw_gl *gl, int font, float x, float *y, float bottom, gfx_color c,
                     const char *text);
+/* A rectangle cut to the clip c (screen coordinates). */
+void draw_clip_rect(vw_gl *gl, const vw_rect *c, float x, float y, float w, float h,
+                    gfx_color col);
 /* An OpenCL device's name as shown: TILESCOPE_DEVICE_LABEL where set (so that goldens shot
  * on one machine hold on another), else its own. */
 const char *draw_cl_device(const char *device);

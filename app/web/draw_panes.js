@@ -13,7 +13,24 @@ const tsColors = {
   state: ['#404040', '#ff9e0d', '#26f240', '#4073f2', '#f21a1a'],
 };
 
-/* The overlay's ramp: deep blue through teal and green to yellow. */
+/* A view's canvas at w x h CSS pixels (dpr device pixels each), cleared to the background:
+ * its context, scaled so that the view draws in CSS pixels. */
+function tsCanvasStart(view, w, h, dpr) {
+  const c = view.canvas, ctx = view.ctx;
+  view.cw = w;
+  view.ch = h;
+  view.dpr = dpr;
+  if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+    c.width = Math.round(w * dpr);
+    c.height = Math.round(h * dpr);
+  }
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = tsColors.bg;
+  ctx.fillRect(0, 0, w, h);
+  return ctx;
+}
+
+/* The overlay's ramp: deep blue through teal and green to yellow.
 function tsRamp(t) {
   const s = [[0.18, 0.05, 0.45], [0.12, 0.35, 0.75], [0.10, 0.65, 0.62], [0.45, 0.82, 0.30], [0.99, 0.90, 0.15]];
   t = Math.min(1, Math.max(0, t)) * 4;
@@ -164,17 +181,7 @@ class TsPanes {
   }
 
   draw(run, S, w, h, dpr) {
-    const c = this.canvas, ctx = this.ctx;
-    this.cw = w;
-    this.ch = h;
-    this.dpr = dpr;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = tsColors.bg;
-    ctx.fillRect(0, 0, w, h);
+    const ctx = tsCanvasStart(this, w, h, dpr);
     if (!run) return;
     const p = S.shownPass;
     this.updateImages(run, S, p);

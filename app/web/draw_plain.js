@@ -55,17 +55,7 @@ class TsPlainPanes extends TsPanes {
       super.draw(run, S, w, h, dpr);
       return;
     }
-    const c = this.canvas, ctx = this.ctx;
-    this.cw = w;
-    this.ch = h;
-    this.dpr = dpr;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = tsColors.bg;
-    ctx.fillRect(0, 0, w, h);
+    const ctx = tsCanvasStart(this, w, h, dpr);
     const p = S.shownPass;
     this.updateImages(run, S);
     const rs = this.layout(w, h);

@@ -129,16 +129,7 @@ class TsTimeline {
   }
 
   draw(run, S, w, h, dpr) {
-    const c = this.canvas, ctx = this.ctx;
-    this.cw = w;
-    this.ch = h;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = tsColors.bg;
-    ctx.fillRect(0, 0, w, h);
+    const ctx = tsCanvasStart(this, w, h, dpr);
     if (!run) return;
     ctx.font = '11px "DejaVu Sans Mono", monospace';
     if (S.device) this.drawDevice(run, S, w, h, dpr);
