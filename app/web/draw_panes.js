@@ -30,7 +30,7 @@ function tsCanvasStart(view, w, h, dpr) {
   return ctx;
 }
 
-/* The overlay's ramp: deep blue through teal and green to yellow.
+/* The overlay's ramp: deep blue through teal and green to yellow. */
 function tsRamp(t) {
   const s = [[0.18, 0.05, 0.45], [0.12, 0.35, 0.75], [0.10, 0.65, 0.62], [0.45, 0.82, 0.30], [0.99, 0.90, 0.15]];
   t = Math.min(1, Math.max(0, t)) * 4;
