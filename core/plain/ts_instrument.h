@@ -85,6 +85,7 @@ typedef struct walker {
   int nparr;
   /* Its private vectors followed lane by lane (ts_instrument_vector.c): ts_pv_NAME. */
   CXCursor pvec[16];
+  CXCursor for_init;       /* the declaration that opens the `for` being written, if any */
   int npvec;
   /* the line of the last access numbered, and how many it has (ti_access_line) */
   unsigned aline, acount;

@@ -212,6 +212,26 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   w->kernel = NULL;
 }
 
+/* Whether declaration d is a private scalar (a number or a pointer) given no value, neither
+ * const nor static. */
+static int unset_scalar(CXCursor d)
+{
+  CXType t = clang_getCursorType(d), ct = clang_getCanonicalType(t);
+  int scalar = (ct.kind >= CXType_Bool && ct.kind <= CXType_LongDouble) || ct.kind == CXType_Half ||
+               ct.kind == CXType_Float16 || ct.kind == CXType_Pointer;
+  if (!scalar || clang_isConstQualifiedType(t) || ti_space_of(t) != 0 ||
+      clang_Cursor_getStorageClass(d) == CX_SC_Static ||
+      clang_Cursor_getStorageClass(d) == CX_SC_OpenCLWorkGroupLocal ||
+      clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_FunctionDecl)
+    return 0;
+  kids k;
+  ti_children(d, &k);
+  for (int j = 0; j < k.n; j++)
+    if (clang_isExpression(clang_getCursorKind(k.c[j])))
+      return 0;
+  return 1;
+}
+
 /* A __local array declared in a kernel: its two shadows and its registration follow it. */
 static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
 {
@@ -232,6 +252,14 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     } else if (clang_getCursorKind(k->c[i]) == CXCursor_VarDecl && ti_tracked_vector(w, k->c[i])) {
       CXString ns = clang_getCursorSpelling(k->c[i]); /* its mask of lanes set, and zeroed */
       ti_sb_fmt(o, " uint ts_pv_%s = 0; %s = 0;", clang_getCString(ns), clang_getCString(ns));
+      clang_disposeString(ns);
+    } else if (clang_getCursorKind(k->c[i]) == CXCursor_VarDecl && unset_scalar(k->c[i]) &&
+               !clang_equalCursors(c, w->for_init)) {
+      /* a private scalar declared without a value: zeroed too (its uninitialised uses are
+       * found from the source), so that an index made of it does not land where the stack's
+       * leftovers say, outside an array in one build and inside in another */
+      CXString ns = clang_getCursorSpelling(k->c[i]);
+      ti_sb_fmt(o, " %s = 0;", clang_getCString(ns));
       clang_disposeString(ns);
     }
   int any = 0;
@@ -323,8 +351,11 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
   case CXCursor_DeclStmt:
     emit_decl_stmt(w, o, c, s, &k);
     return;
-  case CXCursor_IfStmt:
   case CXCursor_ForStmt:
+    if (k.n > 0 && clang_getCursorKind(k.c[0]) == CXCursor_DeclStmt)
+      w->for_init = k.c[0]; /* (no statement can follow it there) */
+    /* fall through */
+  case CXCursor_IfStmt:
   case CXCursor_WhileStmt:
   case CXCursor_DoStmt:
     if (!w->dialect && w->fn_barrier) {
