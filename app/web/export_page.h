@@ -87,5 +87,8 @@ typedef struct ex_plain {
 /* Writes a plain kernel's page, as ex_write_page does. */
 ts_status ex_write_plain_page(const char *path, const char *title, const ex_plain *pl, int size_w,
                               int size_h, ts_error *err);
+/* And its split page: the left run beside the right (the same kernel in another order). */
+ts_status ex_write_plain_split(const char *path, const char *title, const ex_plain *left,
+                               const ex_plain *right, int size_w, int size_h, ts_error *err);
 
 #endif

@@ -23,8 +23,4 @@ ts_status pp_write_split(FILE *f, const ex_plain *left, const ex_plain *right, t
 /* The elements at which two runs' outputs differ (ts_plain_differ), in words. */
 void pp_differ_line(const ts_plain_result *a, const ts_plain_result *b, char *buf, size_t n);
 
-/* Writes a plain kernel's split page, as ex_write_plain_page does (export_page.c). */
-ts_status ex_write_plain_split(const char *path, const char *title, const ex_plain *left,
-                               const ex_plain *right, int size_w, int size_h, ts_error *err);
-
 #endif
