@@ -191,10 +191,15 @@ typedef struct ts_group {
   ulong gsz[TS_MAXG];
   __global const uint *bi[TS_MAXG];
   uint gwork[TS_MAXG];
-  uint gk; /* the buffer of the last access that passed the windows: a hint */
+  uint gk[2]; /* the buffer of the last read and write that passed the windows: hints */
   uint key0, key1, ended, used;
   uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
   uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
+  /* the reads' rectangle of one image as the rows left have made it, for a read's test
+   * (ts_g): bytes [xb, xb + xend) hold its rows, from row xr0, columns [xc0, xc1] in bytes;
+   * xm the pitch's reciprocal (ts_div); xend 0: none */
+  ulong xb, xm, xend;
+  uint xpitch, xr0, xc0, xc1;
 } ts_group;
 
 /* The group's copies and waits, TS_NCALL slots of three words after the scratch (and the
@@ -210,8 +215,10 @@ typedef struct ts_group {
 #define TS_CALLS_AT 64
 #define TS_GRP(c) (&(c)->g0)
 #endif
-#define TS_TICKET_AT (TS_CALLS_AT + 3 * TS_NCALL) /* the group's ticket and id (ts_begin) */
-#define TS_LSCR_WORDS (TS_TICKET_AT + 2)
+/* the group's id and its ids as the kernel sees them (ts_begin): its first work-item's
+ * divisions, not every work-item's */
+#define TS_TICKET_AT (TS_CALLS_AT + 3 * TS_NCALL)
+#define TS_LSCR_WORDS (TS_TICKET_AT + 4)
 
 #define TS_PEND 4                /* copies a work-item keeps until its wait; more are made at once */
 
@@ -333,8 +340,9 @@ inline void ts_gnew(TS_GS ts_group *g)
 {
   g->gb[0] = 0; /* no buffer matches while none is known (ts_g tries the last first) */
   g->gsz[0] = 0;
-  g->gk = 0;
+  g->gk[0] = g->gk[1] = 0;
   g->used = 0;
+  g->xend = 0;
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       ts_norow(g, i, j);
@@ -409,14 +417,17 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
       r[TS_R_SPINS] = polls;
     }
     tk[0] = g;
+    tk[1] = g % (uint)get_num_groups(0);
+    tk[2] = g / (uint)get_num_groups(0) % (uint)get_num_groups(1);
+    tk[3] = g / (uint)(get_num_groups(0) * get_num_groups(1));
   }
 #ifndef TS_GROUP_SERIAL
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 #endif
   c->group = tk[0];
-  c->lg[0] = c->group % (uint)get_num_groups(0);
-  c->lg[1] = c->group / (uint)get_num_groups(0) % (uint)get_num_groups(1);
-  c->lg[2] = c->group / (uint)(get_num_groups(0) * get_num_groups(1));
+  c->lg[0] = tk[1];
+  c->lg[1] = tk[2];
+  c->lg[2] = tk[3];
   c->item = ts_lin_item();
   c->gmine = c->lmine = 1u << 11 | (c->item + 1);
   c->ng = c->nl = 0;
@@ -432,7 +443,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->spin_a = 0;
   c->spin_n = c->spin_try = 0;
 #ifdef TS_GROUP_SERIAL
-  for (int i = 0; i <= TS_LOOPS; i++)
+  for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
     c->lt[i] = c->le[i] = 0;
 #endif
   c->watch_buf = ob[TS_H_WATCH_BUF];
@@ -635,6 +646,19 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     if (k == 0 && img == c->wimg) /* the window's row is left (ts_g folded it) */
       ts_nowin(c);
     ts_fold(g, img, k);
+#ifdef TS_GROUP_SERIAL
+    if (win && bi[TS_B_PITCH] > 1 && g->omin[img][0] <= g->omax[img][0]) {
+      /* the rows left, as a rectangle a read inside needs nothing of (ts_g) */
+      uint pt = bi[TS_B_PITCH];
+      g->xb = base;
+      g->xm = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
+      g->xpitch = pt;
+      g->xr0 = ts_div(g->omin[img][0], bi + TS_B_PDIV, pt);
+      g->xend = ((ulong)ts_div(g->omax[img][0], bi + TS_B_PDIV, pt) + 1) * pt;
+      g->xc0 = g->cmin[img][0];
+      g->xc1 = g->cmax[img][0];
+    }
+#endif
     g->used |= 1u << (img * 2 + k);
     uint pitch = bi[TS_B_PITCH];
     uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
@@ -1060,9 +1084,20 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
                                                            uint n, uint acc, uint line)
 {
   ulong a = (ulong)p;
-  if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
-    return p;
   if (acc == TS_K_READ && a >= c->fmin && a + n - 1 <= c->fmax)
+    return p;
+#ifdef TS_GROUP_SERIAL
+  if (acc == TS_K_READ && !c->logs) { /* inside the rows left's rectangle: one multiply */
+    __local ts_group *g = c->g;
+    ulong off = a - g->xb;
+    if (off < g->xend) {
+      uint row = (uint)mul_hi(off, g->xm), col = (uint)off - row * g->xpitch;
+      if (row >= g->xr0 && col >= g->xc0 && col + n - 1 <= g->xc1)
+        return p;
+    }
+  }
+#endif
+  if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
     return p;
   if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
     c->fmin = min(c->fmin, a);
@@ -1092,7 +1127,8 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
     ts_wfold(c);
   TS_GS ts_group *g = TS_GRP(c);
 #ifdef TS_GROUP_SERIAL
-  uint k = g->gk; /* the buffer of the last such access first: usually this one's too */
+  /* the buffer of the last such read or write first: usually this one's too */
+  uint k = g->gk[(acc & TS_K_WRITE) != 0];
 #else
   uint k = 0;     /* a GPU keeps the buffers' words in registers when indexed from 0 */
 #endif
@@ -1111,7 +1147,7 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
       return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
     }
 #ifdef TS_GROUP_SERIAL
-    g->gk = k;
+    g->gk[(acc & TS_K_WRITE) != 0] = k;
 #endif
   }
   /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
