@@ -194,6 +194,11 @@ static ts_status build(runner *r, int observe, int p)
   cl_device_type type = 0;
   clGetDeviceInfo(r->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   r->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+  /* TILESCOPE_PLAIN_PORTABLE=1: the observed kernel built as for a GPU (no TS_GROUP_SERIAL),
+   * on any device: that runtime's path tested where there is no GPU */
+  const char *portable = getenv("TILESCOPE_PLAIN_PORTABLE");
+  if (portable && *portable == '1')
+    r->cpu = 0;
   /* the kernel file's folder for its #include "...", as a compiler given the file would
    * have it (the runtime builds from a string); only for a file that includes one, since the
    * options key the runtime's cache of builds; a folder whose name has a space goes

@@ -280,6 +280,9 @@ typedef struct ts_ctx {
    * the same value (its first word), and the values tried once it is let go */
   ulong spin_a;
   uint spin_n, spin_v, spin_try;
+  uint frow[2], fcount[2], fnext; /* (a GPU) the kinds and lines of two of its findings, and
+                           * the findings of each since, not yet counted; the one to replace
+                           * next (ts_finding, ts_fflush) */
 } ts_ctx;
 
 
@@ -442,6 +445,8 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->nevent = c->ncall = c->nvar = 0;
   c->spin_a = 0;
   c->spin_n = c->spin_try = 0;
+  c->frow[0] = c->frow[1] = ~0u;
+  c->fcount[0] = c->fcount[1] = c->fnext = 0;
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
     c->lt[i] = c->le[i] = 0;
@@ -536,6 +541,24 @@ inline uint ts_lparam_size(ts_ctx *c, uint k)
 }
 
 /* Findings are rare: kept out of line, so that the checks around them stay small. */
+/* A GPU work-item's findings of row e counted only by it (ts_finding), into the launch's
+ * count, and the row forgotten. */
+inline void ts_fflush1(ts_ctx *c, uint e)
+{
+#ifndef TS_GROUP_SERIAL
+  if (c->fcount[e])
+    atomic_add(c->ob + c->ob[TS_H_FIND] + c->frow[e], c->fcount[e]);
+  c->fcount[e] = 0;
+  c->frow[e] = ~0u;
+#endif
+}
+
+inline void ts_fflush(ts_ctx *c)
+{
+  ts_fflush1(c, 0);
+  ts_fflush1(c, 1);
+}
+
 __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, uint acc,
                        uint off, uint og, uint oi, uint oline)
 {
@@ -555,8 +578,28 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
     line = nlines - 1;
   uint row = kind * nlines + line;
   __global uint *f = ob + ob[TS_H_FIND];
+#ifndef TS_GROUP_SERIAL
+  /* a GPU work-item's later findings of a kind and line whose places are all taken: only
+   * counted, into the launch's count at a barrier, at its end, or when a third row takes the
+   * place of its row (ts_fflush), for none can be a place, nor the least one (its own
+   * findings come in program order); a flood (every access of a line a race, or a read of
+   * what nothing wrote, one or the other as the timing goes) then costs a private count, not
+   * atomics on words that every work-item contends for */
+  for (uint e = 0; e < 2; e++)
+    if (row == c->frow[e]) {
+      c->fcount[e]++;
+      return;
+    }
+#endif
   uint n = atomic_inc(f + row);
   atomic_or(ob + ob[TS_H_GFIND] + c->group, 1u << kind);
+#ifndef TS_GROUP_SERIAL
+  if (n >= TS_NPLACES) { /* (counted later: past the places' count) */
+    ts_fflush1(c, c->fnext);
+    c->frow[c->fnext] = row;
+    c->fnext ^= 1;
+  }
+#endif
   uint w0 = space | buf << 8 | (acc & 0xff) << 16 | min(ax, 255u) << 24; /* never 0: acc is */
   if (n < TS_NPLACES) {
     __global uint *p = f + TS_NFIND * nlines + (row * TS_NPLACES + n) * TS_PLACE;
@@ -792,6 +835,7 @@ inline void ts_end(ts_ctx *c)
         atomic_max(r + 3, omax);
     }
   }
+  ts_fflush(c);
   /* the group's end, once its last work-item ends: on the clock, and counted (a group
    * waiting for its turn, ts_begin, sees its writes made) */
   mem_fence(CLK_GLOBAL_MEM_FENCE);
@@ -1748,6 +1792,7 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
   /* the other work-items run from here: the window's reads into the bounds of its row first */
   ts_wclose(c);
 #endif
+  ts_fflush(c);
   barrier(flags);
   __global uint *ob = c->ob;
   if (c->item == 0 && ob[TS_H_REC]) { /* the group's record: its barrier on the clock */

@@ -125,7 +125,7 @@ fi
 #     end), tests/order.sh (records, orders, forward progress, the adversary), the shipped
 #     look-back integral in the device's own order with its record (how many groups ran at
 #     once, and whether the tiles started in order), and each shipped example's observation
-#     cost at 4K RGB.
+#     cost at 4K RGB, the tiled Gaussian without its barrier (every tile read a race) too.
 if [[ ${TS_GPU_ONLY:-} == order ]]; then
   "$build/assets/ts_mkchart" "$work/chart4k.png" 3840x2160 >/dev/null
   log "test_plain"
@@ -159,8 +159,8 @@ PY
     --device "$gpu" --raw "$work/lb.npy" >/dev/null 2>&1
   if cmp -s "$work/scan.npy" "$work/lb.npy"; then log "lookback 4K equals the two-pass integral"
   else log "lookback 4K DIFFERS from the two-pass integral"; ro=1; fi
-  log "observation cost, 3840x2160 RGB"
-  for f in conv2d gauss_tiled separable integral_scan integral_lookback box_image; do
+  log "observation cost, 3840x2160 RGB (broken_nobarrier: a flood of findings)"
+  for f in conv2d gauss_tiled separable integral_scan integral_lookback box_image broken_nobarrier; do
     "$ts" bench --kernel-file "$root/assets/kernels/plain/$f.cl" -i "$work/chart4k.png" \
       --device "$gpu" --repeats 5 2>&1 | tail -n +2 | tee -a "$out/bench.txt"
   done
