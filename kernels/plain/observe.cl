@@ -580,8 +580,9 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
   __global uint *f = ob + ob[TS_H_FIND];
 #ifndef TS_GROUP_SERIAL
   /* a GPU work-item's later findings of a kind and line whose places are all taken: only
-   * counted, into the launch's count at a barrier, at its end, or when a third row takes the
-   * place of its row (ts_fflush), for none can be a place, nor the least one (its own
+   * counted, into the launch's count at its end, or when a third row takes the place of its
+   * row (ts_fflush; not at a barrier, where pocl then took a loop's branches for the whole
+   * group's), for none can be a place, nor the least one (its own
    * findings come in program order); a flood (every access of a line a race, or a read of
    * what nothing wrote, one or the other as the timing goes) then costs a private count, not
    * atomics on words that every work-item contends for */
@@ -1792,7 +1793,6 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
   /* the other work-items run from here: the window's reads into the bounds of its row first */
   ts_wclose(c);
 #endif
-  ts_fflush(c);
   barrier(flags);
   __global uint *ob = c->ob;
   if (c->item == 0 && ob[TS_H_REC]) { /* the group's record: its barrier on the clock */
