@@ -195,11 +195,11 @@ typedef struct ts_group {
   uint key0, key1, ended, used;
   uint rs[2][2], re[2][2], rlo[2][2], rhi[2][2];
   uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
-  /* the reads' rectangle of one image as the rows left have made it, for a read's test
-   * (ts_g): bytes [xb, xb + xend) hold its rows, from row xr0, columns [xc0, xc1] in bytes;
-   * xm the pitch's reciprocal (ts_div); xend 0: none */
+  /* the reads' rectangle of one image so far, for a read's test (ts_g): rows [xr0, xr1]
+   * (bytes [xb, xb + xend) hold them), columns [xc0, xc1] in bytes; xm the pitch's
+   * reciprocal (ts_div); xend 0: none */
   ulong xb, xm, xend;
-  uint xpitch, xr0, xc0, xc1;
+  uint xpitch, xr0, xr1, xc0, xc1;
 } ts_group;
 
 /* The group's copies and waits, TS_NCALL slots of three words after the scratch (and the
@@ -690,22 +690,24 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     if (k == 0 && img == c->wimg) /* the window's row is left (ts_g folded it) */
       ts_nowin(c);
     ts_fold(g, img, k);
+    g->used |= 1u << (img * 2 + k);
+    uint pitch = bi[TS_B_PITCH];
+    uint row = ts_div(off, bi + TS_B_PDIV, pitch), rs = row * pitch;
 #ifdef TS_GROUP_SERIAL
-    if (win && bi[TS_B_PITCH] > 1 && g->omin[img][0] <= g->omax[img][0]) {
-      /* the rows left, as a rectangle a read inside needs nothing of (ts_g) */
-      uint pt = bi[TS_B_PITCH];
+    if (win && pitch > 1) {
+      /* the rectangle a read inside needs nothing of (ts_g): the rows entered so far, each of
+       * which takes the columns of the rows left, and those columns */
+      int same = g->xend && g->xb == base;
       g->xb = base;
       g->xm = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
-      g->xpitch = pt;
-      g->xr0 = ts_div(g->omin[img][0], bi + TS_B_PDIV, pt);
-      g->xend = ((ulong)ts_div(g->omax[img][0], bi + TS_B_PDIV, pt) + 1) * pt;
+      g->xpitch = pitch;
+      g->xr0 = same ? min(g->xr0, row) : row;
+      g->xr1 = same ? max(g->xr1, row) : row;
+      g->xend = ((ulong)g->xr1 + 1) * pitch;
       g->xc0 = g->cmin[img][0];
       g->xc1 = g->cmax[img][0];
     }
 #endif
-    g->used |= 1u << (img * 2 + k);
-    uint pitch = bi[TS_B_PITCH];
-    uint rs = ts_div(off, bi + TS_B_PDIV, pitch) * pitch;
     if (last - rs >= pitch) { /* across rows: the whole width, into the rows left */
       g->omin[img][k] = min(g->omin[img][k], off);
       g->omax[img][k] = max(g->omax[img][k], last);
@@ -1132,7 +1134,7 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
   if (acc == TS_K_READ && a >= c->fmin && a + n - 1 <= c->fmax)
     return p;
 #ifdef TS_GROUP_SERIAL
-  if (acc == TS_K_READ && !c->logs) { /* inside the rows left's rectangle: one multiply */
+  if (acc == TS_K_READ && !c->logs) { /* inside the group's rectangle so far: one multiply */
     __local ts_group *g = c->g;
     ulong off = a - g->xb;
     if (off < g->xend) {
