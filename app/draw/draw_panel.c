@@ -335,7 +335,7 @@ static void panel_backend(vw_gl *gl, const vw_scene *s, float x, float *yp)
   } else if (!sn->on_cl) {
     panel_line(gl, x, &y, DIM, "the CPU model is not timed");
   }
-  *yp = y;
+  *yp = y; /* (an observation's progress: the timeline's status line) */
 }
 
 /* The last failed kernel build's log. */
@@ -585,7 +585,8 @@ static void draw_legend(vw_gl *gl, const vw_scene *s, float x)
     } else {
       char why[600];
       scene_obs_why_not(s, why, sizeof why);
-      gfx_text(&gl->g, FONT_UI, x, ly, DIM, why);
+      float wy = ly; /* (two lines at most: the second is the legend's small one) */
+      panel_wrap_font(gl, FONT_UI, x, &wy, ly + 36, DIM, why);
     }
   } else if (s->mode == OV_SLOT) {
     gfx_text(&gl->g, FONT_UI, x, ly, WHITE, "one hue per resident thread slot");

@@ -688,6 +688,8 @@ void draw_plain_panel(vw_gl *gl, const vw_scene *s)
   float x = r->x + 12, y = r->y + 10;
   panel_line(gl, x, &y, ACCENT, "plain kernel  %s", pv->name);
   panel_line(gl, x, &y, DIM, "run observed; an edit reloads it [r]");
+  if (pv->res && s->progress[0]) /* a run again: the last one stays meanwhile */
+    panel_wrap(gl, x, &y, DIM, s->progress);
   y += 6;
   if (s->twin && s->twin->plain) {
     /* the split view: the two orders, and whether their outputs differ at the end */
@@ -712,7 +714,7 @@ void draw_plain_panel(vw_gl *gl, const vw_scene *s)
     if (pv->error[0])
       panel_wrap(gl, x, &y, WARN, pv->error);
     else
-      panel_line(gl, x, &y, DIM, "loading and observing...");
+      panel_wrap(gl, x, &y, DIM, s->progress[0] ? s->progress : "loading and observing...");
   }
   if (pv->res) {
     panel_launch(gl, s, x, &y, pv);

@@ -153,21 +153,23 @@ static float text_first_fit(vw_gl *gl, int font, float x, float y, float w, gfx_
 }
 
 /* The transient status message at the right of the timeline's header row, which ends at
- * header_end: smaller and over a background where it would run into the header. */
+ * header_end: smaller and over a background where it would run into the header. Without one,
+ * the observation under way (dimmer): its progress whatever the panel shows. */
 static void draw_status(vw_gl *gl, const vw_scene *s, float header_end)
 {
   const vw_rect *r = &s->timeline;
-  if (!s->status)
+  const char *text = s->status ? s->status : s->progress[0] ? s->progress : NULL;
+  if (!text)
     return;
   int font = FONT_UI;
-  float w = (float)gfx_text_width(&gl->g, font, s->status), x = r->x + r->w - 10 - w;
+  float w = (float)gfx_text_width(&gl->g, font, text), x = r->x + r->w - 10 - w;
   if (x < header_end + 20) {
     font = FONT_SMALL;
-    w = (float)gfx_text_width(&gl->g, font, s->status);
+    w = (float)gfx_text_width(&gl->g, font, text);
     x = r->x + r->w - 10 - w;
     gfx_rect(&gl->g, x - 6, r->y + 4, w + 12, 22, BG);
   }
-  gfx_text(&gl->g, font, x, r->y + 8, FOOT, s->status);
+  gfx_text(&gl->g, font, x, r->y + 8, s->status ? FOOT : DIM, text);
 }
 
 /* The device timeline's part that changes only with the run (the frame cache keeps it): the
@@ -321,8 +323,11 @@ void draw_timeline(vw_gl *gl, const vw_scene *sc, int layer)
  * they fit; else lanes, each group in the first lane whose last group had ended when it
  * started: as many lanes as groups ran at once, so that 1,200 groups run one at a time are
  * one lane and not a field of stripes (a later bar is drawn over an earlier one's least
- * width); and when even those do not fit, a strip of how many groups ran at each column. */
-enum { BAR_MIN_W = 3, ROW_MAX_H = 20, ROW_MIN_H = 3 };
+ * width); and when even those do not fit, a strip of how many groups ran at each column.
+ * Lanes of many more bars than pixels (a 4K image's 32,400 groups in two lanes) are drawn as
+ * runs: neighbours of one colour in a lane as one rectangle, a barrier tick per column
+ * (gantt_runs), which the window draws in a millisecond instead of a frame's worth. */
+enum { BAR_MIN_W = 3, ROW_MAX_H = 20, ROW_MIN_H = 3, DENSE_BARS = 4 };
 
 typedef struct gantt_key {
   uint32_t key, g;
@@ -409,13 +414,19 @@ static int gantt_layout(gantt *c, const ts_plain_launch *L)
   return 1;
 }
 
+/* Row `row`'s top and its bars' height, on screen. */
+static void gantt_row(const gantt *c, int row, float *y, float *h)
+{
+  *y = c->top + (float)row * c->row_h;
+  *h = c->row_h >= 3 ? c->row_h - 1 : c->row_h;
+}
+
 /* Group g's bar in its row, on screen. */
 static void gantt_box(const gantt *c, const ts_plain_group *G, int row, float *x0, float *x1,
                       float *y, float *h)
 {
   gantt_span(c, G, x0, x1);
-  *y = c->top + (float)row * c->row_h;
-  *h = c->row_h >= 3 ? c->row_h - 1 : c->row_h;
+  gantt_row(c, row, y, h);
 }
 
 /* The bar of group g in its row: coloured by its state at tick t (the part run so far bright,
@@ -445,6 +456,78 @@ static void gantt_bar(vw_gl *gl, const gantt *c, const plain_view *pv, const ts_
       bc.a = G->bar[b] <= t ? 1 : 0.45f;
       gfx_rect(&gl->g, fminf(gantt_x(c, G->bar[b]), x1 - 1), y, 1, fmaxf(2, ceilf(h / 3)), bc);
     }
+}
+
+/* A bar's colour when it is one colour (done or not started, and ended); 0 when it is not
+ * (running at tick t: two parts; never ended: its open end marked). */
+static int bar_colour(const plain_view *pv, const ts_plain_group *G, uint32_t g,
+                            uint32_t t, gfx_color *col)
+{
+  int st = plain_view_group_state(G, t);
+  uint8_t tint = pv->tint[pv->pass] ? pv->tint[pv->pass][g] : 0;
+  if (!G->end || (st != PV_DONE && st != PV_PENDING))
+    return 0;
+  *col = st == PV_PENDING ? gfx_rgba(0.55f, 0.58f, 0.64f, 0.45f)
+         : tint          ? PLAIN_TINTS[tint]
+                         : PLAIN_DONE;
+  return 1;
+}
+
+/* Dense lanes (more than DENSE_BARS bars a pixel): each lane's neighbouring bars of one colour
+ * as one rectangle, the others as gantt_bar draws them, then the barrier ticks, one a column
+ * of each lane. The picture of every bar drawn, but for overlapping translucent bars (not
+ * started: no darker where more of them lie) and ticks drawn over the bars after theirs. */
+static void gantt_runs(vw_gl *gl, const gantt *c, const plain_view *pv, const ts_plain_launch *L,
+                       uint32_t t)
+{
+  enum { MAX_LANES = 256 }; /* (gantt_layout makes no more) */
+  float rx0[MAX_LANES], rx1[MAX_LANES], tick_x[MAX_LANES], y, h;
+  gfx_color rc[MAX_LANES];
+  int open[MAX_LANES] = { 0 };
+  for (uint32_t i = 0; i < c->n; i++) {
+    uint32_t g = c->keys[i].g;
+    int l = c->lane[i];
+    float x0, x1;
+    gfx_color col;
+    gantt_box(c, &L->groups[g], l, &x0, &x1, &y, &h);
+    int one = l < MAX_LANES && bar_colour(pv, &L->groups[g], g, t, &col);
+    if (one && open[l] && x0 <= rx1[l] && memcmp(&col, &rc[l], sizeof col) == 0) {
+      rx1[l] = fmaxf(rx1[l], x1); /* the run goes on */
+      continue;
+    }
+    if (l < MAX_LANES && open[l])
+      gfx_rect(&gl->g, rx0[l], y, rx1[l] - rx0[l], h, rc[l]);
+    if (l < MAX_LANES)
+      open[l] = one;
+    if (one) {
+      rx0[l] = x0;
+      rx1[l] = x1;
+      rc[l] = col;
+    } else {
+      gantt_bar(gl, c, pv, L, g, l, t);
+    }
+  }
+  for (int l = 0; l < c->nlanes && l < MAX_LANES; l++) {
+    gantt_row(c, l, &y, &h);
+    if (open[l])
+      gfx_rect(&gl->g, rx0[l], y, rx1[l] - rx0[l], h, rc[l]);
+    tick_x[l] = -1;
+  }
+  for (uint32_t i = 0; i < c->n; i++) {
+    const ts_plain_group *G = &L->groups[c->keys[i].g];
+    int l = c->lane[i];
+    float x0, x1;
+    gantt_box(c, G, l, &x0, &x1, &y, &h);
+    for (uint32_t b = 0; l < MAX_LANES && b < G->nbar && b < TS_PLAIN_REC_BARS; b++) {
+      float bx = floorf(fminf(gantt_x(c, G->bar[b]), x1 - 1));
+      if (!G->bar[b] || bx == tick_x[l])
+        continue;
+      gfx_color bc = PLAIN_BARRIER;
+      bc.a = G->bar[b] <= t ? 1 : 0.45f;
+      gfx_rect(&gl->g, bx, y, 1, fmaxf(2, ceilf(h / 3)), bc);
+      tick_x[l] = bx;
+    }
+  }
 }
 
 /* The density strip, when the groups that ran at once are more than rows fit: per column the
@@ -502,7 +585,8 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
   plain_view_words(pv, how, sizeof how);
   if (!L || !c.ticks) {
     text_cut(gl, FONT_UI, c.gx + 10, c.gy + 8, c.gw - 20, DIM,
-             !pv->res ? (pv->error[0] ? "no run to step" : "running it observed...")
+             !pv->res ? (pv->error[0] ? "no run to step"
+                         : s->progress[0] ? s->progress : "running it observed...")
                       : "no record of its work-groups: nothing to step");
     if (s->split_side != 2)
       draw_status(gl, s, r->x);
@@ -520,13 +604,16 @@ void draw_plain_timeline(vw_gl *gl, const vw_scene *s)
     free(c.lane);
     return;
   }
-  if (c.nlanes)
-    for (uint32_t i = 0; i < c.n; i++) {
+  int dense = c.nlanes && c.n > DENSE_BARS * (uint32_t)c.gw * (uint32_t)c.nlanes;
+  if (dense)
+    gantt_runs(gl, &c, pv, L, t);
+  for (uint32_t i = 0; c.nlanes && i < c.n; i++) {
+    if (!dense)
       gantt_bar(gl, &c, pv, L, c.keys[i].g, c.lane[i], t);
-      if (c.keys[i].g == hov)
-        hov_row = c.lane[i];
-    }
-  else
+    if (c.keys[i].g == hov)
+      hov_row = c.lane[i];
+  }
+  if (!c.nlanes)
     gantt_density(gl, &c, L, t);
   if (hov_row >= 0) { /* the hovered group's bar, framed over the others */
     float x0, x1, y, h;

@@ -275,6 +275,19 @@ void gl_bind_image(vw_gl *gl, vw_run_tex *rt, float zoom, int i)
                   zoom < 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST);
 }
 
+/* Whether every work-group of the pass shown that wrote has ended by tick t (or there is no
+ * record to step): plain_view_output_at would then mask nothing. */
+static int plain_all_ended(const plain_view *pv, uint32_t t)
+{
+  const ts_plain_launch *L = plain_view_launch(pv);
+  for (uint32_t g = 0; plain_view_ticks(pv) && g < L->ngroups_all; g++) {
+    const ts_plain_group *G = &L->groups[g];
+    if (G->wrote.x1 >= G->wrote.x0 && G->wrote.y1 >= G->wrote.y0 && !(G->end && G->end <= t))
+      return 0;
+  }
+  return 1;
+}
+
 /* A plain kernel's output as it stood at the tick shown: made whole with each result or
  * pass, and after that again only where a work-group's end lies between the tick uploaded
  * and the tick shown (plain_view_changed_between). */
@@ -291,6 +304,19 @@ static void upload_plain(vw_run_tex *t, const vw_scene *s)
     t->plain_tick = s->plain_tick;
     return;
   }
+  if (tex_storage(&t->img[1], o->w, o->h, o->c) || whole)
+    box = (ts_plain_rect){ 0, 0, o->w - 1, o->h - 1 };
+  box.x0 = box.x0 < 0 ? 0 : box.x0;
+  box.y0 = box.y0 < 0 ? 0 : box.y0;
+  box.x1 = box.x1 >= o->w ? o->w - 1 : box.x1;
+  box.y1 = box.y1 >= o->h ? o->h - 1 : box.y1;
+  t->plain_serial = pv->serial;
+  t->plain_pass = pv->pass;
+  t->plain_tick = s->plain_tick;
+  if (plain_all_ended(pv, s->plain_tick)) { /* nothing masked: the output as it is, uncopied */
+    upload_values(&t->img[1], o->data, 1, box.x0, box.y0, box.x1 + 1, box.y1 + 1, 0);
+    return;
+  }
   size_t need = (size_t)o->w * (size_t)o->h * (size_t)o->c;
   if (need > t->plain_cap) {
     uint8_t *b = realloc(t->plain_buf, need);
@@ -299,17 +325,8 @@ static void upload_plain(vw_run_tex *t, const vw_scene *s)
     t->plain_buf = b;
     t->plain_cap = need;
   }
-  if (tex_storage(&t->img[1], o->w, o->h, o->c) || whole)
-    box = (ts_plain_rect){ 0, 0, o->w - 1, o->h - 1 };
-  box.x0 = box.x0 < 0 ? 0 : box.x0;
-  box.y0 = box.y0 < 0 ? 0 : box.y0;
-  box.x1 = box.x1 >= o->w ? o->w - 1 : box.x1;
-  box.y1 = box.y1 >= o->h ? o->h - 1 : box.y1;
   plain_view_output_at(pv, s->plain_tick, box.x0, box.y0, box.x1 + 1, box.y1 + 1, t->plain_buf);
   upload_values(&t->img[1], t->plain_buf, 1, box.x0, box.y0, box.x1 + 1, box.y1 + 1, 0);
-  t->plain_serial = pv->serial;
-  t->plain_pass = pv->pass;
-  t->plain_tick = s->plain_tick;
 }
 
 void gl_upload_images(vw_run_tex *t, const vw_scene *s)

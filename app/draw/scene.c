@@ -130,11 +130,14 @@ void scene_obs_why_not(const vw_scene *s, char *buf, size_t n)
     snprintf(buf, n, "observation: in the simulated view [d]");
   else if (!s->snap->on_cl)
     snprintf(buf, n, "observation needs the OpenCL back end [b]");
-  else if ((int64_t)k->W * k->H > vw_observe_max_px(s->run))
-    snprintf(buf, n, "observation off: %dx%d is over this device's limit of %lld pixels", k->W,
-             k->H, (long long)vw_observe_max_px(s->run));
-  else if (s->obs_error[0])
+  else if ((int64_t)k->W * k->H > vw_observe_max_px(s->run)) {
+    /* the limit in a few characters: the legend draws this on one line */
+    int64_t m = vw_observe_max_px(s->run);
+    snprintf(buf, n, "observation off: the image is over %s",
+             m == VW_OBSERVE_MAX_PX ? "3840x2160" : m == VW_OBSERVE_MAX_PX_GPU ? "7680x4320"
+                                                                                : "the limit");
+  } else if (s->obs_error[0])
     snprintf(buf, n, "observation failed: %s", s->obs_error);
   else
-    snprintf(buf, n, "observing every access...");
+    snprintf(buf, n, "%s", s->progress[0] ? s->progress : "observing every access...");
 }

@@ -110,6 +110,11 @@ typedef struct vw_scene {
   /* The timeline's: the status line while it shows (else NULL), playback, its speed in
    * ticks a second. */
   const char *status;
+  /* An observation under way, in a line for the panel and the status line ("" none): the
+   * built-in run's replay (its time so far and the last one's at this size, whether a step
+   * waits for it) or the plain kernel's attempt (reading the file, or running it observed);
+   * its times only where the scene is live. */
+  char progress[200];
   int playing, speed;
   /* A plain kernel's view instead of a variant's run, or NULL; the tick of its pass shown,
    * 0..plain_view_ticks (the viewer's tick, clamped). */

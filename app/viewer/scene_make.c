@@ -1,8 +1,9 @@
 /* Turning the viewer's state into the scene a frame draws (scene.h): the queries of
  * view_state.c resolved once, at the frame's start, so that the drawing asks the viewer
  * nothing, and the figures worked out once per run (the threads' traffic, the device's
- * critical path) or per frame (the device's groups by state) kept here, on the viewer's
- * side. The split view's right half gets a scene of its own, which the left's points to. */
+ * critical path) or per frame (the device's groups by state, the progress of an observation
+ * under way) kept here, on the viewer's side. The split view's right half gets a scene of its
+ * own, which the left's points to. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,38 @@ static void device_figures(viewer *v, vw_scene *s)
     v->dev_path_run = v->snap.run;
   }
   s->dev_path = v->dev_path;
+}
+
+/* The observation under way, in one line of the panel (scene.h): times only where the scene
+ * is live (a shot's pictures stay the same from run to run). */
+static void progress_line(viewer *v, vw_scene *s)
+{
+  char *b = s->progress, t[64] = "";
+  size_t n = sizeof s->progress;
+  if (v->plain) {
+    pv_progress p;
+    plain_view_progress(v->plain, &p);
+    if (s->live && p.phase == PV_PHASE_RUN && p.last_ms > 0)
+      snprintf(t, sizeof t, ": %.1f s (the last run: %.1f s)", p.ms / 1e3, p.last_ms / 1e3);
+    else if (s->live)
+      snprintf(t, sizeof t, ": %.1f s", p.ms / 1e3);
+    if (p.phase == PV_PHASE_PARSE)
+      snprintf(b, n, "reading %s (libclang)%s", v->plain->name, s->live ? t : "...");
+    else if (p.phase == PV_PHASE_RUN)
+      snprintf(b, n, "observing %s%s", v->plain->name, s->live ? t : "...");
+    return;
+  }
+  vw_obs_progress p;
+  vw_worker_obs_progress(v->wk, &p);
+  if (p.expect_ms > 0)
+    snprintf(t, sizeof t, " of about %.0f s", p.expect_ms / 1e3);
+  if (p.state == VW_OBSP_WAITING)
+    snprintf(b, n, "observing every access when idle...");
+  else if (p.state == VW_OBSP_RUNNING && !s->live)
+    snprintf(b, n, "observing every access...");
+  else if (p.state == VW_OBSP_RUNNING) /* (a step asked for meanwhile waits for its end) */
+    snprintf(b, n, "observing%s: %.1f s%s%s", p.queued ? "" : " every access",
+             p.elapsed_ms / 1e3, t, p.queued ? "; a step waits" : "");
 }
 
 void viewer_scene(viewer *v, vw_scene *s, vw_scene *right)
@@ -142,6 +175,7 @@ void viewer_scene(viewer *v, vw_scene *s, vw_scene *right)
 
   s->status = v->status[0] && (v->offscreen || SDL_GetTicks() < v->status_until) ? v->status
                                                                                  : NULL;
+  progress_line(v, s);
   s->playing = v->playing;
   s->speed = (int)(viewer_play_rate(v) + 0.5);
   s->plain = v->plain;

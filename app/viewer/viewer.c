@@ -132,6 +132,14 @@ viewer *viewer_create(const vw_options *o)
   v->load_mu = SDL_CreateMutex();
   if (in && v->load_mu)
     viewer_open(v, in);
+  /* A plain kernel's file is read (in a worker program) while the image decodes and the
+   * window and GL start: its observed run can begin as soon as the image is there. */
+  if (o->plain_file && !(v->plain = plain_view_start(o->plain_file, o->plain_launch,
+                                                     o->kernels_dir, o->set.device))) {
+    ts_dev_run_free(o->record);
+    viewer_destroy(v);
+    return NULL;
+  }
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
@@ -164,11 +172,6 @@ viewer *viewer_create(const vw_options *o)
   v->wk = vw_worker_start(v->kernels_dir);
   if (!v->wk) {
     fprintf(stderr, "tilescope: cannot start the worker thread\n");
-    ts_dev_run_free(o->record);
-    viewer_destroy(v);
-    return NULL;
-  }
-  if (o->plain_file && !(v->plain = plain_view_start(o->plain_file, o->plain_launch, v->kernels_dir, o->set.device))) {
     ts_dev_run_free(o->record);
     viewer_destroy(v);
     return NULL;
@@ -342,12 +345,17 @@ static int pick_up(viewer *v)
 
 /* Asks the worker to observe the focused thread's exact elements once it has stayed focused
  * for a moment (at once when `now`: scripts and shots), so that sweeping the mouse over the
- * image does not start a replay per tile. Without a focused thread the last one stays. */
+ * image does not start a replay per tile. Without a focused thread the last one stays. Over
+ * vw_observe_quick_px a replay takes seconds, in which a step waits: there the elements are
+ * asked for only at a zoom that draws them (draw_panes.c, from 4 screen pixels a pixel). */
 static void observe_focus(viewer *v, int now)
 {
   int pass;
   uint32_t id;
   if (!v->have_snap || !v->snap.run || !viewer_focus_thread(v, &pass, &id))
+    return;
+  const ts_kctx *k = ts_run_kctx(v->snap.run);
+  if ((int64_t)k->W * k->H > vw_observe_quick_px(v->snap.run) && v->zoom < 4)
     return;
   uint32_t tw = (uint32_t)ts_run_sched(v->snap.run)->pass[pass].tw, t = SDL_GetTicks();
   int x = (int)(id % tw), y = (int)(id / tw);

@@ -1,5 +1,6 @@
-/* A plain kernel in the viewer (see plain_view.h): the loader thread that reads the file and
- * runs it observed on its own ts_cl, the window's side that asks for runs and takes them (the
+/* A plain kernel in the viewer (see plain_view.h): the loader thread that reads the file (at
+ * once, while the window starts) and runs it observed on its own ts_cl, saying which it is
+ * doing (the progress line), the window's side that asks for runs and takes them (the
  * last good one kept when one fails), the file's mtime, the watched pixel's accesses made
  * into rows, and the queries the drawing reads: the launch shown, the work-group under a
  * point, a finding's tint. */
@@ -37,10 +38,48 @@ struct pv_thread {
   char out_error[1100];
   ts_status out_status;
   int out_watch_x, out_watch_y;
+  pv_progress prog; uint64_t phase_ms; /* the progress line's (under mu), ms since phase_ms */
+  ts_plain_desc *pre_desc; int64_t pre_mtime; /* the file read at the start; its mtime then */
 };
 
 /* The watchdog of runs in a worker program (plain_view_isolate), or 0: in this process. */
 static double isolate_timeout;
+
+static int64_t file_mtime(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 ? ts_mtime_ns(&st) : 0;
+}
+
+/* The later mtime of the kernel file and its launch file. */
+static int64_t files_mtime(const pv_thread *t)
+{
+  int64_t a = file_mtime(t->path), b = t->launch[0] ? file_mtime(t->launch) : 0;
+  return a > b ? a : b;
+}
+
+static void set_phase(pv_thread *t, int phase)
+{
+  SDL_LockMutex(t->mu);
+  t->prog.phase = phase;
+  t->phase_ms = SDL_GetTicks64();
+  SDL_UnlockMutex(t->mu);
+}
+
+/* The file and its launch read and described (an Oclgrind simulator file's too). */
+static ts_status load(pv_thread *t, ts_plain_desc **d, ts_error *err)
+{
+  size_t pn = strlen(t->path);
+  if (pn <= 4 || strcasecmp(t->path + pn - 4, ".sim") != 0) /* not Oclgrind's simulator file */
+    return ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0,
+                                isolate_timeout, d, err);
+  ts_sim *sf = NULL; /* (and the image it gives, which the window has from a PNG of it) */
+  ts_image *unused = NULL;
+  ts_status st = ts_sim_load(t->path, isolate_timeout, &sf, d, &unused, err);
+  ts_sim_free(sf);
+  ts_image_destroy(unused);
+  return st;
+}
 
 void plain_view_isolate(double timeout_s)
 {
@@ -56,7 +95,6 @@ void plain_view_order(const ts_plain_opts *o)
   run_order.resident = o->resident;
   snprintf(run_order.order_file, sizeof run_order.order_file, "%s", o->order_file);
 }
-
 
 void plain_view_order_words(char *b, size_t n)
 {
@@ -115,15 +153,14 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
     snprintf(error, n, "%s", err.msg);
     return;
   }
-  size_t pn = strlen(t->path);
-  int sim = pn > 4 && strcasecmp(t->path + pn - 4, ".sim") == 0; /* Oclgrind's simulator file */
-  ts_sim *sf = NULL;
-  ts_image *unused = NULL;
-  ts_status lst = sim ? ts_sim_load(t->path, isolate_timeout, &sf, d, &unused, &err)
-                      : ts_plain_load_launch(t->path, t->launch[0] ? t->launch : NULL, NULL, 0,
-                                             isolate_timeout, d, &err);
-  ts_sim_free(sf);
-  ts_image_destroy(unused);
+  if (t->pre_desc && files_mtime(t) != t->pre_mtime) /* read at the start, changed since */
+    ts_plain_desc_free(t->pre_desc);
+  else
+    *d = t->pre_desc;
+  t->pre_desc = NULL;
+  if (!*d)
+    set_phase(t, PV_PHASE_PARSE);
+  ts_status lst = *d ? TS_OK : load(t, d, &err);
   if (lst != TS_OK) {
     ts_plain_desc_free(*d);
     *d = NULL;
@@ -139,6 +176,7 @@ static void attempt(pv_thread *t, ts_plain_desc **d, ts_plain_result **r, char *
   /* isolated: a kernel that crashes, corrupts memory or never ends costs the worker program
    * (this process has threads: ts_plain_run_isolated execs one), and the window keeps its
    * last good run */
+  set_phase(t, PV_PHASE_RUN);
   ts_status st = isolate_timeout > 0 ? ts_plain_run_isolated(t->device, t->kernels_dir, *d, t->input,
                                                              &o, isolate_timeout, r, &err)
                                      : ts_plain_run(t->cl, *d, t->input, &o, r, &err);
@@ -156,6 +194,11 @@ static int loader_main(void *ud)
   pv_thread *t = ud;
   vw_sigstack ss; /* pocl's LLVM compiles here (thread_sigstack.h) */
   vw_sigstack_save(&ss);
+  /* The file read now, while the window starts (a failure: the first attempt says why). */
+  ts_error err = { 0 };
+  t->pre_mtime = files_mtime(t);
+  if (load(t, &t->pre_desc, &err) != TS_OK)
+    t->pre_desc = NULL;
   SDL_LockMutex(t->mu);
   for (;;) {
     while (!t->stop && !t->has_req)
@@ -171,6 +214,8 @@ static int loader_main(void *ud)
     }
     t->watch_x = t->req_watch_x;
     t->watch_y = t->req_watch_y;
+    t->prog.w = t->input ? t->input->w : 0;
+    t->prog.h = t->input ? t->input->h : 0;
     SDL_UnlockMutex(t->mu);
     ts_plain_desc *d;
     ts_plain_result *r;
@@ -189,23 +234,12 @@ static int loader_main(void *ud)
     t->out_watch_y = t->watch_y;
     t->has_out = 1;
     t->busy = 0;
+    t->prog.last_ms = r ? (double)(SDL_GetTicks64() - t->phase_ms) : t->prog.last_ms;
+    t->prog.phase = PV_PHASE_NONE;
   }
   SDL_UnlockMutex(t->mu);
   vw_sigstack_restore(&ss);
   return 0;
-}
-
-static int64_t file_mtime(const char *path)
-{
-  struct stat st;
-  return stat(path, &st) == 0 ? ts_mtime_ns(&st) : 0;
-}
-
-/* The later mtime of the kernel file and its launch file. */
-static int64_t files_mtime(const plain_view *pv)
-{
-  int64_t a = file_mtime(pv->path), b = pv->t->launch[0] ? file_mtime(pv->t->launch) : 0;
-  return a > b ? a : b;
 }
 
 plain_view *plain_view_start(const char *path, const char *launch, const char *kernels_dir,
@@ -232,7 +266,7 @@ plain_view *plain_view_start(const char *path, const char *launch, const char *k
   pv->t = t;
   snprintf(t->path, sizeof t->path, "%s", path);
   snprintf(t->launch, sizeof t->launch, "%s", launch ? launch : "");
-  pv->mtime = files_mtime(pv);
+  pv->mtime = files_mtime(pv->t);
   snprintf(t->kernels_dir, sizeof t->kernels_dir, "%s", kernels_dir);
   t->device = device;
   t->order = run_order;
@@ -280,6 +314,7 @@ void plain_view_stop(plain_view *pv)
     SDL_DestroyMutex(t->mu);
   ts_plain_result_free(t->out_res);
   ts_plain_desc_free(t->out_desc);
+  ts_plain_desc_free(t->pre_desc);
   ts_image_destroy(t->req_input);
   ts_image_destroy(t->input);
   ts_cl_destroy(t->cl);
@@ -332,10 +367,9 @@ void plain_view_watch(plain_view *pv, int x, int y)
 
 int plain_view_kind_tint(int kind)
 {
-  return kind == TS_FIND_UNINIT || kind == TS_FIND_FOOTPRINT || kind == TS_FIND_TILE ||
-                 kind == TS_FIND_ALIGN
-             ? PV_ORANGE
-                                                                                    : PV_RED;
+  int orange = kind == TS_FIND_UNINIT || kind == TS_FIND_FOOTPRINT || kind == TS_FIND_TILE ||
+               kind == TS_FIND_ALIGN;
+  return orange ? PV_ORANGE : PV_RED;
 }
 
 /* Each work-group's tint: the strongest of the findings whose places name it. */
@@ -521,6 +555,14 @@ int plain_view_pick_up(plain_view *pv)
   return 1;
 }
 
+void plain_view_progress(const plain_view *pv, pv_progress *p)
+{
+  SDL_LockMutex(pv->t->mu);
+  *p = pv->t->prog;
+  p->ms = p->phase ? (double)(SDL_GetTicks64() - pv->t->phase_ms) : 0;
+  SDL_UnlockMutex(pv->t->mu);
+}
+
 int plain_view_busy(plain_view *pv)
 {
   pv_thread *t = pv->t;
@@ -532,7 +574,7 @@ int plain_view_busy(plain_view *pv)
 
 int plain_view_poll(plain_view *pv)
 {
-  int64_t m = files_mtime(pv);
+  int64_t m = files_mtime(pv->t);
   if (m == pv->mtime)
     return 0;
   pv->mtime = m;

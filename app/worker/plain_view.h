@@ -1,6 +1,8 @@
 /* A plain kernel in the viewer (`tilescope --kernel-file K.cl`, and `shot`): the file loaded
- * and run observed once (ts_plain_load, ts_plain_run with observe) on a thread of its own,
- * with its own ts_cl, and again when the image changes, on `r`, or when the file's mtime
+ * as the thread starts (before the window has an image) and run observed once the image comes
+ * (ts_plain_load, ts_plain_run with observe) on a thread of its own, with its own ts_cl, what
+ * it is doing said for the progress line, and again when the image changes, on `r`, or when
+ * the file's mtime
  * changes (the frame loop polls it once a second). A load or run that fails keeps the last
  * good result; its error line is shown beside it. The overlay's tiles are the work-groups of
  * the pass shown: a group's tile is the rectangle it was observed to write, its footprint the
@@ -104,6 +106,15 @@ void plain_view_watch(plain_view *pv, int x, int y);
 int plain_view_pick_up(plain_view *pv);
 /* Whether an attempt asked for has not been taken yet. */
 int plain_view_busy(plain_view *pv);
+/* const: what the attempt under way is doing (reading the file, by libclang in a worker
+ * program; running it observed; or nothing), for how long (ms), on a w x h image, and how
+ * long the last observed run took (last_ms, 0 before one), for the progress line. */
+enum { PV_PHASE_NONE, PV_PHASE_PARSE, PV_PHASE_RUN };
+typedef struct pv_progress {
+  int phase, w, h;
+  double ms, last_ms;
+} pv_progress;
+void plain_view_progress(const plain_view *pv, pv_progress *p);
 /* Whether the file's (or its launch file's) mtime changed since the last poll. */
 int plain_view_poll(plain_view *pv);
 /* The next pass shown (of a file of several). */

@@ -11,10 +11,13 @@
  * run is made (ts_run_release_buffers): two runs' pixels are never held at once. A new run is also run by the device
  * (--exec device), or gets a copy of a loaded record, before its first snapshot, so that
  * the device view never waits on anything but that snapshot. When it has nothing else to do,
- * the worker observes the current run (ts_observe_run: every buffer access recorded, for the
+ * the worker observes the current run (worker_obs.c: every buffer access recorded, for the
  * thread the window focuses its exact elements) if it is on the OpenCL back end and of at
- * most VW_OBSERVE_MAX_PX pixels, and publishes the observation with the next snapshot; a
+ * most vw_observe_max_px pixels, and publishes the observation with the next snapshot; a
  * request that comes meanwhile waits for that one replay, the observation is not cut short.
+ * So over vw_observe_quick_px (a replay of seconds) it starts only once the window has asked
+ * for nothing for VW_OBSERVE_IDLE_MS, and the window reads how far it is for its progress
+ * line (vw_worker_obs_progress).
  * The split view's two workers (viewer_split.c) take turns at the device: each one's work
  * holds a lock they share (pocl, asked for two contexts at once, fell back to the CPU model
  * or crashed). */
@@ -98,18 +101,15 @@ struct vw_worker {
   int obs_want_x, obs_want_y, obs_have_x, obs_have_y;
   uint64_t run_serial, obs_run_serial;
   int run_observable;
+  /* The progress line's, under the lock: when the last request came and when the replay
+   * running began (SDL ticks; 0: none running), the current run's size and whether it
+   * replays quickly (vw_observe_quick_px), and the last replay's time and size. */
+  uint64_t req_ms, obs_since_ms;
+  int64_t run_px;
+  int run_quick;
+  double obs_last_ms;
+  int64_t obs_last_px;
 };
-
-void vw_obs_free(vw_obs *o)
-{
-  if (!o)
-    return;
-  ts_observe_destroy(o->ob);
-  ts_obs_report_free(&o->rep);
-  for (int p = 0; p < TS_MAX_PASSES; p++)
-    free(o->flags[p]);
-  free(o);
-}
 
 void vw_snapshot_free(vw_snapshot *s)
 {
@@ -496,88 +496,6 @@ static void make_run(vw_worker *w, vw_snapshot *s, int reload)
   trim(); /* (fill_snapshot hands the figures to this snapshot and every later one) */
 }
 
-int64_t vw_observe_max_px(const ts_run *run)
-{
-  const ts_cl *cl = run ? ts_run_params_of(run)->cl : NULL;
-  return cl && strcmp(ts_cl_device(cl)->type, "GPU") == 0 ? VW_OBSERVE_MAX_PX_GPU
-                                                           : VW_OBSERVE_MAX_PX;
-}
-
-/* Whether the run can be observed: the OpenCL back end, and at most vw_observe_max_px. */
-static int observable(const ts_run *run)
-{
-  if (!run || !ts_run_params_of(run)->cl)
-    return 0;
-  const ts_kctx *k = ts_run_kctx(run);
-  return (int64_t)k->W * k->H <= vw_observe_max_px(run);
-}
-
-/* Flags the threads that the checks found, per pass: reads and writes outside what they
- * declare (or outside a buffer), write conflicts (both writers), observed hazards (the
- * consumer). */
-static int flag_threads(vw_obs *o)
-{
-  for (int p = 0; p < ts_observe_npasses(o->ob); p++) {
-    const ts_obs_pass *op = ts_observe_pass(o->ob, p);
-    uint8_t *f = o->flags[p] = calloc((size_t)op->n + 1, 1);
-    if (!f)
-      return 0;
-    for (uint32_t id = 0; id < op->n; id++)
-      for (int r = 0; r < TS_NROLES; r++)
-        for (int kd = 0; kd < 2; kd++)
-          if (ts_obs_at(op, id, r, kd)->outside)
-            f[id] |= kd == TS_ACC_READ ? VW_OBS_FOOTPRINT : VW_OBS_WRITE;
-    if (op->oob && op->oob_tid < op->n)
-      f[op->oob_tid] |= op->oob_kind == TS_ACC_READ ? VW_OBS_FOOTPRINT : VW_OBS_WRITE;
-    size_t elems = (size_t)op->cols[TS_ROLE_DST] * (size_t)op->rows[TS_ROLE_DST];
-    for (size_t e = 0; op->conflicts && e < elems; e++)
-      if (op->other[e] && op->other[e] - 1 < op->n && op->last[e] && op->last[e] - 1 < op->n) {
-        f[op->other[e] - 1] |= VW_OBS_CONFLICT;
-        f[op->last[e] - 1] |= VW_OBS_CONFLICT;
-      }
-  }
-  for (size_t i = 0; i < o->rep.nhazards; i++) {
-    const ts_hazard *h = &o->rep.hazards[i];
-    if (h->pass >= 0 && h->pass < ts_observe_npasses(o->ob) &&
-        h->consumer < ts_observe_pass(o->ob, h->pass)->n)
-      o->flags[h->pass][h->consumer] |= VW_OBS_HAZARD;
-  }
-  for (int p = 0; p < ts_observe_npasses(o->ob); p++)
-    for (uint32_t id = 0; id < ts_observe_pass(o->ob, p)->n; id++)
-      for (int k = 0; k < VW_OBS_KINDS; k++)
-        o->flagged[k] += (o->flags[p][id] >> k) & 1;
-  return 1;
-}
-
-/* Observes the current run with thread (cx, cy) chosen; an observation that fails says why
- * in its error. The run is left at its last tick: the snapshot made next seeks back. */
-static vw_obs *observe(vw_worker *w, int cx, int cy)
-{
-  vw_obs *o = calloc(1, sizeof *o);
-  if (!o)
-    return NULL;
-  o->chosen_x = cx;
-  o->chosen_y = cy;
-  ts_error err = { 0 };
-  if (ts_observe_run(w->run, cx, cy, &o->ob, &err) != TS_OK ||
-      ts_observe_check(o->ob, w->run, 4, &o->rep, &err) != TS_OK) {
-    snprintf(o->error, sizeof o->error, "%s", err.msg);
-    ts_observe_destroy(o->ob);
-    o->ob = NULL;
-  } else if (!flag_threads(o)) {
-    snprintf(o->error, sizeof o->error, "out of memory for the observation's flags");
-    ts_observe_destroy(o->ob);
-    o->ob = NULL;
-  }
-  ts_run_take_kernel_ms(w->run); /* the observed launches are not the panel's kernel time */
-#ifdef __GLIBC__
-  /* The observation's buffers are large (two words per output element, twice over) and
-   * freed at once; glibc may keep such blocks in the worker's arena, where observations of
-   * other sizes fragment it. Hand the free pages back. */
-  malloc_trim(0);
-#endif
-  return o;
-}
 
 /* Seeks, then names the output pixels that changed since the last snapshot (all of them
  * for a new run). The window has taken the last snapshot (the worker waits for that), so these are all
@@ -633,6 +551,13 @@ static int obs_due(const vw_worker *w)
                                w->obs_have_x != w->obs_want_x || w->obs_have_y != w->obs_want_y);
 }
 
+/* How long a due observation still waits for the window to stay idle (ms; 0: it may start). */
+static uint64_t obs_wait_ms(const vw_worker *w)
+{
+  uint64_t now = SDL_GetTicks64(), idle = now - w->req_ms;
+  return w->run_quick || idle >= VW_OBSERVE_IDLE_MS ? 0 : VW_OBSERVE_IDLE_MS - idle;
+}
+
 static int worker_main(void *ud)
 {
   vw_worker *w = ud;
@@ -640,9 +565,15 @@ static int worker_main(void *ud)
   vw_sigstack_save(&ss);
   SDL_LockMutex(w->mu);
   for (;;) {
-    /* Work waits until the window has taken the last snapshot (see the top). */
-    while (!w->stop && w->ngrave == 0 && (w->has_pending || (!w->has_req && !obs_due(w))))
-      SDL_CondWait(w->cv, w->mu);
+    /* Work waits until the window has taken the last snapshot, and an observation due until
+     * the window has asked for nothing a while where a replay is long (see the top). */
+    while (!w->stop && w->ngrave == 0 &&
+           (w->has_pending || (!w->has_req && (!obs_due(w) || obs_wait_ms(w))))) {
+      if (!w->has_pending && !w->has_req && obs_due(w))
+        SDL_CondWaitTimeout(w->cv, w->mu, (Uint32)obs_wait_ms(w));
+      else
+        SDL_CondWait(w->cv, w->mu);
+    }
     if (w->stop)
       break;
     ts_run *grave[MAX_GRAVE];
@@ -651,8 +582,9 @@ static int worker_main(void *ud)
     w->ngrave = 0;
     int has_req = !w->has_pending && w->has_req, reload = has_req && w->req_reload;
     /* Requests first: an observation waits until the window asks for nothing else. */
-    int do_obs = !w->has_pending && !has_req && obs_due(w), ox = w->obs_want_x,
-        oy = w->obs_want_y;
+    int do_obs = !w->has_pending && !has_req && obs_due(w) && !obs_wait_ms(w),
+        ox = w->obs_want_x, oy = w->obs_want_y;
+    w->obs_since_ms = do_obs ? SDL_GetTicks64() : 0;
     if (has_req) {
       w->has_req = w->req_reload = 0;
       w->job_set = w->req_set;
@@ -683,7 +615,7 @@ static int worker_main(void *ud)
     /* A new image comes with a new generation, so it makes a new run too. The old run was
      * published: the window hands it back through the grave when it lets go of it. */
     if (do_obs) {
-      s.obs = observe(w, ox, oy);
+      s.obs = vw_obs_make(w->run, ox, oy);
       if (!s.obs)
         snprintf(s.note, sizeof s.note, "out of memory for the observation");
     } else if (w->input && (!w->run || w->run_gen != w->job_gen || reload)) {
@@ -698,9 +630,17 @@ static int worker_main(void *ud)
     SDL_LockMutex(w->mu);
     if (made) {
       w->run_serial++;
-      w->run_observable = observable(w->run);
+      w->run_observable = vw_observable(w->run);
+      const ts_kctx *k = w->run ? ts_run_kctx(w->run) : NULL;
+      w->run_px = k ? (int64_t)k->W * k->H : 0;
+      w->run_quick = w->run_px <= vw_observe_quick_px(w->run);
     }
     if (do_obs) {
+      w->obs_since_ms = 0;
+      if (s.obs && s.obs->ob) {
+        w->obs_last_ms = s.obs->ms;
+        w->obs_last_px = w->run_px;
+      }
       w->obs_run_serial = w->run_serial;
       w->obs_have_x = ox;
       w->obs_have_y = oy;
@@ -762,6 +702,7 @@ void vw_worker_request(vw_worker *w, uint64_t generation, const vw_settings *set
     w->sent_input_gen = input_generation;
   }
   w->req_tick = tick;
+  w->req_ms = SDL_GetTicks64();
   w->req_reload |= reload;
   w->has_req = 1;
   SDL_CondSignal(w->cv);
@@ -828,6 +769,22 @@ int vw_worker_busy(vw_worker *w)
   int busy = w->busy || w->has_req || w->has_pending || obs_due(w);
   SDL_UnlockMutex(w->mu);
   return busy;
+}
+
+void vw_worker_obs_progress(vw_worker *w, vw_obs_progress *p)
+{
+  *p = (vw_obs_progress){ 0 };
+  SDL_LockMutex(w->mu);
+  if (w->obs_since_ms) {
+    p->state = VW_OBSP_RUNNING;
+    p->elapsed_ms = (double)(SDL_GetTicks64() - w->obs_since_ms);
+    p->queued = w->has_req;
+    if (w->obs_last_px > 0)
+      p->expect_ms = w->obs_last_ms * (double)w->run_px / (double)w->obs_last_px;
+  } else if (obs_due(w) && !w->run_quick) {
+    p->state = VW_OBSP_WAITING;
+  }
+  SDL_UnlockMutex(w->mu);
 }
 
 void vw_worker_stop(vw_worker *w, ts_run *held)

@@ -1,6 +1,7 @@
 /* The window's worker thread (worker.c) and what it hands the window: the settings of a run
  * asked for, the snapshot published after each request (the output rows that changed, the
- * device's output, timings) and the observation of a run. The model (the run) lives on the
+ * device's output, timings), the observation of a run (worker_obs.c) and how far the one
+ * under way has come. The model (the run) lives on the
  * worker, so a kernel run or a large image never blocks drawing: the window asks for
  * (settings, tick) and takes the latest snapshot once per frame. Needs no GL; the worker's
  * own locks and thread are SDL's. */
@@ -13,14 +14,25 @@
 #include "ts_run.h"
 
 /* The viewer observes every run on the OpenCL back end (ts_observe_run, on the worker) for
- * images of up to this many pixels, one megapixel (1024x1024): at that size an observed
- * replay takes about a second on a CPU device, and its per-element records (last and other
- * writer of each output element, the chosen thread's bitmaps) some 40 MB. */
-#define VW_OBSERVE_MAX_PX (1024 * 1024)
-/* On a GPU, 4K: the records take some 330 MB there (docs/performance.md has the time). */
-#define VW_OBSERVE_MAX_PX_GPU ((int64_t)3840 * 2160)
+ * images of up to this many pixels: 3840x2160 on a CPU device, where an observed replay of a
+ * 4K box2d run took 17-32 s on the 2-core pocl machine among other jobs and its per-element
+ * records (last and other writer of each output element, the chosen thread's bitmaps) take
+ * some 330 MB; 7680x4320 on a GPU (some 1.3 GB). Over that the panel says so, with the
+ * limit. */
+#define VW_OBSERVE_MAX_PX ((int64_t)3840 * 2160)
+#define VW_OBSERVE_MAX_PX_GPU ((int64_t)7680 * 4320)
 /* The largest image the viewer observes on this run's device. */
 int64_t vw_observe_max_px(const ts_run *run);
+/* Up to this many pixels a replay takes about a second or less (1024x1024 on a CPU device,
+ * 3840x2160 on a GPU): the observation starts as soon as the run is shown, and each thread
+ * the window focuses gets a replay of its own. Over it the worker starts a replay only once
+ * the window has asked for nothing for VW_OBSERVE_IDLE_MS (a step asked for meanwhile waits
+ * for the replay to end), and the window asks for a focused thread's exact elements only
+ * where they are drawn (viewer.c). */
+int64_t vw_observe_quick_px(const ts_run *run);
+enum { VW_OBSERVE_IDLE_MS = 700 };
+/* Whether the run is observed: the OpenCL back end, and at most vw_observe_max_px. */
+int vw_observable(const ts_run *run);
 
 /* What the observation flags in a thread, one bit each (the overlay's colours). */
 enum { VW_OBS_FOOTPRINT = 1, /* read outside its declared footprint (or outside a buffer) */
@@ -37,8 +49,13 @@ typedef struct vw_obs {
   uint8_t *flags[TS_MAX_PASSES];  /* per thread of each pass: VW_OBS_* */
   uint32_t flagged[VW_OBS_KINDS]; /* threads with each flag, all passes */
   int chosen_x, chosen_y;         /* the thread whose exact elements it holds, or -1 */
+  double ms;                      /* how long the replay and its checks took */
   char error[1100];
 } vw_obs;
+/* Observes the run (worker_obs.c, on the worker: nothing else may touch the run meanwhile)
+ * with thread (cx, cy) chosen, leaving it at its last tick; NULL without memory, else an
+ * observation whose error says why it failed, if it did. */
+vw_obs *vw_obs_make(ts_run *run, int cx, int cy);
 void vw_obs_free(vw_obs *o);
 
 /* What to run: changing any of it starts a new run. */
@@ -108,6 +125,17 @@ int vw_worker_take(vw_worker *w, vw_snapshot *snap, void (*rows)(void *ud, const
 int vw_worker_read(vw_worker *w, const ts_run *run, void (*fn)(void *ud, const ts_kctx *k),
                    void *ud);
 int vw_worker_busy(vw_worker *w);
+/* Where the observation of the current run stands, for the progress line: none due (done,
+ * or none to make), waiting for the window to stay idle (over vw_observe_quick_px), or
+ * running for elapsed_ms, with expect_ms the time the last one on this worker would take at
+ * this run's size (0: none to go by) and queued set when a request waits for it. */
+enum { VW_OBSP_NONE, VW_OBSP_WAITING, VW_OBSP_RUNNING };
+typedef struct vw_obs_progress {
+  int state;
+  double elapsed_ms, expect_ms;
+  int queued;
+} vw_obs_progress;
+void vw_worker_obs_progress(vw_worker *w, vw_obs_progress *p);
 /* Makes w take turns with `with` at the device (the split view's two workers): the work of
  * one waits for the other's. Before w's first request; `with` outlives w. */
 void vw_worker_share_turns(vw_worker *w, vw_worker *with);
