@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The exported page (tilescope export --html) in a real browser: Debian's chromium, headless,
-# reading what the page shows from its DOM (--dump-dom; the fragment's test=1 makes the page
+# reading what the page shows from its DOM (as --dump-dom; the fragment's test=1 makes the page
 # write a summary into #ts-test: the tick, the pass, each tile's state, a hash of the output's
 # exact values, the inspector's text; a block per `snap` action or per tick of ticks=...) and
 # taking screenshots. Checks:
@@ -31,6 +31,9 @@
 #    two source lines, outlines both groups, words both running intervals; a source line
 #    clicked outlines the groups its findings name; the layout at 1024x768, 1280x720 and
 #    1920x1080 (titles apart, the status line whole, the source pane inside the panel).
+# The pages open one after another in one chromium (html_browser.py), each in a new window
+# with the room a chromium started for it alone would give it; only the net log's pages start
+# a chromium of their own.
 # Skips (77) without chromium, except in CI, where that fails.
 # usage: html.sh TILESCOPE SOURCE_DIR [SHOTS_DIR]   (SHOTS_DIR: where to leave screenshots)
 set -u
@@ -45,22 +48,42 @@ fi
 py=$(python3 -c 'import sys; print(sys.executable)')
 check=("$py" "$src/tests/html_check.py")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# (the browser first, which goes when its requests end; then its profile)
+trap 'eval "exec ${BROWSER[1]:-9}>&-"; [[ -n ${BROWSER_PID:-} ]] && wait "$BROWSER_PID"; rm -rf "$tmp"' \
+  EXIT
 cd "$tmp" || exit 1
 fails=0 passes=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 pass() { passes=$((passes + 1)); }
 # Nothing leaves the machine, the page's requests or the browser's own.
+window=1600,900
 flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
        --disable-component-update --disable-sync --disable-extensions --hide-scrollbars
-       --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$tmp/profile" --window-size=1600,900)
+       --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$tmp/profile" --window-size="$window")
+# The one browser, for every page below but the net log's: it answers each request with a line.
+coproc BROWSER { exec "$py" "$src/tests/html_browser.py" "$browser" "${flags[@]}" 2>"$tmp/browser.log"; }
+# browse dump|shot|pdf PAGE FRAGMENT OUT: file://PAGE#FRAGMENT loaded in a window of $window
+# (DUMP_SIZE=W,H: of that size), and its DOM's summary (#ts-test), a screenshot or its print to
+# PDF into OUT; why not in $why. (The helper gives each page 150 s, as each chromium had.)
+browse() {
+  local ok=
+  why="no answer from the browser (html_browser.py): $(tail -3 "$tmp/browser.log")"
+  [[ -n ${BROWSER_PID:-} ]] || return 1
+  printf '%s\t%s\t%s\t%s\n' "$1" "file://$2${3:+#$3}" "${DUMP_SIZE:-$window}" "$4" \
+    >&"${BROWSER[1]}" || return 1
+  if ! IFS=$'\t' read -r -t 600 ok why <&"${BROWSER[0]}"; then
+    kill "$BROWSER_PID" 2>/dev/null # (its chromium goes with its pipe): later pages fail at once
+    return 1
+  fi
+  [[ $ok == ok ]]
+}
 declare -A F # the summary of the last page dumped: F[BLOCK.FIELD]
-# dump PAGE FRAGMENT: the page's DOM once it has drawn, its summary into F (DUMP_SIZE=W,H: in a
-# window of that size).
+# dump PAGE FRAGMENT: the page's summary, once it has drawn, into F (DUMP_SIZE=W,H: in a window
+# of that size).
 dump() {
   F=()
-  if ! timeout 150 "$browser" "${flags[@]}" ${DUMP_SIZE:+--window-size=$DUMP_SIZE} --dump-dom "file://$1#$2" >"$tmp/dom.html" 2>"$tmp/chromium.log"; then
-    fail "chromium on $(basename "$1")#$2: $(grep -v dbus "$tmp/chromium.log" | tail -3)"
+  if ! browse dump "$1" "$2" "$tmp/dom.html"; then
+    fail "chromium on $(basename "$1")#$2: $why"
     return 1
   fi
   local i k v
@@ -85,20 +108,30 @@ export_page() { # export_page OUT ARGS...
   fi
 }
 declare -A W # what the native run says: W[TICK.pass], W[TICK.states], W[TICK.out]
+# The native runs made so far, each made once (a run's schedule and outputs are the same every
+# time): NATIVE[RUN_ARGS] the folder of its schedule s.csv and its outputs o-TICK.npy.
+declare -A NATIVE=()
 # native TICKS RUN_ARGS...: the schedule's states and the exact output at each tick into W.
 native() {
   local ticks=$1 t
   shift
   W=()
-  "$ts" run "$@" --schedule "$tmp/s.csv" >/dev/null 2>&1 || { fail "run $* --schedule"; return 1; }
+  local d=${NATIVE[$*]:-}
+  if [[ -z $d ]]; then
+    d=$tmp/native-${#NATIVE[@]}
+    mkdir -p "$d"
+    "$ts" run "$@" --schedule "$d/s.csv" >/dev/null 2>&1 || { fail "run $* --schedule"; return 1; }
+    NATIVE[$*]=$d
+  fi
   local npys=()
   for t in $ticks; do
-    "$ts" run "$@" --tick "$t" --raw "$tmp/o-$t.npy" >/dev/null 2>&1 || fail "run $* --tick $t --raw"
-    npys+=("$tmp/o-$t.npy")
+    [[ -s $d/o-$t.npy ]] ||
+      "$ts" run "$@" --tick "$t" --raw "$d/o-$t.npy" >/dev/null 2>&1 || fail "run $* --tick $t --raw"
+    npys+=("$d/o-$t.npy")
   done
   local p s f h
   # shellcheck disable=SC2086
-  while read -r t p s; do W[$t.pass]=$p W[$t.states]=$s; done < <("${check[@]}" sim-states "$tmp/s.csv" $ticks)
+  while read -r t p s; do W[$t.pass]=$p W[$t.states]=$s; done < <("${check[@]}" sim-states "$d/s.csv" $ticks)
   while read -r f h; do t=${f##*/o-}; W[${t%.npy}.out]=$h; done < <("${check[@]}" npy-hash "${npys[@]}")
 }
 # ticks_match NAME PAGE TICKS RUN_ARGS...: at each tick (one page load, ticks=...), the page's
@@ -536,7 +569,7 @@ if export_page "$tmp/cap.html" --script "$tmp/caption.txt" --backend cpu &&
   same "captions: a frame without one" "${F[2.tick]}|${F[2.frame]}|${F[2.caption]}" "69|4 / 4|"
   same "captions: between frames" "${F[3.tick]}|${F[3.frame]}" "21|- / 4"
   rm -f "$tmp/cap.pdf"
-  timeout 150 "$browser" "${flags[@]}" --no-pdf-header-footer --print-to-pdf="$tmp/cap.pdf" "file://$tmp/cap.html" >/dev/null 2>&1
+  browse pdf "$tmp/cap.html" "" "$tmp/cap.pdf"
   declare -A PG=()
   while IFS=$'\t' read -r k t; do PG[$k]=$t; done < <("${check[@]}" pdf-pages "$tmp/cap.pdf" 2>&1)
   same "handout: a page a frame" "${#PG[@]}" 4
@@ -581,7 +614,7 @@ if [[ -f $int ]]; then
     IFS='|' read -r name page frag <<<"$s"
     [[ -f $page ]] || continue
     rm -f "$out/page-$name.png"
-    timeout 150 "$browser" "${flags[@]}" --screenshot="$out/page-$name.png" "file://$page#$frag" >/dev/null 2>&1
+    browse shot "$page" "$frag" "$out/page-$name.png"
     same "screenshot $name: size" "$("${check[@]}" png-size "$out/page-$name.png" 2>&1)" "1600 900"
   done
   [[ -n $shots ]] && echo "screenshots of the pages: $shots"

@@ -163,8 +163,9 @@ def npy_differ(a, b):
     return abs(len(x) - len(y)) + sum(p != q for p, q in zip(x, y))
 
 
-def read_png(path):
-    """An 8-bit PNG (grey, RGB or RGBA, not interlaced) -> (w, h, channels, rows)."""
+def read_png(path, unfilter=True):
+    """An 8-bit PNG (grey, RGB or RGBA, not interlaced) -> (w, h, channels, rows); rows None
+    unless unfilter (the size alone: the data is still inflated and its length checked)."""
     data = open(path, "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         die(f"{path}: not a PNG")
@@ -182,23 +183,34 @@ def read_png(path):
     c = {0: 1, 2: 3, 6: 4}[ctype]
     raw = zlib.decompress(idat)
     stride = w * c
+    if len(raw) < h * (stride + 1):
+        die(f"{path}: {len(raw)} bytes of image data, not the {h * (stride + 1)} of {w}x{h}")
+    if not unfilter:
+        return w, h, c, None
+    # Each filter in a loop of its own (the screenshots are millions of bytes): Up, a row added
+    # to the one above bytewise at once, as whole numbers whose bytes carry into no other.
+    lo, hi = int.from_bytes(b"\x7f" * stride, "big"), int.from_bytes(b"\x80" * stride, "big")
     rows, prev = [], bytearray(stride)
     for y in range(h):
         f = raw[y * (stride + 1)]
         cur = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = cur[i - c] if i >= c else 0
-            b = prev[i]
-            d = prev[i - c] if i >= c else 0
-            if f == 1:
-                cur[i] = (cur[i] + a) & 255
-            elif f == 2:
-                cur[i] = (cur[i] + b) & 255
-            elif f == 3:
-                cur[i] = (cur[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - d
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - d)
+        if f == 1:
+            for i in range(c, stride):
+                cur[i] = (cur[i] + cur[i - c]) & 255
+        elif f == 2:
+            x, p = int.from_bytes(cur, "big"), int.from_bytes(prev, "big")
+            cur = bytearray((((x & lo) + (p & lo)) ^ ((x ^ p) & hi)).to_bytes(stride, "big"))
+        elif f == 3:
+            for i in range(c):
+                cur[i] = (cur[i] + (prev[i] >> 1)) & 255
+            for i in range(c, stride):
+                cur[i] = (cur[i] + ((cur[i - c] + prev[i]) >> 1)) & 255
+        elif f == 4:
+            for i in range(c):
+                cur[i] = (cur[i] + prev[i]) & 255
+            for i in range(c, stride):
+                a, b, d = cur[i - c], prev[i], prev[i - c]
+                pa, pb, pc = abs(b - d), abs(a - d), abs(a + b - 2 * d)
                 cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else d)) & 255
         rows.append(cur)
         prev = cur
@@ -222,11 +234,16 @@ def write_black(path, w, h):
 SHOT_COLOURS = {"p": (0, 0, 0), "w": (115, 71, 6), "r": (17, 109, 29), "d": (14, 26, 55), "h": (109, 11, 11)}
 
 
+_DONE = {}
+
+
 def shot_states(path, done_path, W, H, tile, tw, th):
     """Each tile's state as a native shot draws it over a black output: the output image is
     found as the box of `done`-coloured pixels in done_path (the same view at the end, every
     tile done), and each tile's centre in `path` is read and named by its colour."""
-    w, h, c, rows = read_png(done_path)
+    if done_path not in _DONE:  # (the same for every shot of a call)
+        _DONE[done_path] = read_png(done_path)
+    w, h, c, rows = _DONE[done_path]
     dc = SHOT_COLOURS["d"]
     xs, ys = [], []
     for y in range(h):
@@ -368,7 +385,7 @@ def main():
         for f in a[7:]:
             print(f, shot_states(f, a[1], *(int(v) for v in a[2:7])))
     elif cmd == "png-size":  # PNG: width height
-        w, h, _, _ = read_png(a[1])
+        w, h, _, _ = read_png(a[1], unfilter=False)
         print(w, h)
     elif cmd == "pdf-pages":  # PDF: "PAGE<tab>TEXT" a page, from 1
         for i, t in enumerate(pdf_pages(a[1])):

@@ -120,7 +120,10 @@ check "  no picture" test ! -e "$tmp/far_shot.png"
 
 # A scripted window goes on: a plain kernel that hangs costs its worker (the status line says
 # so), then saved over with a good one it runs; a user kernel edited into one that does not
-# build keeps its last good build, and the fix runs.
+# build keeps its last good build, and the fix runs. (The hang's window runs in the background,
+# in a folder of its own, as does the window of the dialect kernel that loops, below: their
+# waits for the watchdog, 30 s and 20 s, overlap each other and the checks between them;
+# theirs are made last.)
 cat >"$tmp/good.cl" <<'CL'
 // tilescope: plain
 __kernel void k(__global const uchar *in, __global uchar *out, int W, int H)
@@ -130,18 +133,39 @@ __kernel void k(__global const uchar *in, __global uchar *out, int W, int H)
     out[(y * W + x) * 3 + c] = 255 - in[(y * W + x) * 3 + c];
 }
 CL
-sed 's/  int x = get_global_id(0), y = get_global_id(1);/  int x = get_global_id(0), y = get_global_id(1);\n  while (x >= 0) {\n  }/' "$tmp/good.cl" >"$tmp/hang.cl"
-cp "$tmp/hang.cl" "$tmp/k.cl"
-cat >"$tmp/plain.txt" <<EOF
+mkdir "$tmp/hang"
+sed 's/  int x = get_global_id(0), y = get_global_id(1);/  int x = get_global_id(0), y = get_global_id(1);\n  while (x >= 0) {\n  }/' "$tmp/good.cl" >"$tmp/hang/hang.cl"
+cp "$tmp/hang/hang.cl" "$tmp/hang/k.cl"
+cat >"$tmp/hang/plain.txt" <<EOF
 expect-status did not finish in 30 s
-copy $tmp/good.cl $tmp/k.cl
+copy $tmp/good.cl $tmp/hang/k.cl
 expect-pixel 0 0 255 255 255
-shot $tmp/plain_after.png
+shot $tmp/hang/plain_after.png
 EOF
-"$ts" shot --kernel-file "$tmp/k.cl" --timeout 30 --script "$tmp/plain.txt" -o "$tmp/plain.png" >"$tmp/out" 2>&1
-rc=$?
-check "window: a plain kernel that hangs, then a good one: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
-check "  its picture after the fix" test -s "$tmp/plain_after.png"
+"$ts" shot --kernel-file "$tmp/hang/k.cl" --timeout 30 --script "$tmp/hang/plain.txt" -o "$tmp/hang/plain.png" \
+  >"$tmp/hang/out" 2>&1 &
+hang=$!
+
+# A scripted window and each hostile dialect kernel: the window tries it in a process of its
+# own first, says so in one line, and runs the fixed file once it is saved over it.
+hk_window() { # hk_window KIND: that window on hostile_KIND.cl, as hk.cl in $tmp/hk-KIND/
+  local d=$tmp/hk-$1 why="crashed (signal 11"
+  [[ $1 == loop ]] && why="did not finish in 20 s"
+  mkdir -p "$d"
+  sed "s/hostile_$1/hk/g" "$k/hostile_$1.cl" >"$d/hk.cl"
+  sed 's/hostile_past/hk/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
+    "$k/hostile_past.cl" >"$d/hk_good.cl"
+  cat >"$d/hk.txt" <<EOF
+variant hk
+expect-status hk: $why
+expect-status tried in a process of its own
+copy $d/hk_good.cl $d/hk.cl
+expect-pixel 0 0 255 255 255
+EOF
+  "$ts" shot --kernel-file "$d/hk.cl" --backend cl --timeout 20 --script "$d/hk.txt" -o "$d/hk.png" >"$d/out" 2>&1
+}
+hk_window loop &
+loop=$!
 
 sed 's/hostile_past/edit_me/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
   "$k/hostile_past.cl" >"$tmp/edit_good.cl"
@@ -160,24 +184,10 @@ EOF
 rc=$?
 check "window: a user kernel edited into an error and back: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
 
-# A scripted window and each hostile dialect kernel: the window tries it in a process of its
-# own first, says so in one line, and runs the fixed file once it is saved over it.
-for kind in past far farread loop; do
-  sed "s/hostile_$kind/hk/g" "$k/hostile_$kind.cl" >"$tmp/hk.cl"
-  sed 's/hostile_past/hk/g; /for (int i = 0; i < 65536; i++)/d; /dst\[W \* C \* H + i\] = 1;/d; /if (t.x == 0 && t.y == 0)$/d; s/, ld8(src, W, H, C, x, y, c))/, 255 - ld8(src, W, H, C, x, y, c))/' \
-    "$k/hostile_past.cl" >"$tmp/hk_good.cl"
-  why="crashed (signal 11"
-  [[ $kind == loop ]] && why="did not finish in 20 s"
-  cat >"$tmp/hk.txt" <<EOF
-variant hk
-expect-status hk: $why
-expect-status tried in a process of its own
-copy $tmp/hk_good.cl $tmp/hk.cl
-expect-pixel 0 0 255 255 255
-EOF
-  "$ts" shot --kernel-file "$tmp/hk.cl" --backend cl --timeout 20 --script "$tmp/hk.txt" -o "$tmp/hk.png" >"$tmp/out" 2>&1
+for kind in past far farread; do # (loop: in the background, above)
+  hk_window $kind
   rc=$?
-  check "window: dialect hostile_$kind, then fixed: exit 0 ($rc: $(cat "$tmp/out"))" test $rc -eq 0
+  check "window: dialect hostile_$kind, then fixed: exit 0 ($rc: $(cat "$tmp/hk-$kind/out"))" test $rc -eq 0
 done
 # The same for a plain kernel that crashes (the hang is above): its worker goes, the window
 # says so and runs the good file saved over it.
@@ -200,6 +210,16 @@ done
 rc=$?
 check "run --observe hostile_barrier: exit 1, the divergence named ($rc: $(tail -1 "$tmp/out"))" \
   bash -c "[[ $rc -eq 1 ]] && grep -q '^hostile_barrier.cl:11: barrier divergence in hostile_barrier: work-group (' '$tmp/out' && grep -q '^the plain run was not made: its work-groups part at a barrier' '$tmp/out'"
+
+# The windows in the background, above: the dialect kernel that loops, and the plain kernel
+# that hangs.
+wait $loop
+rc=$?
+check "window: dialect hostile_loop, then fixed: exit 0 ($rc: $(cat "$tmp/hk-loop/out"))" test $rc -eq 0
+wait $hang
+rc=$?
+check "window: a plain kernel that hangs, then a good one: exit 0 ($rc: $(cat "$tmp/hang/out"))" test $rc -eq 0
+check "  its picture after the fix" test -s "$tmp/hang/plain_after.png"
 
 echo "isolate.sh: $passes passed, $fails failed"
 [[ $fails -eq 0 ]]
