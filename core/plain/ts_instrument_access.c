@@ -56,6 +56,7 @@ void ti_emit_access(walker *w, sbuf *o, CXCursor c, span s, int sp, int ctx, con
   }
   note_wrapped(w, s);
   w->out->accesses++;
+  w->out->global_rmw += sp == 1 && ti_kind_of(ctx) != K_READ && ti_kind_of(ctx) != K_WRITE;
   if (!w->dialect)
     ti_set_add(w, &w->seen, c);
   char *t = ti_type_str(clang_getCursorType(c));
@@ -589,6 +590,7 @@ int ti_emit_call(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
         sbuf pb = { 0 };
         ti_set_add(w, &w->seen, c);
         w->out->accesses++;
+        w->out->global_rmw += sp == 1 && !out_fn;
         ti_emit(w, &pb, k->c[i], CTX_NONE);
         /* an exchange whose comparison is a variable or a constant (evaluated once more):
          * ts_gcx / ts_lcx tell a failed one, which writes nothing */

@@ -105,6 +105,7 @@ typedef struct ts_plain_src {
   int loops;    /* the fors and whiles among them (on a CPU device each work-item counts
                  * the first TS_PLAIN_LOOPS' rounds: observe.cl's TS_LOOPS) */
   int accesses; /* the places rewritten to check an access (TS_CALLS in observe.cl) */
+  int global_rmw; /* the atomics and updates (+=) of __global memory among them */
   char *source; /* rewritten for observation (rewrite != 0), else NULL */
   /* rewritten: each observed __global or __local access's text, by its line and its number
    * among the line's accesses (the runtime's line word: line | number << 16) */

@@ -80,6 +80,34 @@ ts_status ts_plain_new_image(runner *r, rbuf *b, const uint8_t *first)
   return e == CL_SUCCESS ? TS_OK : clfail(r, e, "writing an image");
 }
 
+/* b's contents copied from `from` into *to (made like b when NULL): a buffer's bytes or an
+ * image's pixels, on the device. */
+ts_status ts_plain_copy_mem(runner *r, const rbuf *b, cl_mem from, cl_mem *to)
+{
+  cl_int e = CL_SUCCESS;
+  if (!*to && b->image) {
+    cl_image_format f;
+    cl_image_desc id = { 0 };
+    id.image_type = CL_MEM_OBJECT_IMAGE2D;
+    id.image_width = (size_t)b->cols;
+    id.image_height = (size_t)b->rows;
+    e = clGetImageInfo(from, CL_IMAGE_FORMAT, sizeof f, &f, NULL);
+    if (e == CL_SUCCESS)
+      *to = clCreateImage(r->ctx, CL_MEM_READ_WRITE, &f, &id, NULL, &e);
+  } else if (!*to) {
+    *to = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, b->bytes ? b->bytes : 1, NULL, &e);
+  }
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "copying a buffer");
+  size_t origin[3] = { 0, 0, 0 }, region[3] = { (size_t)b->cols, (size_t)b->rows, 1 };
+  e = b->image ? clEnqueueCopyImage(r->q, from, *to, origin, origin, region, 0, NULL, NULL)
+      : b->bytes ? clEnqueueCopyBuffer(r->q, from, *to, 0, 0, b->bytes, 0, NULL, NULL)
+                 : CL_SUCCESS;
+  if (e == CL_SUCCESS)
+    e = clFinish(r->q);
+  return e == CL_SUCCESS ? TS_OK : clfail(r, e, "copying a buffer");
+}
+
 /* The run's buffer of an argument: the image roles by role (temporaries by argument name),
  * a declared buffer by its name; made on first use. NULL after the error line. */
 rbuf *ts_plain_buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param *p)

@@ -23,7 +23,7 @@ ts_status ts_plain_resolve(ts_plain_desc *d, ts_plain_pass *ps, ts_error *err);
 enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG, H_RECT,
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
        H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, H_WW, H_ORDER,
-       H_TICKET, H_DONE, H_RESIDENT, H_REC, H_CLOCK, H_OLIST, H_SPIN, H_LATE, H_ABORT,
+       H_TICKET, H_DONE, H_RESIDENT, H_REC, H_CLOCK, H_OLIST, H_SPIN, H_LATE, H_ABORT, H_REDO,
        HEADER = 48 };
 /* observe.cl's work-group records (TS_R_*) */
 enum { R_START, R_END, R_TICKET, R_LAUNCH, R_SPINS, R_ENDED, R_NBAR, R_BAR, REC_W = 12 };
@@ -31,7 +31,8 @@ enum { R_START, R_END, R_TICKET, R_LAUNCH, R_SPINS, R_ENDED, R_NBAR, R_BAR, REC_
 enum { WW_CAP = 1024, WW_REC = 5 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,
        B_XDIV = 12, B_MASK = 14, BI = 16 };
-enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8, F_NOINIT = 16, F_RO = 32, F_WO = 64 };
+enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8, F_NOINIT = 16, F_RO = 32, F_WO = 64,
+       F_FAST = 128 };
 #define NPLACES 4
 #define PLACE 7
 #define LOG_REC 6
@@ -71,6 +72,7 @@ typedef struct runner {
   cl_command_queue q;
   cl_program progs[TS_PLAIN_MAX_PASSES]; /* a build a distinct set of options */
   int prog_of[TS_PLAIN_MAX_PASSES];      /* each pass's */
+  int fast_ok[TS_PLAIN_MAX_PASSES];      /* a build's observed launches may try fast shadows */
   int nprogs;
   int W, H, C;         /* the image the kernels see: C its channels */
   const ts_image *img; /* that image */
@@ -94,6 +96,8 @@ rbuf *ts_plain_buffer_for(runner *r, const ts_plain_arg *a, const ts_plain_param
 ts_status ts_plain_first_contents(runner *r, const ts_image *img, const rbuf *b, uint8_t **out);
 /* An image of b's shape and type, with the first contents (NULL: zeros). */
 ts_status ts_plain_new_image(runner *r, rbuf *b, const uint8_t *first);
+/* b's contents copied from `from` into *to (made like b when NULL), on the device. */
+ts_status ts_plain_copy_mem(runner *r, const rbuf *b, cl_mem from, cl_mem *to);
 /* One lane's value, whatever its type; and as a byte (clamped). */
 double ts_plain_lane_value(const uint8_t *p, const rbuf *b);
 uint8_t ts_plain_to_u8(const uint8_t *p, const rbuf *b);
@@ -115,6 +119,7 @@ typedef struct oblayout {
   size_t mask_lanes[MAXG];
   int img[MAXG];
   uint32_t hdr[HEADER + BI * MAXG]; /* the header and the buffers' words, as written */
+  int fast;                      /* the shadows are tried fast (F_FAST): ts_plain_ob_redo */
 } oblayout;
 
 /* Makes and fills the launch's observation buffer (header, zeroed sections, empty
@@ -124,6 +129,13 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
                            const ts_plain_launch *L, const rbuf **gb, int ng,
                            const ts_plain_opts *o, int pass, cl_mem *out, oblayout *lay);
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay);
+/* After a launch with fast shadows (lay->fast): *redo 1 where it met an access only the full
+ * shadows judge; then the layout has the full ones for the launch again (filled by the next
+ * ts_plain_ob_reset), and so does every later launch of the kernel in this process. */
+ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_pass *ps,
+                           int *redo);
+/* The full shadows for the launches to come (filled by the next ts_plain_ob_reset). */
+void ts_plain_ob_full(oblayout *lay);
 ts_status ts_plain_ob_read(runner *r, cl_mem ob, const oblayout *lay, int pass,
                            ts_plain_launch *L, ts_plain_result *res);
 /* The pass's write-write races (res->findings from `first`) whose every writer wrote the

@@ -41,6 +41,36 @@ static size_t least_at(uint32_t nlines)
   return (size_t)TS_NFIND * nlines * (1 + NPLACES * PLACE);
 }
 
+/* The kernels whose fast shadows met an access only the full ones judge (ts_plain_ob_redo),
+ * as a hash of the observed source, the entry and its options: their later launches in this
+ * process (a bench's repeats, the window's next replay) start with the full shadows. */
+static _Atomic uint64_t needs_full[64];
+
+static uint64_t launch_key(const runner *r, const ts_plain_pass *ps)
+{
+  const char *parts[3] = { r->d->text, ps->entry, ps->options };
+  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+  for (int i = 0; i < 3; i++)
+    for (const char *s = parts[i]; s && *s; s++)
+      h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+  return h | 1; /* (0: an empty slot) */
+}
+
+/* Whether a launch of the pass tries fast shadows (observe.cl's TS_F_FAST): where its build
+ * allows (runner.fast_ok), not once it needed the full ones, nor with TILESCOPE_OBSERVE_FULL
+ * set (to compare the two). */
+static int try_fast(const runner *r, const ts_plain_pass *ps, int pass)
+{
+  const char *full = getenv("TILESCOPE_OBSERVE_FULL");
+  if ((full && *full && strcmp(full, "0") != 0) || !r->fast_ok[r->prog_of[pass]])
+    return 0;
+  uint64_t key = launch_key(r, ps);
+  for (int i = 0; i < 64; i++)
+    if (atomic_load(&needs_full[i]) == key)
+      return 0;
+  return 1;
+}
+
 /* An order given as a file (--order FILE): the launch's work-groups, one a line, as X,Y,Z
  * (Y and Z 0 when left out) or as a linear id N with `#` comments: each of them once. */
 static ts_status order_list(runner *r, const char *path, const ts_plain_launch *L, int pass,
@@ -326,6 +356,14 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     put_recip(b + B_PDIV, b[B_PITCH]);
     put_recip(b + B_XDIV, b[B_PIXEL]);
   }
+  /* the shadows tried fast first, where there are any (ts_plain_ob_redo) */
+  lay->fast = 0;
+  for (int i = 0; i < ng; i++)
+    lay->fast |= lay->shadow[i] != 0;
+  lay->fast = lay->fast && try_fast(r, ps, pass);
+  for (int i = 0; lay->fast && i < ng; i++)
+    if (lay->shadow[i])
+      hdr[HEADER + i * BI + B_FLAGS] |= F_FAST;
   cl_int e;
   *out = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, w * 4, NULL, &e);
   if (e != CL_SUCCESS)
@@ -336,6 +374,29 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     *out = NULL;
   }
   return st;
+}
+
+void ts_plain_ob_full(oblayout *lay)
+{
+  lay->fast = 0;
+  for (int i = 0; i < MAXG; i++)
+    lay->hdr[HEADER + i * BI + B_FLAGS] &= ~(uint32_t)F_FAST;
+}
+
+ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_pass *ps,
+                           int *redo)
+{
+  uint32_t v = 0;
+  cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, H_REDO * 4, 4, &v, 0, NULL, NULL);
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "reading the observation back");
+  *redo = v != 0;
+  if (!*redo)
+    return TS_OK;
+  ts_plain_ob_full(lay);
+  static _Atomic unsigned next = 0;
+  atomic_store(&needs_full[atomic_fetch_add(&next, 1) % 64], launch_key(r, ps));
+  return TS_OK;
 }
 
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)

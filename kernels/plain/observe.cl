@@ -62,6 +62,8 @@
 #define TS_H_SPIN 38      /* polls before a group stops waiting for its turn */
 #define TS_H_LATE 39      /* groups that stopped waiting (the order was not kept) */
 #define TS_H_ABORT 40     /* set once a spin can never end: waits end, spins are let go */
+#define TS_H_REDO 41      /* set by a launch with TS_F_FAST shadows that met an access they
+                           * cannot judge: the launch is made again with the full shadows */
 #define TS_HEADER 48
 /* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
  * ticket, the id the device launched it as, the polls it waited for its turn, its work-items
@@ -103,6 +105,9 @@
 #define TS_F_NOINIT 16   /* given uninitialised (a .sim's noinit): an atomic reads garbage too */
 #define TS_F_RO 32       /* the launch made it read-only: a write is a finding, not performed */
 #define TS_F_WO 64       /* write-only: a read is a finding */
+#define TS_F_FAST 128    /* its shadows keep only the writing group (ts_gshadow): this launch is
+                          * tried so, and made again in full (TS_H_REDO) unless every access
+                          * of the buffer is a first plain write of its lane */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
@@ -197,9 +202,9 @@ typedef struct ts_group {
   uint omin[2][2], cmin[2][2], omax[2][2], cmax[2][2];
   /* the reads' rectangle of one image so far, for a read's test (ts_g): rows [xr0, xr1]
    * (bytes [xb, xb + xend) hold them), columns [xc0, xc1] in bytes; xm the pitch's
-   * reciprocal (ts_div); xend 0: none */
+   * reciprocal (ts_div), ximg its image; xend 0: none */
   ulong xb, xm, xend;
-  uint xpitch, xr0, xr1, xc0, xc1;
+  uint xpitch, xr0, xr1, xc0, xc1, ximg;
 } ts_group;
 
 /* The group's copies and waits, TS_NCALL slots of three words after the scratch (and the
@@ -296,10 +301,17 @@ typedef struct ts_ctx {
  * computes (0 for d = 1). Exact: with m d = 2^64 + e, 0 <= e < d, n m / 2^64 exceeds n / d by
  * n e / (d 2^64) < 1 / d, too little to reach the next whole quotient. A division per access
  * (the rectangles' columns, the declared tile's pixel) had cost as much as the rest of a read. */
+inline uint ts_mulhi(uint n, ulong m)
+{
+  /* the high word of n m from two 32-bit products: a device's mul_hi of two 64-bit values
+   * makes four (pocl's, on x86), n's high half being zero or not */
+  return (uint)(((ulong)n * (uint)(m >> 32) + (((ulong)n * (uint)m) >> 32)) >> 32);
+}
+
 inline uint ts_div(uint n, __global const uint *m, uint d)
 {
   ulong mm = (ulong)m[0] | (ulong)m[1] << 32;
-  return d == 1 ? n : (uint)mul_hi((ulong)n, mm);
+  return d == 1 ? n : ts_mulhi(n, mm);
 }
 
 /* No row window (ts_ctx's flo, fhi). */
@@ -699,6 +711,7 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
        * which takes the columns of the rows left, and those columns */
       int same = g->xend && g->xb == base;
       g->xb = base;
+      g->ximg = img;
       g->xm = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
       g->xpitch = pitch;
       g->xr0 = same ? min(g->xr0, row) : row;
@@ -944,6 +957,14 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   if (acc & TS_K_PROBE)
     return;
   uint me = c->group + 1;
+  if (flags & TS_F_FAST) {
+    /* A lane written once, and by nothing else, is all a race-free kernel's output needs:
+     * one exchange. A read, an atomic or a second write could be a race or an uninitialised
+     * read, which only the full shadows tell: the launch is made again with them. */
+    if ((acc != TS_K_WRITE || atomic_xchg(sh, me) != TS_NOBODY) && !c->ob[TS_H_REDO])
+      c->ob[TS_H_REDO] = 1;
+    return;
+  }
   uint mine = c->gmine;
   __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
   __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
@@ -1127,23 +1148,30 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
  * first build of a kernel take tens of seconds); a write, rarer in a kernel's text and each
  * one costing its shadows anyway, holds the whole (ts_gall): called, the row scan's one
  * write a pixel ran 1.5x slower. */
+#ifdef TS_GROUP_SERIAL
+/* A read inside the group's rectangle so far (ts_g), with no window open: where it is in the
+ * row the group's bounds keep (a new work-item's reads of the row its neighbours read), the
+ * window opens on that row, so that the work-item's next reads there cost two tests. */
+inline void ts_xwin(ts_ctx *c, __local ts_group *g, uint off)
+{
+  uint img = g->ximg;
+  if (off < g->rs[img][0] || off >= g->re[img][0] || g->rlo[img][0] > g->rhi[img][0])
+    return;
+  c->fmin = g->xb + g->rlo[img][0];
+  c->fmax = g->xb + g->rhi[img][0];
+  c->flo = g->xb + g->rs[img][0];
+  c->fhi = g->xb + g->re[img][0] - 1;
+  c->wbase = g->xb;
+  c->wimg = img;
+}
+#endif
+
 inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global uchar *p,
                                                            uint n, uint acc, uint line)
 {
   ulong a = (ulong)p;
   if (acc == TS_K_READ && a >= c->fmin && a + n - 1 <= c->fmax)
     return p;
-#ifdef TS_GROUP_SERIAL
-  if (acc == TS_K_READ && !c->logs) { /* inside the group's rectangle so far: one multiply */
-    __local ts_group *g = c->g;
-    ulong off = a - g->xb;
-    if (off < g->xend) {
-      uint row = (uint)mul_hi(off, g->xm), col = (uint)off - row * g->xpitch;
-      if (row >= g->xr0 && col >= g->xc0 && col + n - 1 <= g->xc1)
-        return p;
-    }
-  }
-#endif
   if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
     return p;
   if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
@@ -1152,6 +1180,20 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
     c->wdirty = 1;
     return p;
   }
+#ifdef TS_GROUP_SERIAL
+  if (acc == TS_K_READ && !c->logs) { /* inside the group's rectangle so far: a division */
+    __local ts_group *g = c->g;
+    ulong off = a - g->xb;
+    if (off < g->xend) {
+      uint row = ts_mulhi((uint)off, g->xm), col = (uint)off - row * g->xpitch;
+      if (row >= g->xr0 && col >= g->xc0 && col + n - 1 <= g->xc1) {
+        if (c->wimg == 2)
+          ts_xwin(c, g, (uint)off);
+        return p;
+      }
+    }
+  }
+#endif
   if (acc & TS_K_WRITE)
     return ts_gall(c, p, n, acc, line);
   return ts_gslow(c, p, n, acc, line);
