@@ -43,11 +43,21 @@ inline uchar box_scale(int sum)
 /* ---- Box 3x3 in 16-byte columns (boxstrip, boxband) ----
  * box_scale for 16 sums at once, exact without a float: for every sum of nine bytes
  * (0 .. 2295), (S * 58196) >> 19 is box_scale(S) (tests/test_variants.c checks them all).
- * In 32-bit lanes, which pocl keeps in one AVX-512 register: a multiply, a shift and a
- * narrowing store. */
+ * Written so, clang widens to 32-bit lanes: one AVX-512 multiply, but on AVX2 two vpmulld,
+ * two shifts, two masks and three packs and extracts per 16 bytes, half of boxband's column
+ * code. On x86 with AVX2 (pocl) it stays in the 16-bit lanes instead: vpmulhuw's high half of
+ * the 16 x 16-bit product is (S * 58196) >> 16, 3 more bits off give the same floor, and the
+ * result (at most 254) packs to bytes as it is. Through the builtins because clang folds the
+ * two shifts of the plain C back into one 32-bit shift of 19. */
 inline uchar16 box_scale16(ushort16 s)
 {
+#if defined(__AVX2__)
+  ushort16 hi = as_ushort16(__builtin_ia32_pmulhuw256(as_short16(s), (short16)(short)58196));
+  short16 q = as_short16(hi >> (ushort)3);
+  return as_uchar16(__builtin_ia32_packuswb128(q.lo, q.hi));
+#else
   return convert_uchar16((convert_uint16(s) * 58196u) >> 19);
+#endif
 }
 
 /* How box_hsum16 meets the row's ends for the 16 bytes at x of a row of rowbytes bytes:
