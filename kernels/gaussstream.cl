@@ -23,6 +23,8 @@
  *    fills half of an AVX-512 register, so clang's own 32-lane vectors are used there: pocl's
  *    AVX-512 build then runs the taps in 512-bit registers, and without AVX-512 it splits
  *    each in two, with half the loop's overhead of 16 lanes; elsewhere 16 lanes;
+ *  - on x86 with AVX2, grey rows' horizontal pass in exact 32-bit sums instead, two taps an
+ *    instruction (gt_hsum_pm), where the two 16-bit accumulators cost twice as much;
  *  - unaligned 16-byte loads and stores (TS_LD8x16, TS_ST8x16), two a vector for 32 lanes;
  *    the last vector of a chunk overlaps the one before it instead of running past the row.
  * Rows shorter than GT_N bytes take a byte-by-byte path. The weights' symmetry holds by
@@ -101,22 +103,66 @@ GT_INLINE gt_v gt_hsum(const ushort *p, const ushort *q, const int C, const int 
   return (A + (B >> (ushort)8) + (ushort)128) >> (ushort)8;
 }
 
+/* Grey rows on x86 with AVX2 (pocl): the horizontal pass in 32-bit sums, so that one
+ * accumulator does what L and A do above. vpmaddwd multiplies adjacent 16-bit lanes pairwise
+ * and adds each pair into a 32-bit lane, so with C = 1 a tap pair (i, i + 1) of even outputs
+ * is one instruction, the odd outputs the same loads one lane on; 2r + 1 taps take r + 1
+ * pairs, the last one's second weight 0. Its lanes are signed, so v is kept as v - 32768
+ * (v ^ 0x8000; v <= 65280): then S = S' + 2^23 (the weights sum to 256), and
+ * (S + 32768) >> 16 = (S' + 2^23 + 2^15) >> 16. An even and an odd output's 32-bit lanes
+ * make the two bytes of one 16-bit lane, which a vpackusdw of two such vectors and a vpermq
+ * put in row order. About half the instructions of gt_hsum's two accumulators on AVX2, and
+ * no vh. */
+#if defined(__AVX2__) && GT_N == 32
+#define GT_PM 1
+typedef short16 gt_s_u __attribute__((aligned(2)));
+#define GT_LDS(b, o) (*(const gt_s_u *)((b) + (o)))
+#define GT_PTAP(k)                                                                        \
+  if (R >= k) {                                                                           \
+    E0 += __builtin_ia32_pmaddwd256(GT_LDS(p, 2 * k - R), wp[k]);                         \
+    O0 += __builtin_ia32_pmaddwd256(GT_LDS(p, 2 * k - R + 1), wp[k]);                     \
+    E1 += __builtin_ia32_pmaddwd256(GT_LDS(p, 2 * k - R + 16), wp[k]);                    \
+    O1 += __builtin_ia32_pmaddwd256(GT_LDS(p, 2 * k - R + 17), wp[k]);                    \
+  }
+/* GT_N (32) output bytes from p, v - 32768 of the first output's column; wp[k] the weights
+ * of taps 2k - R and 2k - R + 1, alternating. */
+GT_INLINE uchar16 gt_hsum_pm(const short *p, const int R, const short16 *wp, uchar16 *hi)
+{
+  int8 K = (int8)((1 << 23) + (1 << 15)), E0 = K, O0 = K, E1 = K, O1 = K;
+  GT_PTAP(0) GT_PTAP(1) GT_PTAP(2) GT_PTAP(3) GT_PTAP(4) GT_PTAP(5) GT_PTAP(6) GT_PTAP(7)
+  /* every sum lies in 0 .. 2^24 - 1: even output's byte low, odd output's above it */
+  int8 t0 = as_int8((as_uint8(E0) >> 16) | ((as_uint8(O0) >> 8) & 0xff00u));
+  int8 t1 = as_int8((as_uint8(E1) >> 16) | ((as_uint8(O1) >> 8) & 0xff00u));
+  long4 q = as_long4(__builtin_ia32_packusdw256(t0, t1)).s0213;
+  *hi = as_uchar16(q.hi);
+  return as_uchar16(q.lo);
+}
+#else
+#define GT_PM 0
+#endif
+
 /* Chunk [c0, c1) of output row y (rows of at least GT_N bytes). v[b] and vh[b] hold the
  * vertical sum of column c0 - GT_HALO + b and its high byte. */
 GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *dst,
-                        int rowbytes, int H, const int C, const int R, const ushort *w, int y,
-                        int c0, int c1, ushort *v, ushort *vh)
+                        int rowbytes, int H, const int C, const int R, const ushort *w,
+                        const void *wp, int y, int c0, int c1, ushort *v, ushort *vh)
 {
-  int rows[2 * GT_RMAX + 1], base = c0 - GT_HALO;
+  const int PM = GT_PM && C == 1; /* gt_hsum_pm: v - 32768 in v, no vh, a column more */
+  int rows[2 * GT_RMAX + 1], base = c0 - GT_HALO, xr = R * C + PM;
   for (int j = 0; j <= 2 * R; j++)
     rows[j] = clamp(y - R + j, 0, H - 1);
-  /* Vertical sums over the chunk and r * C columns either side, those inside the row. */
-  int a0 = max(c0 - R * C, 0), a1 = min(c1 + R * C, rowbytes);
+  /* Vertical sums over the chunk, r * C columns left of it and xr right, those inside the
+   * row. */
+  int a0 = max(c0 - R * C, 0), a1 = min(c1 + xr, rowbytes);
   for (int x = a0;; x += GT_N) {
     x = min(x, a1 - GT_N); /* the last vector ends at a1, over the one before it */
     gt_v s = gt_vsum(TS_OBS_ARG src, rowbytes, x, rows, R, w);
-    *(gt_v_u *)(v + (x - base)) = s;
-    *(gt_v_u *)(vh + (x - base)) = s >> (ushort)8;
+    if (PM) {
+      *(gt_v_u *)(v + (x - base)) = s ^ (ushort)0x8000;
+    } else {
+      *(gt_v_u *)(v + (x - base)) = s;
+      *(gt_v_u *)(vh + (x - base)) = s >> (ushort)8;
+    }
     if (x == a1 - GT_N)
       break;
   }
@@ -126,14 +172,29 @@ GT_INLINE void gt_chunk(TS_OBS_PARAM __global const uchar *src, __global uchar *
     for (int col = -R * C; col < 0; col++) {
       int from = (col % C + C) % C;
       v[col - base] = v[from - base];
-      vh[col - base] = vh[from - base];
+      if (!PM)
+        vh[col - base] = vh[from - base];
     }
   if (c1 == rowbytes)
-    for (int col = rowbytes; col < rowbytes + R * C; col++) {
+    for (int col = rowbytes; col < rowbytes + xr; col++) {
       int from = rowbytes - C + (col - rowbytes) % C;
       v[col - base] = v[from - base];
-      vh[col - base] = vh[from - base];
+      if (!PM)
+        vh[col - base] = vh[from - base];
     }
+#if GT_PM
+  if (PM) {
+    for (int x = c0;; x += GT_N) {
+      x = min(x, c1 - GT_N);
+      uchar16 hi, lo = gt_hsum_pm((const short *)v + (x - base), R, (const short16 *)wp, &hi);
+      TS_ST8x16(dst, rowbytes, x, y, lo);
+      TS_ST8x16(dst, rowbytes, x + 16, y, hi);
+      if (x == c1 - GT_N)
+        break;
+    }
+    return;
+  }
+#endif
   for (int x = c0;; x += GT_N) {
     x = min(x, c1 - GT_N);
     gt_st(TS_OBS_ARG dst, rowbytes, x, y, gt_hsum(v + (x - base), vh + (x - base), C, R, w));
@@ -167,6 +228,16 @@ GT_INLINE void gt_rows(TS_OBS_PARAM __global const uchar *src, __global uchar *d
   for (int i = 0; i <= GT_RMAX; i++)
     w[i] = i <= R ? (ushort)weights[i] : (ushort)0;
   ushort v[GT_BUF], vh[GT_BUF];
+#if GT_PM
+  short16 wp[GT_RMAX + 1]; /* gt_hsum_pm's weights: taps 2k - R and 2k - R + 1, alternating */
+  for (int k = 0; k <= GT_RMAX; k++) {
+    int a = abs(2 * k - R), b = abs(2 * k - R + 1);
+    short wa = a <= R ? (short)w[R - a] : 0, wb = b <= R ? (short)w[R - b] : 0;
+    wp[k] = (short16)(wa, wb, wa, wb, wa, wb, wa, wb, wa, wb, wa, wb, wa, wb, wa, wb);
+  }
+#else
+  int wp[1];
+#endif
   int rowbytes = W * C, y0 = t.y * GT_H, y1 = min(y0 + GT_H, H);
   /* Chunk by chunk, each down the work-item's rows: the input rows' chunks stay in L1 while
    * the rows use them. The last chunk takes the rest when under GT_CW + GT_N bytes, so that
@@ -174,7 +245,7 @@ GT_INLINE void gt_rows(TS_OBS_PARAM __global const uchar *src, __global uchar *d
   for (int c0 = 0; c0 < rowbytes;) {
     int c1 = rowbytes - c0 < GT_CW + GT_N ? rowbytes : c0 + GT_CW;
     for (int y = y0; y < y1; y++)
-      gt_chunk(TS_OBS_ARG src, dst, rowbytes, H, C, R, w, y, c0, c1, v, vh);
+      gt_chunk(TS_OBS_ARG src, dst, rowbytes, H, C, R, w, wp, y, c0, c1, v, vh);
     c0 = c1;
   }
 }
