@@ -205,6 +205,15 @@ typedef struct ts_group {
    * reciprocal (ts_div), ximg its image; xend 0: none */
   ulong xb, xm, xend;
   uint xpitch, xr0, xr1, xc0, xc1, ximg;
+#ifdef TS_GROUP_SERIAL
+  /* a window for writes (ts_gwin), the group's as its bounds are: of a buffer whose work is
+   * only fast shadows (TS_F_FAST) and perhaps the rectangles, [wlo, whi] the row of its last
+   * write (an image buffer's: wimg and wrow the image and its first row's address) or all of
+   * it (wimg 2), wb the buffer, ws its shadows, wsh its lane's log2; whi 0: none */
+  ulong wlo, whi, wb, wrow;
+  __global uint *ws;
+  uint wsh, wimg;
+#endif
 } ts_group;
 
 /* The group's copies and waits, TS_NCALL slots of three words after the scratch (and the
@@ -358,6 +367,10 @@ inline void ts_gnew(TS_GS ts_group *g)
   g->gk[0] = g->gk[1] = 0;
   g->used = 0;
   g->xend = 0;
+#ifdef TS_GROUP_SERIAL
+  g->wlo = ~(ulong)0;
+  g->whi = 0;
+#endif
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
       ts_norow(g, i, j);
@@ -701,6 +714,10 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
   } else {
     if (k == 0 && img == c->wimg) /* the window's row is left (ts_g folded it) */
       ts_nowin(c);
+#ifdef TS_GROUP_SERIAL
+    if (k == 1) /* and a write's (ts_gwin) */
+      g->wlo = ~(ulong)0, g->whi = 0;
+#endif
     ts_fold(g, img, k);
     g->used |= 1u << (img * 2 + k);
     uint pitch = bi[TS_B_PITCH];
@@ -1142,6 +1159,9 @@ __attribute__((noinline)) __global uchar *ts_spin(ts_ctx *c, __global uchar *p, 
 
 TS_SLOW __global uchar *ts_gslow(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line);
 TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line);
+#ifdef TS_GROUP_SERIAL
+inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n);
+#endif
 
 /* An access of n bytes at p of __global memory: the pointer to use. A read holds only the
  * windows' tests and calls the rest, one function (a copy of it at each access made pocl's
@@ -1194,10 +1214,38 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
     }
   }
 #endif
+#ifdef TS_GROUP_SERIAL
+  if (acc == TS_K_WRITE && a >= c->g->wlo && a + n - 1 <= c->g->whi && !(a & (n - 1)) &&
+      !(n & (n - 1)) && n <= 16 && !c->logs)
+    return ts_gwin(c, p, n);
+#endif
   if (acc & TS_K_WRITE)
     return ts_gall(c, p, n, acc, line);
   return ts_gslow(c, p, n, acc, line);
 }
+
+#ifdef TS_GROUP_SERIAL
+/* A plain write in the group's write window (ts_group's wlo, whi): all ts_gat would do, the
+ * row's bounds widened and each lane's fast shadow exchanged (ts_gshadow), without looking
+ * the buffer up. */
+inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
+{
+  __local ts_group *g = c->g;
+  ulong a = (ulong)p;
+  uint o = (uint)(a - g->wrow), img = g->wimg;
+  if (img < 2) {
+    g->rlo[img][1] = min(g->rlo[img][1], o);
+    g->rhi[img][1] = max(g->rhi[img][1], o + n - 1);
+  }
+  uint me = c->group + 1, first = (uint)(a - g->wb) >> g->wsh;
+  uint last = (uint)(a + n - 1 - g->wb) >> g->wsh;
+  for (uint i = first; i <= last; i++)
+    if (atomic_xchg(g->ws + (size_t)i * 4, me) != TS_NOBODY && !c->ob[TS_H_REDO])
+      c->ob[TS_H_REDO] = 1;
+  c->spin_a = 0;
+  return p;
+}
+#endif
 
 /* The rest of a read's checks, called; the same as a write's. */
 TS_SLOW __global uchar *ts_gslow(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line)
@@ -1297,6 +1345,26 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     c->glo = b;
     c->ghi = b + g->gsz[k] - 1;
   }
+#ifdef TS_GROUP_SERIAL
+  if (p && acc == TS_K_WRITE && !c->logs && (wk & ~TS_W_RECT) == TS_W_SHADOW &&
+      (bi[TS_B_FLAGS] & TS_F_FAST)) {
+    uint img = bi[TS_B_RECT], o = off - bi[TS_B_OFFSET];
+    if (!(wk & TS_W_RECT)) { /* no bounds: the whole buffer */
+      g->wlo = b;
+      g->whi = b + g->gsz[k] - 1;
+      g->wimg = 2;
+    } else if (img <= 1 && off >= bi[TS_B_OFFSET] && o >= g->rs[img][1] &&
+               o < g->re[img][1]) { /* its row, where ts_rect left it */
+      g->wrow = b + bi[TS_B_OFFSET];
+      g->wlo = g->wrow + g->rs[img][1];
+      g->whi = g->wrow + g->re[img][1] - 1;
+      g->wimg = img;
+    }
+    g->wb = b;
+    g->ws = ob + bi[TS_B_SHADOW];
+    g->wsh = bi[TS_B_LANE];
+  }
+#endif
   return p;
 }
 
