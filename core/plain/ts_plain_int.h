@@ -114,6 +114,7 @@ typedef struct oblayout {
   uint32_t find, log, rect, gfind, rec, uni, scratch, sink, ww, olist, ngroups;
   const uint32_t *olist_src;     /* an order given as a list: its groups (ngroups) */
   uint32_t shadow[MAXG];
+  size_t lanes[MAXG];            /* their lanes (a shadow's four words, or fast one, a lane) */
   uint32_t mask[MAXG];           /* word offsets of the buffers' masks (B_MASK), or 0 */
   const uint8_t *mask_src[MAXG]; /* what they hold (rbuf.wmask), for each reset */
   size_t mask_lanes[MAXG];

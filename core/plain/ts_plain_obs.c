@@ -240,6 +240,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
                   : gb[i]->role == TS_ARG_OUTPUT || gb[i]->shown ? 1
                                                                  : -1;
     lay->shadow[i] = lay->mask[i] = 0;
+    lay->lanes[i] = 0;
     lay->mask_src[i] = NULL;
     lay->mask_lanes[i] = 0;
   }
@@ -266,7 +267,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
         return ts_fail(r->err, TS_ERR_TOO_LARGE, "%s: the observation needs over 16 GB",
                        r->d->path);
       lay->shadow[gi] = (uint32_t)w;
-      w += (gb[gi]->bytes >> lane_shift(gb[gi]->lane_bytes)) * 4; /* ts_gshadow */
+      lay->lanes[gi] = gb[gi]->bytes >> lane_shift(gb[gi]->lane_bytes);
+      w += lay->lanes[gi] * 4; /* ts_gshadow */
     }
     gi++;
   }
@@ -401,8 +403,17 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
 
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
 {
+  /* zeros: all of it, or with fast shadows all before the shadows and of each a word a lane */
   uint32_t zero = 0;
-  cl_int e = clEnqueueFillBuffer(r->q, ob, &zero, 4, 0, lay->words * 4, 0, NULL, NULL);
+  size_t upto = lay->words;
+  for (int i = 0; lay->fast && i < MAXG; i++)
+    if (lay->shadow[i] && lay->shadow[i] < upto)
+      upto = lay->shadow[i];
+  cl_int e = clEnqueueFillBuffer(r->q, ob, &zero, 4, 0, upto * 4, 0, NULL, NULL);
+  for (int i = 0; lay->fast && i < MAXG && e == CL_SUCCESS; i++)
+    if (lay->shadow[i] && lay->lanes[i])
+      e = clEnqueueFillBuffer(r->q, ob, &zero, 4, (size_t)lay->shadow[i] * 4, lay->lanes[i] * 4,
+                              0, NULL, NULL);
   uint32_t empty[4] = { UINT32_MAX, UINT32_MAX, 0, 0 }; /* bytes: see rect_of */
   if (e == CL_SUCCESS)
     e = clEnqueueFillBuffer(r->q, ob, empty, sizeof empty, (size_t)lay->rect * 4,
@@ -614,10 +625,13 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
       free(sh);
       return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
     }
+    /* (after a launch with fast shadows, a word a lane: its writing group) */
+    size_t words = lay->fast ? 1 : 4;
     for (size_t at = 0; at < lanes; at += CHUNK) {
       size_t n = lanes - at < CHUNK ? lanes - at : CHUNK;
-      cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, ((size_t)lay->shadow[i] + at * 4) * 4,
-                                     n * 16, sh, 0, NULL, NULL);
+      cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE,
+                                     ((size_t)lay->shadow[i] + at * words) * 4, n * words * 4,
+                                     sh, 0, NULL, NULL);
       if (e != CL_SUCCESS) {
         free(sh);
         return clfail(r, e, "reading the shadows back");
@@ -625,7 +639,7 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
       /* written: a writing group (word 0), or the line of an atomic update (word 3's low
        * half, where nothing wrote plainly; observe.cl's ts_gshadow) */
       for (size_t j = 0; j < n; j++)
-        if (sh[j * 4] || (sh[j * 4 + 3] & 0xffffu))
+        if (sh[j * words] || (words == 4 && (sh[j * 4 + 3] & 0xffffu)))
           b->wmask[at + j] = 1;
     }
   }

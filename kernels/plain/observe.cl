@@ -105,9 +105,9 @@
 #define TS_F_NOINIT 16   /* given uninitialised (a .sim's noinit): an atomic reads garbage too */
 #define TS_F_RO 32       /* the launch made it read-only: a write is a finding, not performed */
 #define TS_F_WO 64       /* write-only: a read is a finding */
-#define TS_F_FAST 128    /* its shadows keep only the writing group (ts_gshadow): this launch is
-                          * tried so, and made again in full (TS_H_REDO) unless every access
-                          * of the buffer is a first plain write of its lane */
+#define TS_F_FAST 128    /* its shadows keep only the writing group, a word a lane (ts_gfast):
+                          * this launch is tried so, and made again in full (TS_H_REDO) unless
+                          * every access of the buffer is a first plain write of its lane */
 
 /* Kinds of access, and of finding. */
 #define TS_K_READ 1
@@ -958,6 +958,17 @@ inline uint ts_other_item(uint o)
   return (o & 2047) == 2047 ? ~0u : (o & 2047) - 1;
 }
 
+/* A lane's fast shadow (TS_F_FAST: one word a lane, where the full shadows have four, for a
+ * quarter of their memory): the writing group. A lane written once, and by nothing else, is
+ * all a race-free kernel's output needs: one exchange. A read, an atomic or a second write
+ * could be a race or an uninitialised read, which only the full shadows tell: the launch is
+ * made again with them (TS_H_REDO). */
+inline void ts_gfast(ts_ctx *c, __global uint *w, uint acc)
+{
+  if ((acc != TS_K_WRITE || atomic_xchg(w, c->group + 1) != TS_NOBODY) && !c->ob[TS_H_REDO])
+    c->ob[TS_H_REDO] = 1;
+}
+
 /* One lane of a global buffer's shadows, four words (16 bytes: a lane never straddles a cache
  * line, and a lane's first access is the miss that costs an observed write most): the writing
  * group, the writing work-item with its global barrier interval, the reading group(s), and the
@@ -974,14 +985,6 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
   if (acc & TS_K_PROBE)
     return;
   uint me = c->group + 1;
-  if (flags & TS_F_FAST) {
-    /* A lane written once, and by nothing else, is all a race-free kernel's output needs:
-     * one exchange. A read, an atomic or a second write could be a race or an uninitialised
-     * read, which only the full shadows tell: the launch is made again with them. */
-    if ((acc != TS_K_WRITE || atomic_xchg(sh, me) != TS_NOBODY) && !c->ob[TS_H_REDO])
-      c->ob[TS_H_REDO] = 1;
-    return;
-  }
   uint mine = c->gmine;
   __global uint *w = sh, *wi = sh + 1, *rd = sh + 2;
   __global ushort *wl = (__global ushort *)(sh + 3), *rl = wl + 1;
@@ -1240,7 +1243,7 @@ inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
   uint me = c->group + 1, first = (uint)(a - g->wb) >> g->wsh;
   uint last = (uint)(a + n - 1 - g->wb) >> g->wsh;
   for (uint i = first; i <= last; i++)
-    if (atomic_xchg(g->ws + (size_t)i * 4, me) != TS_NOBODY && !c->ob[TS_H_REDO])
+    if (atomic_xchg(g->ws + i, me) != TS_NOBODY && !c->ob[TS_H_REDO])
       c->ob[TS_H_REDO] = 1;
   c->spin_a = 0;
   return p;
@@ -1335,7 +1338,9 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     uint flags = bi[TS_B_FLAGS], shift = bi[TS_B_LANE];
     __global const uchar *m = wk & TS_W_MASK ? (__global const uchar *)(ob + bi[TS_B_MASK]) : 0;
     for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++) {
-      if (sh)
+      if (sh && (flags & TS_F_FAST))
+        ts_gfast(c, ob + sh + i, acc);
+      else if (sh)
         ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line, m ? m + i : 0);
       else if (acc == TS_K_READ && !m[i]) /* a const pointer: what earlier passes wrote */
         ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, i << shift, 0, 0, 0);
