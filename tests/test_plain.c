@@ -2,8 +2,9 @@
  * plain and observed, and observation changes no output bit; each broken copy is caught
  * with its exact line; every spelling of an access (derived pointers, vload4 / vstore4,
  * atomics) is observed at its line, an access outside a buffer is not performed; barrier
- * intervals follow the address space a barrier fences; launch descriptions' errors name the
- * file, line and field. */
+ * intervals follow the address space a barrier fences; a launch with fast shadows that needs
+ * the full ones is made again on the buffers as they were; launch descriptions' errors name
+ * the file, line and field. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <stdio.h>
@@ -956,6 +957,72 @@ static void temporary_across_passes(void)
   }
 }
 
+/* An observed launch is first made with fast shadows and made again with the full ones where
+ * a buffer it writes is read or written twice: the buffers are put back first (a pass that adds
+ * one to its own temporary adds it once), and the findings are the full shadows' (the same as
+ * with TILESCOPE_OBSERVE_FULL set, which starts with them). */
+static void fast_shadows_made_again(void)
+{
+  const char *path = write_kernel(
+      "again.cl",
+      "// tilescope: buffer tmp type=uint shape=W,H role=temp\n"
+      "// tilescope: plain entry=fill global=W,H\n"
+      "// tilescope: plain entry=bump global=W,H\n"
+      "// tilescope: plain entry=clash global=W,H local=W,H\n"
+      "__kernel void fill(__global const uchar *in, __global uint *tmp, int W)\n"
+      "{\n"                                                                     /* 5 */
+      "  int i = get_global_id(1) * W + get_global_id(0);\n"
+      "  tmp[i] = in[i];\n"
+      "}\n"
+      "__kernel void bump(__global uint *tmp, int W)\n"
+      "{\n"                                                                     /* 10 */
+      "  int i = get_global_id(1) * W + get_global_id(0);\n"
+      "  tmp[i] = tmp[i] + 1;\n"
+      "}\n"
+      "__kernel void clash(__global const uint *tmp, __global uchar *out, int W)\n"
+      "{\n"                                                                     /* 15 */
+      "  int i = get_global_id(1) * W + get_global_id(0);\n"
+      "  out[i] = (uchar)tmp[i];\n"
+      "  out[(i + 1) % (W * get_global_size(1))] = (uchar)tmp[i];\n"          /* 18 */
+      "}\n");
+  ts_image *img = random_image(8, 4, 1);
+  for (size_t i = 0; img && i < 8 * 4; i++)
+    img->data[i] = (uint8_t)(img->data[i] % 200);
+  char found[2][2048];
+  for (int full = 0; full < 2; full++) {
+    if (full)
+      setenv("TILESCOPE_OBSERVE_FULL", "1", 1);
+    ts_plain_desc *d = load(path, NULL, 0);
+    ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+    unsetenv("TILESCOPE_OBSERVE_FULL");
+    size_t wrong = 0;
+    for (size_t i = 0; o && o->out && i < 8 * 4; i++) {
+      /* each element of out holds its own value + 1, or its left neighbour's: both clash */
+      uint8_t v = o->out->data[i], own = (uint8_t)(img->data[i] + 1);
+      uint8_t left = (uint8_t)(img->data[(i + 31) % 32] + 1);
+      wrong += v != own && v != left;
+    }
+    CHECK(o && wrong == 0, "again.cl (%s): %zu elements are not their value + 1 (added twice?)",
+          full ? "full shadows" : "fast first", wrong);
+    /* the next work-item's line 17 after its neighbour's line 18, and the first's line 17
+     * before the last's line 18 */
+    CHECK(o && o->nfindings == 2 && o->findings[0].kind == TS_FIND_RACE_GLOBAL &&
+              o->findings[1].kind == TS_FIND_RACE_GLOBAL,
+          "again.cl (%s): %zu findings, not two races in the work-group",
+          full ? "full shadows" : "fast first", o ? o->nfindings : 0);
+    found[full][0] = 0;
+    for (size_t k = 0; o && k < o->nfindings && k < 2; k++) {
+      size_t at = strlen(found[full]);
+      ts_plain_finding_line(d, o, &o->findings[k], found[full] + at, sizeof found[full] - at);
+    }
+    ts_plain_result_free(o);
+    ts_plain_desc_free(d);
+  }
+  CHECK(strcmp(found[0], found[1]) == 0, "again.cl: fast first found '%s', full '%s'", found[0],
+        found[1]);
+  ts_image_destroy(img);
+}
+
 /* A private pointer to __local memory (`__local uchar *p;`, as OpenCV's integral_sum.cl
  * declares one) is a pointer, not a __local array: it builds observed, and its accesses are
  * the array's. */
@@ -1095,6 +1162,7 @@ int main(void)
   exits_that_skip_no_barrier();
   local_pointer_variable();
   temporary_across_passes();
+  fast_shadows_made_again();
   macro_spellings();
   rewrite_reaches_everything();
   branches_inside_checked_loops();
