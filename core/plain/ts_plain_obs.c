@@ -48,10 +48,12 @@ static _Atomic uint64_t needs_full[64];
 
 static uint64_t launch_key(const runner *r, const ts_plain_pass *ps)
 {
-  const char *parts[3] = { r->d->text, ps->entry, ps->options };
   uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-  for (int i = 0; i < 3; i++)
-    for (const char *s = parts[i]; s && *s; s++)
+  for (size_t i = 0; r->d->text && i < r->d->len; i++) /* (the file: not NUL-ended) */
+    h = (h ^ (uint8_t)r->d->text[i]) * 0x100000001b3u;
+  const char *parts[2] = { ps->entry, ps->options };
+  for (int i = 0; i < 2; i++)
+    for (const char *s = parts[i]; *s; s++)
       h = (h ^ (uint8_t)*s) * 0x100000001b3u;
   return h | 1; /* (0: an empty slot) */
 }
