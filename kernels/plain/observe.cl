@@ -1329,6 +1329,11 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     if (bad_w) /* a read-only buffer may sit in memory a write cannot reach: not made */
       return (__global uchar *)(ob + ob[TS_H_SINK]);
   }
+#ifdef TS_GROUP_SERIAL
+  /* a write in the row the group wrote last (ts_gwin's window opens at the second) */
+  uint wimg = bi[TS_B_RECT], wo = off - bi[TS_B_OFFSET];
+  int wrow = wimg <= 1 && off >= bi[TS_B_OFFSET] && wo >= g->rs[wimg][1] && wo < g->re[wimg][1];
+#endif
   if (wk & TS_W_RECT)
     ts_rect(c, bi, acc, off, n, p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
   if (wk & TS_W_DECL)
@@ -1352,18 +1357,16 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
   }
 #ifdef TS_GROUP_SERIAL
   if (p && acc == TS_K_WRITE && !c->logs && (wk & ~TS_W_RECT) == TS_W_SHADOW &&
-      (bi[TS_B_FLAGS] & TS_F_FAST)) {
-    uint img = bi[TS_B_RECT], o = off - bi[TS_B_OFFSET];
+      (bi[TS_B_FLAGS] & TS_F_FAST) && (!(wk & TS_W_RECT) || wrow)) {
     if (!(wk & TS_W_RECT)) { /* no bounds: the whole buffer */
       g->wlo = b;
       g->whi = b + g->gsz[k] - 1;
       g->wimg = 2;
-    } else if (img <= 1 && off >= bi[TS_B_OFFSET] && o >= g->rs[img][1] &&
-               o < g->re[img][1]) { /* its row, where ts_rect left it */
+    } else { /* its row, where ts_rect left it (a column's walk: never) */
       g->wrow = b + bi[TS_B_OFFSET];
-      g->wlo = g->wrow + g->rs[img][1];
-      g->whi = g->wrow + g->re[img][1] - 1;
-      g->wimg = img;
+      g->wlo = g->wrow + g->rs[wimg][1];
+      g->whi = g->wrow + g->re[wimg][1] - 1;
+      g->wimg = wimg;
     }
     g->wb = b;
     g->ws = ob + bi[TS_B_SHADOW];
