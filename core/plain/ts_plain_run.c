@@ -584,9 +584,8 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     if (rep > -o->warmup && ob && (st = ts_plain_ob_reset(r, ob, &lay)) != TS_OK)
       break;
     double ms = 0;
-    int fast = lay.fast;
     st = launch(r, ps, kn, L, &ms);
-    if (st == TS_OK && fast)
+    if (st == TS_OK && lay.fast)
       st = launch_again(r, ps, kn, L, ob, &lay, gb, ng, saved, &ms);
     if (st == TS_OK) {
       if (rep >= 0)

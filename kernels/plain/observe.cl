@@ -1216,8 +1216,6 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
       }
     }
   }
-#endif
-#ifdef TS_GROUP_SERIAL
   if (acc == TS_K_WRITE && a >= c->g->wlo && a + n - 1 <= c->g->whi && !(a & (n - 1)) &&
       !(n & (n - 1)) && n <= 16 && !c->logs)
     return ts_gwin(c, p, n);
@@ -1229,8 +1227,8 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
 
 #ifdef TS_GROUP_SERIAL
 /* A plain write in the group's write window (ts_group's wlo, whi): all ts_gat would do, the
- * row's bounds widened and each lane's fast shadow exchanged (ts_gshadow), without looking
- * the buffer up. */
+ * row's bounds widened and each lane's fast shadow exchanged (ts_gfast), without looking the
+ * buffer up. */
 inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
 {
   __local ts_group *g = c->g;
@@ -1240,11 +1238,9 @@ inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
     g->rlo[img][1] = min(g->rlo[img][1], o);
     g->rhi[img][1] = max(g->rhi[img][1], o + n - 1);
   }
-  uint me = c->group + 1, first = (uint)(a - g->wb) >> g->wsh;
-  uint last = (uint)(a + n - 1 - g->wb) >> g->wsh;
+  uint first = (uint)(a - g->wb) >> g->wsh, last = (uint)(a + n - 1 - g->wb) >> g->wsh;
   for (uint i = first; i <= last; i++)
-    if (atomic_xchg(g->ws + i, me) != TS_NOBODY && !c->ob[TS_H_REDO])
-      c->ob[TS_H_REDO] = 1;
+    ts_gfast(c, g->ws + i, TS_K_WRITE);
   c->spin_a = 0;
   return p;
 }
@@ -1330,9 +1326,11 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
       return (__global uchar *)(ob + ob[TS_H_SINK]);
   }
 #ifdef TS_GROUP_SERIAL
-  /* a write in the row the group wrote last (ts_gwin's window opens at the second) */
+  /* a fast-shadowed write in the row the group wrote last (ts_gwin's window opens at the
+   * second), told before ts_rect moves the row */
   uint wimg = bi[TS_B_RECT], wo = off - bi[TS_B_OFFSET];
-  int wrow = wimg <= 1 && off >= bi[TS_B_OFFSET] && wo >= g->rs[wimg][1] && wo < g->re[wimg][1];
+  int wrow = acc == TS_K_WRITE && (bi[TS_B_FLAGS] & TS_F_FAST) && wimg <= 1 &&
+             off >= bi[TS_B_OFFSET] && wo >= g->rs[wimg][1] && wo < g->re[wimg][1];
 #endif
   if (wk & TS_W_RECT)
     ts_rect(c, bi, acc, off, n, p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
