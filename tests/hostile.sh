@@ -8,10 +8,7 @@
 # plurals, image names). Checks that need OpenCL or GL say so when there is none.
 # usage: hostile.sh TILESCOPE MKCHART SOURCE_DIR
 set -u
-# python3 itself, not a version manager's shim in front of it (pyenv's costs most of a second a
-# call, and the checks below call it often); exported, for the checks run through bash -c too.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[[ -n $py ]] && eval "python3() { $(printf %q "$py") \"\$@\"; }" && export -f python3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # python3 itself (lib.sh)
 ts=$(realpath "$1") mkchart=$2 src=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

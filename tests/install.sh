@@ -13,10 +13,7 @@
 # no man, python3-jsonschema, cpack or dpkg-deb); in CI (CI=true) that is a failure.
 # usage: install.sh BUILD_DIR SOURCE_DIR CMAKE CPACK VIEWER(ON|OFF)
 set -u
-# python3 itself, not a version manager's shim in front of it (pyenv's costs most of a second a
-# call, and the checks below call it often); exported, for the checks run through bash -c too.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[[ -n $py ]] && eval "python3() { $(printf %q "$py") \"\$@\"; }" && export -f python3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # python3 itself (lib.sh)
 [[ $# -eq 5 ]] || { echo "usage: install.sh BUILD_DIR SOURCE_DIR CMAKE CPACK VIEWER" >&2; exit 2; }
 build=$(realpath "$1") src=$(realpath "$2") cmake=$3 cpack=$4 viewer=$5
 schema=$src/tests/sarif/sarif-schema-2.1.0.json

@@ -8,10 +8,7 @@
 # (stdout stays JSON under --json), and #include of a header beside the kernel file.
 # usage: launch.sh TILESCOPE SOURCE_DIR
 set -u
-# python3 itself, not a version manager's shim in front of it (pyenv's costs most of a second a
-# call, and the checks below call it often); exported, for the checks run through bash -c too.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[[ -n $py ]] && eval "python3() { $(printf %q "$py") \"\$@\"; }" && export -f python3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # python3 itself (lib.sh)
 ts=$(realpath "$1") src=$(realpath "$2")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,26 +7,9 @@
 # do not show a plain kernel say so.
 # usage: plain_view.sh TILESCOPE SOURCE_DIR
 set -u
-# python3 itself, not a version manager's shim in front of it (pyenv's costs most of a second a
-# call, and the checks below call it often); exported, for the checks run through bash -c too.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[[ -n $py ]] && eval "python3() { $(printf %q "$py") \"\$@\"; }" && export -f python3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # python3 itself (lib.sh)
 ts=$(realpath "$1") src=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-unset DISPLAY WAYLAND_DISPLAY
-export SDL_VIDEODRIVER=offscreen
-fails=0 passes=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
-if ! "$ts" shot -o "$tmp/probe.png" --backend cpu --size 640x400 >"$tmp/log" 2>&1; then
-  if grep -q "cannot open an OpenGL\|cannot start SDL" "$tmp/log"; then
-    echo "skipped: no OpenGL here"; exit 77
-  fi
-fi
+window_setup "$ts"
 if ! "$ts" list 2>/dev/null | grep -q "^  0: "; then echo "skipped: no OpenCL device"; exit 77; fi
 plain=$src/assets/kernels/plain
 

@@ -9,10 +9,7 @@
 # CI=true, a failure).
 # usage: sarif.sh TILESCOPE SOURCE_DIR
 set -u
-# python3 itself, not a version manager's shim in front of it (pyenv's costs most of a second a
-# call, and the checks below call it often); exported, for the checks run through bash -c too.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[[ -n $py ]] && eval "python3() { $(printf %q "$py") \"\$@\"; }" && export -f python3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # python3 itself (lib.sh)
 ts=$(realpath "$1") src=$(realpath "$2")
 schema=$src/tests/sarif/sarif-schema-2.1.0.json
 tmp=$(mktemp -d)

@@ -9,10 +9,7 @@
 # compiles lazily per local size) a clean 2000-step run once grew by 33 MB under heavy load.
 # usage: soak.sh TILESCOPE MKCHART SOURCE_DIR [STEPS [BOUND_KB]]
 set -u
-# python3 itself, not a version manager's shim in front of it (pyenv's costs most of a second a
-# call, and the checks below call it often); exported, for the checks run through bash -c too.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[[ -n $py ]] && eval "python3() { $(printf %q "$py") \"\$@\"; }" && export -f python3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # python3 itself (lib.sh)
 ts=$(realpath "$1") mkchart=$2 src=$3 steps=${4:-3000} bound=${5:-49152}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,23 +6,9 @@
 # device is not observed, and the panel says why. Needs GL and an OpenCL device (else 77).
 # usage: viewer_observe.sh TILESCOPE
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ts=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-unset DISPLAY WAYLAND_DISPLAY
-export SDL_VIDEODRIVER=offscreen
-fails=0 passes=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
-if ! "$ts" shot -o "$tmp/probe.png" --backend cpu --size 640x400 >"$tmp/log" 2>&1; then
-  if grep -q "cannot open an OpenGL\|cannot start SDL" "$tmp/log"; then
-    if [[ ${CI:-} == true ]]; then echo "FAIL: no GL in CI: $(cat "$tmp/log")"; exit 1; fi
-    echo "skipped: no OpenGL here"; exit 77
-  fi
-fi
+window_setup "$ts"
 "$ts" list >"$tmp/list" 2>/dev/null
 if ! grep -q "^  0: " "$tmp/list"; then
   echo "skipped: no OpenCL device"; exit 77
