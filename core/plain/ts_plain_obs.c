@@ -390,11 +390,30 @@ void ts_plain_ob_full(oblayout *lay)
 ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_pass *ps,
                            int *redo)
 {
-  uint32_t v = 0;
-  cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, H_REDO * 4, 4, &v, 0, NULL, NULL);
+  uint32_t v[3] = { 0 }; /* H_REDO, H_NWRITE's two words */
+  cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, H_REDO * 4, sizeof v, v, 0, NULL, NULL);
   if (e != CL_SUCCESS)
     return clfail(r, e, "reading the observation back");
-  *redo = v != 0;
+  *redo = v[0] != 0;
+  /* on a CPU device a write marks and counts rather than exchanges (observe.cl's ts_gfast):
+   * a lane written twice, by any threads at any time, leaves the lanes marked short of the
+   * count */
+  uint64_t written = (uint64_t)v[2] << 32 | v[1], marked = 0;
+  for (int i = 0; r->cpu && !*redo && i < MAXG && e == CL_SUCCESS; i++) {
+    if (!lay->shadow[i] || !lay->lanes[i])
+      continue;
+    const uint8_t *m = clEnqueueMapBuffer(r->q, ob, CL_TRUE, CL_MAP_READ,
+                                          (size_t)lay->shadow[i] * 4, lay->lanes[i], 0, NULL,
+                                          NULL, &e);
+    if (e != CL_SUCCESS)
+      break;
+    for (size_t j = 0; j < lay->lanes[i]; j++)
+      marked += m[j];
+    e = clEnqueueUnmapMemObject(r->q, ob, (void *)m, 0, NULL, NULL);
+  }
+  if (e != CL_SUCCESS)
+    return clfail(r, e, "reading the shadows back");
+  *redo = *redo || (r->cpu && marked != written);
   if (!*redo)
     return TS_OK;
   ts_plain_ob_full(lay);
@@ -403,9 +422,16 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
   return TS_OK;
 }
 
+/* Bytes of a lane's fast shadow: a word naming the writing group, a byte on a CPU device
+ * (observe.cl's ts_gfast), both a whole number of words per buffer. */
+static size_t fast_bytes(const runner *r, size_t lanes)
+{
+  return r->cpu ? (lanes + 3) & ~(size_t)3 : lanes * 4;
+}
+
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
 {
-  /* zeros: all of it, or with fast shadows all before the shadows and of each a word a lane */
+  /* zeros: all of it, or with fast shadows all before the shadows and of each its fast ones */
   uint32_t zero = 0;
   size_t upto = lay->words;
   for (int i = 0; lay->fast && i < MAXG; i++)
@@ -414,8 +440,8 @@ ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
   cl_int e = clEnqueueFillBuffer(r->q, ob, &zero, 4, 0, upto * 4, 0, NULL, NULL);
   for (int i = 0; lay->fast && i < MAXG && e == CL_SUCCESS; i++)
     if (lay->shadow[i] && lay->lanes[i])
-      e = clEnqueueFillBuffer(r->q, ob, &zero, 4, (size_t)lay->shadow[i] * 4, lay->lanes[i] * 4,
-                              0, NULL, NULL);
+      e = clEnqueueFillBuffer(r->q, ob, &zero, 4, (size_t)lay->shadow[i] * 4,
+                              fast_bytes(r, lay->lanes[i]), 0, NULL, NULL);
   uint32_t empty[4] = { UINT32_MAX, UINT32_MAX, 0, 0 }; /* bytes: see rect_of */
   if (e == CL_SUCCESS)
     e = clEnqueueFillBuffer(r->q, ob, empty, sizeof empty, (size_t)lay->rect * 4,
@@ -627,21 +653,22 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
       free(sh);
       return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
     }
-    /* (after a launch with fast shadows, a word a lane: its writing group) */
-    size_t words = lay->fast ? 1 : 4;
+    /* (after a launch with fast shadows, a word a lane naming its writing group, or on a
+     * CPU device a byte a lane: fast_bytes) */
+    size_t words = lay->fast ? 1 : 4, bytes = lay->fast && r->cpu ? 1 : words * 4;
     for (size_t at = 0; at < lanes; at += CHUNK) {
       size_t n = lanes - at < CHUNK ? lanes - at : CHUNK;
-      cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE,
-                                     ((size_t)lay->shadow[i] + at * words) * 4, n * words * 4,
-                                     sh, 0, NULL, NULL);
+      cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, (size_t)lay->shadow[i] * 4 + at * bytes,
+                                     n * bytes, sh, 0, NULL, NULL);
       if (e != CL_SUCCESS) {
         free(sh);
         return clfail(r, e, "reading the shadows back");
       }
       /* written: a writing group (word 0), or the line of an atomic update (word 3's low
        * half, where nothing wrote plainly; observe.cl's ts_gshadow) */
+      const uint8_t *mark = (const uint8_t *)sh;
       for (size_t j = 0; j < n; j++)
-        if (sh[j * words] || (words == 4 && (sh[j * 4 + 3] & 0xffffu)))
+        if (bytes == 1 ? mark[j] : sh[j * words] || (words == 4 && (sh[j * 4 + 3] & 0xffffu)))
           b->wmask[at + j] = 1;
     }
   }

@@ -64,6 +64,9 @@
 #define TS_H_ABORT 40     /* set once a spin can never end: waits end, spins are let go */
 #define TS_H_REDO 41      /* set by a launch with TS_F_FAST shadows that met an access they
                            * cannot judge: the launch is made again with the full shadows */
+#define TS_H_NWRITE 42    /* on a CPU device, the lanes written with TS_F_FAST shadows, as a
+                           * 64-bit count (words 42, 43): the host holds it against the lanes
+                           * the shadows name, which equal it only when none was written twice */
 #define TS_HEADER 48
 /* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
  * ticket, the id the device launched it as, the polls it waited for its turn, its work-items
@@ -105,7 +108,8 @@
 #define TS_F_NOINIT 16   /* given uninitialised (a .sim's noinit): an atomic reads garbage too */
 #define TS_F_RO 32       /* the launch made it read-only: a write is a finding, not performed */
 #define TS_F_WO 64       /* write-only: a read is a finding */
-#define TS_F_FAST 128    /* its shadows keep only the writing group, a word a lane (ts_gfast):
+#define TS_F_FAST 128    /* its shadows keep only the writing group, a word a lane (a byte on
+                          * a CPU device, 1: written; ts_gfast):
                           * this launch is tried so, and made again in full (TS_H_REDO) unless
                           * every access of the buffer is a first plain write of its lane */
 
@@ -213,6 +217,7 @@ typedef struct ts_group {
   ulong wlo, whi, wb, wrow;
   __global uint *ws;
   uint wsh, wimg;
+  uint nwrite; /* its lanes written with fast shadows (ts_gfast), added up at its end */
 #endif
 } ts_group;
 
@@ -370,6 +375,7 @@ inline void ts_gnew(TS_GS ts_group *g)
 #ifdef TS_GROUP_SERIAL
   g->wlo = ~(ulong)0;
   g->whi = 0;
+  g->nwrite = 0;
 #endif
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) {
@@ -818,6 +824,11 @@ inline void ts_end(ts_ctx *c)
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
+  if (g->nwrite) { /* (ts_gfast) */
+    uint was = atomic_add(ob + TS_H_NWRITE, g->nwrite);
+    if (was + g->nwrite < was)
+      atomic_inc(ob + TS_H_NWRITE + 1);
+  }
   /* the group's last work-item: each loop whose work-items' conditions held a different
    * number of times, naming the one whose held least, false where another's held; the round
    * counts the loop's runs together where it ran more than once */
@@ -958,14 +969,26 @@ inline uint ts_other_item(uint o)
   return (o & 2047) == 2047 ? ~0u : (o & 2047) - 1;
 }
 
-/* A lane's fast shadow (TS_F_FAST: one word a lane, where the full shadows have four, for a
- * quarter of their memory): the writing group. A lane written once, and by nothing else, is
- * all a race-free kernel's output needs: one exchange. A read, an atomic or a second write
- * could be a race or an uninitialised read, which only the full shadows tell: the launch is
- * made again with them (TS_H_REDO). */
-inline void ts_gfast(ts_ctx *c, __global uint *w, uint acc)
+/* Lane i's fast shadow (TS_F_FAST) in the shadows at sh: a word a lane, where the full
+ * shadows have four, naming the writing group. A lane written once, and by nothing else, is
+ * all a race-free kernel's output needs. A read, an atomic or a second write could be a race
+ * or an uninitialised read, which only the full shadows tell: the launch is made again with
+ * them (TS_H_REDO). A GPU tells a second write by an exchange. On a CPU device, where a
+ * locked exchange cost more than the rest of a separable pass's write, a write marks a byte a
+ * lane and counts (TS_H_NWRITE): the count passes the lanes marked exactly when a lane was
+ * written twice, whichever threads wrote it and whenever. */
+inline void ts_gfast(ts_ctx *c, __global uint *sh, uint i, uint acc)
 {
-  if ((acc != TS_K_WRITE || atomic_xchg(w, c->group + 1) != TS_NOBODY) && !c->ob[TS_H_REDO])
+#ifdef TS_GROUP_SERIAL
+  if (acc == TS_K_WRITE) {
+    ((__global uchar *)sh)[i] = 1;
+    c->g->nwrite++;
+    return;
+  }
+  if (!c->ob[TS_H_REDO])
+#else
+  if ((acc != TS_K_WRITE || atomic_xchg(sh + i, c->group + 1) != TS_NOBODY) && !c->ob[TS_H_REDO])
+#endif
     c->ob[TS_H_REDO] = 1;
 }
 
@@ -1240,7 +1263,7 @@ inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
   }
   uint first = (uint)(a - g->wb) >> g->wsh, last = (uint)(a + n - 1 - g->wb) >> g->wsh;
   for (uint i = first; i <= last; i++)
-    ts_gfast(c, g->ws + i, TS_K_WRITE);
+    ts_gfast(c, g->ws, i, TS_K_WRITE);
   c->spin_a = 0;
   return p;
 }
@@ -1342,7 +1365,7 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     __global const uchar *m = wk & TS_W_MASK ? (__global const uchar *)(ob + bi[TS_B_MASK]) : 0;
     for (uint i = off >> shift; i <= (off + n - 1) >> shift; i++) {
       if (sh && (flags & TS_F_FAST))
-        ts_gfast(c, ob + sh + i, acc);
+        ts_gfast(c, ob + sh, i, acc);
       else if (sh)
         ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line, m ? m + i : 0);
       else if (acc == TS_K_READ && !m[i]) /* a const pointer: what earlier passes wrote */
