@@ -18,22 +18,38 @@
 
 #include "ts_isolate.h"
 
+/* Room for n more bytes: doubled as it grows, or exactly n more where `exact`. */
+static int room(ts_blob *b, size_t n, int exact)
+{
+  if (b->oom || n > SIZE_MAX / 2 - b->n) {
+    b->oom = 1;
+    return 0;
+  }
+  if (b->n + n <= b->cap)
+    return 1;
+  size_t cap = exact ? b->n + n : b->cap ? b->cap : 4096;
+  while (cap < b->n + n)
+    cap *= 2;
+  uint8_t *q = realloc(b->p, cap);
+  if (!q) {
+    b->oom = 1;
+    return 0;
+  }
+  ts_alloc_huge(q + b->n, cap - b->n); /* (the part not written yet) */
+  b->p = q;
+  b->cap = cap;
+  return 1;
+}
+
+void ts_blob_reserve(ts_blob *b, size_t n)
+{
+  room(b, n, 1);
+}
+
 void ts_blob_put(ts_blob *b, const void *p, size_t n)
 {
-  if (b->oom || n == 0)
+  if (n == 0 || !room(b, n, 0))
     return;
-  if (b->n + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->n + n)
-      cap *= 2;
-    uint8_t *q = realloc(b->p, cap);
-    if (!q) {
-      b->oom = 1;
-      return;
-    }
-    b->p = q;
-    b->cap = cap;
-  }
   memcpy(b->p + b->n, p, n);
   b->n += n;
 }
@@ -94,8 +110,16 @@ int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob 
 static ts_status collect(const char *what, pid_t pid, int fd, double timeout_s, ts_blob *result,
                          ts_error *err)
 {
-  /* read the message, within the deadline */
+  /* read the message, within the deadline: its header (status, error line, length) into
+   * hdr, then the result straight into a blob of that length, not grown as it comes: a 4K
+   * run's result is some 50 MB */
+  int32_t st = 0;
+  char msg[sizeof err->msg];
+  uint64_t len = 0;
+  uint8_t hdr[sizeof st + sizeof msg + sizeof len];
+  size_t got_hdr = 0;
   ts_blob in = { 0 };
+  int extra = 0; /* bytes past the length it gave */
   double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
   int timed_out = 0;
   for (;;) {
@@ -114,13 +138,35 @@ static ts_status collect(const char *what, pid_t pid, int fd, double timeout_s, 
       continue;
     if (r == 0)
       continue; /* the deadline is checked above */
-    uint8_t buf[65536];
-    ssize_t got = read(fd, buf, sizeof buf);
+    uint8_t spill[4096];
+    uint8_t *to = spill;
+    size_t want = sizeof spill;
+    if (got_hdr < sizeof hdr) {
+      to = hdr + got_hdr;
+      want = sizeof hdr - got_hdr;
+    } else if (!in.oom && in.n < len) {
+      to = in.p + in.n;
+      want = len - in.n;
+    }
+    ssize_t got = read(fd, to, want);
     if (got < 0 && errno == EINTR)
       continue;
     if (got <= 0)
       break;
-    ts_blob_put(&in, buf, (size_t)got);
+    if (got_hdr < sizeof hdr) {
+      got_hdr += (size_t)got;
+      if (got_hdr == sizeof hdr) {
+        memcpy(&len, hdr + sizeof st + sizeof msg, sizeof len);
+        if (len > 0 && len <= SIZE_MAX / 2)
+          ts_blob_reserve(&in, (size_t)len);
+        else if (len > 0)
+          in.oom = 1;
+      }
+    } else if (to != spill) {
+      in.n += (size_t)got;
+    } else {
+      extra = 1; /* (read to the end all the same: the child may be blocked writing) */
+    }
   }
   close(fd);
   if (timed_out)
@@ -145,25 +191,19 @@ static ts_status collect(const char *what, pid_t pid, int fd, double timeout_s, 
                               : sig == SIGKILL ? "SIGKILL: out of memory?"
                                                : "a signal");
   }
-  size_t at = 0;
-  int32_t st = 0;
-  char msg[sizeof err->msg];
-  uint64_t len = 0;
-  if (in.oom || !ts_blob_get(&in, &at, &st, sizeof st) || !ts_blob_get(&in, &at, msg, sizeof msg) ||
-      !ts_blob_get(&in, &at, &len, sizeof len) || len != in.n - at) {
+  if (got_hdr < sizeof hdr || in.oom || extra || in.n != len) {
     ts_blob_free(&in);
     return ts_fail(err, TS_ERR_DEVICE, "%s: ended without a result (exit status %d)", what,
                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   }
+  memcpy(&st, hdr, sizeof st);
+  memcpy(msg, hdr + sizeof st, sizeof msg);
   msg[sizeof msg - 1] = 0;
   if (st != TS_OK) {
     ts_blob_free(&in);
     return ts_fail(err, st > 0 && st < TS_STATUS_COUNT ? (ts_status)st : TS_ERR_DEVICE, "%s",
                    msg);
   }
-  /* the result is what follows the header */
-  memmove(in.p, in.p + at, (size_t)len);
-  in.n = (size_t)len;
   *result = in;
   return TS_OK;
 }
@@ -184,6 +224,9 @@ static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error 
 {
   if (pipe2(fds, O_CLOEXEC) != 0) /* another thread's exec takes neither end along */
     return ts_fail(err, TS_ERR_IO, "%s: cannot make a pipe: %s", what, strerror(errno));
+  /* a result of tens of MB in 1 MiB steps rather than the default 64 KiB: fewer switches
+   * between the two processes (a hint: the system's limit may refuse it) */
+  fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
   fflush(stdout);
   fflush(stderr);
   pid_t parent = getpid();
@@ -229,13 +272,53 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
   return collect(what, pid, fds[0], timeout_s, result, err);
 }
 
+/* This process's environment with glibc's malloc told to ask for 2 MiB pages for its large
+ * blocks (GLIBC_TUNABLES, glibc.malloc.hugetlb=1; another C library ignores it), for the
+ * worker's program: the OpenCL runtime's buffers and the copies of a 4K image there would
+ * otherwise fault in 4 KiB at a time, which costs seconds on a virtual machine (see
+ * ts_alloc_huge). A tunable already given is kept. NULL when out of memory: the
+ * environment as it is. free(env[0]) then free(env) release it. */
+static char **worker_environment(void)
+{
+  extern char **environ;
+  static const char key[] = "GLIBC_TUNABLES=", ours[] = "glibc.malloc.hugetlb=1";
+  size_t n = 0;
+  const char *old = "";
+  for (; environ && environ[n]; n++)
+    if (strncmp(environ[n], key, sizeof key - 1) == 0)
+      old = environ[n] + sizeof key - 1;
+  if (strstr(old, "glibc.malloc.hugetlb="))
+    return NULL;
+  size_t len = sizeof key + strlen(old) + 1 + sizeof ours;
+  char **env = malloc((n + 2) * sizeof *env), *t = malloc(len);
+  if (!env || !t) {
+    free(env);
+    free(t);
+    return NULL;
+  }
+  snprintf(t, len, "%s%s%s%s", key, old, *old ? ":" : "", ours);
+  size_t k = 0;
+  env[k++] = t;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], key, sizeof key - 1) != 0)
+      env[k++] = environ[i];
+  env[k] = NULL;
+  return env;
+}
+
 ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
                           ts_blob *result, ts_error *err)
 {
   memset(result, 0, sizeof *result);
   int fds[2];
   pid_t pid;
+  char **env = worker_environment(); /* made before the fork: the child may not allocate */
   ts_status st0 = start_child(what, fds, &pid, err);
+  if (st0 != TS_OK || pid != 0) {
+    if (env)
+      free(env[0]);
+    free(env);
+  }
   if (st0 != TS_OK)
     return st0;
   if (pid == 0) {
@@ -245,7 +328,10 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
     if (reply < 0 || req < 0 || dup2(req, 3) < 0 || dup2(reply, TS_ISOLATE_REPLY_FD) < 0 ||
         dup2(2, 1) < 0)
       _exit(127);
-    execv(argv[0], argv);
+    if (env)
+      execve(argv[0], argv, env);
+    else
+      execv(argv[0], argv);
     _exit(127);
   }
   return collect(what, pid, fds[0], timeout_s, result, err);

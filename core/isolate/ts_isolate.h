@@ -21,6 +21,9 @@ typedef struct ts_blob {
 } ts_blob;
 
 void ts_blob_put(ts_blob *b, const void *p, size_t n);
+/* Room for n more bytes at once (exactly, where it grows), for a writer that knows its size:
+ * a large blob is then neither copied as it doubles nor larger than it needs. */
+void ts_blob_reserve(ts_blob *b, size_t n);
 void ts_blob_free(ts_blob *b);
 /* Reads n bytes at *at; 0 when the blob is shorter. */
 int ts_blob_get(const ts_blob *b, size_t *at, void *p, size_t n);

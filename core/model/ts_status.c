@@ -64,6 +64,21 @@ int ts_mul3_size(size_t a, size_t b, size_t c, size_t *out)
 #define GUARD_BEFORE ((size_t)64 << 20)
 #define GUARD_AFTER ((size_t)1 << 30)
 
+void ts_alloc_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (!p || n < 2 * huge)
+    return;
+  uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+  if (hi > lo)
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* a hint: where refused, small pages */
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 void *ts_alloc_zeroed(size_t n)
 {
   size_t whole = (n + TS_ALIGN - 1) / TS_ALIGN * TS_ALIGN;
@@ -84,11 +99,13 @@ void *ts_alloc_zeroed(size_t n)
     return NULL;
   }
   uint8_t *p = base + GUARD_BEFORE + body - whole; /* TS_ALIGN-aligned: page and whole are */
+  ts_alloc_huge(p, whole);
   uint64_t hdr[2] = { GUARD_MAGIC ^ (uint64_t)(uintptr_t)base, (uint64_t)len };
   memcpy(p - 16, hdr, 16);
   return p; /* zero, as a fresh mapping is */
 #else
   void *p = aligned_alloc(TS_ALIGN, whole);
+  ts_alloc_huge(p, whole);
   if (p)
     memset(p, 0, whole);
   return p;

@@ -17,6 +17,15 @@
 
 void ts_plain_result_pack(const ts_plain_result *r, ts_blob *b)
 {
+  /* its size first, so that the blob is made once (a 4K run's is some 50 MB) */
+  size_t need = sizeof(uint32_t) + sizeof *r + 3 * sizeof(int32_t) + (r->raw ? r->raw_bytes : 0) +
+                r->nfindings * sizeof *r->findings + r->dump_bytes + r->printed_bytes;
+  if (r->out)
+    need += (size_t)r->out->w * (size_t)r->out->h * (size_t)r->out->c;
+  for (int i = 0; i < r->npasses && i < TS_PLAIN_MAX_PASSES; i++)
+    need += 1 + (r->launch[i].groups ? (size_t)r->launch[i].ngroups_all * sizeof *r->launch[i].groups : 0) +
+            r->launch[i].nlog * sizeof *r->launch[i].log;
+  ts_blob_reserve(b, need);
   uint32_t magic = PACK_MAGIC;
   ts_blob_put(b, &magic, sizeof magic);
   ts_blob_put(b, r, sizeof *r); /* the fixed part; its pointers are rewritten on reading */
@@ -47,6 +56,7 @@ static int take(const ts_blob *b, size_t *at, size_t n, size_t s, void **out)
   if (n > SIZE_MAX / s)
     return 0;
   void *p = malloc(n * s);
+  ts_alloc_huge(p, n * s);
   if (!p || !ts_blob_get(b, at, p, n * s)) {
     free(p);
     return 0;
@@ -131,8 +141,9 @@ static int get_str(const ts_blob *b, size_t *at, char *out, size_t cap)
   return 1;
 }
 
-void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
-                           ts_blob *b)
+/* The request but for the image's pixels, which follow it. */
+static void request_head(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
+                         ts_blob *b)
 {
   uint32_t magic = PACK_MAGIC + 1;
   ts_blob_put(b, &magic, sizeof magic);
@@ -147,8 +158,29 @@ void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, co
       ts_blob_put(b, d->data[i].bytes, d->data[i].size);
   int32_t img[3] = { in ? in->w : 0, in ? in->h : 0, in ? in->c : 0 };
   ts_blob_put(b, img, sizeof img);
+}
+
+void ts_plain_request_pack(const ts_plain_request *q, const ts_plain_desc *d, const ts_image *in,
+                           ts_blob *b)
+{
+  request_head(q, d, in, b);
   if (in)
     ts_blob_put(b, in->data, (size_t)in->w * (size_t)in->h * (size_t)in->c);
+}
+
+/* n bytes written whole to fd; 0 when they could not be. */
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return 0;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 1;
 }
 
 ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plain_desc **dp,
@@ -208,21 +240,16 @@ static ts_status spawn(const char *exe, const char *what, const ts_plain_request
 {
   ts_blob req = { 0 };
   memset(res, 0, sizeof *res);
-  ts_plain_request_pack(q, d, in, &req);
+  request_head(q, d, in, &req); /* the pixels written from the image itself: not copied first */
   if (req.oom) {
     ts_blob_free(&req);
     return ts_fail(err, TS_ERR_NOMEM, "out of memory");
   }
   int fd = memfd_create("tilescope-request", MFD_CLOEXEC); /* the worker gets it as fd 3 */
   ts_status st = TS_OK;
-  size_t done = 0;
-  while (fd >= 0 && done < req.n) {
-    ssize_t w = write(fd, req.p + done, req.n - done);
-    if (w <= 0)
-      break;
-    done += (size_t)w;
-  }
-  if (fd < 0 || done != req.n || lseek(fd, 0, SEEK_SET) != 0)
+  int done = fd >= 0 && write_all(fd, req.p, req.n) &&
+             (!in || write_all(fd, in->data, (size_t)in->w * (size_t)in->h * (size_t)in->c));
+  if (!done || lseek(fd, 0, SEEK_SET) != 0)
     st = ts_fail(err, TS_ERR_IO, "%s: cannot hand the work to a worker process: %s", what,
                  strerror(errno));
   ts_blob_free(&req);
