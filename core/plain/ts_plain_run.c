@@ -653,7 +653,9 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
 {
   uint8_t *bytes = malloc(ob->bytes ? ob->bytes : 1);
   size_t row = (size_t)ob->cols * (size_t)ob->channels * (size_t)ob->lane_bytes;
-  uint8_t *raw = malloc(row * (size_t)ob->rows + 1);
+  /* rows without padding are already packed: the bytes read are the raw pixels, not copied */
+  int packed = ob->offset == 0 && ob->step == row && ob->bytes >= row * (size_t)ob->rows;
+  uint8_t *raw = packed ? bytes : malloc(row * (size_t)ob->rows + 1);
   ts_image *o8 = NULL;
   ts_status st = TS_OK;
   if (!bytes || !raw)
@@ -669,7 +671,7 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
   if (st == TS_OK)
     st = ts_image_create(ob->cols, ob->rows, ob->channels == 2 ? 1 : ob->channels, &o8, r->err);
   if (st == TS_OK) {
-    for (int y = 0; y < ob->rows; y++)
+    for (int y = 0; y < ob->rows && !packed; y++)
       memcpy(raw + (size_t)y * row, bytes + ob->offset + (size_t)y * ob->step, row);
     size_t n = (size_t)ob->cols * (size_t)ob->rows * (size_t)ob->channels;
     int low8 = ob->decl && ob->decl->low8 && !ob->is_float;
@@ -693,6 +695,10 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
     else
       snprintf(res->mapping, sizeof res->mapping, norm ? "normalised: %.17g is 255" : "as is", top);
     int step = ob->channels == 2 ? 2 : 1; /* two channels: the first, as grey */
+    if (ob->lane_bytes == 1 && !ob->is_float && !ob->is_signed && !norm && step == 1) {
+      memcpy(o8->data, raw, n); /* bytes as they are (each lane's own value, rounded) */
+      n = 0;
+    }
     for (size_t i = 0, j = 0; i < n; i += (size_t)step, j++) {
       const uint8_t *q = raw + i * (size_t)ob->lane_bytes;
       o8->data[j] = low8   ? (uint8_t)(int64_t)ts_plain_lane_value(q, ob)
@@ -718,8 +724,10 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
     o8 = NULL;
   }
   ts_image_destroy(o8);
-  free(bytes);
-  free(raw);
+  if (raw != bytes)
+    free(raw);
+  if (!res->raw || res->raw != bytes)
+    free(bytes);
   return st;
 }
 
