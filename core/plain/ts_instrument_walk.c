@@ -162,6 +162,11 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
   memcpy(sig, w->src + s.s, sl);
   sig[sl] = 0;
   if (!kernel) {
+    /* a short helper is copied into its callers where observe.cl says so (TS_HELPER: on a
+     * CPU device, where the checks it holds had left it a call, and the loop around it
+     * unoptimised: the row scan's luma, 10% of its work) */
+    if (bs.t - bs.s <= 800 && !strstr(sig, "noinline"))
+      ti_sb_str(o, "TS_HELPER ");
     emit_params(w, o, c, s, bs.s, nparm);
   } else {
     span ls = lastparm >= 0 ? ti_span_of(w, k->c[lastparm]) : s;
@@ -323,6 +328,91 @@ static void emit_stmts(walker *w, sbuf *o, CXCursor block, span s)
   ti_sb_add(o, w->src + st.pos, s.t - st.pos);
 }
 
+/* The integer an expression evaluates to, into *v: 1, or 0 when it is none. */
+static int int_value(CXCursor e, long long *v)
+{
+  CXEvalResult r = clang_Cursor_Evaluate(e);
+  int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+  if (ok)
+    *v = clang_EvalResult_getAsLongLong(r);
+  if (r)
+    clang_EvalResult_dispose(r);
+  return ok;
+}
+
+/* The variable an expression names, through its implicit casts (a null cursor: none). */
+static CXCursor named_var(CXCursor e)
+{
+  while (clang_getCursorKind(e) == CXCursor_UnexposedExpr ||
+         clang_getCursorKind(e) == CXCursor_ParenExpr) {
+    kids k;
+    ti_children(e, &k);
+    if (k.n != 1)
+      return clang_getNullCursor();
+    e = k.c[0];
+  }
+  return clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e)
+                                                        : clang_getNullCursor();
+}
+
+/* The spelling of the first token of extent r, into t (empty: none). */
+static void first_token(walker *w, CXSourceRange r, char *t, size_t n)
+{
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(w->tu, r, &toks, &nt);
+  t[0] = 0;
+  if (nt > 0) {
+    CXString ts = clang_getTokenSpelling(w->tu, toks[0]);
+    snprintf(t, n, "%s", clang_getCString(ts));
+    clang_disposeString(ts);
+  }
+  clang_disposeTokens(w->tu, toks, nt);
+}
+
+/* Whether a for loop runs a few times known before it starts, its body no barrier: `for
+ * (int i = A; i OP B; i++)` (or --) with A and B constant, OP a comparison, at most 8 times.
+ * The observed build asks for it unrolled (TS_SMALL_LOOP): its plain build's compiler unrolls
+ * it, and the checks in its body had kept the observed one's a loop, its indices worked out
+ * at each pass (the separable Gaussian's taps: a quarter of its observed work). */
+static int small_loop(walker *w, const kids *k)
+{
+  if (k->n != 4 || clang_getCursorKind(k->c[0]) != CXCursor_DeclStmt ||
+      ti_barrier_in(w, k->c[3], 0))
+    return 0;
+  kids d, v, cond, inc;
+  ti_children(k->c[0], &d);
+  if (d.n != 1 || clang_getCursorKind(d.c[0]) != CXCursor_VarDecl)
+    return 0;
+  ti_children(d.c[0], &v);
+  long long a, b;
+  if (v.n < 1 || !int_value(v.c[v.n - 1], &a))
+    return 0;
+  ti_children(k->c[1], &cond);
+  ti_children(k->c[2], &inc);
+  if (clang_getCursorKind(k->c[1]) != CXCursor_BinaryOperator || cond.n != 2 ||
+      !clang_equalCursors(named_var(cond.c[0]), d.c[0]) || !int_value(cond.c[1], &b) ||
+      clang_getCursorKind(k->c[2]) != CXCursor_UnaryOperator || inc.n != 1 ||
+      !clang_equalCursors(named_var(inc.c[0]), d.c[0]))
+    return 0;
+  /* the comparison: the token after its left side; the step: ++ or --, either side */
+  CXSourceRange cr = clang_getCursorExtent(k->c[1]), lr = clang_getCursorExtent(cond.c[0]);
+  char op[8], step[8], after[8];
+  first_token(w, clang_getRange(clang_getRangeEnd(lr), clang_getRangeEnd(cr)), op, sizeof op);
+  first_token(w, clang_getCursorExtent(k->c[2]), step, sizeof step);
+  if (strcmp(step, "++") != 0 && strcmp(step, "--") != 0) {
+    CXSourceRange ir = clang_getCursorExtent(inc.c[0]);
+    first_token(w, clang_getRange(clang_getRangeEnd(ir), clang_getRangeEnd(clang_getCursorExtent(k->c[2]))), after, sizeof after);
+    snprintf(step, sizeof step, "%s", after);
+  }
+  long long n = -1;
+  if (strcmp(step, "++") == 0)
+    n = strcmp(op, "<") == 0 ? b - a : strcmp(op, "<=") == 0 ? b - a + 1 : -1;
+  else if (strcmp(step, "--") == 0)
+    n = strcmp(op, ">") == 0 ? a - b : strcmp(op, ">=") == 0 ? a - b + 1 : -1;
+  return n >= 1 && n <= 8;
+}
+
 static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
 {
   if (w->failed)
@@ -352,6 +442,8 @@ static void emit(walker *w, sbuf *o, CXCursor c, int ctx)
     emit_decl_stmt(w, o, c, s, &k);
     return;
   case CXCursor_ForStmt:
+    if (!w->dialect && small_loop(w, &k))
+      ti_sb_str(o, "TS_SMALL_LOOP ");
     if (k.n > 0 && clang_getCursorKind(k.c[0]) == CXCursor_DeclStmt)
       w->for_init = k.c[0]; /* (no statement can follow it there) */
     /* fall through */

@@ -180,6 +180,16 @@
 #else
 #define TS_SLOW inline __attribute__((always_inline))
 #endif
+/* The kernel's short helpers (the instrumenter marks them): on a CPU device copied into
+ * their callers, as a plain build's would be, which the checks inside had kept a call. */
+#ifdef TS_GROUP_SERIAL
+#define TS_HELPER __attribute__((always_inline))
+#else
+#define TS_HELPER
+#endif
+/* A loop of the kernel's that runs a few times known before it starts (the instrumenter
+ * marks it): unrolled, as a plain build's would be. */
+#define TS_SMALL_LOOP _Pragma("unroll")
 
 /* A work-item's global buffers and the image bounds of its accesses, or on a CPU device
  * (TS_GROUP_SERIAL: one thread runs a work-group's work-items one after another, switching
@@ -253,6 +263,11 @@ typedef struct ts_ctx {
   uint lsz[TS_MAXG];
   __local uchar *lscratch;
   uint lk;                /* the __local array of the last __local access */
+  /* the array of the last access past ts_l's test (ts_lslow): its address, size (0 while
+   * ts_log has work) and shadows, for that test's few loads */
+  ulong lqb;
+  uint lqn;
+  __local uint *lqw, *lqr;
   int chosen;             /* this is the work-item whose accesses are logged */
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
@@ -466,6 +481,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->gmine = c->lmine = 1u << 11 | (c->item + 1);
   c->ng = c->nl = 0;
   c->lk = 0;
+  c->lqn = 0;
   c->lb[0] = 0;
   c->lsz[0] = 0;
   c->lscratch = lscratch;
@@ -1250,8 +1266,8 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
 
 #ifdef TS_GROUP_SERIAL
 /* A plain write in the group's write window (ts_group's wlo, whi): all ts_gat would do, the
- * row's bounds widened and each lane's fast shadow exchanged (ts_gfast), without looking the
- * buffer up. */
+ * row's bounds widened and each lane's fast shadow marked and counted (as ts_gfast does on a
+ * CPU device), without looking the buffer up. */
 inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
 {
   __local ts_group *g = c->g;
@@ -1261,9 +1277,12 @@ inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
     g->rlo[img][1] = min(g->rlo[img][1], o);
     g->rhi[img][1] = max(g->rhi[img][1], o + n - 1);
   }
-  uint first = (uint)(a - g->wb) >> g->wsh, last = (uint)(a + n - 1 - g->wb) >> g->wsh;
-  for (uint i = first; i <= last; i++)
-    ts_gfast(c, g->ws, i, TS_K_WRITE);
+  /* (aligned to n, a power of two: a lane, or n's lanes whole) */
+  uint first = (uint)(a - g->wb) >> g->wsh, lanes = ((n - 1) >> g->wsh) + 1;
+  __global uchar *mark = (__global uchar *)g->ws + first;
+  for (uint i = 0; i < lanes; i++)
+    mark[i] = 1;
+  g->nwrite += lanes;
   c->spin_a = 0;
   return p;
 }
@@ -1574,22 +1593,25 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line);
 
 /* An access of n bytes at p of __local memory: the pointer to use. Copied into each access:
- * a read of the array of the last access whose bytes' shadows need no change (a write of
- * another interval, or this work-item's, and this work-item already their reader), the usual
- * read of a tile; the rest is one function, called, as ts_g's. */
+ * a read of the array of the last access past it whose bytes' shadows need no change (a
+ * plain write of an earlier interval, or this work-item's, and this work-item already their
+ * reader, or several), the usual read of a tile; the rest is one function, called, as ts_g's.
+ * The test reads the array from ts_ctx's flat copy (lqb...), not its tables: through pocl's
+ * copy of a context per work-item each table's entry had been two loads more. */
 inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n,
                                                           uint acc, uint line)
 {
-  if (acc == TS_K_READ && n <= 4 && !c->logs) {
-    uint k = c->lk;
-    ulong a = (ulong)p, b = (ulong)c->lb[k];
-    if (a >= b && a + n <= b + c->lsz[k]) {
-      uint off = (uint)(a - b), mine = c->lmine, sev = mine | 2047;
-      __local const uint *w = c->lw[k] + off, *r = c->lr[k] + off;
+  if (acc == TS_K_READ && n <= 4) {
+    ulong d = (ulong)p - c->lqb;
+    if (d < c->lqn && d + n <= c->lqn) {
+      /* a plain write of an earlier interval: 0 < o < the interval's first word (an atomic's
+       * mark is above it, and goes the long way) */
+      uint mine = c->lmine, first = mine & ~2047u, sev = mine | 2047;
+      __local const uint *w = c->lqw + d, *r = c->lqr + d;
       int quiet = 1;
       for (uint i = 0; i < n; i++) {
         uint o = w[i], rd = r[i];
-        quiet &= o != 0 && !ts_same_interval(o, mine) && (rd == mine || rd == sev);
+        quiet &= (o - 1 < first - 1 || o == mine) && (rd == mine || rd == sev);
       }
       if (quiet)
         return p;
@@ -1621,6 +1643,12 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
 #ifdef TS_GROUP_SERIAL
     c->lk = k;
 #endif
+  }
+  if (!c->logs) { /* ts_l's test: this array */
+    c->lqb = b;
+    c->lqn = c->lsz[k];
+    c->lqw = c->lw[k];
+    c->lqr = c->lr[k];
   }
   uint off = (uint)(a - b);
   ts_log(c, 1, k, acc, off, n, line);
