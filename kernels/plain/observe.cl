@@ -725,6 +725,29 @@ inline void ts_fold(TS_GS ts_group *g, uint img, uint k)
  * every row it spans, so later accesses there (the next channel's, the next row's of a
  * stencil) change nothing. With win (a read), the row becomes the window (at base, the
  * buffer's first row). */
+/* The bytes [*lo, *hi] of a row of image buffer bi (from its first row's start) that this
+ * group may read (kind 0) or write (1) as its declared tile and halo say (ts_declared): the
+ * whole row where they say nothing of it; 0 where none. */
+TS_HOT int ts_decl_row(ts_ctx *c, __global const uint *bi, uint row, uint kind, uint *lo,
+                       uint *hi)
+{
+  __global uint *ob = c->ob;
+  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL];
+  *lo = 0;
+  *hi = pitch - 1;
+  if (c->tile_w == 0 || !(bi[TS_B_FLAGS] & (kind ? TS_F_OUTPUT : TS_F_INPUT)))
+    return 1;
+  long tw = ob[TS_H_TILE_W], th = ob[TS_H_TILE_H], halo = kind ? 0 : ob[TS_H_HALO];
+  long x0 = (long)c->lg[0] * tw - halo, y0 = (long)c->lg[1] * th - halo;
+  long x1 = x0 + tw + 2 * halo, y1 = y0 + th + 2 * halo; /* (past the last) */
+  if ((long)row < y0 || (long)row >= y1)
+    return 0;
+  long b0 = max(x0, 0L) * (long)px, b1 = min(x1 * (long)px, (long)pitch) - 1;
+  *lo = (uint)b0;
+  *hi = (uint)b1;
+  return b0 <= b1;
+}
+
 TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint off, uint last,
                      int win, ulong base)
 {
@@ -745,7 +768,7 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     uint pitch = bi[TS_B_PITCH];
     uint row = ts_div(off, bi + TS_B_PDIV, pitch), rs = row * pitch;
 #ifdef TS_GROUP_SERIAL
-    if (win && pitch > 1) {
+    if (win == 1 && pitch > 1) {
       /* the rectangle a read inside needs nothing of (ts_g): the rows entered so far, each of
        * which takes the columns of the rows left, and those columns */
       int same = g->xend && g->xb == base;
@@ -779,10 +802,18 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
   g->rlo[img][k] = lo;
   g->rhi[img][k] = hi;
   if (win) {
-    c->fmin = base + lo;
-    c->fmax = base + hi;
-    c->flo = base + g->rs[img][k];
-    c->fhi = base + g->re[img][k] - 1;
+    uint rs = g->rs[img][k], re = g->re[img][k] - 1, dlo = 0, dhi = ~0u;
+    /* (2: a declared tile and halo, the window only their part of the row; their finding
+     * is made for each read outside, where the rows' bounds pass none) */
+    if (win == 2 && !ts_decl_row(c, bi, ts_div(rs, bi + TS_B_PDIV, bi[TS_B_PITCH]), 0, &dlo, &dhi)) {
+      ts_nowin(c);
+      return;
+    }
+    uint flo = rs + dlo, fhi = rs + min(re - rs, dhi);
+    c->fmin = base + max(lo, flo);
+    c->fmax = base + min(hi, fhi);
+    c->flo = base + flo;
+    c->fhi = base + fhi;
     c->wbase = base;
     c->wimg = img;
   }
@@ -1375,7 +1406,10 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
              off >= bi[TS_B_OFFSET] && wo >= g->rs[wimg][1] && wo < g->re[wimg][1];
 #endif
   if (wk & TS_W_RECT)
-    ts_rect(c, bi, acc, off, n, p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT, b);
+    ts_rect(c, bi, acc, off, n,
+            p && acc == TS_K_READ && !c->logs
+                ? (wk == TS_W_RECT ? 1 : wk == (TS_W_RECT | TS_W_DECL) ? 2 : 0) : 0,
+            b);
   if (wk & TS_W_DECL)
     ts_declared(c, bi, k, acc, off, line);
   if (wk & (TS_W_SHADOW | TS_W_MASK)) {
@@ -1396,16 +1430,22 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     c->ghi = b + g->gsz[k] - 1;
   }
 #ifdef TS_GROUP_SERIAL
-  if (p && acc == TS_K_WRITE && !c->logs && (wk & ~TS_W_RECT) == TS_W_SHADOW &&
-      (bi[TS_B_FLAGS] & TS_F_FAST) && (!(wk & TS_W_RECT) || wrow)) {
+  uint dlo = 0, dhi = ~0u;
+  if (p && acc == TS_K_WRITE && !c->logs && (wk & ~(TS_W_RECT | TS_W_DECL)) == TS_W_SHADOW &&
+      (bi[TS_B_FLAGS] & TS_F_FAST) && (!(wk & TS_W_RECT) || wrow) &&
+      (!(wk & TS_W_DECL) ||
+       ((wk & TS_W_RECT) && ts_decl_row(c, bi, ts_div(g->rs[wimg][1], bi + TS_B_PDIV,
+                                                      bi[TS_B_PITCH]), 1, &dlo, &dhi)))) {
     if (!(wk & TS_W_RECT)) { /* no bounds: the whole buffer */
       g->wlo = b;
       g->whi = b + g->gsz[k] - 1;
       g->wimg = 2;
-    } else { /* its row, where ts_rect left it (a column's walk: never) */
+    } else { /* its row, where ts_rect left it (a column's walk: never), and of that the
+              * declared tile's part */
+      uint rs = g->rs[wimg][1];
       g->wrow = b + bi[TS_B_OFFSET];
-      g->wlo = g->wrow + g->rs[wimg][1];
-      g->whi = g->wrow + g->re[wimg][1] - 1;
+      g->wlo = g->wrow + rs + dlo;
+      g->whi = g->wrow + rs + min(g->re[wimg][1] - 1 - rs, dhi);
       g->wimg = wimg;
     }
     g->wb = b;
@@ -1593,28 +1633,50 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line);
 
 /* An access of n bytes at p of __local memory: the pointer to use. Copied into each access:
- * a read of the array of the last access past it whose bytes' shadows need no change (a
- * plain write of an earlier interval, or this work-item's, and this work-item already their
- * reader, or several), the usual read of a tile; the rest is one function, called, as ts_g's.
- * The test reads the array from ts_ctx's flat copy (lqb...), not its tables: through pocl's
- * copy of a context per work-item each table's entry had been two loads more. */
+ * a read of the array of the last access past it whose bytes are a plain write of an
+ * earlier interval, or this work-item's, and whose readers of the interval are already
+ * named, the usual read of a tile; on a CPU device, where a group's work-items run one after
+ * another and nothing else touches its __local memory, the naming too, and a write that
+ * meets no other work-item's access of the interval, each a few plain loads and stores. The
+ * rest is one function, called, as ts_g's. The test reads the array from ts_ctx's flat copy
+ * (lqb...), not its tables: through pocl's copy of a context per work-item each table's
+ * entry had been two loads more. */
 inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n,
                                                           uint acc, uint line)
 {
+#ifdef TS_GROUP_SERIAL
+  if ((acc == TS_K_READ || acc == TS_K_WRITE) && n <= 4) {
+#else
   if (acc == TS_K_READ && n <= 4) {
+#endif
     ulong d = (ulong)p - c->lqb;
     if (d < c->lqn && d + n <= c->lqn) {
       /* a plain write of an earlier interval: 0 < o < the interval's first word (an atomic's
        * mark is above it, and goes the long way) */
       uint mine = c->lmine, first = mine & ~2047u, sev = mine | 2047;
-      __local const uint *w = c->lqw + d, *r = c->lqr + d;
+      __local uint *w = c->lqw + d, *r = c->lqr + d;
       int quiet = 1;
       for (uint i = 0; i < n; i++) {
         uint o = w[i], rd = r[i];
+#ifdef TS_GROUP_SERIAL
+        quiet &= acc == TS_K_READ ? o - 1 < first - 1 || o == mine
+                                  : (o < first || o == mine) && (rd < first || rd == mine);
+#else
         quiet &= (o - 1 < first - 1 || o == mine) && (rd == mine || rd == sev);
+#endif
       }
-      if (quiet)
+      if (quiet) {
+#ifdef TS_GROUP_SERIAL
+        for (uint i = 0; i < n; i++) {
+          uint rd = r[i];
+          if (acc == TS_K_WRITE) /* (ts_lshadow's record) */
+            w[i] = mine;
+          else if (rd != mine && rd != sev) /* its reader: this one, or several */
+            r[i] = rd >> 11 == mine >> 11 ? sev : mine;
+        }
+#endif
         return p;
+      }
     }
   }
   return ts_lslow(c, p, n, acc, line);
