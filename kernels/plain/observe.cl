@@ -541,6 +541,17 @@ inline size_t ts_global_id(ts_ctx *c, uint d)
   return d < 3 ? (size_t)c->lg[d] * get_local_size(d) + get_local_id(d) + get_global_offset(d) : 0;
 }
 
+/* [glo, ghi] as the row window too, where none is open: ts_g's first test takes it, two
+ * tests a read less (wimg 2: nothing to fold). */
+inline void ts_glowin(ts_ctx *c)
+{
+  if (c->flo > c->fhi) {
+    c->fmin = c->glo;
+    c->fmax = c->ghi;
+    c->wimg = 2;
+  }
+}
+
 /* Buffer k of the kernel's global pointer arguments, in their order. */
 inline void ts_gbuf(ts_ctx *c, __global uchar *p)
 {
@@ -560,6 +571,7 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
   if (p && g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
     c->glo = (ulong)p;
     c->ghi = (ulong)p + g->gsz[k] - 1;
+    ts_glowin(c);
   }
 }
 
@@ -1434,6 +1446,7 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
   if (p && acc == TS_K_READ && !c->logs && wk == 0) {
     c->glo = b;
     c->ghi = b + g->gsz[k] - 1;
+    ts_glowin(c);
   }
 #ifdef TS_GROUP_SERIAL
   uint dlo = 0, dhi = ~0u;
