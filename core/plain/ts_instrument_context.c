@@ -93,7 +93,7 @@ static void op_from_types(CXCursor c, const kids *k, int binary, char *op, size_
 
 /* The operator of a unary or binary expression: the first token after the first child (binary,
  * postfix) or before it (prefix); one made in a macro's body, from the types. */
-static void op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, size_t n)
+void ti_op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, size_t n)
 {
   op[0] = 0;
   if (k->n == 0)
@@ -143,7 +143,7 @@ int ti_contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx)
     access = 1;
     break;
   case CXCursor_UnaryOperator:
-    op_of(w, c, k, 0, op, sizeof op);
+    ti_op_of(w, c, k, 0, op, sizeof op);
     if (strcmp(op, "&") == 0) {
       kctx[0] = CTX_NONE;
     } else if (strcmp(op, "*") == 0) {
@@ -154,7 +154,7 @@ int ti_contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx)
     }
     break;
   case CXCursor_BinaryOperator:
-    op_of(w, c, k, 1, op, sizeof op);
+    ti_op_of(w, c, k, 1, op, sizeof op);
     if (strcmp(op, "=") == 0 && k->n == 2)
       kctx[0] = CTX_WRITE;
     break;

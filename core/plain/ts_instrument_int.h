@@ -51,6 +51,8 @@ void ti_emit(walker *w, sbuf *o, CXCursor c, int ctx);
 /* ---- what an access is (ts_instrument_context.c) ---- */
 
 int ti_contexts(walker *w, CXCursor c, const kids *k, int ctx, int *kctx);
+/* The operator of a unary or binary expression c (its children k), into op. */
+void ti_op_of(walker *w, CXCursor c, const kids *k, int binary, char *op, size_t n);
 int ti_is_deref(CXCursor c);
 int ti_kind_of(int ctx);
 int ti_vector_shape(const char *name, int *store, int *half);

@@ -355,21 +355,6 @@ static CXCursor named_var(CXCursor e)
                                                         : clang_getNullCursor();
 }
 
-/* The spelling of the first token of extent r, into t (empty: none). */
-static void first_token(walker *w, CXSourceRange r, char *t, size_t n)
-{
-  CXToken *toks = NULL;
-  unsigned nt = 0;
-  clang_tokenize(w->tu, r, &toks, &nt);
-  t[0] = 0;
-  if (nt > 0) {
-    CXString ts = clang_getTokenSpelling(w->tu, toks[0]);
-    snprintf(t, n, "%s", clang_getCString(ts));
-    clang_disposeString(ts);
-  }
-  clang_disposeTokens(w->tu, toks, nt);
-}
-
 /* Whether a for loop runs a few times known before it starts, its body no barrier: `for
  * (int i = A; i OP B; i++)` (or --) with A and B constant, OP a comparison, at most 8 times.
  * The observed build asks for it unrolled (TS_SMALL_LOOP): its plain build's compiler unrolls
@@ -395,16 +380,9 @@ static int small_loop(walker *w, const kids *k)
       clang_getCursorKind(k->c[2]) != CXCursor_UnaryOperator || inc.n != 1 ||
       !clang_equalCursors(named_var(inc.c[0]), d.c[0]))
     return 0;
-  /* the comparison: the token after its left side; the step: ++ or --, either side */
-  CXSourceRange cr = clang_getCursorExtent(k->c[1]), lr = clang_getCursorExtent(cond.c[0]);
-  char op[8], step[8], after[8];
-  first_token(w, clang_getRange(clang_getRangeEnd(lr), clang_getRangeEnd(cr)), op, sizeof op);
-  first_token(w, clang_getCursorExtent(k->c[2]), step, sizeof step);
-  if (strcmp(step, "++") != 0 && strcmp(step, "--") != 0) {
-    CXSourceRange ir = clang_getCursorExtent(inc.c[0]);
-    first_token(w, clang_getRange(clang_getRangeEnd(ir), clang_getRangeEnd(clang_getCursorExtent(k->c[2]))), after, sizeof after);
-    snprintf(step, sizeof step, "%s", after);
-  }
+  char op[16], step[16];
+  ti_op_of(w, k->c[1], &cond, 1, op, sizeof op);
+  ti_op_of(w, k->c[2], &inc, 0, step, sizeof step);
   long long n = -1;
   if (strcmp(step, "++") == 0)
     n = strcmp(op, "<") == 0 ? b - a : strcmp(op, "<=") == 0 ? b - a + 1 : -1;

@@ -319,10 +319,11 @@ ts_status ts_plain_first_contents(runner *r, const ts_image *img, const rbuf *b,
       src = conv;
     }
     int cols = b->cols < src->w ? b->cols : src->w, rows = b->rows < src->h ? b->rows : src->h;
-    for (int y = 0; y < rows && b->lane_bytes == 1 && !b->is_float; y++) /* bytes as they are */
+    int as_bytes = b->lane_bytes == 1 && !b->is_float; /* the pixels' bytes as they are */
+    for (int y = 0; y < rows && as_bytes; y++)
       memcpy(m + b->offset + (size_t)y * b->step, src->data + (size_t)y * (size_t)src->w * (size_t)src->c,
              (size_t)cols * (size_t)b->channels);
-    for (int y = 0; y < rows && !(b->lane_bytes == 1 && !b->is_float); y++)
+    for (int y = 0; y < rows && !as_bytes; y++)
       for (int x = 0; x < cols; x++)
         for (int c = 0; c < b->channels; c++)
           put_lane(m + b->offset + (size_t)y * b->step +

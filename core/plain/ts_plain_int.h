@@ -30,7 +30,7 @@ enum { R_START, R_END, R_TICKET, R_LAUNCH, R_SPINS, R_ENDED, R_NBAR, R_BAR, REC_
 /* observe.cl's records of writes that met another's (ts_ww) */
 enum { WW_CAP = 1024, WW_REC = 5 };
 enum { B_SIZE, B_FLAGS, B_PITCH, B_PIXEL, B_SHADOW, B_RECT, B_W, B_H, B_LANE, B_OFFSET, B_PDIV,
-       B_XDIV = 12, B_MASK = 14, BI = 16 };
+       B_MASK = 14, BI = 16 }; /* (12, 13: free) */
 enum { F_INPUT = 1, F_OUTPUT = 2, F_READONLY = 4, F_UNSET = 8, F_NOINIT = 16, F_RO = 32, F_WO = 64,
        F_FAST = 128 };
 #define NPLACES 4

@@ -358,7 +358,6 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     b[B_H] = (uint32_t)rb->rows;
     b[B_LANE] = (uint32_t)lane_shift(rb->lane_bytes);
     put_recip(b + B_PDIV, b[B_PITCH]);
-    put_recip(b + B_XDIV, b[B_PIXEL]);
   }
   /* the shadows tried fast first, where there are any (ts_plain_ob_redo) */
   lay->fast = 0;
@@ -423,10 +422,15 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
 }
 
 /* Bytes of a lane's fast shadow: a word naming the writing group, a byte on a CPU device
- * (observe.cl's ts_gfast), both a whole number of words per buffer. */
+ * (observe.cl's ts_gfast); and of a buffer's, a whole number of words. */
+static size_t fast_lane(const runner *r)
+{
+  return r->cpu ? 1 : 4;
+}
+
 static size_t fast_bytes(const runner *r, size_t lanes)
 {
-  return r->cpu ? (lanes + 3) & ~(size_t)3 : lanes * 4;
+  return (lanes * fast_lane(r) + 3) & ~(size_t)3;
 }
 
 ts_status ts_plain_ob_reset(runner *r, cl_mem ob, const oblayout *lay)
@@ -653,9 +657,7 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
       free(sh);
       return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
     }
-    /* (after a launch with fast shadows, a word a lane naming its writing group, or on a
-     * CPU device a byte a lane: fast_bytes) */
-    size_t words = lay->fast ? 1 : 4, bytes = lay->fast && r->cpu ? 1 : words * 4;
+    size_t bytes = lay->fast ? fast_lane(r) : 16; /* a lane's shadow */
     for (size_t at = 0; at < lanes; at += CHUNK) {
       size_t n = lanes - at < CHUNK ? lanes - at : CHUNK;
       cl_int e = clEnqueueReadBuffer(r->q, ob, CL_TRUE, (size_t)lay->shadow[i] * 4 + at * bytes,
@@ -664,11 +666,12 @@ ts_status ts_plain_ob_written(runner *r, cl_mem ob, const oblayout *lay, const r
         free(sh);
         return clfail(r, e, "reading the shadows back");
       }
-      /* written: a writing group (word 0), or the line of an atomic update (word 3's low
-       * half, where nothing wrote plainly; observe.cl's ts_gshadow) */
+      /* written: marked, a writing group (word 0), or the line of an atomic update (word 3's
+       * low half, where nothing wrote plainly; observe.cl's ts_gshadow) */
       const uint8_t *mark = (const uint8_t *)sh;
       for (size_t j = 0; j < n; j++)
-        if (bytes == 1 ? mark[j] : sh[j * words] || (words == 4 && (sh[j * 4 + 3] & 0xffffu)))
+        if (bytes == 1 ? mark[j] != 0 : bytes == 4 ? sh[j] != 0
+                                                   : sh[j * 4] || (sh[j * 4 + 3] & 0xffffu))
           b->wmask[at + j] = 1;
     }
   }

@@ -726,7 +726,7 @@ static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_p
   ts_image_destroy(o8);
   if (raw != bytes)
     free(raw);
-  if (!res->raw || res->raw != bytes)
+  if (res->raw != bytes)
     free(bytes);
   return st;
 }

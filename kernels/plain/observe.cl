@@ -96,8 +96,7 @@
 #define TS_B_H 7
 #define TS_B_LANE 8      /* log2 of the bytes a shadow covers: the buffer's lane (0 uchar, 2 float) */
 #define TS_B_OFFSET 9    /* bytes before its first row */
-#define TS_B_PDIV 10     /* the pitch's and the pixel's reciprocals for ts_div, two words each */
-#define TS_B_XDIV 12
+#define TS_B_PDIV 10     /* the pitch's reciprocal for ts_div, two words (12, 13: free) */
 #define TS_B_MASK 14     /* word offset of a byte a lane: 1 where an earlier pass wrote it */
 #define TS_BI 16
 
@@ -957,27 +956,18 @@ inline void ts_end(ts_ctx *c)
   atomic_inc(ob + TS_H_DONE);
 }
 
-/* A declared tile and halo: this group's tile is (gx, gy) times the tile's size. */
+/* A declared tile and halo: a read of the input outside this group's tile and halo, a
+ * write of the output outside its tile (ts_decl_row's bytes of the access's row). */
 TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, uint off, uint line)
 {
-  if (c->tile_w == 0 || bi[TS_B_RECT] == TS_MANY)
+  uint pitch = bi[TS_B_PITCH], start = bi[TS_B_OFFSET];
+  if (c->tile_w == 0 || bi[TS_B_RECT] == TS_MANY || off < start)
     return;
-  __global uint *ob = c->ob;
-  int tw = (int)ob[TS_H_TILE_W], th = (int)ob[TS_H_TILE_H], halo = (int)ob[TS_H_HALO];
-  uint pitch = bi[TS_B_PITCH], px = bi[TS_B_PIXEL], start = bi[TS_B_OFFSET];
-  if (off < start)
-    return;
-  uint rel = off - start, row = ts_div(rel, bi + TS_B_PDIV, pitch);
-  int y = (int)row, x = (int)ts_div(rel - row * pitch, bi + TS_B_XDIV, px);
-  int gx = (int)c->lg[0], gy = (int)c->lg[1]; /* the group as the order gives it */
-  int x0 = gx * tw, y0 = gy * th;
-  uint flags = bi[TS_B_FLAGS];
-  if ((acc & TS_K_READ) && (flags & TS_F_INPUT) &&
-      (x < x0 - halo || x >= x0 + tw + halo || y < y0 - halo || y >= y0 + th + halo))
-    ts_finding(c, TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0, 0);
-  if ((acc & TS_K_WRITE) && (flags & TS_F_OUTPUT) &&
-      (x < x0 || x >= x0 + tw || y < y0 || y >= y0 + th))
-    ts_finding(c, TS_FIND_TILE, line, 0, k, acc, off, 0, 0, 0);
+  uint rel = off - start, row = ts_div(rel, bi + TS_B_PDIV, pitch), col = rel - row * pitch;
+  for (uint kind = 0, lo, hi; kind < 2; kind++)
+    if ((acc & (kind ? TS_K_WRITE : TS_K_READ)) &&
+        !(ts_decl_row(c, bi, row, kind, &lo, &hi) && col >= lo && col <= hi))
+      ts_finding(c, kind ? TS_FIND_TILE : TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0, 0);
 }
 
 /* A write that meets another's (a write-write race, kind at line): the lane's bytes as the
@@ -1328,10 +1318,8 @@ inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
   }
   /* (aligned to n, a power of two: a lane, or n's lanes whole) */
   uint first = (uint)(a - g->wb) >> g->wsh, lanes = ((n - 1) >> g->wsh) + 1;
-  __global uchar *mark = (__global uchar *)g->ws + first;
-  for (uint i = 0; i < lanes; i++)
-    mark[i] = 1;
-  g->nwrite += lanes;
+  for (uint i = first; i < first + lanes; i++)
+    ts_gfast(c, g->ws, i, TS_K_WRITE);
   c->spin_a = 0;
   return p;
 }
