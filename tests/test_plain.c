@@ -1141,8 +1141,31 @@ static void description_errors(void)
   }
 }
 
-int main(void)
+/* test_plain [PART...]: the parts named, or all of them. */
+int main(int argc, char **argv)
 {
+  static const struct {
+    const char *name;
+    void (*run)(void);
+  } parts[] = {
+    { "examples_equal_references", examples_equal_references },
+    { "integral_equals_reference", integral_equals_reference },
+    { "rectangles_exact", rectangles_exact },
+    { "broken_copies_caught", broken_copies_caught },
+    { "watched_pixel", watched_pixel },
+    { "spellings_observed", spellings_observed },
+    { "barrier_spaces", barrier_spaces },
+    { "barrier_divergence", barrier_divergence },
+    { "switch_divergence", switch_divergence },
+    { "exits_that_skip_no_barrier", exits_that_skip_no_barrier },
+    { "local_pointer_variable", local_pointer_variable },
+    { "temporary_across_passes", temporary_across_passes },
+    { "fast_shadows_made_again", fast_shadows_made_again },
+    { "macro_spellings", macro_spellings },
+    { "rewrite_reaches_everything", rewrite_reaches_everything },
+    { "branches_inside_checked_loops", branches_inside_checked_loops },
+    { "description_errors", description_errors },
+  };
   ts_error err = { 0 };
   if (ts_cl_create(-1, TS_KERNELS_DIR, &cl, &err) != TS_OK) {
     const char *ci = getenv("CI");
@@ -1154,23 +1177,22 @@ int main(void)
   }
   if (!mkdtemp(tmpdir))
     return 1;
-  examples_equal_references();
-  integral_equals_reference();
-  rectangles_exact();
-  broken_copies_caught();
-  watched_pixel();
-  spellings_observed();
-  barrier_spaces();
-  barrier_divergence();
-  switch_divergence();
-  exits_that_skip_no_barrier();
-  local_pointer_variable();
-  temporary_across_passes();
-  fast_shadows_made_again();
-  macro_spellings();
-  rewrite_reaches_everything();
-  branches_inside_checked_loops();
-  description_errors();
+  for (int a = 1; a < argc; a++) {
+    int known = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+      known |= strcmp(argv[a], parts[i].name) == 0;
+    if (!known) {
+      fprintf(stderr, "test_plain: %s: no such part\n", argv[a]);
+      return 2;
+    }
+  }
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    int named = argc == 1;
+    for (int a = 1; a < argc; a++)
+      named |= strcmp(argv[a], parts[i].name) == 0;
+    if (named)
+      parts[i].run();
+  }
   ts_cl_destroy(cl);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -86,8 +86,8 @@ static void add_local(walker *w, const char *name, int elem, CXType t)
  * pointer arguments with their shadows. */
 static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
 {
-  ti_sb_str(o, "\n  __local uint ts_lscr[TS_LSCR_WORDS];\n  ts_ctx ts_c0, *ts_c = &ts_c0;\n"
-            "  ts_begin(ts_c, ts_ob, ts_lscr);\n");
+  ti_sb_str(o, "\n  __local uint ts_lscr[TS_LSCR_WORDS];\n  ts_tab ts_t0;\n"
+            "  ts_ctx ts_c0, *ts_c = &ts_c0;\n  ts_begin(ts_c, &ts_t0, ts_ob, ts_lscr);\n");
   int nl = 0;
   for (int i = 0; i < kn->nparams; i++) {
     const ts_plain_param *p = &kn->params[i];

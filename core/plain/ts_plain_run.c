@@ -100,6 +100,21 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
   return TS_OK;
 }
 
+/* Registers an observed kernel may take on NVIDIA's devices (their cl_nv_compiler_options). */
+#define TS_NV_REGS 80
+
+static int nv_compiler_options(cl_device_id dev)
+{
+  size_t n = 0;
+  if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0)
+    return 0;
+  char *ext = calloc(n + 1, 1);
+  int yes = ext && clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS &&
+            strstr(ext, "cl_nv_compiler_options") != NULL;
+  free(ext);
+  return yes;
+}
+
 /* The file built with one pass's options (pass p), as r->progs[r->nprogs++]; observed, its
  * kernels' __local names (for the findings) are those of the passes built with it. */
 static ts_status build(runner *r, int observe, int p)
@@ -229,12 +244,22 @@ static ts_status build(runner *r, int observe, int p)
       n += d->src.kernels[k].params[j].space == TS_SPACE_GLOBAL;
     most = n > most ? n : most;
   }
+  /* On NVIDIA's devices an observed kernel's registers are capped (TILESCOPE_NV_REGS, 0: no
+   * cap): uncapped, its context kept in registers took 86 to 102 a work-item, which left
+   * room for two groups of 256 on a multiprocessor rather than four */
+  char regs[64] = "";
+  if (observe && !r->cpu && nv_compiler_options(r->dev)) {
+    const char *env = getenv("TILESCOPE_NV_REGS");
+    int cap = env && *env ? atoi(env) : TS_NV_REGS;
+    if (cap > 0)
+      snprintf(regs, sizeof regs, " -cl-nv-maxrregcount=%d", cap);
+  }
   char opts[8192]; /* the standard, the include folder and the options, whole */
-  snprintf(opts, sizeof opts, "%s%s%s%s%s %s",
+  snprintf(opts, sizeof opts, "%s%s%s%s%s%s %s",
            strstr(options, "-cl-std=") ? "" : "-cl-std=CL1.2", /* unless the options name one */
            observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
            observe && r->many && !r->cpu ? " -DTS_CALLS=1" : "",
-           observe && most > 8 ? " -DTS_MAXG=16" : "", inc, options);
+           observe && most > 8 ? " -DTS_MAXG=16" : "", regs, inc, options);
   e = ts_cl_build(prog, r->dev, opts);
   if (e != CL_SUCCESS) {
     size_t n = 0;

@@ -69,14 +69,14 @@
                            * the shadows name, which equal it only when none was written twice */
 #define TS_HEADER 48
 /* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
- * ticket, the id the device launched it as, the polls it waited for its turn, its work-items
- * that ended, its barriers, and the clock at its first TS_REC_NBAR. */
+ * ticket, the id the device launched it as, the polls it waited for its turn, a word not used
+ * (its work-items are counted in __local memory: TS_END_AT), its barriers, and the clock at
+ * its first TS_REC_NBAR. */
 #define TS_R_START 0
 #define TS_R_END 1
 #define TS_R_TICKET 2
 #define TS_R_LAUNCH 3
 #define TS_R_SPINS 4
-#define TS_R_ENDED 5
 #define TS_R_NBAR 6
 #define TS_R_BAR 7
 #define TS_REC_NBAR 5
@@ -247,14 +247,49 @@ typedef struct ts_group {
 #else
 #define TS_GS
 #define TS_CALLS_AT 64
-#define TS_GRP(c) (&(c)->g0)
+#define TS_GRP(c) (&(c)->t->g0)
 #endif
 /* the group's id and its ids as the kernel sees them (ts_begin): its first work-item's
  * divisions, not every work-item's */
 #define TS_TICKET_AT (TS_CALLS_AT + 3 * TS_NCALL)
-#define TS_LSCR_WORDS (TS_TICKET_AT + 4)
+/* (a GPU) the group's end: its work-items ended, the bounds below given (a bit an image and
+ * kind), and per image and kind the least and greatest offset and column (ts_finish) */
+#define TS_END_AT (TS_TICKET_AT + 4)
+#define TS_LSCR_WORDS (TS_END_AT + 2 + 16)
 
 #define TS_PEND 4                /* copies a work-item keeps until its wait; more are made at once */
+
+/* A work-item's tables, and what its rare paths (findings, logs, spins) need, apart from
+ * ts_ctx, so that a compiler can keep ts_ctx in registers: one array of a struct indexed by a
+ * number known only as the kernel runs (a buffer's, a __local array's), or a pointer to the
+ * struct given to a function not inlined, keeps the whole struct in memory (LLVM's SROA
+ * gives up on it). On a GPU that was the context's kilobyte in local memory, stored and
+ * loaded by every work-item at its every access. */
+typedef struct ts_tab {
+  __global uint *ob;
+  uint group, item;       /* as ts_ctx's */
+  int chosen;             /* this is the work-item whose accesses are logged */
+  int logs;               /* as ts_ctx's */
+  uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
+  __local uchar *lb[TS_MAXG]; /* the __local arrays (ts_lbuf): address, bytes, shadows */
+  __local uint *lw[TS_MAXG];
+  __local uint *lr[TS_MAXG];
+  uint lsz[TS_MAXG];
+  /* the group's copies asked for and not waited for (ts_async_*): made at the wait, as an
+   * asynchronous copy lands by then */
+  __local uchar *pl[TS_PEND];
+  __global uchar *pg[TS_PEND];
+  size_t pn[TS_PEND], pstride[TS_PEND];
+  uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND], pev[TS_PEND];
+  ulong vlo[8], vhi[8];   /* the program-scope __global variables (ts_gvar) */
+  uint spin_try;          /* the values a spin let go was given (ts_spin) */
+  uint frow[2], fcount[2], fnext; /* (a GPU) the kinds and lines of two of its findings, and
+                           * the findings of each since, not yet counted; the one to replace
+                           * next (ts_finding, ts_fflush) */
+#ifndef TS_GROUP_SERIAL
+  ts_group g0;            /* buffers and bounds: the work-item's own (TS_GRP) */
+#endif
+} ts_tab;
 
 typedef struct ts_ctx {
   __global uint *ob;
@@ -262,10 +297,6 @@ typedef struct ts_ctx {
   uint gmine, lmine;      /* (barriers passed that fenced global / local memory + 1) << 11 |
                            * (item + 1): a shadow's word for this work-item's accesses */
   uint ng, nl;
-  __local uchar *lb[TS_MAXG];
-  __local uint *lw[TS_MAXG];
-  __local uint *lr[TS_MAXG];
-  uint lsz[TS_MAXG];
   __local uchar *lscratch;
   uint lk;                /* the __local array of the last __local access */
   /* the array of the last access past ts_l's test (ts_lslow): its address, size (0 while
@@ -273,25 +304,17 @@ typedef struct ts_ctx {
   ulong lqb;
   uint lqn;
   __local uint *lqw, *lqr;
-  int chosen;             /* this is the work-item whose accesses are logged */
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
-  uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   uint tile_w;            /* a declared tile's width (0: none) */
   uint nuni;              /* the branches before a barrier this work-item decided so far
                            * (on a CPU device, the ifs and dos: loops are counted apart) */
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
   long sv, sres;          /* the switch being decided: its value, and the case taken */
-  uint npend;             /* the group's copies asked for and not waited for (ts_async_*):
-                           * made at the wait, as an asynchronous copy lands by then */
-  __local uchar *pl[TS_PEND];
-  __global uchar *pg[TS_PEND];
-  size_t pn[TS_PEND], pstride[TS_PEND];
-  uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND], pev[TS_PEND];
+  uint npend;             /* the copies kept in its tables (ts_async_*) */
   uint nevent;            /* the events its copies gave so far (an event is its number) */
   uint nvar;              /* the program-scope __global variables (ts_gvar), not observed */
   uint lg[3];             /* the group's ids as the kernel sees them (ts_order) */
-  ulong vlo[8], vhi[8];
   uint ncall;             /* its copies and waits so far (the group's must agree) */
   int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
 #ifdef TS_GROUP_SERIAL
@@ -301,9 +324,8 @@ typedef struct ts_ctx {
 #endif
 #ifdef TS_GROUP_SERIAL
   __local ts_group *g;    /* buffers and bounds: the group's (TS_GRP) */
-#else
-  ts_group g0;            /* buffers and bounds: the work-item's own (TS_GRP) */
 #endif
+  struct ts_tab *t;       /* its tables (ts_tab) */
   int fresh;              /* this work-item sets g up (ts_gbuf) */
   /* two windows, tested before the buffers are even looked up, never set while ts_log has
    * work. [glo, ghi]: all of a buffer with no work at all (a const temporary), where a read
@@ -315,13 +337,20 @@ typedef struct ts_ctx {
    * nothing to fold). */
   ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
   uint wimg, wdirty;
-  /* a spin (ts_spin): the address of the last read, the times it was read in a row with
-   * the same value (its first word), and the values tried once it is let go */
+#ifndef TS_GROUP_SERIAL
+  /* (a GPU) a third window, kept in registers: all of one image buffer whose only work is
+   * the rectangles, from its first row (rb) for rlen bytes (0: none), rows of rp bytes (rm the
+   * reciprocal, ts_div), and the work-item's reads there so far, rows [rr0, rr1] and columns
+   * [rc0, rc1] in bytes, folded into its bounds of image rimg at its end: a read anywhere in
+   * the image then costs a multiply, a test and four mins and maxes, never the calls that a
+   * read in another row than the last had cost (a 3x3 stencil's rows, channel by channel) */
+  ulong rb, rm;
+  uint rlen, rp, rr0, rr1, rc0, rc1, rimg;
+#endif
+  /* a spin (ts_spin): the address of the last read, and the times it was read in a row with
+   * the same value, its first word */
   ulong spin_a;
-  uint spin_n, spin_v, spin_try;
-  uint frow[2], fcount[2], fnext; /* (a GPU) the kinds and lines of two of its findings, and
-                           * the findings of each since, not yet counted; the one to replace
-                           * next (ts_finding, ts_fflush) */
+  uint spin_n, spin_v;
 } ts_ctx;
 
 
@@ -437,10 +466,11 @@ inline uint ts_order(uint g, uint n, uint how)
   return x;
 }
 
-inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
+inline void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr)
 {
   __local uchar *lscratch = (__local uchar *)lscr;
-  c->ob = ob;
+  c->ob = t->ob = ob;
+  c->t = t;
   uint ng = (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
   /* The group's first work-item takes a ticket, the device's order of starts. In an order of
    * tilescope's, ticket t is the order's t-th group, and it waits until fewer than
@@ -474,6 +504,14 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
     tk[1] = g % (uint)get_num_groups(0);
     tk[2] = g / (uint)get_num_groups(0) % (uint)get_num_groups(1);
     tk[3] = g / (uint)(get_num_groups(0) * get_num_groups(1));
+#ifndef TS_GROUP_SERIAL
+    __local volatile uint *e = lscr + TS_END_AT;
+    e[0] = e[1] = 0;
+    for (uint i = 0; i < 4; i++) {
+      e[2 + i * 4] = e[3 + i * 4] = 0xffffffffu;
+      e[4 + i * 4] = e[5 + i * 4] = 0;
+    }
+#endif
   }
 #ifndef TS_GROUP_SERIAL
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -483,33 +521,38 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   c->lg[1] = tk[2];
   c->lg[2] = tk[3];
   c->item = ts_lin_item();
+  t->group = c->group;
+  t->item = c->item;
   c->gmine = c->lmine = 1u << 11 | (c->item + 1);
   c->ng = c->nl = 0;
   c->lk = 0;
   c->lqn = 0;
-  c->lb[0] = 0;
-  c->lsz[0] = 0;
+  t->lb[0] = 0;
+  t->lsz[0] = 0;
   c->lscratch = lscratch;
-  c->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
+  t->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
   c->npend = 0;
   c->nevent = c->ncall = c->nvar = 0;
   c->spin_a = 0;
-  c->spin_n = c->spin_try = 0;
-  c->frow[0] = c->frow[1] = ~0u;
-  c->fcount[0] = c->fcount[1] = c->fnext = 0;
+  c->spin_n = t->spin_try = 0;
+  t->frow[0] = t->frow[1] = ~0u;
+  t->fcount[0] = t->fcount[1] = t->fnext = 0;
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
     c->lt[i] = c->le[i] = 0;
 #endif
-  c->watch_buf = ob[TS_H_WATCH_BUF];
-  c->watch_lo = ob[TS_H_WATCH_LO];
-  c->watch_hi = ob[TS_H_WATCH_HI];
-  c->logs = c->chosen || c->watch_buf != TS_MANY;
+  t->watch_buf = ob[TS_H_WATCH_BUF];
+  t->watch_lo = ob[TS_H_WATCH_LO];
+  t->watch_hi = ob[TS_H_WATCH_HI];
+  c->logs = t->logs = t->chosen || t->watch_buf != TS_MANY;
   c->glo = ~(ulong)0;
   c->ghi = 0;
   ts_nowin(c);
+#ifndef TS_GROUP_SERIAL
+  c->rlen = 0;
+#endif
 #ifdef TS_GROUP_SERIAL
   /* the group's first work-item to arrive starts its bounds */
   c->g = (__local ts_group *)(lscr + 64);
@@ -522,7 +565,7 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
   }
 #else
   c->fresh = 1;
-  ts_gnew(&c->g0);
+  ts_gnew(&t->g0);
 #endif
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
@@ -532,12 +575,13 @@ inline void ts_begin(ts_ctx *c, __global uint *ob, __local uint *lscr)
 /* get_group_id and get_global_id as the order gives them (the kernel's calls, rewritten). */
 inline size_t ts_group_id(ts_ctx *c, uint d)
 {
-  return d < 3 ? (size_t)c->lg[d] : 0;
+  /* (each index by a constant: ts_tab says why) */
+  return d == 0 ? c->lg[0] : d == 1 ? c->lg[1] : d == 2 ? c->lg[2] : 0;
 }
 
 inline size_t ts_global_id(ts_ctx *c, uint d)
 {
-  return d < 3 ? (size_t)c->lg[d] * get_local_size(d) + get_local_id(d) + get_global_offset(d) : 0;
+  return d < 3 ? ts_group_id(c, d) * get_local_size(d) + get_local_id(d) + get_global_offset(d) : 0;
 }
 
 /* [glo, ghi] as the row window too, where none is open: ts_g's first test takes it, two
@@ -578,8 +622,8 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
  * not the launch's buffers; its accesses are made unobserved. */
 inline void ts_gvar(ts_ctx *c, __global uchar *p, ulong n)
 {
-  c->vlo[c->nvar] = (ulong)p;
-  c->vhi[c->nvar++] = (ulong)p + n;
+  c->t->vlo[c->nvar] = (ulong)p;
+  c->t->vhi[c->nvar++] = (ulong)p + n;
 }
 
 /* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
@@ -588,10 +632,10 @@ inline void ts_gvar(ts_ctx *c, __global uchar *p, ulong n)
 inline void ts_lbuf(ts_ctx *c, __local uchar *p, uint n, __local uint *w, __local uint *r)
 {
   uint k = c->nl++;
-  c->lb[k] = p;
-  c->lsz[k] = n;
-  c->lw[k] = w;
-  c->lr[k] = r;
+  c->t->lb[k] = p;
+  c->t->lsz[k] = n;
+  c->t->lw[k] = w;
+  c->t->lr[k] = r;
   uint m = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < n; i += m) {
     w[i] = r[i] = 0;
@@ -607,30 +651,30 @@ inline uint ts_lparam_size(ts_ctx *c, uint k)
 /* Findings are rare: kept out of line, so that the checks around them stay small. */
 /* A GPU work-item's findings of row e counted only by it (ts_finding), into the launch's
  * count, and the row forgotten. */
-inline void ts_fflush1(ts_ctx *c, uint e)
+inline void ts_fflush1(ts_tab *t, uint e)
 {
 #ifndef TS_GROUP_SERIAL
-  if (c->fcount[e])
-    atomic_add(c->ob + c->ob[TS_H_FIND] + c->frow[e], c->fcount[e]);
-  c->fcount[e] = 0;
-  c->frow[e] = ~0u;
+  if (t->fcount[e])
+    atomic_add(t->ob + t->ob[TS_H_FIND] + t->frow[e], t->fcount[e]);
+  t->fcount[e] = 0;
+  t->frow[e] = ~0u;
 #endif
 }
 
-inline void ts_fflush(ts_ctx *c)
+inline void ts_fflush(ts_tab *t)
 {
-  ts_fflush1(c, 0);
-  ts_fflush1(c, 1);
+  ts_fflush1(t, 0);
+  ts_fflush1(t, 1);
 }
 
-__attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint space, uint buf, uint acc,
+__attribute__((noinline)) void ts_finding(ts_tab *t, uint kind, uint line, uint space, uint buf, uint acc,
                        uint off, uint og, uint oi, uint oline)
 {
-  __global uint *ob = c->ob;
+  __global uint *ob = t->ob;
   /* after a barrier divergence what the group does is undefined: the divergence alone is
    * reported (Oclgrind's semantics) */
   if (kind != TS_FIND_DIVERGE && kind != TS_FIND_EVENT &&
-      (ob[ob[TS_H_GFIND] + c->group] & (1u << TS_FIND_DIVERGE | 1u << TS_FIND_COPY_DIVERGE)))
+      (ob[ob[TS_H_GFIND] + t->group] & (1u << TS_FIND_DIVERGE | 1u << TS_FIND_COPY_DIVERGE)))
     return;
   /* so is everything after a wait that could never end was let go (ts_spin) */
   if (kind != TS_FIND_PROGRESS && ob[TS_H_ABORT])
@@ -651,18 +695,18 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
    * what nothing wrote, one or the other as the timing goes) then costs a private count, not
    * atomics on words that every work-item contends for */
   for (uint e = 0; e < 2; e++)
-    if (row == c->frow[e]) {
-      c->fcount[e]++;
+    if (row == t->frow[e]) {
+      t->fcount[e]++;
       return;
     }
 #endif
   uint n = atomic_inc(f + row);
-  atomic_or(ob + ob[TS_H_GFIND] + c->group, 1u << kind);
+  atomic_or(ob + ob[TS_H_GFIND] + t->group, 1u << kind);
 #ifndef TS_GROUP_SERIAL
   if (n >= TS_NPLACES) { /* (counted later: past the places' count) */
-    ts_fflush1(c, c->fnext);
-    c->frow[c->fnext] = row;
-    c->fnext ^= 1;
+    ts_fflush1(t, t->fnext);
+    t->frow[t->fnext] = row;
+    t->fnext ^= 1;
   }
 #endif
   uint w0 = space | buf << 8 | (acc & 0xff) << 16 | min(ax, 255u) << 24; /* never 0: acc is */
@@ -670,8 +714,8 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
     __global uint *p = f + TS_NFIND * nlines + (row * TS_NPLACES + n) * TS_PLACE;
     p[0] = w0;
     p[1] = off;
-    p[2] = c->group;
-    p[3] = c->item;
+    p[2] = t->group;
+    p[3] = t->item;
     p[4] = og;
     p[5] = oi;
     p[6] = oline;
@@ -683,7 +727,7 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
    * for each other loses at worst the order, never the kernel. */
   __global uint *least = f + TS_NFIND * nlines * (1 + TS_NPLACES * TS_PLACE);
   __global volatile uint *q = (__global volatile uint *)least + row * (TS_PLACE + 1);
-  if (q[0] != 0 && (q[2] < c->group || (q[2] == c->group && q[3] <= c->item)))
+  if (q[0] != 0 && (q[2] < t->group || (q[2] == t->group && q[3] <= t->item)))
     return;
   __global volatile int *lock = (__global volatile int *)(q + TS_PLACE);
   int held = 0;
@@ -691,10 +735,10 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
     held = atomic_cmpxchg(lock, 0, 1) == 0;
   if (!held)
     return;
-  if (q[0] == 0 || c->group < q[2] || (c->group == q[2] && c->item < q[3])) {
+  if (q[0] == 0 || t->group < q[2] || (t->group == q[2] && t->item < q[3])) {
     q[1] = off;
-    q[2] = c->group;
-    q[3] = c->item;
+    q[2] = t->group;
+    q[3] = t->item;
     q[4] = og;
     q[5] = oi;
     q[6] = oline;
@@ -704,14 +748,13 @@ __attribute__((noinline)) void ts_finding(ts_ctx *c, uint kind, uint line, uint 
   atomic_xchg(lock, 0);
 }
 
-TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
+/* A logged access (the chosen work-item's, or one of the watched range). */
+TS_HOT void ts_logt(ts_tab *t, uint space, uint buf, uint acc, uint off, uint n, uint line)
 {
-  if (!c->logs)
-    return;
-  __global uint *ob = c->ob;
-  int watched = space == 0 && buf == c->watch_buf && !(acc & 8) && off < c->watch_hi &&
-                off + n > c->watch_lo;
-  if (!c->chosen && !watched)
+  __global uint *ob = t->ob;
+  int watched = space == 0 && buf == t->watch_buf && !(acc & 8) && off < t->watch_hi &&
+                off + n > t->watch_lo;
+  if (!t->chosen && !watched)
     return;
   uint i = atomic_inc(ob + TS_H_LOGN);
   if (i < ob[TS_H_LOGCAP]) {
@@ -720,9 +763,15 @@ TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, 
     r[1] = off;
     r[2] = n;
     r[3] = line & 0xffff;
-    r[4] = c->group;
-    r[5] = c->item;
+    r[4] = t->group;
+    r[5] = t->item;
   }
+}
+
+TS_HOT void ts_log(ts_ctx *c, uint space, uint buf, uint acc, uint off, uint n, uint line)
+{
+  if (c->logs)
+    ts_logt(c->t, space, buf, acc, off, n, line);
 }
 
 /* A row's bounds folded into the rows left. */
@@ -856,11 +905,11 @@ TS_HOT void ts_rect(ts_ctx *c, __global const uint *bi, uint acc, uint off, uint
 /* The greatest n into u[0], as the greatest of n << 11 | (2047 - item), and the least into
  * u[1], as the greatest of (TS_RUN_MAX + 1 - n) << 11 | (2047 - item): each with the least
  * item that has it; zero is none. */
-inline void ts_most_least(ts_ctx *c, __global uint *u, uint n)
+inline void ts_most_least(uint item, __global uint *u, uint n)
 {
   n = min(n, TS_RUN_MAX);
-  atomic_max((__global volatile uint *)u, n << 11 | (2047 - c->item));
-  atomic_max((__global volatile uint *)(u + 1), (TS_RUN_MAX + 1 - n) << 11 | (2047 - c->item));
+  atomic_max((__global volatile uint *)u, n << 11 | (2047 - item));
+  atomic_max((__global volatile uint *)(u + 1), (TS_RUN_MAX + 1 - n) << 11 | (2047 - item));
 }
 
 #endif
@@ -868,23 +917,69 @@ inline void ts_most_least(ts_ctx *c, __global uint *u, uint n)
 /* At the kernel's end (every return of it): the bounds into the group's rectangles per image
  * and kind: least column (in bytes), least row, greatest column, greatest row. On a CPU
  * device the group's last work-item does it, once for the group. */
+inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr);
+
+/* A group's bounds of image buffer bi (which: image * 2 + kind; offsets omin, omax past its
+ * first row, columns cmin, cmax in bytes) into the launch's rectangles: columns in bytes (the
+ * host makes them pixels: rect_of in ts_plain_obs.c), rows as rows (as offsets, every
+ * work-item along a row would widen the greatest). */
+inline void ts_rect_out(__global uint *ob, uint group, __global const uint *bi, uint which,
+                        uint omin, uint cmin, uint omax, uint cmax)
+{
+  if (omin > omax)
+    return;
+  __global uint *r = ob + ob[TS_H_RECT] + ((size_t)group * 4 + which) * 4;
+  uint pitch = bi[TS_B_PITCH];
+  omin = ts_div(omin, bi + TS_B_PDIV, pitch);
+  omax = ts_div(omax, bi + TS_B_PDIV, pitch);
+  /* a group's bounds only ever widen, so a bound these cannot widen (read plainly: a stale
+   * value is only wider-than-needed work) needs no atomic: each was a locked
+   * read-modify-write */
+  if (cmin < r[0])
+    atomic_min(r, cmin);
+  if (omin < r[1])
+    atomic_min(r + 1, omin);
+  if (cmax > r[2])
+    atomic_max(r + 2, cmax);
+  if (omax > r[3])
+    atomic_max(r + 3, omax);
+}
+
 inline void ts_end(ts_ctx *c)
 {
-  __global uint *ob = c->ob;
-  TS_GS ts_group *g = TS_GRP(c);
   if (c->npend) /* a copy nothing waited for: its line */
-    ts_finding(c, TS_FIND_EVENT, c->pline[0], 0, 0, 2, c->pev[0], 0, 0, 0);
+    ts_finding(c->t, TS_FIND_EVENT, c->t->pline[0], 0, 0, 2, c->t->pev[0], 0, 0, 0);
   ts_wclose(c);
-#ifdef TS_GROUP_SERIAL
+#ifndef TS_GROUP_SERIAL
+  if (c->rlen && c->rr0 <= c->rr1) { /* the image window's reads (rows as their offsets) */
+    ts_group *g = TS_GRP(c);
+    uint img = c->rimg;
+    g->omin[img][0] = min(g->omin[img][0], c->rr0 * c->rp);
+    g->omax[img][0] = max(g->omax[img][0], c->rr1 * c->rp);
+    g->cmin[img][0] = min(g->cmin[img][0], c->rc0);
+    g->cmax[img][0] = max(g->cmax[img][0], c->rc1);
+    g->used |= 1u << (img * 2);
+  }
+#else
+  __global uint *ob = c->ob;
   c->nuni = 0;
   /* each loop's counts into the group's words (ts_loop_end) */
   for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_LOOPS; k++) {
     __global uint *u = ob + TS_LOOP_AT(uni, c->group, k);
     if (c->le[k]) {
-      ts_most_least(c, u + 2, c->lt[k]);
+      ts_most_least(c->item, u + 2, c->lt[k]);
       atomic_max((__global volatile uint *)(u + 4), c->le[k]);
     }
   }
+#endif
+  ts_finish(c->t, TS_GRP(c), c->ng, (__local uint *)c->lscratch);
+}
+
+/* The rest of the end, from the tables alone (ts_tab says why). */
+inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
+{
+  __global uint *ob = t->ob;
+#ifdef TS_GROUP_SERIAL
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
@@ -897,20 +992,26 @@ inline void ts_end(ts_ctx *c)
    * number of times, naming the one whose held least, false where another's held; the round
    * counts the loop's runs together where it ran more than once */
   for (uint k = 0, uni = ob[TS_H_UNI]; uni && k < TS_LOOPS; k++) {
-    __global uint *u = ob + TS_LOOP_AT(uni, c->group, k);
-    uint item = c->item, most = u[2], least = u[3];
+    __global uint *u = ob + TS_LOOP_AT(uni, t->group, k);
+    uint item = t->item, most = u[2], least = u[3];
     uint fewest = TS_RUN_MAX + 1 - (least >> 11);
     if (u[0] && most && fewest != most >> 11) {
       /* off: the decision (false), the round it was made in, and whether that counts runs */
-      c->item = 2047 - (least & 2047);
-      ts_finding(c, TS_FIND_DIVERGE, u[0] - 1, 0, 0, 16,
-                 min(fewest + 1, 0x1fffffffu) << 1 | (uint)(u[4] > 1) << 31, c->group,
+      t->item = 2047 - (least & 2047);
+      ts_finding(t, TS_FIND_DIVERGE, u[0] - 1, 0, 0, 16,
+                 min(fewest + 1, 0x1fffffffu) << 1 | (uint)(u[4] > 1) << 31, t->group,
                  2047 - (most & 2047), u[1] - 1);
     }
-    c->item = item;
+    t->item = item;
   }
 #endif
-  for (uint k = 0; k < c->ng && g->used; k++) {
+  /* each image's bounds folded; on a GPU into the group's, in __local memory (TS_END_AT),
+   * which its last work-item adds to the launch's once, rather than each work-item (a
+   * division and four loads each, and an atomic where it widened them) */
+#ifndef TS_GROUP_SERIAL
+  __local volatile uint *e = lscr + TS_END_AT;
+#endif
+  for (uint k = 0; k < ng && g->used; k++) {
     __global const uint *bi = g->bi[k];
     uint img = bi[TS_B_RECT];
     if (img > 1)
@@ -924,33 +1025,39 @@ inline void ts_end(ts_ctx *c)
       uint omax = g->omax[img][kind], cmax = g->cmax[img][kind];
       if (omin > omax)
         continue;
-      /* columns in bytes (the host makes them pixels: rect_of in ts_plain_obs.c), rows as
-       * rows: as offsets, every work-item along a row would widen the greatest */
-      __global uint *r = ob + ob[TS_H_RECT] + ((size_t)c->group * 4 + img * 2 + kind) * 4;
-      uint pitch = bi[TS_B_PITCH];
-      omin = ts_div(omin, bi + TS_B_PDIV, pitch);
-      omax = ts_div(omax, bi + TS_B_PDIV, pitch);
-      /* a group's bounds only ever widen, so a bound these cannot widen (read plainly: a
-       * stale value is only wider-than-needed work) needs no atomic; on a GPU most of a
-       * group's work-items widen none, and each atomic was a locked read-modify-write */
-      if (cmin < r[0])
-        atomic_min(r, cmin);
-      if (omin < r[1])
-        atomic_min(r + 1, omin);
-      if (cmax > r[2])
-        atomic_max(r + 2, cmax);
-      if (omax > r[3])
-        atomic_max(r + 3, omax);
+#ifdef TS_GROUP_SERIAL
+      ts_rect_out(ob, t->group, bi, img * 2 + kind, omin, cmin, omax, cmax);
+#else
+      __local volatile uint *b = e + 2 + (img * 2 + kind) * 4;
+      atomic_min(b, omin);
+      atomic_min(b + 1, cmin);
+      atomic_max(b + 2, omax);
+      atomic_max(b + 3, cmax);
+      atomic_or(e + 1, 1u << (img * 2 + kind));
+#endif
     }
   }
-  ts_fflush(c);
+  ts_fflush(t);
   /* the group's end, once its last work-item ends: on the clock, and counted (a group
    * waiting for its turn, ts_begin, sees its writes made) */
   mem_fence(CLK_GLOBAL_MEM_FENCE);
-  __global uint *r = ob + ob[TS_H_REC] + (size_t)c->group * TS_REC_W;
+  __global uint *r = ob + ob[TS_H_REC] + (size_t)t->group * TS_REC_W;
 #ifndef TS_GROUP_SERIAL
-  if (atomic_inc(r + TS_R_ENDED) + 1 < get_local_size(0) * get_local_size(1) * get_local_size(2))
+  mem_fence(CLK_LOCAL_MEM_FENCE);
+  if (atomic_inc(e) + 1 < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
+  mem_fence(CLK_LOCAL_MEM_FENCE);
+  for (uint k = 0; k < ng && e[1]; k++) {
+    __global const uint *bi = g->bi[k];
+    uint img = bi[TS_B_RECT];
+    for (uint kind = 0; img <= 1 && kind < 2; kind++) {
+      uint which = img * 2 + kind;
+      __local volatile uint *b = e + 2 + which * 4;
+      if (e[1] & (1u << which))
+        ts_rect_out(ob, t->group, bi, which, b[0], b[1], b[2], b[3]);
+      e[1] &= ~(1u << which);
+    }
+  }
 #endif
   r[TS_R_END] = atomic_inc(ob + TS_H_CLOCK) + 1;
   atomic_inc(ob + TS_H_DONE);
@@ -967,25 +1074,26 @@ TS_HOT void ts_declared(ts_ctx *c, __global const uint *bi, uint k, uint acc, ui
   for (uint kind = 0, lo, hi; kind < 2; kind++)
     if ((acc & (kind ? TS_K_WRITE : TS_K_READ)) &&
         !(ts_decl_row(c, bi, row, kind, &lo, &hi) && col >= lo && col <= hi))
-      ts_finding(c, kind ? TS_FIND_TILE : TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0, 0);
+      ts_finding(c->t, kind ? TS_FIND_TILE : TS_FIND_FOOTPRINT, line, 0, k, acc, off, 0, 0, 0);
 }
 
 /* A write that meets another's (a write-write race, kind at line): the lane's bytes as the
  * last writer left them, for the host to hold against the lane's final value. When every
  * such write of a finding's row found the value it then wrote, every writer wrote the same
  * value: a benign race. */
-__attribute__((noinline)) void ts_ww(ts_ctx *c, uint kind, uint line, uint k, uint off)
+__attribute__((noinline)) void ts_ww(ts_tab *t, TS_GS ts_group *g, uint kind, uint line, uint k,
+                                     uint off)
 {
-  __global uint *ob = c->ob;
+  __global uint *ob = t->ob;
   uint at = ob[TS_H_WW], nlines = ob[TS_H_NLINES];
-  if (at == 0 || !TS_GRP(c)->gb[k]) /* an image's pixel has no address to read its value at */
+  if (at == 0 || !g->gb[k]) /* an image's pixel has no address to read its value at */
     return;
   uint i = atomic_inc(ob + at);
   if (i >= TS_WW_CAP)
     return;
   __global uint *e = ob + at + 1 + i * TS_WW_REC;
-  __global volatile const uchar *p = (__global volatile const uchar *)(TS_GRP(c)->gb[k] + off);
-  uint n = 1u << TS_GRP(c)->bi[k][TS_B_LANE], lo = 0, hi = 0;
+  __global volatile const uchar *p = (__global volatile const uchar *)(g->gb[k] + off);
+  uint n = 1u << g->bi[k][TS_B_LANE], lo = 0, hi = 0;
   for (uint b = 0; b < n && b < 8; b++) {
     uint v = (uint)p[b];
     if (b < 4)
@@ -1079,19 +1187,19 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * naming several work-items (2047) or groups (TS_MANY) once several made one. */
     uint oi = *wi, ol = *wl;
     if (o == TS_NOBODY && (flags & TS_F_NOINIT)) /* it reads what nothing wrote */
-      ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
+      ts_finding(c->t, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     int plain = o != TS_NOBODY && o != TS_MANY && !oatom;
     if (plain && og != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og - 1, 0, ol | TS_O_WRITE);
+      ts_finding(c->t, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og - 1, 0, ol | TS_O_WRITE);
     else if ((oi & TS_RDR) ? !(acc & TS_K_FAILED) && *rd == me && ts_same_interval(oi, mine)
                            : plain && ts_same_interval(oi, mine))
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
+      ts_finding(c->t, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
                  oi & TS_RDR ? *rl | TS_O_READ : ol | TS_O_WRITE);
     if (acc & TS_K_FAILED) /* a read: against the writes only, and no record */
       return;
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
+      ts_finding(c->t, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
                  *rl | TS_O_READ);
     if (!plain) {
       int several = og == me && ts_same_interval(oi, mine);
@@ -1106,12 +1214,12 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
     uint oi = *wi;
     if (o == TS_NOBODY) {
       if (acc == TS_K_READ && ((flags & TS_F_UNSET) || (m && !*m)))
-        ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
+        ts_finding(c->t, TS_FIND_UNINIT, line, 0, k, acc, off, 0, 0, 0);
     } else if (og != me) {
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og == TS_MANY ? ~0u : og - 1, 0,
+      ts_finding(c->t, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og == TS_MANY ? ~0u : og - 1, 0,
                  *wl | (oatom ? TS_O_ATOMIC : TS_O_BY(oi)));
     } else if ((!(oi & TS_RDR) || (oi & TS_ATOM)) && ts_same_interval(oi, mine)) {
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
+      ts_finding(c->t, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
                  *wl | TS_O_BY(oi));
     }
     uint r = *rd;
@@ -1161,36 +1269,37 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
      * after another's atomic, or an update's, no value tells that */
     int ww = acc == TS_K_WRITE && !oatom && !(oi & (TS_ATOM | TS_RDR));
     if (o != TS_NOBODY && og != me) {
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og == TS_MANY ? ~0u : og - 1, 0,
+      ts_finding(c->t, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, og == TS_MANY ? ~0u : og - 1, 0,
                  ol | (oatom ? TS_O_ATOMIC : TS_O_BY(oi)));
       if (ww)
-        ts_ww(c, TS_FIND_RACE_GROUPS, line, k, off);
+        ts_ww(c->t, TS_GRP(c), TS_FIND_RACE_GROUPS, line, k, off);
     } else if ((oi & TS_RDR) && ts_same_interval(oi, mine) && *rd == me) {
       /* other work-items of the group read it in this interval: a read then a write */
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
+      ts_finding(c->t, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi),
                  orl | TS_O_READ);
     } else if (og == me && ts_same_interval(oi, mine)) {
-      ts_finding(c, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi), ol | TS_O_BY(oi));
+      ts_finding(c->t, TS_FIND_RACE_GLOBAL, line, 0, k, acc, off, c->group, ts_other_item(oi), ol | TS_O_BY(oi));
       if (ww)
-        ts_ww(c, TS_FIND_RACE_GLOBAL, line, k, off);
+        ts_ww(c->t, TS_GRP(c), TS_FIND_RACE_GLOBAL, line, k, off);
     }
     uint r = *rd;
     if (r != TS_NOBODY && r != me)
-      ts_finding(c, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
+      ts_finding(c->t, TS_FIND_RACE_GROUPS, line, 0, k, acc, off, r == TS_MANY ? ~0u : r - 1, 0,
                  *rl | TS_O_READ);
   }
 }
 
 /* An access of n bytes at address a outside every buffer (space 0) or __local array (1):
  * found, and named by the nearest one at its (signed) offset. */
-__attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n, uint acc, uint line)
+__attribute__((noinline)) void ts_outside(ts_tab *t, TS_GS ts_group *g, uint count, uint space,
+                                          ulong a, uint n, uint acc, uint line)
 {
-  uint best = 0, count = space ? c->nl : c->ng;
+  uint best = 0;
   ulong bd = ~(ulong)0;
   long boff = 0;
   for (uint k = 0; k < count; k++) {
-    ulong b = space ? (ulong)c->lb[k] : (ulong)TS_GRP(c)->gb[k];
-    ulong e = b + (space ? (ulong)c->lsz[k] : TS_GRP(c)->gsz[k]);
+    ulong b = space ? (ulong)t->lb[k] : (ulong)g->gb[k];
+    ulong e = b + (space ? (ulong)t->lsz[k] : g->gsz[k]);
     ulong d = a < b ? b - a : a + n - e;
     if (d < bd) {
       bd = d;
@@ -1199,11 +1308,12 @@ __attribute__((noinline)) void ts_outside(ts_ctx *c, uint space, ulong a, uint n
     }
   }
   uint off = (uint)(int)clamp(boff, (long)INT_MIN, (long)INT_MAX);
-  ts_finding(c, TS_FIND_OOB, line, space, best, acc | 8, off, 0, 0, 0);
+  ts_finding(t, TS_FIND_OOB, line, space, best, acc | 8, off, 0, 0, 0);
   /* what it reads is no value anything wrote (observed, 0): an uninitialised value too */
   if (acc & (TS_K_READ | TS_K_ATOMIC))
-    ts_finding(c, TS_FIND_UNINIT, line, space, best, acc | 8, off, 0, 0, 0);
-  ts_log(c, space, best, acc | 8, off, n, line);
+    ts_finding(t, TS_FIND_UNINIT, line, space, best, acc | 8, off, 0, 0, 0);
+  if (t->logs)
+    ts_logt(t, space, best, acc | 8, off, n, line);
 }
 
 TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint acc, uint line,
@@ -1218,20 +1328,20 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
  * never ends (OpenCL promises no forward progress between work-groups). The finding is
  * made, and the launch let go: waits for a turn end, and a spinning read is given other
  * values (the word + 1, 1, all ones, 2...) until its loop leaves. The pointer to use. */
-__attribute__((noinline)) __global uchar *ts_spin(ts_ctx *c, __global uchar *p, uint n,
-                                                  uint k, uint off, uint acc, uint line)
+__attribute__((noinline)) __global uchar *ts_spin(ts_tab *t, uint value, __global uchar *p,
+                                                  uint n, uint k, uint off, uint acc, uint line)
 {
-  __global uint *ob = c->ob;
+  __global uint *ob = t->ob;
   __global volatile uint *abort = (__global volatile uint *)(ob + TS_H_ABORT);
   if (!*abort) {
     if ((ob[TS_H_ORDER] & 7) == 0 || ob[TS_H_RESIDENT] != 1)
       return p; /* the device's order, or several groups at once: others may change them */
     if (atomic_cmpxchg((__global uint *)abort, 0, 1) == 0)
-      ts_finding(c, TS_FIND_PROGRESS, line, 0, k, acc, off, 0, 0, 0);
+      ts_finding(t, TS_FIND_PROGRESS, line, 0, k, acc, off, 0, 0, 0);
   }
   /* let go: another value each time, in a word of the scratch */
-  uint x = c->spin_v, t = c->spin_try++ % 4;
-  uint v = t == 0 ? x + 1 : t == 1 ? 1u : t == 2 ? ~0u : 2u;
+  uint x = value, turn = t->spin_try++ % 4;
+  uint v = turn == 0 ? x + 1 : turn == 1 ? 1u : turn == 2 ? ~0u : 2u;
   __global uchar *s = (__global uchar *)(ob + ob[TS_H_SCRATCH] + 32);
   for (uint i = 0; i < n && i < 64; i++)
     s[i] = i < 4 ? (uchar)(v >> (8 * i)) : (uchar)(v >> 31 ? 0xff : 0);
@@ -1281,6 +1391,18 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
     c->wdirty = 1;
     return p;
   }
+#ifndef TS_GROUP_SERIAL
+  if (acc == TS_K_READ && a - c->rb < c->rlen) {
+    uint off = (uint)(a - c->rb), row = ts_mulhi(off, c->rm), col = off - row * c->rp;
+    if (col + n <= c->rp) { /* (one row's) */
+      c->rr0 = min(c->rr0, row);
+      c->rr1 = max(c->rr1, row);
+      c->rc0 = min(c->rc0, col);
+      c->rc1 = max(c->rc1, col + n - 1);
+      return p;
+    }
+  }
+#endif
 #ifdef TS_GROUP_SERIAL
   if (acc == TS_K_READ && !c->logs) { /* inside the group's rectangle so far: a division */
     __local ts_group *g = c->g;
@@ -1356,9 +1478,9 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
     }
     if (k == c->ng) {
       for (uint v = 0; v < c->nvar; v++)
-        if (a >= c->vlo[v] && a + n <= c->vhi[v])
+        if (a >= c->t->vlo[v] && a + n <= c->t->vhi[v])
           return p;
-      ts_outside(c, 0, a, n, acc, line);
+      ts_outside(c->t, TS_GRP(c), c->ng, 0, a, n, acc, line);
       return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
     }
 #ifdef TS_GROUP_SERIAL
@@ -1367,7 +1489,7 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
   }
   /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
   if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
-    ts_finding(c, TS_FIND_ALIGN, line, 0, k, acc, (uint)(a - b), 0, 0, 0);
+    ts_finding(c->t, TS_FIND_ALIGN, line, 0, k, acc, (uint)(a - b), 0, 0, 0);
   /* the same address (inside its buffer) read again and again, with the same value: a spin */
   if (acc == TS_K_READ || (acc & TS_K_ATOMIC)) {
     uint v = n >= 4 && !(a & 3) ? *(__global volatile uint *)p : (uint)*(__global volatile uchar *)p;
@@ -1378,7 +1500,7 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
     } else if (++c->spin_n >= TS_SPIN_N || (c->spin_n >= 64 && ob[TS_H_ABORT])) {
       c->spin_n = TS_SPIN_N; /* (once let go, every spin is let go at once) */
       ts_gat(c, k, b, (uint)(a - b), n, acc, line, p);
-      return ts_spin(c, p, n, k, (uint)(a - b), acc, line);
+      return ts_spin(c->t, c->spin_v, p, n, k, (uint)(a - b), acc, line);
     }
   } else {
     c->spin_a = 0;
@@ -1400,7 +1522,7 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     uint mode = bi[TS_B_FLAGS];
     int bad_w = (mode & TS_F_RO) && (acc & TS_K_WRITE), bad_r = (mode & TS_F_WO) && (acc & TS_K_READ);
     if (bad_w || bad_r)
-      ts_finding(c, TS_FIND_MODE, line, 0, k, acc, off, 0, 0, 0);
+      ts_finding(c->t, TS_FIND_MODE, line, 0, k, acc, off, 0, 0, 0);
     if (bad_w) /* a read-only buffer may sit in memory a write cannot reach: not made */
       return (__global uchar *)(ob + ob[TS_H_SINK]);
   }
@@ -1428,7 +1550,7 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
       else if (sh)
         ts_gshadow(c, ob + sh + (size_t)i * 4, flags, k, acc, i << shift, line, m ? m + i : 0);
       else if (acc == TS_K_READ && !m[i]) /* a const pointer: what earlier passes wrote */
-        ts_finding(c, TS_FIND_UNINIT, line, 0, k, acc, i << shift, 0, 0, 0);
+        ts_finding(c->t, TS_FIND_UNINIT, line, 0, k, acc, i << shift, 0, 0, 0);
     }
   }
   if (p && acc == TS_K_READ && !c->logs && wk == 0) {
@@ -1436,6 +1558,18 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     c->ghi = b + g->gsz[k] - 1;
     ts_glowin(c);
   }
+#ifndef TS_GROUP_SERIAL
+  if (p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT && c->rlen == 0 &&
+      bi[TS_B_PITCH] > 1 && bi[TS_B_OFFSET] < g->gsz[k]) {
+    c->rb = b + bi[TS_B_OFFSET];
+    c->rlen = (uint)(g->gsz[k] - bi[TS_B_OFFSET]);
+    c->rp = bi[TS_B_PITCH];
+    c->rm = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
+    c->rimg = bi[TS_B_RECT];
+    c->rr0 = c->rc0 = ~0u; /* (this read is in the bounds already) */
+    c->rr1 = c->rc1 = 0;
+  }
+#endif
 #ifdef TS_GROUP_SERIAL
   uint dlo = 0, dhi = ~0u;
   if (p && acc == TS_K_WRITE && !c->logs && (wk & ~(TS_W_RECT | TS_W_DECL)) == TS_W_SHADOW &&
@@ -1505,7 +1639,7 @@ int ts_ipx(ts_ctx *c, uint k, int x, int y, int w, int h, int smp, uint acc, uin
       return 1;
     } else {
       /* space 3: an image's pixel outside it, x and y as they are */
-      ts_finding(c, TS_FIND_OOB, line, 3, k, acc | 8, (uint)x, (uint)y, 0, 0);
+      ts_finding(c->t, TS_FIND_OOB, line, 3, k, acc | 8, (uint)x, (uint)y, 0, 0);
       return 0;
     }
   }
@@ -1573,15 +1707,15 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   if (acc & TS_K_ATOMIC) { /* as ts_gshadow's: against plain accesses of the interval */
     uint o = *w;
     if (o == 0) /* it reads what nothing wrote */
-      ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
+      ts_finding(c->t, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
     if (o != 0 && !(o & TS_ATOM) && ts_same_interval(o, mine))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
                  TS_O_BY(o));
     if (acc & TS_K_FAILED)
       return;
     uint rd = *r;
     if (ts_same_interval(rd, mine))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
+      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
                  (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
     /* it becomes the byte's record unless a plain write of the interval is there (a group's
      * own memory: an earlier interval's is ordered) */
@@ -1593,9 +1727,9 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
     uint o = *w;
     if (o == 0) {
       if (acc == TS_K_READ)
-        ts_finding(c, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
+        ts_finding(c->t, TS_FIND_UNINIT, line, 1, k, acc, off, 0, 0, 0);
     } else if (ts_same_interval(o, mine)) {
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
                  TS_O_BY(o));
     }
     /* who read it in this interval: this work-item (mine), or several; usually it is already
@@ -1628,11 +1762,11 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, mine);
     if (ts_same_interval(o, mine))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
                  TS_O_BY(o));
     uint rd = *r;
     if (ts_same_interval(rd, mine))
-      ts_finding(c, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
+      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
                  (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
   }
 }
@@ -1698,15 +1832,15 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
 #else
   uint k = 0;     /* as ts_g */
 #endif
-  ulong b = (ulong)c->lb[k];
-  if (a < b || a + n > b + c->lsz[k]) {
+  ulong b = (ulong)c->t->lb[k];
+  if (a < b || a + n > b + c->t->lsz[k]) {
     for (k = 0; k < c->nl; k++) {
-      b = (ulong)c->lb[k];
-      if (a >= b && a + n <= b + c->lsz[k])
+      b = (ulong)c->t->lb[k];
+      if (a >= b && a + n <= b + c->t->lsz[k])
         break;
     }
     if (k == c->nl) {
-      ts_outside(c, 1, a, n, acc, line);
+      ts_outside(c->t, TS_GRP(c), c->nl, 1, a, n, acc, line);
       return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
     }
 #ifdef TS_GROUP_SERIAL
@@ -1715,13 +1849,13 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
   }
   if (!c->logs) { /* ts_l's test: this array */
     c->lqb = b;
-    c->lqn = c->lsz[k];
-    c->lqw = c->lw[k];
-    c->lqr = c->lr[k];
+    c->lqn = c->t->lsz[k];
+    c->lqw = c->t->lw[k];
+    c->lqr = c->t->lr[k];
   }
   uint off = (uint)(a - b);
   ts_log(c, 1, k, acc, off, n, line);
-  __local uint *w = c->lw[k] + off, *r = c->lr[k] + off;
+  __local uint *w = c->t->lw[k] + off, *r = c->t->lr[k] + off;
   for (uint i = 0; i < n; i++)
     ts_lshadow(c, w + i, r + i, k, acc, off + i, line);
   return p;
@@ -1787,7 +1921,7 @@ inline size_t ts_agree(ts_ctx *c, uint h, size_t n, uint kind, uint line)
   if (s[1] != h) {
     if ((s[1] | h) & 1)
       kind = TS_FIND_COPY_DIVERGE;
-    ts_finding(c, kind, line, 0, 0, 32, call, 0, 0, 0); /* acc 32: a group's call */
+    ts_finding(c->t, kind, line, 0, 0, 32, call, 0, 0, 0); /* acc 32: a group's call */
     return s[2];
   }
   return n;
@@ -1814,14 +1948,14 @@ inline uint ts_async_keep(ts_ctx *c, __local uchar *l, __global uchar *g, size_t
     return e;
   }
   uint i = c->npend++;
-  c->pl[i] = l;
-  c->pg[i] = g;
-  c->pn[i] = n;
-  c->pstride[i] = stride;
-  c->pes[i] = es;
-  c->pdir[i] = to_local;
-  c->pline[i] = line;
-  c->pev[i] = e;
+  c->t->pl[i] = l;
+  c->t->pg[i] = g;
+  c->t->pn[i] = n;
+  c->t->pstride[i] = stride;
+  c->t->pes[i] = es;
+  c->t->pdir[i] = to_local;
+  c->t->pline[i] = line;
+  c->t->pev[i] = e;
   return e;
 }
 
@@ -1850,27 +1984,27 @@ inline void ts_wait_events(ts_ctx *c, int n, uint *list, uint line)
     uint e = list[j];
     h = ts_hash(h, e);
     if (e == 0 || e > c->nevent)
-      ts_finding(c, TS_FIND_EVENT, line, 0, 0, 1, e, 0, 0, 0);
+      ts_finding(c->t, TS_FIND_EVENT, line, 0, 0, 1, e, 0, 0, 0);
   }
   ts_agree(c, h, 0, TS_FIND_DIVERGE, line);
   uint kept = 0;
   for (uint i = 0; i < c->npend; i++) {
     int named = 0;
     for (int j = 0; j < n && j < 64; j++)
-      named |= list[j] == c->pev[i];
+      named |= list[j] == c->t->pev[i];
     if (named) {
-      ts_async_copy(c, c->pl[i], c->pg[i], c->pn[i], c->pstride[i], c->pes[i], (int)c->pdir[i],
-                    c->pline[i]);
+      ts_async_copy(c, c->t->pl[i], c->t->pg[i], c->t->pn[i], c->t->pstride[i], c->t->pes[i], (int)c->t->pdir[i],
+                    c->t->pline[i]);
       continue;
     }
-    c->pl[kept] = c->pl[i];
-    c->pg[kept] = c->pg[i];
-    c->pn[kept] = c->pn[i];
-    c->pstride[kept] = c->pstride[i];
-    c->pes[kept] = c->pes[i];
-    c->pdir[kept] = c->pdir[i];
-    c->pline[kept] = c->pline[i];
-    c->pev[kept] = c->pev[i];
+    c->t->pl[kept] = c->t->pl[i];
+    c->t->pg[kept] = c->t->pg[i];
+    c->t->pn[kept] = c->t->pn[i];
+    c->t->pstride[kept] = c->t->pstride[i];
+    c->t->pes[kept] = c->t->pes[i];
+    c->t->pdir[kept] = c->t->pdir[i];
+    c->t->pline[kept] = c->t->pline[i];
+    c->t->pev[kept] = c->t->pev[i];
     kept++;
   }
   c->npend = kept;
@@ -1883,7 +2017,7 @@ inline long ts_pidx(ts_ctx *c, long i, long n, uint line)
 {
   if (i >= 0 && i < n)
     return i;
-  ts_finding(c, TS_FIND_PRIVATE, line, 2, 0, TS_K_READ, (uint)(int)clamp(i, (long)INT_MIN,
+  ts_finding(c->t, TS_FIND_PRIVATE, line, 2, 0, TS_K_READ, (uint)(int)clamp(i, (long)INT_MIN,
              (long)INT_MAX), 0, (uint)n, 0);
   return 0;
 }
@@ -1895,7 +2029,7 @@ inline long ts_pw(ts_ctx *c, long i, long n, uint line, ulong *set, uint acc)
   if (i < 0 || i >= n)
     return ts_pidx(c, i, n, line);
   if ((acc & TS_K_READ) && !(*set >> i & 1))
-    ts_finding(c, TS_FIND_UNINIT, line, 2, 0, acc, (uint)i, 0, (uint)n, 0);
+    ts_finding(c->t, TS_FIND_UNINIT, line, 2, 0, acc, (uint)i, 0, (uint)n, 0);
   if (acc & TS_K_WRITE)
     *set |= 1ul << i;
   return i;
@@ -1907,7 +2041,7 @@ inline void ts_pvr(ts_ctx *c, uint set, uint want, uint n, uint line)
 {
   uint miss = want & ~set;
   if (miss)
-    ts_finding(c, TS_FIND_UNINIT, line, 2, 1, TS_K_READ, 31 - clz(miss & (0u - miss)), 0, n, 0);
+    ts_finding(c->t, TS_FIND_UNINIT, line, 2, 1, TS_K_READ, 31 - clz(miss & (0u - miss)), 0, n, 0);
 }
 
 /* barrier(flags): the intervals it closes. */
@@ -1954,7 +2088,7 @@ inline int ts_uniform_as(ts_ctx *c, uint line, uint bline, int v, uint as)
       return v;
   }
   if ((was & 1) != (uint)(v != 0))
-    ts_finding(c, TS_FIND_DIVERGE, line, 0, 0, 16, (v != 0) | as, c->group, (was >> 1) & 2047, bline);
+    ts_finding(c->t, TS_FIND_DIVERGE, line, 0, 0, 16, (v != 0) | as, c->group, (was >> 1) & 2047, bline);
   return (int)(was & 1);
 }
 /* as: what the finding's decision word says beside the way (1 << 30: a switch's label) */
