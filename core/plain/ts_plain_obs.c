@@ -386,6 +386,29 @@ void ts_plain_ob_full(oblayout *lay)
     lay->hdr[HEADER + i * BI + B_FLAGS] &= ~(uint32_t)F_FAST;
 }
 
+/* The marks of n lanes' fast shadows on a CPU device (bytes, each 0 or 1: observe.cl's
+ * ts_gfast), added up eight at a time: 255 words added as they are carry from no byte to the
+ * next, and the sum's bytes are then added as 16-bit halves (at most 2040). A byte loop had
+ * cost about 2 ms of a 1080p RGB pass's observed time. */
+static uint64_t count_marks(const uint8_t *m, size_t n)
+{
+  uint64_t total = 0;
+  size_t j = 0;
+  while (n - j >= 8) {
+    uint64_t acc = 0;
+    for (size_t k = 0; k < 255 && n - j >= 8; k++, j += 8) {
+      uint64_t w;
+      memcpy(&w, m + j, 8);
+      acc += w;
+    }
+    uint64_t s = (acc & 0x00ff00ff00ff00ffu) + (acc >> 8 & 0x00ff00ff00ff00ffu);
+    total += (s * 0x0001000100010001u) >> 48;
+  }
+  for (; j < n; j++)
+    total += m[j];
+  return total;
+}
+
 ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_pass *ps,
                            int *redo)
 {
@@ -406,8 +429,7 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
                                           NULL, &e);
     if (e != CL_SUCCESS)
       break;
-    for (size_t j = 0; j < lay->lanes[i]; j++)
-      marked += m[j];
+    marked += count_marks(m, lay->lanes[i]);
     e = clEnqueueUnmapMemObject(r->q, ob, (void *)m, 0, NULL, NULL);
   }
   if (e != CL_SUCCESS)

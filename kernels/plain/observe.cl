@@ -210,6 +210,21 @@
  * usual next one, costs two tests and a min and a max, no division; and the rows left, folded:
  * the least and greatest offset and column (omin > omax: none). used: bit img * 2 + kind,
  * bounds to flush. key and ended (CPU): whose bounds these are, and its work-items done. */
+/* Two windows, tested before the buffers are even looked up, never opened by a work-item
+ * whose accesses ts_log logs. [glo, ghi]: all of a buffer with no work at all (a const
+ * temporary), where a read costs two tests. [flo, fhi]: of a buffer whose only work is the
+ * rectangles, the row of the last read, and in it [fmin, fmax], what the row's bounds covered
+ * when the window opened and the reads since: a read there costs two tests, one elsewhere in
+ * the row two more, a min and a max, and sets wdirty; ts_wfold folds [fmin, fmax] into that
+ * row's bounds at the next access outside (wimg the image, wbase its first row's address;
+ * wimg 2: nothing to fold). On a CPU device, whose group is one thread taking its work-items
+ * in turn, they are the group's, as its bounds are: a work-item starts where the one before
+ * left them, and they stay open across barriers; on a GPU each work-item's own. */
+typedef struct ts_win {
+  ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
+  uint wimg, wdirty;
+} ts_win;
+
 typedef struct ts_group {
   __global uchar *gb[TS_MAXG];
   ulong gsz[TS_MAXG];
@@ -226,13 +241,14 @@ typedef struct ts_group {
   uint xpitch, xr0, xr1, xc0, xc1, ximg;
 #ifdef TS_GROUP_SERIAL
   /* a window for writes (ts_gwin), the group's as its bounds are: of a buffer whose work is
-   * only fast shadows (TS_F_FAST) and perhaps the rectangles, [wlo, whi] the row of its last
-   * write (an image buffer's: wimg and wrow the image and its first row's address) or all of
-   * it (wimg 2), wb the buffer, ws its shadows, wsh its lane's log2; whi 0: none */
-  ulong wlo, whi, wb, wrow;
+   * only fast shadows (TS_F_FAST) and perhaps the rectangles, [wlo, whi] what the bounds
+   * cover of the row of its last write (an image buffer's) or all of it, wb the buffer, ws
+   * its shadows, wsh its lane's log2; whi 0: none */
+  ulong wlo, whi, wb;
   __global uint *ws;
-  uint wsh, wimg;
+  uint wsh;
   uint nwrite; /* its lanes written with fast shadows (ts_gfast), added up at its end */
+  ts_win win, quiet; /* the windows (ts_win), and a pair never opened (ts_ctx's w) */
 #endif
 } ts_group;
 
@@ -244,10 +260,14 @@ typedef struct ts_group {
 #define TS_GS __local
 #define TS_CALLS_AT (64 + sizeof(ts_group) / 4)
 #define TS_GRP(c) ((c)->g)
+#define TS_WIN(c) ((c)->w)          /* the windows its accesses test */
+#define TS_GWIN(c) (&(c)->g->win)   /* the windows the bounds are folded from */
 #else
 #define TS_GS
 #define TS_CALLS_AT 64
 #define TS_GRP(c) (&(c)->t->g0)
+#define TS_WIN(c) (&(c)->w0)
+#define TS_GWIN(c) (&(c)->w0)
 #endif
 /* the group's id and its ids as the kernel sees them (ts_begin): its first work-item's
  * divisions, not every work-item's */
@@ -291,6 +311,22 @@ typedef struct ts_tab {
 #endif
 } ts_tab;
 
+#ifndef TS_GROUP_SERIAL
+/* (a GPU) An image window for reads, kept in registers: all of one image buffer whose only
+ * work is the rectangles, from its first row (b) for len bytes (0: none), rows of p bytes (m
+ * the reciprocal, ts_div), and the work-item's reads there so far, rows [r0, r1] and columns
+ * [c0, c1] in bytes, folded into its bounds of image img at its end (ts_ifold): a read
+ * anywhere in the image costs a multiply, a test and four mins and maxes, never the calls
+ * that one in another row than the last had cost (a 3x3 stencil's rows, channel by channel).
+ * (The same for writes, with their exchange, was slower on the H200: 2.33 ms against 2.10 for
+ * conv2d at 4K RGB, each write's calls being cheaper than the registers it took.) */
+typedef struct ts_iwin {
+  ulong b, m;
+  uint len, p, r0, r1, c0, c1, img;
+} ts_iwin;
+
+#endif
+
 typedef struct ts_ctx {
   __global uint *ob;
   uint group, item;       /* linear ids */
@@ -327,25 +363,14 @@ typedef struct ts_ctx {
 #endif
   struct ts_tab *t;       /* its tables (ts_tab) */
   int fresh;              /* this work-item sets g up (ts_gbuf) */
-  /* two windows, tested before the buffers are even looked up, never set while ts_log has
-   * work. [glo, ghi]: all of a buffer with no work at all (a const temporary), where a read
-   * costs two tests. [flo, fhi]: of a buffer whose only work is the rectangles, the row of
-   * the last read, and in it [fmin, fmax], what the row's bounds covered when the window
-   * opened and the reads since: a read there costs two tests, one elsewhere in the row two
-   * more, a min and a max, and sets wdirty; ts_wfold folds [fmin, fmax] into that row's
-   * bounds at the next access outside (wimg the image, wbase its first row's address; wimg 2:
-   * nothing to fold). */
-  ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
-  uint wimg, wdirty;
+#ifdef TS_GROUP_SERIAL
+  __local ts_win *w;      /* the windows: the group's (ts_group's win), or where this
+                           * work-item's accesses are logged, a pair never opened (quiet) */
+#else
+  ts_win w0;              /* the windows: the work-item's own */
+#endif
 #ifndef TS_GROUP_SERIAL
-  /* (a GPU) a third window, kept in registers: all of one image buffer whose only work is
-   * the rectangles, from its first row (rb) for rlen bytes (0: none), rows of rp bytes (rm the
-   * reciprocal, ts_div), and the work-item's reads there so far, rows [rr0, rr1] and columns
-   * [rc0, rc1] in bytes, folded into its bounds of image rimg at its end: a read anywhere in
-   * the image then costs a multiply, a test and four mins and maxes, never the calls that a
-   * read in another row than the last had cost (a 3x3 stencil's rows, channel by channel) */
-  ulong rb, rm;
-  uint rlen, rp, rr0, rr1, rc0, rc1, rimg;
+  ts_iwin rd;             /* (a GPU) an image window for reads (ts_iwin) */
 #endif
   /* a spin (ts_spin): the address of the last read, and the times it was read in a row with
    * the same value, its first word */
@@ -377,31 +402,49 @@ inline uint ts_div(uint n, __global const uint *m, uint d)
   return d == 1 ? n : ts_mulhi(n, mm);
 }
 
-/* No row window (ts_ctx's flo, fhi). */
-inline void ts_nowin(ts_ctx *c)
+#ifndef TS_GROUP_SERIAL
+/* Whether the access of n bytes at a is inside image window w; if so it is in the bounds. */
+TS_HOT int ts_ihit(ts_iwin *w, ulong a, uint n)
 {
-  c->flo = c->fmin = ~(ulong)0;
-  c->fhi = c->fmax = 0;
-  c->wimg = 2;
-  c->wdirty = 0;
+  if (a - w->b >= w->len)
+    return 0;
+  uint off = (uint)(a - w->b), row = ts_mulhi(off, w->m), col = off - row * w->p;
+  if (col + n > w->p) /* (across rows) */
+    return 0;
+  w->r0 = min(w->r0, row);
+  w->r1 = max(w->r1, row);
+  w->c0 = min(w->c0, col);
+  w->c1 = max(w->c1, col + n - 1);
+  return 1;
+}
+#endif
+
+/* No row window (ts_win's flo, fhi). */
+inline void ts_nowin(TS_GS ts_win *w)
+{
+  w->flo = w->fmin = ~(ulong)0;
+  w->fhi = w->fmax = 0;
+  w->wimg = 2;
+  w->wdirty = 0;
+}
+
+/* No windows at all. */
+inline void ts_nowins(TS_GS ts_win *w)
+{
+  w->glo = ~(ulong)0;
+  w->ghi = 0;
+  ts_nowin(w);
 }
 
 /* The reads inside the window, into the bounds of its row (the window stays). Only a window
  * that reads extended is dirty, and only an open one can be (wimg 0 or 1). */
-inline void ts_wfold(ts_ctx *c)
+inline void ts_wfold(TS_GS ts_group *g, TS_GS ts_win *w)
 {
-  TS_GS ts_group *g = TS_GRP(c);
-  g->rlo[c->wimg][0] = min(g->rlo[c->wimg][0], (uint)(c->fmin - c->wbase));
-  g->rhi[c->wimg][0] = max(g->rhi[c->wimg][0], (uint)(c->fmax - c->wbase));
-  c->wdirty = 0;
-}
-
-/* The window folded and closed: where the work-item stops, or lets the others run. */
-inline void ts_wclose(ts_ctx *c)
-{
-  if (c->wdirty)
-    ts_wfold(c);
-  ts_nowin(c);
+  if (!w->wdirty)
+    return;
+  g->rlo[w->wimg][0] = min(g->rlo[w->wimg][0], (uint)(w->fmin - w->wbase));
+  g->rhi[w->wimg][0] = max(g->rhi[w->wimg][0], (uint)(w->fmax - w->wbase));
+  w->wdirty = 0;
 }
 
 /* No row in the bounds (ts_group's rs, re, rlo, rhi): no access matches it. */
@@ -466,7 +509,7 @@ inline uint ts_order(uint g, uint n, uint how)
   return x;
 }
 
-inline void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr)
+TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr)
 {
   __local uchar *lscratch = (__local uchar *)lscr;
   c->ob = t->ob = ob;
@@ -537,21 +580,23 @@ inline void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   c->nevent = c->ncall = c->nvar = 0;
   c->spin_a = 0;
   c->spin_n = t->spin_try = 0;
+#ifndef TS_GROUP_SERIAL
   t->frow[0] = t->frow[1] = ~0u;
   t->fcount[0] = t->fcount[1] = t->fnext = 0;
+#endif
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
     c->lt[i] = c->le[i] = 0;
 #endif
   t->watch_buf = ob[TS_H_WATCH_BUF];
-  t->watch_lo = ob[TS_H_WATCH_LO];
-  t->watch_hi = ob[TS_H_WATCH_HI];
   c->logs = t->logs = t->chosen || t->watch_buf != TS_MANY;
-  c->glo = ~(ulong)0;
-  c->ghi = 0;
-  ts_nowin(c);
+  if (c->logs) {
+    t->watch_lo = ob[TS_H_WATCH_LO];
+    t->watch_hi = ob[TS_H_WATCH_HI];
+  }
 #ifndef TS_GROUP_SERIAL
-  c->rlen = 0;
+  ts_nowins(&c->w0);
+  c->rd.len = 0;
 #endif
 #ifdef TS_GROUP_SERIAL
   /* the group's first work-item to arrive starts its bounds */
@@ -559,10 +604,13 @@ inline void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   c->fresh = c->g->key0 != ob[TS_H_NONCE] || c->g->key1 != c->group;
   if (c->fresh) {
     ts_gnew(c->g);
+    ts_nowins(&c->g->win);
+    ts_nowins(&c->g->quiet);
     c->g->key0 = ob[TS_H_NONCE];
     c->g->key1 = c->group;
     c->g->ended = 0;
   }
+  c->w = c->logs ? &c->g->quiet : &c->g->win;
 #else
   c->fresh = 1;
   ts_gnew(&t->g0);
@@ -586,17 +634,17 @@ inline size_t ts_global_id(ts_ctx *c, uint d)
 
 /* [glo, ghi] as the row window too, where none is open: ts_g's first test takes it, two
  * tests a read less (wimg 2: nothing to fold). */
-inline void ts_glowin(ts_ctx *c)
+inline void ts_glowin(TS_GS ts_win *w)
 {
-  if (c->flo > c->fhi) {
-    c->fmin = c->glo;
-    c->fmax = c->ghi;
-    c->wimg = 2;
+  if (w->flo > w->fhi) {
+    w->fmin = w->glo;
+    w->fmax = w->ghi;
+    w->wimg = 2;
   }
 }
 
 /* Buffer k of the kernel's global pointer arguments, in their order. */
-inline void ts_gbuf(ts_ctx *c, __global uchar *p)
+TS_HOT void ts_gbuf(ts_ctx *c, __global uchar *p)
 {
   uint k = c->ng++;
   TS_GS ts_group *g = TS_GRP(c);
@@ -611,10 +659,10 @@ inline void ts_gbuf(ts_ctx *c, __global uchar *p)
                   (bi[TS_B_FLAGS] & (TS_F_RO | TS_F_WO) ? TS_W_MODE : 0);
   }
   /* reads of a buffer with no work at all cost two tests from the first (ts_g) */
-  if (p && g->gwork[k] == 0 && !c->logs && c->glo > c->ghi) {
-    c->glo = (ulong)p;
-    c->ghi = (ulong)p + g->gsz[k] - 1;
-    ts_glowin(c);
+  if (p && g->gwork[k] == 0 && !c->logs && TS_WIN(c)->glo > TS_WIN(c)->ghi) {
+    TS_WIN(c)->glo = (ulong)p;
+    TS_WIN(c)->ghi = (ulong)p + g->gsz[k] - 1;
+    ts_glowin(TS_WIN(c));
   }
 }
 
@@ -823,8 +871,8 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     lo = min(g->rlo[img][k], off);
     hi = max(g->rhi[img][k], last);
   } else {
-    if (k == 0 && img == c->wimg) /* the window's row is left (ts_g folded it) */
-      ts_nowin(c);
+    if (k == 0 && img == TS_GWIN(c)->wimg) /* the window's row is left (ts_gall folded it) */
+      ts_nowin(TS_GWIN(c));
 #ifdef TS_GROUP_SERIAL
     if (k == 1) /* and a write's (ts_gwin) */
       g->wlo = ~(ulong)0, g->whi = 0;
@@ -856,7 +904,7 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
       g->cmax[img][k] = pitch - 1;
       ts_norow(g, img, k);
       if (win)
-        ts_nowin(c);
+        ts_nowin(TS_WIN(c));
       return;
     }
     uint c0 = g->cmin[img][k], c1 = g->cmax[img][k];
@@ -872,16 +920,16 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
     /* (2: a declared tile and halo, the window only their part of the row; their finding
      * is made for each read outside, where the rows' bounds pass none) */
     if (win == 2 && !ts_decl_row(c, bi, ts_div(rs, bi + TS_B_PDIV, bi[TS_B_PITCH]), 0, &dlo, &dhi)) {
-      ts_nowin(c);
+      ts_nowin(TS_WIN(c));
       return;
     }
     uint flo = rs + dlo, fhi = rs + min(re - rs, dhi);
-    c->fmin = base + max(lo, flo);
-    c->fmax = base + min(hi, fhi);
-    c->flo = base + flo;
-    c->fhi = base + fhi;
-    c->wbase = base;
-    c->wimg = img;
+    TS_WIN(c)->fmin = base + max(lo, flo);
+    TS_WIN(c)->fmax = base + min(hi, fhi);
+    TS_WIN(c)->flo = base + flo;
+    TS_WIN(c)->fhi = base + fhi;
+    TS_WIN(c)->wbase = base;
+    TS_WIN(c)->wimg = img;
   }
 }
 
@@ -919,6 +967,38 @@ inline void ts_most_least(uint item, __global uint *u, uint n)
  * device the group's last work-item does it, once for the group. */
 inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr);
 
+#ifndef TS_GROUP_SERIAL
+/* Image window w opened on image buffer bi (at b, of n bytes), empty (the access that opens it
+ * is in the bounds already): whether it could be. */
+TS_HOT int ts_iopen(ts_iwin *w, __global const uint *bi, ulong b, ulong n)
+{
+  uint start = bi[TS_B_OFFSET];
+  if (bi[TS_B_PITCH] <= 1 || start >= n || bi[TS_B_RECT] > 1)
+    return 0;
+  w->b = b + start;
+  w->len = (uint)(n - start);
+  w->p = bi[TS_B_PITCH];
+  w->m = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
+  w->img = bi[TS_B_RECT];
+  w->r0 = w->c0 = ~0u;
+  w->r1 = w->c1 = 0;
+  return 1;
+}
+
+/* Image window w's reads into the bounds, rows as their offsets. */
+TS_HOT void ts_ifold(ts_group *g, ts_iwin *w)
+{
+  if (!w->len || w->r0 > w->r1)
+    return;
+  uint img = w->img;
+  g->omin[img][0] = min(g->omin[img][0], w->r0 * w->p);
+  g->omax[img][0] = max(g->omax[img][0], w->r1 * w->p);
+  g->cmin[img][0] = min(g->cmin[img][0], w->c0);
+  g->cmax[img][0] = max(g->cmax[img][0], w->c1);
+  g->used |= 1u << (img * 2);
+}
+#endif
+
 /* A group's bounds of image buffer bi (which: image * 2 + kind; offsets omin, omax past its
  * first row, columns cmin, cmax in bytes) into the launch's rectangles: columns in bytes (the
  * host makes them pixels: rect_of in ts_plain_obs.c), rows as rows (as offsets, every
@@ -945,21 +1025,13 @@ inline void ts_rect_out(__global uint *ob, uint group, __global const uint *bi, 
     atomic_max(r + 3, omax);
 }
 
-inline void ts_end(ts_ctx *c)
+TS_HOT void ts_end(ts_ctx *c)
 {
   if (c->npend) /* a copy nothing waited for: its line */
     ts_finding(c->t, TS_FIND_EVENT, c->t->pline[0], 0, 0, 2, c->t->pev[0], 0, 0, 0);
-  ts_wclose(c);
 #ifndef TS_GROUP_SERIAL
-  if (c->rlen && c->rr0 <= c->rr1) { /* the image window's reads (rows as their offsets) */
-    ts_group *g = TS_GRP(c);
-    uint img = c->rimg;
-    g->omin[img][0] = min(g->omin[img][0], c->rr0 * c->rp);
-    g->omax[img][0] = max(g->omax[img][0], c->rr1 * c->rp);
-    g->cmin[img][0] = min(g->cmin[img][0], c->rc0);
-    g->cmax[img][0] = max(g->cmax[img][0], c->rc1);
-    g->used |= 1u << (img * 2);
-  }
+  ts_wfold(TS_GRP(c), &c->w0); /* (the window's reads into its row's bounds) */
+  ts_ifold(TS_GRP(c), &c->rd);
 #else
   __global uint *ob = c->ob;
   c->nuni = 0;
@@ -982,6 +1054,7 @@ inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
 #ifdef TS_GROUP_SERIAL
   if (++g->ended < get_local_size(0) * get_local_size(1) * get_local_size(2))
     return;
+  ts_wfold(g, &g->win); /* the group's window's reads into its row's bounds */
   g->key0 = ~ob[TS_H_NONCE]; /* spent */
   if (g->nwrite) { /* (ts_gfast) */
     uint was = atomic_add(ob + TS_H_NWRITE, g->nwrite);
@@ -1368,12 +1441,12 @@ inline void ts_xwin(ts_ctx *c, __local ts_group *g, uint off)
   uint img = g->ximg;
   if (off < g->rs[img][0] || off >= g->re[img][0] || g->rlo[img][0] > g->rhi[img][0])
     return;
-  c->fmin = g->xb + g->rlo[img][0];
-  c->fmax = g->xb + g->rhi[img][0];
-  c->flo = g->xb + g->rs[img][0];
-  c->fhi = g->xb + g->re[img][0] - 1;
-  c->wbase = g->xb;
-  c->wimg = img;
+  TS_WIN(c)->fmin = g->xb + g->rlo[img][0];
+  TS_WIN(c)->fmax = g->xb + g->rhi[img][0];
+  TS_WIN(c)->flo = g->xb + g->rs[img][0];
+  TS_WIN(c)->fhi = g->xb + g->re[img][0] - 1;
+  TS_WIN(c)->wbase = g->xb;
+  TS_WIN(c)->wimg = img;
 }
 #endif
 
@@ -1381,27 +1454,19 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
                                                            uint n, uint acc, uint line)
 {
   ulong a = (ulong)p;
-  if (acc == TS_K_READ && a >= c->fmin && a + n - 1 <= c->fmax)
+  if (acc == TS_K_READ && a >= TS_WIN(c)->fmin && a + n - 1 <= TS_WIN(c)->fmax)
     return p;
-  if (acc == TS_K_READ && a >= c->glo && a + n - 1 <= c->ghi)
+  if (acc == TS_K_READ && a >= TS_WIN(c)->glo && a + n - 1 <= TS_WIN(c)->ghi)
     return p;
-  if (acc == TS_K_READ && a >= c->flo && a + n - 1 <= c->fhi) {
-    c->fmin = min(c->fmin, a);
-    c->fmax = max(c->fmax, a + n - 1);
-    c->wdirty = 1;
+  if (acc == TS_K_READ && a >= TS_WIN(c)->flo && a + n - 1 <= TS_WIN(c)->fhi) {
+    TS_WIN(c)->fmin = min(TS_WIN(c)->fmin, a);
+    TS_WIN(c)->fmax = max(TS_WIN(c)->fmax, a + n - 1);
+    TS_WIN(c)->wdirty = 1;
     return p;
   }
 #ifndef TS_GROUP_SERIAL
-  if (acc == TS_K_READ && a - c->rb < c->rlen) {
-    uint off = (uint)(a - c->rb), row = ts_mulhi(off, c->rm), col = off - row * c->rp;
-    if (col + n <= c->rp) { /* (one row's) */
-      c->rr0 = min(c->rr0, row);
-      c->rr1 = max(c->rr1, row);
-      c->rc0 = min(c->rc0, col);
-      c->rc1 = max(c->rc1, col + n - 1);
-      return p;
-    }
-  }
+  if (acc == TS_K_READ && ts_ihit(&c->rd, a, n))
+    return p;
 #endif
 #ifdef TS_GROUP_SERIAL
   if (acc == TS_K_READ && !c->logs) { /* inside the group's rectangle so far: a division */
@@ -1410,7 +1475,7 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
     if (off < g->xend) {
       uint row = ts_mulhi((uint)off, g->xm), col = (uint)off - row * g->xpitch;
       if (row >= g->xr0 && col >= g->xc0 && col + n - 1 <= g->xc1) {
-        if (c->wimg == 2)
+        if (TS_WIN(c)->wimg == 2)
           ts_xwin(c, g, (uint)off);
         return p;
       }
@@ -1426,22 +1491,17 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
 }
 
 #ifdef TS_GROUP_SERIAL
-/* A plain write in the group's write window (ts_group's wlo, whi): all ts_gat would do, the
- * row's bounds widened and each lane's fast shadow marked and counted (as ts_gfast does on a
- * CPU device), without looking the buffer up. */
+/* A plain write in the group's write window (ts_group's wlo, whi): all ts_gat would do, each
+ * lane's fast shadow marked and counted (as ts_gfast does on a CPU device), without looking
+ * the buffer up; the window is what the row's bounds already cover, so they stay. */
 inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
 {
   __local ts_group *g = c->g;
   ulong a = (ulong)p;
-  uint o = (uint)(a - g->wrow), img = g->wimg;
-  if (img < 2) {
-    g->rlo[img][1] = min(g->rlo[img][1], o);
-    g->rhi[img][1] = max(g->rhi[img][1], o + n - 1);
-  }
   /* (aligned to n, a power of two: a lane, or n's lanes whole) */
   uint first = (uint)(a - g->wb) >> g->wsh, lanes = ((n - 1) >> g->wsh) + 1;
-  for (uint i = first; i < first + lanes; i++)
-    ts_gfast(c, g->ws, i, TS_K_WRITE);
+  for (uint i = 0; i < lanes; i++)
+    ts_gfast(c, g->ws, first + i, TS_K_WRITE);
   c->spin_a = 0;
   return p;
 }
@@ -1460,9 +1520,8 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
   uint vec = acc & TS_K_VECTOR;
   acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
-  if (c->wdirty)
-    ts_wfold(c);
   TS_GS ts_group *g = TS_GRP(c);
+  ts_wfold(g, TS_GWIN(c));
 #ifdef TS_GROUP_SERIAL
   /* the buffer of the last such read or write first: usually this one's too */
   uint k = g->gk[(acc & TS_K_WRITE) != 0];
@@ -1554,40 +1613,32 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     }
   }
   if (p && acc == TS_K_READ && !c->logs && wk == 0) {
-    c->glo = b;
-    c->ghi = b + g->gsz[k] - 1;
-    ts_glowin(c);
+    TS_WIN(c)->glo = b;
+    TS_WIN(c)->ghi = b + g->gsz[k] - 1;
+    ts_glowin(TS_WIN(c));
   }
 #ifndef TS_GROUP_SERIAL
-  if (p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT && c->rlen == 0 &&
-      bi[TS_B_PITCH] > 1 && bi[TS_B_OFFSET] < g->gsz[k]) {
-    c->rb = b + bi[TS_B_OFFSET];
-    c->rlen = (uint)(g->gsz[k] - bi[TS_B_OFFSET]);
-    c->rp = bi[TS_B_PITCH];
-    c->rm = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
-    c->rimg = bi[TS_B_RECT];
-    c->rr0 = c->rc0 = ~0u; /* (this read is in the bounds already) */
-    c->rr1 = c->rc1 = 0;
-  }
+  if (p && acc == TS_K_READ && !c->logs && wk == TS_W_RECT && c->rd.len == 0)
+    ts_iopen(&c->rd, bi, b, g->gsz[k]);
 #endif
 #ifdef TS_GROUP_SERIAL
   uint dlo = 0, dhi = ~0u;
   if (p && acc == TS_K_WRITE && !c->logs && (wk & ~(TS_W_RECT | TS_W_DECL)) == TS_W_SHADOW &&
-      (bi[TS_B_FLAGS] & TS_F_FAST) && (!(wk & TS_W_RECT) || wrow) &&
+      (bi[TS_B_FLAGS] & TS_F_FAST) &&
+      (!(wk & TS_W_RECT) || (wrow && g->rlo[wimg][1] <= g->rhi[wimg][1])) &&
       (!(wk & TS_W_DECL) ||
        ((wk & TS_W_RECT) && ts_decl_row(c, bi, ts_div(g->rs[wimg][1], bi + TS_B_PDIV,
                                                       bi[TS_B_PITCH]), 1, &dlo, &dhi)))) {
     if (!(wk & TS_W_RECT)) { /* no bounds: the whole buffer */
       g->wlo = b;
       g->whi = b + g->gsz[k] - 1;
-      g->wimg = 2;
-    } else { /* its row, where ts_rect left it (a column's walk: never), and of that the
-              * declared tile's part */
+    } else { /* its row, where ts_rect left it (a column's walk: never), what the row's
+              * bounds cover of it (a row entered covers the columns of the rows left), and of
+              * that the declared tile's part */
       uint rs = g->rs[wimg][1];
-      g->wrow = b + bi[TS_B_OFFSET];
-      g->wlo = g->wrow + rs + dlo;
-      g->whi = g->wrow + rs + min(g->re[wimg][1] - 1 - rs, dhi);
-      g->wimg = wimg;
+      ulong row = b + bi[TS_B_OFFSET] + rs;
+      g->wlo = row + max(g->rlo[wimg][1] - rs, dlo);
+      g->whi = row + min(g->rhi[wimg][1] - rs, dhi);
     }
     g->wb = b;
     g->ws = ob + bi[TS_B_SHADOW];
@@ -2161,10 +2212,6 @@ inline long ts_sw_end(ts_ctx *c, long none)
 
 inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
 {
-#ifdef TS_GROUP_SERIAL
-  /* the other work-items run from here: the window's reads into the bounds of its row first */
-  ts_wclose(c);
-#endif
   barrier(flags);
   __global uint *ob = c->ob;
   if (c->item == 0 && ob[TS_H_REC]) { /* the group's record: its barrier on the clock */
