@@ -151,6 +151,44 @@ static void rectangles_exact(void)
   }
 }
 
+/* The same for the scans, whose work-items walk a row (scan_rows: each group reads whole
+ * rows of the input) and a column (scan_cols: each group writes whole columns of the output,
+ * a new row at each write, which observe.cl's group write rectangle takes on a CPU device). */
+static void scan_rectangles_exact(void)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/kernels/plain/integral_scan.cl", TS_ASSETS_DIR);
+  ts_plain_desc *d = load(path, NULL, 0);
+  static const int sizes[][3] = { { 45, 31, 3 }, { 300, 70, 1 } };
+  for (size_t s = 0; d && s < sizeof sizes / sizeof sizes[0]; s++) {
+    ts_image *img = random_image(sizes[s][0], sizes[s][1], sizes[s][2]);
+    int W = img->w, H = img->h;
+    ts_plain_result *o = run(d, img, 1, -1, 0, 0, 0);
+    CHECK(o && o->npasses == 2, "integral_scan %dx%d: %d passes", W, H, o ? o->npasses : 0);
+    for (int pass = 0; o && pass < o->npasses; pass++) {
+      const ts_plain_launch *L = &o->launch[pass];
+      int lw = (int)L->local[0], n = pass == 0 ? H : W;
+      for (uint32_t g = 0; L->groups && g < L->ngroups_all; g++) {
+        int a = (int)g * lw, b = a + lw - 1 < n - 1 ? a + lw - 1 : n - 1;
+        ts_plain_rect none = { INT_MAX, INT_MAX, -1, -1 };
+        ts_plain_rect rows = { 0, a, W - 1, b }, cols = { a, 0, b, H - 1 };
+        const ts_plain_rect *want = pass == 0 ? &rows : &cols;
+        const ts_plain_rect *got = pass == 0 ? &L->groups[g].read : &L->groups[g].wrote;
+        const ts_plain_rect *other = pass == 0 ? &L->groups[g].wrote : &L->groups[g].read;
+        if (memcmp(want, got, sizeof *got) != 0 || memcmp(&none, other, sizeof none) != 0) {
+          CHECK(0, "integral_scan %dx%d pass %d group %u: %s (%d,%d)-(%d,%d), want (%d,%d)-(%d,%d)",
+                W, H, pass, g, pass ? "wrote" : "read", got->x0, got->y0, got->x1, got->y1,
+                want->x0, want->y0, want->x1, want->y1);
+          break;
+        }
+      }
+    }
+    ts_plain_result_free(o);
+    ts_image_destroy(img);
+  }
+  ts_plain_desc_free(d);
+}
+
 /* The integral image as two scans: its 32-bit sums equal the reference's, plain and
  * observed, on grey, RGB and RGBA images; shown normalised. */
 static void integral_equals_reference(void)
@@ -1151,6 +1189,7 @@ int main(int argc, char **argv)
     { "examples_equal_references", examples_equal_references },
     { "integral_equals_reference", integral_equals_reference },
     { "rectangles_exact", rectangles_exact },
+    { "scan_rectangles_exact", scan_rectangles_exact },
     { "broken_copies_caught", broken_copies_caught },
     { "watched_pixel", watched_pixel },
     { "spellings_observed", spellings_observed },

@@ -245,6 +245,13 @@ typedef struct ts_group {
    * cover of the row of its last write (an image buffer's) or all of it, wb the buffer, ws
    * its shadows, wsh its lane's log2; whi 0: none */
   ulong wlo, whi, wb;
+  /* and for a column's walk, which opens no row window: the group's write rectangle so far
+   * of one image buffer (ts_gat), rows [yr0, yr1] and columns [yc0, yc1] in bytes of the
+   * image at yb (yend bytes; 0: none; ym the pitch's reciprocal), its lanes' fast shadows at
+   * yws (of the buffer at ywb, 1 << ywsh bytes a lane): a write inside changes no bound */
+  ulong yb, ym, yend, ywb;
+  __global uint *yws;
+  uint ypitch, yr0, yr1, yc0, yc1, ywsh;
   __global uint *ws;
   uint wsh;
   uint nwrite; /* its lanes written with fast shadows (ts_gfast), added up at its end */
@@ -463,7 +470,7 @@ inline void ts_gnew(TS_GS ts_group *g)
   g->gsz[0] = 0;
   g->gk[0] = g->gk[1] = 0;
   g->used = 0;
-  g->xend = 0;
+  g->xend = g->yend = 0;
 #ifdef TS_GROUP_SERIAL
   g->wlo = ~(ulong)0;
   g->whi = 0;
@@ -1484,6 +1491,18 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
   if (acc == TS_K_WRITE && a >= c->g->wlo && a + n - 1 <= c->g->whi && !(a & (n - 1)) &&
       !(n & (n - 1)) && n <= 16 && !c->logs)
     return ts_gwin(c, p, n);
+  if (acc == TS_K_WRITE && a - c->g->yb < c->g->yend && !(a & (n - 1)) && !(n & (n - 1)) &&
+      n <= 16 && !c->logs) { /* inside the group's write rectangle so far: a division */
+    __local ts_group *g = c->g;
+    uint off = (uint)(a - g->yb), row = ts_mulhi(off, g->ym), col = off - row * g->ypitch;
+    if (row >= g->yr0 && row <= g->yr1 && col >= g->yc0 && col + n - 1 <= g->yc1) {
+      uint first = (uint)(a - g->ywb) >> g->ywsh, lanes = ((n - 1) >> g->ywsh) + 1;
+      for (uint i = 0; i < lanes; i++)
+        ts_gfast(c, g->yws, first + i, TS_K_WRITE);
+      c->spin_a = 0;
+      return p;
+    }
+  }
 #endif
   if (acc & TS_K_WRITE)
     return ts_gall(c, p, n, acc, line);
@@ -1643,6 +1662,36 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     g->wb = b;
     g->ws = ob + bi[TS_B_SHADOW];
     g->wsh = bi[TS_B_LANE];
+  }
+  if (p && acc == TS_K_WRITE && !c->logs && wk == (TS_W_RECT | TS_W_SHADOW) &&
+      (bi[TS_B_FLAGS] & TS_F_FAST) && wimg <= 1 && bi[TS_B_PITCH] > 1 &&
+      bi[TS_B_OFFSET] < g->gsz[k]) {
+    /* the bounding box the bounds make (as ts_rect_out will): the rows left, then the row */
+    uint r0 = ~0u, r1 = 0, c0 = ~0u, c1 = 0, rs = g->rs[wimg][1];
+    if (g->omin[wimg][1] <= g->omax[wimg][1]) {
+      r0 = ts_div(g->omin[wimg][1], bi + TS_B_PDIV, bi[TS_B_PITCH]);
+      r1 = ts_div(g->omax[wimg][1], bi + TS_B_PDIV, bi[TS_B_PITCH]);
+      c0 = g->cmin[wimg][1];
+      c1 = g->cmax[wimg][1];
+    }
+    if (g->rlo[wimg][1] <= g->rhi[wimg][1]) {
+      uint row = ts_div(rs, bi + TS_B_PDIV, bi[TS_B_PITCH]);
+      r0 = min(r0, row);
+      r1 = max(r1, row);
+      c0 = min(c0, g->rlo[wimg][1] - rs);
+      c1 = max(c1, g->rhi[wimg][1] - rs);
+    }
+    g->yb = b + bi[TS_B_OFFSET];
+    g->yend = g->gsz[k] - bi[TS_B_OFFSET];
+    g->ym = (ulong)bi[TS_B_PDIV] | (ulong)bi[TS_B_PDIV + 1] << 32;
+    g->ypitch = bi[TS_B_PITCH];
+    g->yr0 = r0;
+    g->yr1 = r1;
+    g->yc0 = c0;
+    g->yc1 = c1;
+    g->ywb = b;
+    g->yws = ob + bi[TS_B_SHADOW];
+    g->ywsh = bi[TS_B_LANE];
   }
 #endif
   return p;
