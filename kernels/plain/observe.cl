@@ -463,25 +463,29 @@ inline void ts_norow(TS_GS ts_group *g, uint img, uint k)
   g->rhi[img][k] = 0;
 }
 
+/* Nothing in the bounds of image img and kind k. A GPU's work-item sets each up at its first
+ * use (ts_rect1, ts_ifold: its bit in used), rather than all four at its start: each store
+ * went to its tables in local memory. */
+inline void ts_gentry(TS_GS ts_group *g, uint img, uint k)
+{
+  ts_norow(g, img, k);
+  g->omin[img][k] = g->cmin[img][k] = 0xffffffffu;
+  g->omax[img][k] = g->cmax[img][k] = 0;
+}
+
 /* A group's state with no buffer known and nothing in its bounds. */
 inline void ts_gnew(TS_GS ts_group *g)
 {
-  g->gb[0] = 0; /* no buffer matches while none is known (ts_g tries the last first) */
-  g->gsz[0] = 0;
-  g->gk[0] = g->gk[1] = 0;
   g->used = 0;
-  g->xend = g->yend = 0;
 #ifdef TS_GROUP_SERIAL
+  g->gk[0] = g->gk[1] = 0;
+  g->xend = g->yend = 0;
   g->wlo = ~(ulong)0;
   g->whi = 0;
   g->nwrite = 0;
+  for (uint i = 0; i < 4; i++)
+    ts_gentry(g, i >> 1, i & 1);
 #endif
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 2; j++) {
-      ts_norow(g, i, j);
-      g->omin[i][j] = g->cmin[i][j] = 0xffffffffu;
-      g->omax[i][j] = g->cmax[i][j] = 0;
-    }
 }
 
 inline uint ts_lin_group(void)
@@ -577,10 +581,7 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   c->ng = c->nl = 0;
   c->lk = 0;
   c->lqn = 0;
-  t->lb[0] = 0;
-  t->lsz[0] = 0;
   c->lscratch = lscratch;
-  t->chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   c->tile_w = ob[TS_H_TILE_W];
   c->nuni = 0;
   c->npend = 0;
@@ -595,9 +596,12 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
     c->lt[i] = c->le[i] = 0;
 #endif
-  t->watch_buf = ob[TS_H_WATCH_BUF];
-  c->logs = t->logs = t->chosen || t->watch_buf != TS_MANY;
-  if (c->logs) {
+  int chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
+  uint watch = ob[TS_H_WATCH_BUF];
+  c->logs = t->logs = chosen || watch != TS_MANY;
+  if (c->logs) { /* (ts_logt's words, stored only where it has work) */
+    t->chosen = chosen;
+    t->watch_buf = watch;
     t->watch_lo = ob[TS_H_WATCH_LO];
     t->watch_hi = ob[TS_H_WATCH_HI];
   }
@@ -874,6 +878,10 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
 {
   TS_GS ts_group *g = TS_GRP(c);
   uint lo, hi;
+#ifndef TS_GROUP_SERIAL
+  if (!(g->used & (1u << (img * 2 + k))))
+    ts_gentry(g, img, k);
+#endif
   if (off >= g->rs[img][k] && last < g->re[img][k]) {
     lo = min(g->rlo[img][k], off);
     hi = max(g->rhi[img][k], last);
@@ -998,6 +1006,8 @@ TS_HOT void ts_ifold(ts_group *g, ts_iwin *w)
   if (!w->len || w->r0 > w->r1)
     return;
   uint img = w->img;
+  if (!(g->used & (1u << (img * 2))))
+    ts_gentry(g, img, 0);
   g->omin[img][0] = min(g->omin[img][0], w->r0 * w->p);
   g->omax[img][0] = max(g->omax[img][0], w->r1 * w->p);
   g->cmin[img][0] = min(g->cmin[img][0], w->c0);
@@ -1547,8 +1557,8 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
 #else
   uint k = 0;     /* a GPU keeps the buffers' words in registers when indexed from 0 */
 #endif
-  ulong b = (ulong)g->gb[k];
-  if (a < b || a + n > b + g->gsz[k]) {
+  ulong b = k < c->ng ? (ulong)g->gb[k] : 0; /* (as ts_lslow's) */
+  if (k >= c->ng || a < b || a + n > b + g->gsz[k]) {
     for (k = 0; k < c->ng; k++) {
       b = (ulong)g->gb[k];
       if (a >= b && a + n <= b + g->gsz[k])
@@ -1932,8 +1942,9 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
 #else
   uint k = 0;     /* as ts_g */
 #endif
-  ulong b = (ulong)c->t->lb[k];
-  if (a < b || a + n > b + c->t->lsz[k]) {
+  /* (its tables hold only the arrays there are: each store at the start was one a work-item) */
+  ulong b = k < c->nl ? (ulong)c->t->lb[k] : 0;
+  if (k >= c->nl || a < b || a + n > b + c->t->lsz[k]) {
     for (k = 0; k < c->nl; k++) {
       b = (ulong)c->t->lb[k];
       if (a >= b && a + n <= b + c->t->lsz[k])
