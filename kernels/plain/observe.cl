@@ -99,6 +99,7 @@
 #define TS_B_PDIV 10     /* the pitch's reciprocal for ts_div, two words (12, 13: free) */
 #define TS_B_MASK 14     /* word offset of a byte a lane: 1 where an earlier pass wrote it */
 #define TS_BI 16
+#define TS_BI_OF(ob, k) ((__global const uint *)(ob) + TS_HEADER + (k) * TS_BI) /* buffer k's */
 
 #define TS_F_INPUT 1
 #define TS_F_OUTPUT 2
@@ -201,8 +202,8 @@
  * only at barriers) its whole group's, kept in __local memory: the group's first work-item
  * looks its buffers up, the work-items of a row share their row's bounds, so that the first
  * access of each, which had found no row, is the cheap one, and the group's rectangles are
- * flushed once, by its last work-item, not once a work-item. The buffers: their addresses,
- * sizes and words (TS_BI), and the work their accesses have besides the log (TS_W_*), so
+ * flushed once, by its last work-item, not once a work-item. The buffers: their addresses and
+ * sizes (their words: TS_BI_OF), and the work their accesses have besides the log (TS_W_*), so
  * that an access of a buffer with none (a const temporary) costs one test after its bounds.
  * The bounds, per image (input,
  * output) and kind (read, write): the row of the last access, bytes [rs, re), and the least
@@ -228,7 +229,6 @@ typedef struct ts_win {
 typedef struct ts_group {
   __global uchar *gb[TS_MAXG];
   ulong gsz[TS_MAXG];
-  __global const uint *bi[TS_MAXG];
   uint gwork[TS_MAXG];
   uint gk[2]; /* the buffer of the last read and write that passed the windows: hints */
   uint key0, key1, ended, used;
@@ -310,9 +310,10 @@ typedef struct ts_tab {
   uint pes[TS_PEND], pdir[TS_PEND], pline[TS_PEND], pev[TS_PEND];
   ulong vlo[8], vhi[8];   /* the program-scope __global variables (ts_gvar) */
   uint spin_try;          /* the values a spin let go was given (ts_spin) */
-  uint frow[2], fcount[2], fnext; /* (a GPU) the kinds and lines of two of its findings, and
-                           * the findings of each since, not yet counted; the one to replace
-                           * next (ts_finding, ts_fflush) */
+  uint frow[2], fcount[2], fstate; /* (a GPU) the kinds and lines of two of its findings,
+                           * and the findings of each since, not yet counted; fstate: the one
+                           * to replace next (bit 0), and which are held (bits 1, 2), the one
+                           * word ts_begin sets (ts_finding, ts_fflush) */
 #ifndef TS_GROUP_SERIAL
   ts_group g0;            /* buffers and bounds: the work-item's own (TS_GRP) */
 #endif
@@ -589,8 +590,7 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   c->spin_a = 0;
   c->spin_n = t->spin_try = 0;
 #ifndef TS_GROUP_SERIAL
-  t->frow[0] = t->frow[1] = ~0u;
-  t->fcount[0] = t->fcount[1] = t->fnext = 0;
+  t->fstate = 0;
 #endif
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
@@ -660,10 +660,9 @@ TS_HOT void ts_gbuf(ts_ctx *c, __global uchar *p)
   uint k = c->ng++;
   TS_GS ts_group *g = TS_GRP(c);
   if (c->fresh) {
-    __global const uint *bi = c->ob + TS_HEADER + k * TS_BI;
+    __global const uint *bi = TS_BI_OF(c->ob, k);
     uint img = bi[TS_B_RECT];
     g->gb[k] = p;
-    g->bi[k] = bi;
     g->gsz[k] = bi[TS_B_SIZE];
     g->gwork[k] = (img <= 1 ? TS_W_RECT : 0) | (c->tile_w && img != TS_MANY ? TS_W_DECL : 0) |
                   (bi[TS_B_SHADOW] ? TS_W_SHADOW : 0) | (bi[TS_B_MASK] ? TS_W_MASK : 0) |
@@ -713,10 +712,9 @@ inline uint ts_lparam_size(ts_ctx *c, uint k)
 inline void ts_fflush1(ts_tab *t, uint e)
 {
 #ifndef TS_GROUP_SERIAL
-  if (t->fcount[e])
+  if ((t->fstate & 2u << e) && t->fcount[e])
     atomic_add(t->ob + t->ob[TS_H_FIND] + t->frow[e], t->fcount[e]);
-  t->fcount[e] = 0;
-  t->frow[e] = ~0u;
+  t->fstate &= ~(2u << e);
 #endif
 }
 
@@ -754,7 +752,7 @@ __attribute__((noinline)) void ts_finding(ts_tab *t, uint kind, uint line, uint 
    * what nothing wrote, one or the other as the timing goes) then costs a private count, not
    * atomics on words that every work-item contends for */
   for (uint e = 0; e < 2; e++)
-    if (row == t->frow[e]) {
+    if ((t->fstate & 2u << e) && row == t->frow[e]) {
       t->fcount[e]++;
       return;
     }
@@ -763,9 +761,11 @@ __attribute__((noinline)) void ts_finding(ts_tab *t, uint kind, uint line, uint 
   atomic_or(ob + ob[TS_H_GFIND] + t->group, 1u << kind);
 #ifndef TS_GROUP_SERIAL
   if (n >= TS_NPLACES) { /* (counted later: past the places' count) */
-    ts_fflush1(t, t->fnext);
-    t->frow[t->fnext] = row;
-    t->fnext ^= 1;
+    uint e = t->fstate & 1;
+    ts_fflush1(t, e);
+    t->frow[e] = row;
+    t->fcount[e] = 0;
+    t->fstate = (t->fstate | 2u << e) ^ 1;
   }
 #endif
   uint w0 = space | buf << 8 | (acc & 0xff) << 16 | min(ax, 255u) << 24; /* never 0: acc is */
@@ -1102,7 +1102,7 @@ inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
   __local volatile uint *e = lscr + TS_END_AT;
 #endif
   for (uint k = 0; k < ng && g->used; k++) {
-    __global const uint *bi = g->bi[k];
+    __global const uint *bi = TS_BI_OF(ob, k);
     uint img = bi[TS_B_RECT];
     if (img > 1)
       continue;
@@ -1138,7 +1138,7 @@ inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
     return;
   mem_fence(CLK_LOCAL_MEM_FENCE);
   for (uint k = 0; k < ng && e[1]; k++) {
-    __global const uint *bi = g->bi[k];
+    __global const uint *bi = TS_BI_OF(ob, k);
     uint img = bi[TS_B_RECT];
     for (uint kind = 0; img <= 1 && kind < 2; kind++) {
       uint which = img * 2 + kind;
@@ -1183,7 +1183,7 @@ __attribute__((noinline)) void ts_ww(ts_tab *t, TS_GS ts_group *g, uint kind, ui
     return;
   __global uint *e = ob + at + 1 + i * TS_WW_REC;
   __global volatile const uchar *p = (__global volatile const uchar *)(g->gb[k] + off);
-  uint n = 1u << g->bi[k][TS_B_LANE], lo = 0, hi = 0;
+  uint n = 1u << TS_BI_OF(ob, k)[TS_B_LANE], lo = 0, hi = 0;
   for (uint b = 0; b < n && b < 8; b++) {
     uint v = (uint)p[b];
     if (b < 4)
@@ -1603,7 +1603,7 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
 {
   __global uint *ob = c->ob;
   TS_GS ts_group *g = TS_GRP(c);
-  __global const uint *bi = g->bi[k];
+  __global const uint *bi = TS_BI_OF(ob, k);
   ts_log(c, 0, k, acc, off, n, line);
   uint wk = g->gwork[k];
   if (wk & TS_W_MODE) {
@@ -1753,7 +1753,7 @@ int ts_ipx(ts_ctx *c, uint k, int x, int y, int w, int h, int smp, uint acc, uin
       return 0;
     }
   }
-  uint px = TS_GRP(c)->bi[k][TS_B_PIXEL];
+  uint px = TS_BI_OF(c->ob, k)[TS_B_PIXEL];
   ts_gat(c, k, 0, ((uint)y * (uint)w + (uint)x) * px, px, acc, line, 0);
   return 1;
 }
