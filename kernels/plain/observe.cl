@@ -243,15 +243,18 @@ typedef struct ts_group {
   /* a window for writes (ts_gwin), the group's as its bounds are: of a buffer whose work is
    * only fast shadows (TS_F_FAST) and perhaps the rectangles, [wlo, whi] what the bounds
    * cover of the row of its last write (an image buffer's) or all of it, wb the buffer, ws
-   * its shadows, wsh its lane's log2; whi 0: none */
-  ulong wlo, whi, wb;
+   * its shadows, wsh its lane's log2; whi 0: none. And [wflo, wfhi]: all of that row (its
+   * declared part), where a write widens the row's bounds (of image wimg, at wib) and the
+   * window with them: a group's first row, whose every write is past what the row covered */
+  ulong wlo, whi, wb, wflo, wfhi, wib;
+  uint wimg;
   /* and for a column's walk, which opens no row window: the group's write rectangle so far
    * of one image buffer (ts_gat), rows [yr0, yr1] and columns [yc0, yc1] in bytes of the
    * image at yb (yend bytes; 0: none; ym the pitch's reciprocal), its lanes' fast shadows at
    * yws (of the buffer at ywb, 1 << ywsh bytes a lane): a write inside changes no bound */
   ulong yb, ym, yend, ywb;
   __global uint *yws;
-  uint ypitch, yr0, yr1, yc0, yc1, ywsh;
+  uint ypitch, yr0, yr1, yc0, yc1, ywsh, yrow;
   __global uint *ws;
   uint wsh;
   uint nwrite; /* its lanes written with fast shadows (ts_gfast), added up at its end */
@@ -481,8 +484,9 @@ inline void ts_gnew(TS_GS ts_group *g)
 #ifdef TS_GROUP_SERIAL
   g->gk[0] = g->gk[1] = 0;
   g->xend = g->yend = 0;
-  g->wlo = ~(ulong)0;
-  g->whi = 0;
+  g->yrow = ~0u;
+  g->wlo = g->wflo = ~(ulong)0;
+  g->whi = g->wfhi = 0;
   g->nwrite = 0;
   for (uint i = 0; i < 4; i++)
     ts_gentry(g, i >> 1, i & 1);
@@ -890,7 +894,7 @@ TS_HOT void ts_rect1(ts_ctx *c, __global const uint *bi, uint img, uint k, uint 
       ts_nowin(TS_GWIN(c));
 #ifdef TS_GROUP_SERIAL
     if (k == 1) /* and a write's (ts_gwin) */
-      g->wlo = ~(ulong)0, g->whi = 0;
+      g->wlo = g->wflo = ~(ulong)0, g->whi = g->wfhi = 0;
 #endif
     ts_fold(g, img, k);
     g->used |= 1u << (img * 2 + k);
@@ -1442,6 +1446,8 @@ TS_SLOW __global uchar *ts_gslow(ts_ctx *c, __global uchar *p, uint n, uint acc,
 TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, uint line);
 #ifdef TS_GROUP_SERIAL
 inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n);
+inline __global uchar *ts_gmark(ts_ctx *c, __global uchar *p, uint n, ulong b,
+                                __global uint *ws, uint sh);
 #endif
 
 /* An access of n bytes at p of __global memory: the pointer to use. A read holds only the
@@ -1501,16 +1507,37 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
   if (acc == TS_K_WRITE && a >= c->g->wlo && a + n - 1 <= c->g->whi && !(a & (n - 1)) &&
       !(n & (n - 1)) && n <= 16 && !c->logs)
     return ts_gwin(c, p, n);
+  if (acc == TS_K_WRITE && a >= c->g->wflo && a + n - 1 <= c->g->wfhi && !(a & (n - 1)) &&
+      !(n & (n - 1)) && n <= 16 && !c->logs) { /* elsewhere in the row: its bounds widened */
+    __local ts_group *g = c->g;
+    uint img = g->wimg;
+    g->rlo[img][1] = min(g->rlo[img][1], (uint)(a - g->wib));
+    g->rhi[img][1] = max(g->rhi[img][1], (uint)(a + n - 1 - g->wib));
+    g->wlo = min(g->wlo, a);
+    g->whi = max(g->whi, a + n - 1);
+    return ts_gwin(c, p, n);
+  }
   if (acc == TS_K_WRITE && a - c->g->yb < c->g->yend && !(a & (n - 1)) && !(n & (n - 1)) &&
       n <= 16 && !c->logs) { /* inside the group's write rectangle so far: a division */
     __local ts_group *g = c->g;
     uint off = (uint)(a - g->yb), row = ts_mulhi(off, g->ym), col = off - row * g->ypitch;
     if (row >= g->yr0 && row <= g->yr1 && col >= g->yc0 && col + n - 1 <= g->yc1) {
-      uint first = (uint)(a - g->ywb) >> g->ywsh, lanes = ((n - 1) >> g->ywsh) + 1;
-      for (uint i = 0; i < lanes; i++)
-        ts_gfast(c, g->yws, first + i, TS_K_WRITE);
-      c->spin_a = 0;
-      return p;
+      /* at the second such write in a row (a column's walk has none), the row's part
+       * inside the rectangle becomes the write window, for the writes after it there
+       * (ts_gwin: fewer tests than these) */
+      if (row != g->yrow) {
+        g->yrow = row;
+        return ts_gmark(c, p, n, g->ywb, g->yws, g->ywsh);
+      }
+      ulong at = g->yb + (ulong)row * g->ypitch;
+      g->wlo = at + g->yc0;
+      g->whi = at + g->yc1;
+      g->wflo = ~(ulong)0;
+      g->wfhi = 0;
+      g->wb = g->ywb;
+      g->ws = g->yws;
+      g->wsh = g->ywsh;
+      return ts_gwin(c, p, n);
     }
   }
 #endif
@@ -1523,16 +1550,20 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
 /* A plain write in the group's write window (ts_group's wlo, whi): all ts_gat would do, each
  * lane's fast shadow marked and counted (as ts_gfast does on a CPU device), without looking
  * the buffer up; the window is what the row's bounds already cover, so they stay. */
-inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
+inline __global uchar *ts_gmark(ts_ctx *c, __global uchar *p, uint n, ulong b,
+                                __global uint *ws, uint sh)
 {
-  __local ts_group *g = c->g;
-  ulong a = (ulong)p;
   /* (aligned to n, a power of two: a lane, or n's lanes whole) */
-  uint first = (uint)(a - g->wb) >> g->wsh, lanes = ((n - 1) >> g->wsh) + 1;
+  uint first = (uint)((ulong)p - b) >> sh, lanes = ((n - 1) >> sh) + 1;
   for (uint i = 0; i < lanes; i++)
-    ts_gfast(c, g->ws, first + i, TS_K_WRITE);
+    ts_gfast(c, ws, first + i, TS_K_WRITE);
   c->spin_a = 0;
   return p;
+}
+
+inline __global uchar *ts_gwin(ts_ctx *c, __global uchar *p, uint n)
+{
+  return ts_gmark(c, p, n, c->g->wb, c->g->ws, c->g->wsh);
 }
 #endif
 
@@ -1661,6 +1692,8 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
     if (!(wk & TS_W_RECT)) { /* no bounds: the whole buffer */
       g->wlo = b;
       g->whi = b + g->gsz[k] - 1;
+      g->wflo = ~(ulong)0;
+      g->wfhi = 0;
     } else { /* its row, where ts_rect left it (a column's walk: never), what the row's
               * bounds cover of it (a row entered covers the columns of the rows left), and of
               * that the declared tile's part */
@@ -1668,6 +1701,10 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
       ulong row = b + bi[TS_B_OFFSET] + rs;
       g->wlo = row + max(g->rlo[wimg][1] - rs, dlo);
       g->whi = row + min(g->rhi[wimg][1] - rs, dhi);
+      g->wflo = row + dlo;
+      g->wfhi = row + min(g->re[wimg][1] - 1 - rs, dhi);
+      g->wib = b + bi[TS_B_OFFSET];
+      g->wimg = wimg;
     }
     g->wb = b;
     g->ws = ob + bi[TS_B_SHADOW];
