@@ -343,26 +343,29 @@ typedef struct ts_ctx {
   uint group, item;       /* linear ids */
   uint gmine, lmine;      /* (barriers passed that fenced global / local memory + 1) << 11 |
                            * (item + 1): a shadow's word for this work-item's accesses */
-  uint ng, nl;
-  __local uchar *lscratch;
+  /* the counts ts_begin zeroes, side by side (a few wide stores on a CPU device, where each
+   * work-item has its copy of the context): */
+  uint ng, nl;            /* its global buffers and __local arrays so far */
   uint lk;                /* the __local array of the last __local access */
-  /* the array of the last access past ts_l's test (ts_lslow): its address, size (0 while
+  uint lqn;               /* (below) */
+  uint nuni;              /* the branches before a barrier this work-item decided so far
+                           * (on a CPU device, the ifs and dos: loops are counted apart) */
+  uint npend;             /* the copies kept in its tables (ts_async_*) */
+  uint nevent;            /* the events its copies gave so far (an event is its number) */
+  uint nvar;              /* the program-scope __global variables (ts_gvar), not observed */
+  uint ncall;             /* its copies and waits so far (the group's must agree) */
+  uint spin_n;            /* (below) */
+  __local uchar *lscratch;
+  /* the array of the last access past ts_l's test (ts_lslow): its address, size (lqn, 0 while
    * ts_log has work) and shadows, for that test's few loads */
   ulong lqb;
-  uint lqn;
   __local uint *lqw, *lqr;
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
   uint tile_w;            /* a declared tile's width (0: none) */
-  uint nuni;              /* the branches before a barrier this work-item decided so far
-                           * (on a CPU device, the ifs and dos: loops are counted apart) */
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
   long sv, sres;          /* the switch being decided: its value, and the case taken */
-  uint npend;             /* the copies kept in its tables (ts_async_*) */
-  uint nevent;            /* the events its copies gave so far (an event is its number) */
-  uint nvar;              /* the program-scope __global variables (ts_gvar), not observed */
   uint lg[3];             /* the group's ids as the kernel sees them (ts_order) */
-  uint ncall;             /* its copies and waits so far (the group's must agree) */
   int sdone, sown;        /* (ts_sw_case) a case taken; the value is a label */
 #ifdef TS_GROUP_SERIAL
   uint lt[TS_LOOPS + 1];  /* per loop: the times its condition held (TS_LOOPS: the loops past
@@ -383,10 +386,10 @@ typedef struct ts_ctx {
 #ifndef TS_GROUP_SERIAL
   ts_iwin rd;             /* (a GPU) an image window for reads (ts_iwin) */
 #endif
-  /* a spin (ts_spin): the address of the last read, and the times it was read in a row with
-   * the same value, its first word */
+  /* a spin (ts_spin): the address of the last read, the times it was read in a row with the
+   * same value (spin_n, above), and its first word */
   ulong spin_a;
-  uint spin_n, spin_v;
+  uint spin_v;
 } ts_ctx;
 
 
@@ -583,16 +586,12 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   t->group = c->group;
   t->item = c->item;
   c->gmine = c->lmine = 1u << 11 | (c->item + 1);
-  c->ng = c->nl = 0;
-  c->lk = 0;
-  c->lqn = 0;
+  c->ng = c->nl = c->lk = c->lqn = c->nuni = c->npend = c->nevent = c->nvar = c->ncall = 0;
+  c->spin_n = 0;
   c->lscratch = lscratch;
   c->tile_w = ob[TS_H_TILE_W];
-  c->nuni = 0;
-  c->npend = 0;
-  c->nevent = c->ncall = c->nvar = 0;
   c->spin_a = 0;
-  c->spin_n = t->spin_try = 0;
+  t->spin_try = 0;
 #ifndef TS_GROUP_SERIAL
   t->fstate = 0;
 #endif
@@ -630,9 +629,14 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   c->fresh = 1;
   ts_gnew(&t->g0);
 #endif
+#ifdef TS_GROUP_SERIAL
+  for (uint i = 0; c->fresh && i < 128; i++) /* (the group's first work-item, at once) */
+    lscratch[i] = 0;
+#else
   uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < 128; i += n)
     lscratch[i] = 0;
+#endif
 }
 
 /* get_group_id and get_global_id as the order gives them (the kernel's calls, rewritten). */
