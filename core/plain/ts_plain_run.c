@@ -100,20 +100,8 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
   return TS_OK;
 }
 
-/* Registers an observed kernel may take on NVIDIA's devices (their cl_nv_compiler_options). */
+/* Registers an observed kernel may take on NVIDIA's devices. */
 #define TS_NV_REGS 80
-
-static int nv_compiler_options(cl_device_id dev)
-{
-  size_t n = 0;
-  if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0)
-    return 0;
-  char *ext = calloc(n + 1, 1);
-  int yes = ext && clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS &&
-            strstr(ext, "cl_nv_compiler_options") != NULL;
-  free(ext);
-  return yes;
-}
 
 /* The file built with one pass's options (pass p), as r->progs[r->nprogs++]; observed, its
  * kernels' __local names (for the findings) are those of the passes built with it. */
@@ -248,7 +236,7 @@ static ts_status build(runner *r, int observe, int p)
    * cap): uncapped, its context kept in registers took 86 to 102 a work-item, which left
    * room for two groups of 256 on a multiprocessor rather than four */
   char regs[64] = "";
-  if (observe && !r->cpu && nv_compiler_options(r->dev)) {
+  if (observe && !r->cpu && strstr(ts_cl_device(r->cl)->platform, "NVIDIA")) {
     const char *env = getenv("TILESCOPE_NV_REGS");
     int cap = env && *env ? atoi(env) : TS_NV_REGS;
     if (cap > 0)

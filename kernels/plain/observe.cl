@@ -992,12 +992,12 @@ inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
 
 #ifndef TS_GROUP_SERIAL
 /* Image window w opened on image buffer bi (at b, of n bytes), empty (the access that opens it
- * is in the bounds already): whether it could be. */
-TS_HOT int ts_iopen(ts_iwin *w, __global const uint *bi, ulong b, ulong n)
+ * is in the bounds already), where its rows can be told apart. */
+TS_HOT void ts_iopen(ts_iwin *w, __global const uint *bi, ulong b, ulong n)
 {
   uint start = bi[TS_B_OFFSET];
-  if (bi[TS_B_PITCH] <= 1 || start >= n || bi[TS_B_RECT] > 1)
-    return 0;
+  if (bi[TS_B_PITCH] <= 1 || start >= n)
+    return;
   w->b = b + start;
   w->len = (uint)(n - start);
   w->p = bi[TS_B_PITCH];
@@ -1005,7 +1005,6 @@ TS_HOT int ts_iopen(ts_iwin *w, __global const uint *bi, ulong b, ulong n)
   w->img = bi[TS_B_RECT];
   w->r0 = w->c0 = ~0u;
   w->r1 = w->c1 = 0;
-  return 1;
 }
 
 /* Image window w's reads into the bounds, rows as their offsets. */
@@ -1508,11 +1507,13 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
       }
     }
   }
-  if (acc == TS_K_WRITE && a >= c->g->wlo && a + n - 1 <= c->g->whi && !(a & (n - 1)) &&
-      !(n & (n - 1)) && n <= 16 && !c->logs)
+  /* a plain write of a lane, or of n lanes whole (aligned to n, a power of two), the windows'
+   * kind (where ts_log has no work: tested last, after the window's bounds) */
+  int wlanes = acc == TS_K_WRITE && !(a & (n - 1)) && !(n & (n - 1)) && n <= 16;
+  if (wlanes && a >= c->g->wlo && a + n - 1 <= c->g->whi && !c->logs)
     return ts_gwin(c, p, n);
-  if (acc == TS_K_WRITE && a >= c->g->wflo && a + n - 1 <= c->g->wfhi && !(a & (n - 1)) &&
-      !(n & (n - 1)) && n <= 16 && !c->logs) { /* elsewhere in the row: its bounds widened */
+  /* elsewhere in the row: its bounds widened */
+  if (wlanes && a >= c->g->wflo && a + n - 1 <= c->g->wfhi && !c->logs) {
     __local ts_group *g = c->g;
     uint img = g->wimg;
     g->rlo[img][1] = min(g->rlo[img][1], (uint)(a - g->wib));
@@ -1521,8 +1522,8 @@ inline __attribute__((always_inline)) __global uchar *ts_g(ts_ctx *c, __global u
     g->whi = max(g->whi, a + n - 1);
     return ts_gwin(c, p, n);
   }
-  if (acc == TS_K_WRITE && a - c->g->yb < c->g->yend && !(a & (n - 1)) && !(n & (n - 1)) &&
-      n <= 16 && !c->logs) { /* inside the group's write rectangle so far: a division */
+  /* inside the group's write rectangle so far: a division */
+  if (wlanes && a - c->g->yb < c->g->yend && !c->logs) {
     __local ts_group *g = c->g;
     uint off = (uint)(a - g->yb), row = ts_mulhi(off, g->ym), col = off - row * g->ypitch;
     if (row >= g->yr0 && row <= g->yr1 && col >= g->yc0 && col + n - 1 <= g->yc1) {
