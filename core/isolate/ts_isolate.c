@@ -249,10 +249,10 @@ void ts_isolate_child_signals(void)
     signal(faults[i], SIG_DFL);
 }
 
-ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
-                     ts_blob *result, ts_error *err)
+ts_status ts_isolate_start(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
+                           ts_isolated *h, ts_error *err)
 {
-  memset(result, 0, sizeof *result);
+  memset(h, 0, sizeof *h);
   int fds[2];
   pid_t pid;
   ts_status st0 = start_child(what, fds, &pid, err);
@@ -269,7 +269,39 @@ ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double time
     fflush(stderr);
     _exit(ok ? 0 : 3);
   }
-  return collect(what, pid, fds[0], timeout_s, result, err);
+  h->pid = pid;
+  h->fd = fds[0];
+  h->timeout_s = timeout_s;
+  snprintf(h->what, sizeof h->what, "%s", what);
+  return TS_OK;
+}
+
+ts_status ts_isolate_finish(ts_isolated *h, ts_blob *result, ts_error *err)
+{
+  memset(result, 0, sizeof *result);
+  ts_status st = collect(h->what, h->pid, h->fd, h->timeout_s, result, err);
+  h->pid = 0;
+  return st;
+}
+
+void ts_isolate_cancel(ts_isolated *h)
+{
+  if (h->pid <= 0)
+    return;
+  kill(h->pid, SIGKILL);
+  close(h->fd);
+  while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  h->pid = 0;
+}
+
+ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
+                     ts_blob *result, ts_error *err)
+{
+  ts_isolated h;
+  memset(result, 0, sizeof *result);
+  ts_status st = ts_isolate_start(what, fn, arg, timeout_s, &h, err);
+  return st == TS_OK ? ts_isolate_finish(&h, result, err) : st;
 }
 
 /* This process's environment with glibc's malloc told to ask for 2 MiB pages for its large
@@ -306,10 +338,10 @@ static char **worker_environment(void)
   return env;
 }
 
-ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
-                          ts_blob *result, ts_error *err)
+ts_status ts_isolate_exec_start(const char *what, char *const argv[], int request_fd,
+                                double timeout_s, ts_isolated *h, ts_error *err)
 {
-  memset(result, 0, sizeof *result);
+  memset(h, 0, sizeof *h);
   int fds[2];
   pid_t pid;
   char **env = worker_environment(); /* made before the fork: the child may not allocate */
@@ -334,7 +366,20 @@ ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, 
       execv(argv[0], argv);
     _exit(127);
   }
-  return collect(what, pid, fds[0], timeout_s, result, err);
+  h->pid = pid;
+  h->fd = fds[0];
+  h->timeout_s = timeout_s;
+  snprintf(h->what, sizeof h->what, "%s", what);
+  return TS_OK;
+}
+
+ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
+                          ts_blob *result, ts_error *err)
+{
+  ts_isolated h;
+  memset(result, 0, sizeof *result);
+  ts_status st = ts_isolate_exec_start(what, argv, request_fd, timeout_s, &h, err);
+  return st == TS_OK ? ts_isolate_finish(&h, result, err) : st;
 }
 
 static char program[4096];

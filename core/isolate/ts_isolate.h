@@ -37,6 +37,20 @@ typedef ts_status (*ts_isolated_fn)(void *arg, ts_blob *out, ts_error *err);
 ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
                      ts_blob *result, ts_error *err);
 
+/* The same in two steps, for work that goes on beside the caller's: ts_isolate_start starts
+ * the child; ts_isolate_finish waits for its result (the watchdog's timeout_s counted from
+ * then) and reaps it; ts_isolate_cancel kills and reaps a child whose result is no longer
+ * wanted. One of the two ends every child started. */
+typedef struct ts_isolated {
+  int pid, fd;
+  double timeout_s;
+  char what[1200];
+} ts_isolated;
+ts_status ts_isolate_start(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
+                           ts_isolated *h, ts_error *err);
+ts_status ts_isolate_finish(ts_isolated *h, ts_blob *result, ts_error *err);
+void ts_isolate_cancel(ts_isolated *h);
+
 /* The child's message (ts_isolate's protocol) written to fd: its status, its error line, and
  * on TS_OK the result. Returns 0 when it could not be written. */
 int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob *out);
@@ -56,6 +70,9 @@ void ts_isolate_child_signals(void);
 enum { TS_ISOLATE_REPLY_FD = 4 };
 ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
                           ts_blob *result, ts_error *err);
+
+ts_status ts_isolate_exec_start(const char *what, char *const argv[], int request_fd,
+                                double timeout_s, ts_isolated *h, ts_error *err);
 
 /* The program that ts_isolate_exec's callers start for work (tilescope itself, its path;
  * main sets it), and that program when this process has more than one thread, else NULL:

@@ -411,6 +411,8 @@ typedef struct ts_plain_opts {
   int resident;                /* groups at once in tilescope's orders (0: 1) */
   char order_file[512];        /* TS_ORDER_LIST: a file of the groups, one a line */
   uint32_t spin_limit;         /* polls a group waits for its turn (0: the default) */
+  int start_fd;                /* > 0: the kernels built, wait for a byte here before the
+                                * first launch (a run built beside another, run after it) */
 } ts_plain_opts;
 
 /* ts_plain_opts.order; TS_ORDER_ADVERSARY: a random cycle of the groups (order_seed), so
@@ -455,6 +457,13 @@ void ts_plain_result_free(ts_plain_result *r);
 ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
                                 const ts_image *in, const ts_plain_opts *o, double timeout_s,
                                 ts_plain_result **out, ts_error *err);
+/* The same in two steps, for a run that goes on beside the caller's work (`run` makes the
+ * plain run while the observed one builds): ts_plain_run_finish waits for the result,
+ * ts_isolate_cancel (ts_isolate.h) drops it. */
+ts_status ts_plain_run_start(int device, const char *kernels_dir, const ts_plain_desc *d,
+                             const ts_image *in, const ts_plain_opts *o, double timeout_s,
+                             ts_isolated *h, ts_error *err);
+ts_status ts_plain_run_finish(ts_isolated *h, ts_plain_result **out, ts_error *err);
 /* The same work in a worker process of tilescope's own program (`tilescope __plain-worker`,
  * started with exec, not a fork): for a caller with threads (the viewer, a shot: SDL's, the
  * GL driver's), whose locks a fork would copy held. ts_plain_run_isolated and the parse of

@@ -198,6 +198,7 @@ ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plai
            get_str(b, &at, q->kernels_dir, sizeof q->kernels_dir) &&
            ts_blob_get(b, &at, &q->device, sizeof q->device) &&
            ts_blob_get(b, &at, &q->opts, sizeof q->opts) && ts_blob_get(b, &at, d, sizeof *d);
+  q->opts.start_fd = 0; /* (a descriptor of the sender's: nothing here) */
   uint8_t sent[TS_PLAIN_MAX_PARAMS] = { 0 }; /* the data whose bytes follow */
   if (d) {
     d->text = NULL; /* nothing of the sender's pointers is kept */
@@ -232,14 +233,13 @@ ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plai
   return TS_OK;
 }
 
-/* The job in the worker program (exe, `__plain-worker`): the request in an anonymous file it
- * inherits, so that neither side blocks; *res holds its answer. */
-static ts_status spawn(const char *exe, const char *what, const ts_plain_request *q,
-                       const ts_plain_desc *d, const ts_image *in, double timeout_s,
-                       ts_blob *res, ts_error *err)
+/* The job in the worker program (exe, `__plain-worker`), started: the request in an
+ * anonymous file it inherits, so that neither side blocks. */
+static ts_status spawn_start(const char *exe, const char *what, const ts_plain_request *q,
+                             const ts_plain_desc *d, const ts_image *in, double timeout_s,
+                             ts_isolated *h, ts_error *err)
 {
   ts_blob req = { 0 };
-  memset(res, 0, sizeof *res);
   request_head(q, d, in, &req); /* the pixels written from the image itself: not copied first */
   if (req.oom) {
     ts_blob_free(&req);
@@ -255,9 +255,9 @@ static ts_status spawn(const char *exe, const char *what, const ts_plain_request
   ts_blob_free(&req);
   char *argv[] = { (char *)exe, (char *)"__plain-worker", NULL };
   if (st == TS_OK)
-    st = ts_isolate_exec(what, argv, fd, timeout_s, res, err);
+    st = ts_isolate_exec_start(what, argv, fd, timeout_s, h, err);
   if (fd >= 0)
-    close(fd);
+    close(fd); /* (the worker has its own) */
   return st;
 }
 
@@ -320,29 +320,52 @@ static ts_status job_in_child(void *arg, ts_blob *out, ts_error *err)
   return ts_plain_job_do(j->q, j->d, j->in, out, err);
 }
 
-ts_status ts_plain_job_isolated(const char *what, const ts_plain_request *q, const ts_plain_desc *d,
-                                const ts_image *in, double timeout_s, ts_blob *res, ts_error *err)
+static ts_status job_start(const char *what, const ts_plain_request *q, const ts_plain_desc *d,
+                           const ts_image *in, double timeout_s, ts_isolated *h, ts_error *err)
 {
   const char *exe = ts_isolate_program_if_threaded();
   if (exe)
-    return spawn(exe, what, q, d, in, timeout_s, res, err);
-  job j = { q, d, in };
-  return ts_isolate(what, job_in_child, &j, timeout_s, res, err);
+    return spawn_start(exe, what, q, d, in, timeout_s, h, err);
+  job j = { q, d, in }; /* (the child has its own copy of it) */
+  return ts_isolate_start(what, job_in_child, &j, timeout_s, h, err);
 }
 
-ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
-                                const ts_image *in, const ts_plain_opts *o, double timeout_s,
-                                ts_plain_result **out, ts_error *err)
+ts_status ts_plain_job_isolated(const char *what, const ts_plain_request *q, const ts_plain_desc *d,
+                                const ts_image *in, double timeout_s, ts_blob *res, ts_error *err)
+{
+  ts_isolated h;
+  memset(res, 0, sizeof *res);
+  ts_status st = job_start(what, q, d, in, timeout_s, &h, err);
+  return st == TS_OK ? ts_isolate_finish(&h, res, err) : st;
+}
+
+ts_status ts_plain_run_start(int device, const char *kernels_dir, const ts_plain_desc *d,
+                             const ts_image *in, const ts_plain_opts *o, double timeout_s,
+                             ts_isolated *h, ts_error *err)
 {
   const char *base = strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 : d->path;
   char what[1100];
   snprintf(what, sizeof what, "%.1000s, %s", base, o->observe ? "observed" : "run plain");
   ts_plain_request q = { .job = TS_JOB_RUN, .device = device, .opts = *o };
   snprintf(q.kernels_dir, sizeof q.kernels_dir, "%s", kernels_dir ? kernels_dir : "");
+  return job_start(what, &q, d, in, timeout_s, h, err);
+}
+
+ts_status ts_plain_run_finish(ts_isolated *h, ts_plain_result **out, ts_error *err)
+{
   ts_blob b = { 0 };
-  ts_status st = ts_plain_job_isolated(what, &q, d, in, timeout_s, &b, err);
+  ts_status st = ts_isolate_finish(h, &b, err);
   if (st == TS_OK)
     st = ts_plain_result_unpack(&b, out, err);
   ts_blob_free(&b);
   return st;
+}
+
+ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_plain_desc *d,
+                                const ts_image *in, const ts_plain_opts *o, double timeout_s,
+                                ts_plain_result **out, ts_error *err)
+{
+  ts_isolated h;
+  ts_status st = ts_plain_run_start(device, kernels_dir, d, in, o, timeout_s, &h, err);
+  return st == TS_OK ? ts_plain_run_finish(&h, out, err) : st;
 }

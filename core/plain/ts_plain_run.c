@@ -5,6 +5,7 @@
  * observation buffer (ts_plain_obs.c) read back into findings, work-group rectangles and
  * the log. */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -818,6 +819,15 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
       r.prog_of[p] = r.prog_of[q];
     else if ((st = build(&r, o->observe, p)) == TS_OK)
       r.prog_of[p] = r.nprogs - 1;
+  }
+  /* built beside another run: launched when that one has ended (its times its own) */
+  if (st == TS_OK && o->start_fd > 0) {
+    char go = 0;
+    ssize_t n;
+    while ((n = read(o->start_fd, &go, 1)) < 0 && errno == EINTR)
+      ;
+    if (n != 1)
+      st = ts_fail(err, TS_ERR_IO, "%s: the run was not wanted after all", d->path);
   }
   /* buffers come with the passes; the input is filled once it exists */
   for (int i = 0; st == TS_OK && i < d->npasses; i++) {
