@@ -765,14 +765,25 @@ __attribute__((noinline)) void ts_finding(ts_tab *t, uint kind, uint line, uint 
       return;
     }
 #endif
+#ifdef TS_GROUP_SERIAL
   uint n = atomic_inc(f + row);
   atomic_or(ob + ob[TS_H_GFIND] + t->group, 1u << kind);
-#ifndef TS_GROUP_SERIAL
+#else
+  /* in a flood every work-item comes here for its first finding of a row: a read first, the
+   * atomics only where they change something (the places' count below TS_NPLACES, the
+   * group's bit not yet set) */
+  __global volatile uint *gbit = (__global volatile uint *)(ob + ob[TS_H_GFIND] + t->group);
+  if (!(*gbit & 1u << kind))
+    atomic_or(gbit, 1u << kind);
+  uint n = ((__global volatile uint *)f)[row];
+  uint counted = n >= TS_NPLACES ? 1 : 0; /* this one, counted below with the row's later ones */
+  if (!counted)
+    n = atomic_inc(f + row);
   if (n >= TS_NPLACES) { /* (counted later: past the places' count) */
     uint e = t->fstate & 1;
     ts_fflush1(t, e);
     t->frow[e] = row;
-    t->fcount[e] = 0;
+    t->fcount[e] = counted;
     t->fstate = (t->fstate | 2u << e) ^ 1;
   }
 #endif
@@ -794,12 +805,19 @@ __attribute__((noinline)) void ts_finding(ts_tab *t, uint kind, uint line, uint 
    * for each other loses at worst the order, never the kernel. */
   __global uint *least = f + TS_NFIND * nlines * (1 + TS_NPLACES * TS_PLACE);
   __global volatile uint *q = (__global volatile uint *)least + row * (TS_PLACE + 1);
-  if (q[0] != 0 && (q[2] < t->group || (q[2] == t->group && q[3] <= t->item)))
-    return;
   __global volatile int *lock = (__global volatile int *)(q + TS_PLACE);
+  /* A least of a lower group, read at any moment, stays lower: the place changes under the
+   * lock only to a lesser one. The test made again at each turn of the wait lets the waiters
+   * go as soon as one of them has set it (in a flood every work-item of the first groups on
+   * the device comes here at once, and a wait of each for its turn at the lock had cost a
+   * GPU hundreds of ms); the item is compared under the lock only (its word and the group's
+   * are written one after the other). The lock is tried where it reads free. */
   int held = 0;
-  for (int t = 0; t < 100000 && !held; t++)
-    held = atomic_cmpxchg(lock, 0, 1) == 0;
+  for (int n = 0; n < 100000 && !held; n++) {
+    if (q[0] != 0 && q[2] < t->group)
+      return;
+    held = *lock == 0 && atomic_cmpxchg(lock, 0, 1) == 0;
+  }
   if (!held)
     return;
   if (q[0] == 0 || t->group < q[2] || (t->group == q[2] && t->item < q[3])) {
