@@ -1866,6 +1866,25 @@ TS_IMAGE_FNS(f, float4)
 TS_IMAGE_FNS(i, int4)
 TS_IMAGE_FNS(ui, uint4)
 
+#ifndef TS_GROUP_SERIAL
+/* (a GPU) A __local byte's readers of the interval, r (read as old), given this work-item
+ * (mine): it alone, or several (2047). */
+inline void ts_lname(__local uint *r, uint old, uint mine)
+{
+  for (int tries = 0; tries < 4; tries++) {
+    uint want = old >> 11 != mine >> 11                 ? mine
+                : (old & 2047) == (mine & 2047)         ? old
+                                                        : (mine | 2047);
+    if (want == old)
+      break;
+    uint seen = atomic_cmpxchg(r, old, want);
+    if (seen == old)
+      break;
+    old = seen;
+  }
+}
+#endif
+
 /* One byte of a __local array's shadows (the group's own): races inside the group, and
  * reads of what nothing wrote. Words: (local barrier interval + 1) << 11 | (item + 1). */
 TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
@@ -1916,17 +1935,7 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
       old = seen;
     }
 #else
-    for (int tries = 0; tries < 4; tries++) {
-      uint want = old >> 11 != mine >> 11                 ? mine
-                  : (old & 2047) == (mine & 2047)         ? old
-                                                          : (mine | 2047);
-      if (want == old)
-        break;
-      uint seen = atomic_cmpxchg(r, old, want);
-      if (seen == old)
-        break;
-      old = seen;
-    }
+    ts_lname(r, old, mine);
 #endif
   }
   if (acc & TS_K_WRITE) {
@@ -1948,7 +1957,9 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
  * earlier interval, or this work-item's, and whose readers of the interval are already
  * named, the usual read of a tile; on a CPU device, where a group's work-items run one after
  * another and nothing else touches its __local memory, the naming too, and a write that
- * meets no other work-item's access of the interval, each a few plain loads and stores. The
+ * meets no other work-item's access of the interval, each a few plain loads and stores (on a
+ * GPU, a read of an earlier interval's write names its reader here, an atomic where it is the
+ * byte's first or second reader of the interval). The
  * rest is one function, called, as ts_g's. The test reads the array from ts_ctx's flat copy
  * (lqb...), not its tables: through pocl's copy of a context per work-item each table's
  * entry had been two loads more. */
@@ -1968,24 +1979,31 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
       __local uint *w = c->lqw + d, *r = c->lqr + d;
       int quiet = 1;
       for (uint i = 0; i < n; i++) {
-        uint o = w[i], rd = r[i];
+        uint o = w[i];
 #ifdef TS_GROUP_SERIAL
+        uint rd = r[i];
         quiet &= acc == TS_K_READ ? o - 1 < first - 1 || o == mine
                                   : (o < first || o == mine) && (rd < first || rd == mine);
 #else
-        quiet &= (o - 1 < first - 1 || o == mine) && (rd == mine || rd == sev);
+        quiet &= o - 1 < first - 1 || o == mine;
 #endif
       }
       if (quiet) {
-#ifdef TS_GROUP_SERIAL
         for (uint i = 0; i < n; i++) {
           uint rd = r[i];
+#ifdef TS_GROUP_SERIAL
           if (acc == TS_K_WRITE) /* (ts_lshadow's record) */
             w[i] = mine;
           else if (rd != mine && rd != sev) /* its reader: this one, or several */
             r[i] = rd >> 11 == mine >> 11 ? sev : mine;
-        }
+#else
+          /* its reader named here too (ts_lshadow's), not by a call: each byte's first two
+           * readers of an interval had taken the whole of ts_lslow, and on a GPU a warp waits
+           * for its slowest lane: a tile's reads (the tiled Gaussian's 75) took it at most */
+          if (rd != mine && rd != sev)
+            ts_lname(r + i, rd, mine);
 #endif
+        }
         return p;
       }
     }
