@@ -1951,6 +1951,22 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
 }
 
 TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line);
+#ifndef TS_GROUP_SERIAL
+/* (a GPU) What a write at byte off of the array of the last access met (ts_l): the write o
+ * it replaced, the readers rd of the byte, as ts_lshadow reports them. */
+TS_SLOW void ts_lwrace(ts_ctx *c, uint off, uint o, uint rd, uint line)
+{
+  uint k = 0, mine = c->lmine;
+  while (k + 1 < c->nl && (ulong)c->t->lb[k] != c->lqb)
+    k++;
+  if (ts_same_interval(o, mine))
+    ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, TS_K_WRITE, off, c->group, (o & 2047) - 1,
+               TS_O_BY(o));
+  if (ts_same_interval(rd, mine))
+    ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, TS_K_WRITE, off, c->group,
+               (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
+}
+#endif
 
 /* An access of n bytes at p of __local memory: the pointer to use. Copied into each access:
  * a read of the array of the last access past it whose bytes are a plain write of an
@@ -1997,9 +2013,9 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
           else if (rd != mine && rd != sev) /* its reader: this one, or several */
             r[i] = rd >> 11 == mine >> 11 ? sev : mine;
 #else
-          /* its reader named here too (ts_lshadow's), not by a call: each byte's first two
-           * readers of an interval had taken the whole of ts_lslow, and on a GPU a warp waits
-           * for its slowest lane: a tile's reads (the tiled Gaussian's 75) took it at most */
+          /* its reader named here too (ts_lshadow's): each byte's first two readers of an
+           * interval had taken the whole of ts_lslow, and a warp waits for its slowest lane,
+           * so a tile's reads (the tiled Gaussian's 75) took it at most */
           if (rd != mine && rd != sev)
             ts_lname(r + i, rd, mine);
 #endif
@@ -2008,6 +2024,24 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
       }
     }
   }
+#ifndef TS_GROUP_SERIAL
+  /* (a GPU) a write of the array of the last access, as ts_lshadow makes it; what it finds,
+   * rare, the long way (the serial scans of a tile, one work-item a row, had taken the whole
+   * of ts_lslow at each step) */
+  if (acc == TS_K_WRITE && n <= 4) {
+    ulong d = (ulong)p - c->lqb;
+    if (d < c->lqn && d + n <= c->lqn) {
+      uint mine = c->lmine;
+      __local uint *w = c->lqw + d, *r = c->lqr + d;
+      for (uint i = 0; i < n; i++) {
+        uint o = atomic_xchg(w + i, mine), rd = r[i];
+        if (ts_same_interval(o, mine) || ts_same_interval(rd, mine))
+          ts_lwrace(c, (uint)d + i, o, rd, line);
+      }
+      return p;
+    }
+  }
+#endif
   return ts_lslow(c, p, n, acc, line);
 }
 
