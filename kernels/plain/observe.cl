@@ -299,7 +299,6 @@ typedef struct ts_tab {
   __global uint *ob;
   uint group, item;       /* as ts_ctx's */
   int chosen;             /* this is the work-item whose accesses are logged */
-  int logs;               /* as ts_ctx's */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   __local uchar *lb[TS_MAXG]; /* the __local arrays (ts_lbuf): address, bytes, shadows */
   __local uint *lw[TS_MAXG];
@@ -601,7 +600,7 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
 #endif
   int chosen = c->group == ob[TS_H_CHOSEN_G] && c->item == ob[TS_H_CHOSEN_I];
   uint watch = ob[TS_H_WATCH_BUF];
-  c->logs = t->logs = chosen || watch != TS_MANY;
+  c->logs = chosen || watch != TS_MANY;
   if (c->logs) { /* (ts_logt's words, stored only where it has work) */
     t->chosen = chosen;
     t->watch_buf = watch;
@@ -1406,8 +1405,8 @@ TS_HOT void ts_gshadow(ts_ctx *c, __global uint *sh, uint flags, uint k, uint ac
 
 /* An access of n bytes at address a outside every buffer (space 0) or __local array (1):
  * found, and named by the nearest one at its (signed) offset. */
-__attribute__((noinline)) void ts_outside(ts_tab *t, TS_GS ts_group *g, uint count, uint space,
-                                          ulong a, uint n, uint acc, uint line)
+__attribute__((noinline)) void ts_outside(ts_tab *t, TS_GS ts_group *g, uint count, int logs,
+                                          uint space, ulong a, uint n, uint acc, uint line)
 {
   uint best = 0;
   ulong bd = ~(ulong)0;
@@ -1427,7 +1426,7 @@ __attribute__((noinline)) void ts_outside(ts_tab *t, TS_GS ts_group *g, uint cou
   /* what it reads is no value anything wrote (observed, 0): an uninitialised value too */
   if (acc & (TS_K_READ | TS_K_ATOMIC))
     ts_finding(t, TS_FIND_UNINIT, line, space, best, acc | 8, off, 0, 0, 0);
-  if (t->logs)
+  if (logs)
     ts_logt(t, space, best, acc | 8, off, n, line);
 }
 
@@ -1622,7 +1621,7 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
       for (uint v = 0; v < c->nvar; v++)
         if (a >= c->t->vlo[v] && a + n <= c->t->vhi[v])
           return p;
-      ts_outside(c->t, TS_GRP(c), c->ng, 0, a, n, acc, line);
+      ts_outside(c->t, TS_GRP(c), c->ng, c->logs, 0, a, n, acc, line);
       return (__global uchar *)(ob + ob[(acc & TS_K_WRITE) ? TS_H_SINK : TS_H_SCRATCH]);
     }
 #ifdef TS_GROUP_SERIAL
@@ -2063,7 +2062,7 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
         break;
     }
     if (k == c->nl) {
-      ts_outside(c->t, TS_GRP(c), c->nl, 1, a, n, acc, line);
+      ts_outside(c->t, TS_GRP(c), c->nl, c->logs, 1, a, n, acc, line);
       return c->lscratch + ((acc & TS_K_WRITE) ? 128 : 0);
     }
 #ifdef TS_GROUP_SERIAL
