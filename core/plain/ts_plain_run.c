@@ -101,8 +101,12 @@ static ts_status geometry(runner *r, const ts_plain_pass *ps, ts_plain_launch *L
   return TS_OK;
 }
 
-/* Registers an observed kernel may take on NVIDIA's devices. */
+/* Registers an observed kernel may take on NVIDIA's devices: fewer where it has __local
+ * arrays, whose work-items wait for each other at barriers, so that more groups are resident
+ * (docs/performance.md: on an H200 the tiled Gaussian and the look-back integral ran fastest
+ * at 64, the kernels without at 80, 72 and 96 slower for both). */
 #define TS_NV_REGS 80
+#define TS_NV_REGS_LOCAL 64
 
 /* The file built with one pass's options (pass p), as r->progs[r->nprogs++]; observed, its
  * kernels' __local names (for the findings) are those of the passes built with it. */
@@ -116,6 +120,7 @@ static ts_status build(runner *r, int observe, int p)
   cl_uint nparts = 1;
   ts_status st = TS_OK;
   size_t rtlen = 0;
+  int locals = 0; /* a kernel built here has __local arrays */
   if (observe) {
     st = ts_plain_parse(d->path, d->text, d->len, options, 1, &src, r->err);
     if (st != TS_OK)
@@ -151,6 +156,7 @@ static ts_status build(runner *r, int observe, int p)
                 strcmp(d->pass[q].options, options) == 0;
       if (!used)
         continue;
+      locals |= src.kernels[i].nlocals > 0;
       dm->src.kernels[i].nlocals = src.kernels[i].nlocals;
       memcpy(dm->src.kernels[i].locals, src.kernels[i].locals, sizeof src.kernels[i].locals);
       memcpy(dm->src.kernels[i].local_elem, src.kernels[i].local_elem,
@@ -235,11 +241,11 @@ static ts_status build(runner *r, int observe, int p)
   }
   /* On NVIDIA's devices an observed kernel's registers are capped (TILESCOPE_NV_REGS, 0: no
    * cap): uncapped, its context kept in registers took 86 to 102 a work-item, which left
-   * room for two groups of 256 on a multiprocessor rather than four */
+   * room for two groups of 256 on a multiprocessor rather than four (TS_NV_REGS) */
   char regs[64] = "";
   if (observe && !r->cpu && strstr(ts_cl_device(r->cl)->platform, "NVIDIA")) {
     const char *env = getenv("TILESCOPE_NV_REGS");
-    int cap = env && *env ? atoi(env) : TS_NV_REGS;
+    int cap = env && *env ? atoi(env) : locals ? TS_NV_REGS_LOCAL : TS_NV_REGS;
     if (cap > 0)
       snprintf(regs, sizeof regs, " -cl-nv-maxrregcount=%d", cap);
   }
