@@ -787,6 +787,41 @@ static void switch_divergence(void)
  * 64 statements is written whole, prototypes of the file's functions take the context as
  * their definitions do, and a macro that makes an access from the parts of its use (p[i]
  * from p and i, in p[i] = v) is one line naming it. */
+/* The loops that run a few times known before they start are marked for unrolling: on a
+ * GPU too (TS_SMALL_LOOP) unless they make a nest whose innermost body runs more than
+ * TS_GPU_UNROLL times (TS_SMALL_NEST, a CPU device only); a loop of a bound not known, none. */
+static void small_loops_marked(void)
+{
+  static const char text[] =
+      "// tilescope: plain global=W,H local=4,4\n"
+      "__kernel void k(__global const uchar *in, __global uchar *out, int W, int H)\n"
+      "{\n"
+      "  int x = get_global_id(0), s = 0;\n"
+      "  for (int j = 0; j < 5; j++)\n"
+      "    for (int i = 0; i < 5; i++)\n"
+      "      s += in[x + i + j];\n"
+      "  for (int j = -1; j <= 1; j++) {\n"
+      "    for (int i = -1; i <= 1; i++)\n"
+      "      s += in[x + 2 + i + j];\n"
+      "  }\n"
+      "  for (int i = 4; i > 0; i--)\n"
+      "    s += in[x + i];\n"
+      "  for (int i = 0; i < W; i++)\n"
+      "    s += in[i];\n"
+      "  out[x] = (uchar)s;\n"
+      "}\n";
+  ts_plain_src src = { 0 };
+  ts_error err = { 0 };
+  ts_status st = ts_plain_parse("loops.cl", text, strlen(text), "", 1, &src, &err);
+  CHECK(st == TS_OK, "loops.cl: %s", err.msg);
+  char marks[256] = "";
+  for (const char *p = st == TS_OK ? src.source : ""; (p = strstr(p, "TS_SMALL_")) != NULL; p++)
+    snprintf(marks + strlen(marks), sizeof marks - strlen(marks), "%s ",
+             strncmp(p, "TS_SMALL_NEST", 13) == 0 ? "nest" : "loop");
+  CHECK(strcmp(marks, "nest nest loop loop loop ") == 0, "loops.cl's marks: '%s'", marks);
+  ts_plain_src_free(&src);
+}
+
 static void rewrite_reaches_everything(void)
 {
   char text[4096];
@@ -1202,6 +1237,7 @@ int main(int argc, char **argv)
     { "fast_shadows_made_again", fast_shadows_made_again },
     { "macro_spellings", macro_spellings },
     { "rewrite_reaches_everything", rewrite_reaches_everything },
+    { "small_loops_marked", small_loops_marked },
     { "branches_inside_checked_loops", branches_inside_checked_loops },
     { "description_errors", description_errors },
   };

@@ -89,7 +89,13 @@ typedef struct walker {
   int npvec;
   /* the line of the last access numbered, and how many it has (ti_access_line) */
   unsigned aline, acount;
+  long small_nest;         /* the times the innermost body of the nest of small loops being
+                            * written runs (0: none is) */
 } walker;
+
+/* The most times a nest of small loops' innermost body may run for it to be unrolled on a
+ * GPU too. */
+#define TS_GPU_UNROLL 9
 
 typedef struct span {
   unsigned s, t, line;
