@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ts_instrument.h"
+#include "ts_libclang.h"
 
 /* ---- the kernels' signatures ---- */
 
@@ -113,6 +114,9 @@ static ts_status parse_tu(const char *path, const char *text, size_t len, const 
   snprintf(opts, sizeof opts, "%s", options ? options : "");
   for (char *tok = strtok(opts, " \t"); tok && nargs < 1039; tok = strtok(NULL, " \t"))
     args[nargs++] = tok; /* (2047 characters make at most 1024 words) */
+  ts_status lst = ts_libclang_load(err);
+  if (lst != TS_OK)
+    return lst;
   CXIndex idx = clang_createIndex(0, 0);
   struct CXUnsavedFile uf = { path, text, (unsigned long)len };
   CXTranslationUnit tu = NULL;
