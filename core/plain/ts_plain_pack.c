@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ts_libclang.h"
 #include "ts_plain.h"
 
 #define PACK_MAGIC 0x7473706cu /* "tspl" */
@@ -326,6 +327,11 @@ static ts_status job_start(const char *what, const ts_plain_request *q, const ts
   const char *exe = ts_isolate_program_if_threaded();
   if (exe)
     return spawn_start(exe, what, q, d, in, timeout_s, h, err);
+  /* libclang loaded here, once, for every child forked after: each child's parse or
+   * rewrite would otherwise load it again (about 0.1 s each); a failure is the child's to
+   * report, in its own words */
+  ts_error ignored = { 0 };
+  (void)ts_libclang_load(&ignored);
   job j = { q, d, in }; /* (the child has its own copy of it) */
   return ts_isolate_start(what, job_in_child, &j, timeout_s, h, err);
 }
