@@ -242,6 +242,15 @@ static ts_status start_child(const char *what, int fds[2], pid_t *pid, ts_error 
   return TS_OK;
 }
 
+/* The parent's hold on a child it started: collected or killed later. */
+static void hold(ts_isolated *h, const char *what, pid_t pid, int fd, double timeout_s)
+{
+  h->pid = pid;
+  h->fd = fd;
+  h->timeout_s = timeout_s;
+  snprintf(h->what, sizeof h->what, "%s", what);
+}
+
 void ts_isolate_child_signals(void)
 {
   static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
@@ -269,10 +278,7 @@ ts_status ts_isolate_start(const char *what, ts_isolated_fn fn, void *arg, doubl
     fflush(stderr);
     _exit(ok ? 0 : 3);
   }
-  h->pid = pid;
-  h->fd = fds[0];
-  h->timeout_s = timeout_s;
-  snprintf(h->what, sizeof h->what, "%s", what);
+  hold(h, what, pid, fds[0], timeout_s);
   return TS_OK;
 }
 
@@ -293,15 +299,6 @@ void ts_isolate_cancel(ts_isolated *h)
   while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
     ;
   h->pid = 0;
-}
-
-ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
-                     ts_blob *result, ts_error *err)
-{
-  ts_isolated h;
-  memset(result, 0, sizeof *result);
-  ts_status st = ts_isolate_start(what, fn, arg, timeout_s, &h, err);
-  return st == TS_OK ? ts_isolate_finish(&h, result, err) : st;
 }
 
 /* This process's environment with glibc's malloc told to ask for 2 MiB pages for its large
@@ -366,20 +363,8 @@ ts_status ts_isolate_exec_start(const char *what, char *const argv[], int reques
       execv(argv[0], argv);
     _exit(127);
   }
-  h->pid = pid;
-  h->fd = fds[0];
-  h->timeout_s = timeout_s;
-  snprintf(h->what, sizeof h->what, "%s", what);
+  hold(h, what, pid, fds[0], timeout_s);
   return TS_OK;
-}
-
-ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
-                          ts_blob *result, ts_error *err)
-{
-  ts_isolated h;
-  memset(result, 0, sizeof *result);
-  ts_status st = ts_isolate_exec_start(what, argv, request_fd, timeout_s, &h, err);
-  return st == TS_OK ? ts_isolate_finish(&h, result, err) : st;
 }
 
 static char program[4096];

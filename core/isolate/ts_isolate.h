@@ -31,16 +31,12 @@ int ts_blob_get(const ts_blob *b, size_t *at, void *p, size_t n);
 /* The work: fills out, or fails with err (which the parent then reports as its own). */
 typedef ts_status (*ts_isolated_fn)(void *arg, ts_blob *out, ts_error *err);
 
-/* Runs fn(arg) in a child process with a watchdog of timeout_s seconds (<= 0: none).
- * `what` names the work in the error lines ("conv2d.cl, observed"). On TS_OK, *result holds
- * what the child put. */
-ts_status ts_isolate(const char *what, ts_isolated_fn fn, void *arg, double timeout_s,
-                     ts_blob *result, ts_error *err);
-
-/* The same in two steps, for work that goes on beside the caller's: ts_isolate_start starts
- * the child; ts_isolate_finish waits for its result (the watchdog's timeout_s counted from
- * then) and reaps it; ts_isolate_cancel kills and reaps a child whose result is no longer
- * wanted. One of the two ends every child started. */
+/* Runs fn(arg) in a child process with a watchdog of timeout_s seconds (<= 0: none), in two
+ * steps, so that the work may go on beside the caller's: ts_isolate_start starts the child;
+ * ts_isolate_finish waits for its result (the watchdog's timeout_s counted from then), reaps
+ * it, and on TS_OK *result holds what the child put; ts_isolate_cancel kills and reaps a
+ * child whose result is no longer wanted. One of the two ends every child started. `what`
+ * names the work in the error lines ("conv2d.cl, observed"). */
 typedef struct ts_isolated {
   int pid, fd;
   double timeout_s;
@@ -60,7 +56,7 @@ int ts_isolate_reply(int fd, ts_status status, const ts_error *e, const ts_blob 
  * sanitizer's, a crash reporter's), so that the parent can name the signal. */
 void ts_isolate_child_signals(void);
 
-/* The same work in a new program: argv (argv[0] a path) runs with the request readable at
+/* The same work started in a new program (ended as above): argv (argv[0] a path) runs with the request readable at
  * file descriptor 3 (request_fd, inherited) and the message pipe at fd 4 (TS_ISOLATE_REPLY_FD),
  * and answers there with ts_isolate_reply. Its standard output is its standard error, so that
  * what a kernel prints (printf) cannot garble the message. For a parent whose state a fork
@@ -68,13 +64,10 @@ void ts_isolate_child_signals(void);
  * Every child, of a fork or an exec, is killed when the process that started it dies (a
  * kill, a crash): a kernel that never ends does not outlive the debugger. */
 enum { TS_ISOLATE_REPLY_FD = 4 };
-ts_status ts_isolate_exec(const char *what, char *const argv[], int request_fd, double timeout_s,
-                          ts_blob *result, ts_error *err);
-
 ts_status ts_isolate_exec_start(const char *what, char *const argv[], int request_fd,
                                 double timeout_s, ts_isolated *h, ts_error *err);
 
-/* The program that ts_isolate_exec's callers start for work (tilescope itself, its path;
+/* The program that ts_isolate_exec_start's callers start for work (tilescope itself, its path;
  * main sets it), and that program when this process has more than one thread, else NULL:
  * a fork copies every lock another thread held (an allocator's, a driver's) into a child
  * that has only the forking thread, so a child of a threaded process execs a fresh one. */

@@ -383,9 +383,7 @@ typedef struct ts_ctx {
                            * work-item's accesses are logged, a pair never opened (quiet) */
 #else
   ts_win w0;              /* the windows: the work-item's own */
-#endif
-#ifndef TS_GROUP_SERIAL
-  ts_iwin rd;             /* (a GPU) an image window for reads (ts_iwin) */
+  ts_iwin rd;             /* an image window for reads (ts_iwin) */
 #endif
   /* a spin (ts_spin): the address of the last read, the times it was read in a row with the
    * same value (spin_n, above), and its first word */
@@ -1886,6 +1884,20 @@ inline void ts_lname(__local uint *r, uint old, uint mine)
 }
 #endif
 
+/* What a write of byte off of __local array k met: the write o it replaced, the readers rd
+ * of the byte (ts_lshadow's words), each a race where it is another work-item's of the
+ * interval. */
+inline void ts_lwfound(ts_ctx *c, uint k, uint acc, uint off, uint o, uint rd, uint line)
+{
+  uint mine = c->lmine;
+  if (ts_same_interval(o, mine))
+    ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
+               TS_O_BY(o));
+  if (ts_same_interval(rd, mine))
+    ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
+               (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
+}
+
 /* One byte of a __local array's shadows (the group's own): races inside the group, and
  * reads of what nothing wrote. Words: (local barrier interval + 1) << 11 | (item + 1). */
 TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint acc, uint off,
@@ -1941,13 +1953,7 @@ TS_HOT void ts_lshadow(ts_ctx *c, __local uint *w, __local uint *r, uint k, uint
   }
   if (acc & TS_K_WRITE) {
     uint o = atomic_xchg(w, mine);
-    if (ts_same_interval(o, mine))
-      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group, (o & 2047) - 1,
-                 TS_O_BY(o));
-    uint rd = *r;
-    if (ts_same_interval(rd, mine))
-      ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, acc, off, c->group,
-                 (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
+    ts_lwfound(c, k, acc, off, o, *r, line);
   }
 }
 
@@ -1957,15 +1963,10 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
  * it replaced, the readers rd of the byte, as ts_lshadow reports them. */
 TS_SLOW void ts_lwrace(ts_ctx *c, uint off, uint o, uint rd, uint line)
 {
-  uint k = 0, mine = c->lmine;
+  uint k = 0;
   while (k + 1 < c->nl && (ulong)c->t->lb[k] != c->lqb)
     k++;
-  if (ts_same_interval(o, mine))
-    ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, TS_K_WRITE, off, c->group, (o & 2047) - 1,
-               TS_O_BY(o));
-  if (ts_same_interval(rd, mine))
-    ts_finding(c->t, TS_FIND_RACE_LOCAL, line, 1, k, TS_K_WRITE, off, c->group,
-               (rd & 2047) == 2047 ? ~0u : (rd & 2047) - 1, TS_O_READ);
+  ts_lwfound(c, k, TS_K_WRITE, off, o, rd, line);
 }
 #endif
 
