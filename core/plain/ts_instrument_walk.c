@@ -98,8 +98,10 @@ static void emit_prologue(walker *w, sbuf *o, ts_plain_kernel *kn)
     else if (p->space == TS_SPACE_LOCAL) {
       CXType none = { CXType_Invalid, { 0, 0 } };
       add_local(w, p->name, p->elem_size / (p->lanes > 0 ? p->lanes : 1), none);
-      ti_sb_fmt(o, "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d), ts_lw%d, ts_lr%d);\n",
-             p->name, nl, nl, nl);
+      ti_sb_fmt(o,
+                "  ts_lbuf(ts_c, (__local uchar *)%s, ts_lparam_size(ts_c, %d),"
+                " (__local uint *)ts_ls%d);\n",
+                p->name, nl, nl);
       nl++;
     }
   }
@@ -176,7 +178,7 @@ static void emit_function(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
       ti_sb_str(o, ", __global uint *ts_ob");
       for (int i = 0, nl = 0; kn && i < kn->nparams; i++)
         if (kn->params[i].space == TS_SPACE_LOCAL) {
-          ti_sb_fmt(o, ", __local uint *ts_lw%d, __local uint *ts_lr%d", nl, nl);
+          ti_sb_fmt(o, ", __local uint2 *ts_ls%d", nl);
           nl++;
         }
       ti_sb_add(o, w->src + ls.t, bs.s - ls.t);
@@ -289,9 +291,9 @@ static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k
     CXType ct = clang_getCanonicalType(et);
     long long esz = clang_Type_getSizeOf(ct.kind == CXType_ExtVector ? clang_getElementType(ct) : ct);
     add_local(w, n, esz > 0 ? (int)esz : 1, t);
-    ti_sb_fmt(o, "\n  __local uint ts_lw_%s[sizeof(%s)], ts_lr_%s[sizeof(%s)];\n"
-              "  ts_lbuf(ts_c, (__local uchar *)%s%s, sizeof(%s), ts_lw_%s, ts_lr_%s);",
-           n, n, n, n, ti_is_array(t) ? "" : "&", n, n, n, n);
+    ti_sb_fmt(o, "\n  __local uint2 ts_ls_%s[sizeof(%s)];\n"
+              "  ts_lbuf(ts_c, (__local uchar *)%s%s, sizeof(%s), (__local uint *)ts_ls_%s);",
+           n, n, ti_is_array(t) ? "" : "&", n, n, n);
     clang_disposeString(ns);
     any = 1;
   }

@@ -561,8 +561,7 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       if (ps->args[j].role == TS_ARG_LOCAL) {
         double v = 0;
         ts_plain_eval(ps->args[j].expr, r->W, r->H, r->C, &v, NULL, NULL);
-        clSetKernelArg(kn, idx++, (size_t)v * 4, NULL);
-        clSetKernelArg(kn, idx++, (size_t)v * 4, NULL);
+        clSetKernelArg(kn, idx++, (size_t)v * 8, NULL); /* its shadows (ts_lbuf) */
         li++;
       }
   }

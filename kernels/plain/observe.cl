@@ -303,8 +303,7 @@ typedef struct ts_tab {
   int chosen;             /* this is the work-item whose accesses are logged */
   uint watch_buf, watch_lo, watch_hi; /* a watched range (TS_H_WATCH_*) */
   __local uchar *lb[TS_MAXG]; /* the __local arrays (ts_lbuf): address, bytes, shadows */
-  __local uint *lw[TS_MAXG];
-  __local uint *lr[TS_MAXG];
+  __local uint *ls[TS_MAXG];
   uint lsz[TS_MAXG];
   /* the group's copies asked for and not waited for (ts_async_*): made at the wait, as an
    * asynchronous copy lands by then */
@@ -360,7 +359,7 @@ typedef struct ts_ctx {
   /* the array of the last access past ts_l's test (ts_lslow): its address, size (lqn, 0 while
    * ts_log has work) and shadows, for that test's few loads */
   ulong lqb;
-  __local uint *lqw, *lqr;
+  __local uint *lqs;
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
   uint tile_w;            /* a declared tile's width (0: none) */
@@ -691,19 +690,20 @@ inline void ts_gvar(ts_ctx *c, __global uchar *p, ulong n)
   c->t->vhi[c->nvar++] = (ulong)p + n;
 }
 
-/* A __local array (or pointer argument) of n bytes, with its two shadows of n words each,
- * zeroed by the group, the array too (so an observed run's output does not depend on what
- * the device left in local memory); the caller then waits at a barrier. */
-inline void ts_lbuf(ts_ctx *c, __local uchar *p, uint n, __local uint *w, __local uint *r)
+/* A __local array (or pointer argument) of n bytes, with its shadows s, two words a byte
+ * side by side (its write, then its readers: ts_lshadow's), 8-byte aligned, so that a read's
+ * test loads both at once; zeroed by the group, the array too (so an observed run's output
+ * does not depend on what the device left in local memory); the caller then waits at a
+ * barrier. */
+inline void ts_lbuf(ts_ctx *c, __local uchar *p, uint n, __local uint *s)
 {
   uint k = c->nl++;
   c->t->lb[k] = p;
   c->t->lsz[k] = n;
-  c->t->lw[k] = w;
-  c->t->lr[k] = r;
+  c->t->ls[k] = s;
   uint m = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   for (uint i = c->item; i < n; i += m) {
-    w[i] = r[i] = 0;
+    ((__local uint2 *)s)[i] = (uint2)(0, 0);
     p[i] = 0; /* a read of what nothing wrote gives 0, whatever the device left there */
   }
 }
@@ -1994,12 +1994,14 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
       /* a plain write of an earlier interval: 0 < o < the interval's first word (an atomic's
        * mark is above it, and goes the long way) */
       uint mine = c->lmine, first = mine & ~2047u, sev = mine | 2047;
-      __local uint *w = c->lqw + d, *r = c->lqr + d;
+      __local uint *s = c->lqs + 2 * d;
+      uint2 wr[4];
       int quiet = 1;
       for (uint i = 0; i < n; i++) {
-        uint o = w[i];
+        wr[i] = ((__local uint2 *)s)[i]; /* its write and its readers, one load */
+        uint o = wr[i].x;
 #ifdef TS_GROUP_SERIAL
-        uint rd = r[i];
+        uint rd = wr[i].y;
         quiet &= acc == TS_K_READ ? o - 1 < first - 1 || o == mine
                                   : (o < first || o == mine) && (rd < first || rd == mine);
 #else
@@ -2008,18 +2010,18 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
       }
       if (quiet) {
         for (uint i = 0; i < n; i++) {
-          uint rd = r[i];
+          uint rd = wr[i].y;
 #ifdef TS_GROUP_SERIAL
           if (acc == TS_K_WRITE) /* (ts_lshadow's record) */
-            w[i] = mine;
+            s[2 * i] = mine;
           else if (rd != mine && rd != sev) /* its reader: this one, or several */
-            r[i] = rd >> 11 == mine >> 11 ? sev : mine;
+            s[2 * i + 1] = rd >> 11 == mine >> 11 ? sev : mine;
 #else
           /* its reader named here too (ts_lshadow's): each byte's first two readers of an
            * interval had taken the whole of ts_lslow, and a warp waits for its slowest lane,
            * so a tile's reads (the tiled Gaussian's 75) took it at most */
           if (rd != mine && rd != sev)
-            ts_lname(r + i, rd, mine);
+            ts_lname(s + 2 * i + 1, rd, mine);
 #endif
         }
         return p;
@@ -2034,9 +2036,9 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
     ulong d = (ulong)p - c->lqb;
     if (d < c->lqn && d + n <= c->lqn) {
       uint mine = c->lmine;
-      __local uint *w = c->lqw + d, *r = c->lqr + d;
+      __local uint *s = c->lqs + 2 * d;
       for (uint i = 0; i < n; i++) {
-        uint o = atomic_xchg(w + i, mine), rd = r[i];
+        uint o = atomic_xchg(s + 2 * i, mine), rd = s[2 * i + 1];
         if (ts_same_interval(o, mine) || ts_same_interval(rd, mine))
           ts_lwrace(c, (uint)d + i, o, rd, line);
       }
@@ -2075,14 +2077,13 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
   if (!c->logs) { /* ts_l's test: this array */
     c->lqb = b;
     c->lqn = c->t->lsz[k];
-    c->lqw = c->t->lw[k];
-    c->lqr = c->t->lr[k];
+    c->lqs = c->t->ls[k];
   }
   uint off = (uint)(a - b);
   ts_log(c, 1, k, acc, off, n, line);
-  __local uint *w = c->t->lw[k] + off, *r = c->t->lr[k] + off;
+  __local uint *s = c->t->ls[k] + 2 * off;
   for (uint i = 0; i < n; i++)
-    ts_lshadow(c, w + i, r + i, k, acc, off + i, line);
+    ts_lshadow(c, s + 2 * i, s + 2 * i + 1, k, acc, off + i, line);
   return p;
 }
 
