@@ -6,7 +6,7 @@
  * becomes ts_barrier(), which counts the intervals, and the condition of a branch that
  * decides whether a barrier is reached goes through ts_uniform() (ts_instrument_branch.c).
  * Every function of the file takes the work-item's context first; each kernel gets the
- * observation buffer as its last argument (and two shadows per __local pointer argument), so
+ * observation buffer as its last argument (and one of shadows per __local pointer argument), so
  * the kernel's own arguments keep their indices. A call of a built-in that takes a __global
  * or __local pointer tilescope does not know, and an access the rewrite cannot reach (several
  * accesses inside one macro expansion), is an error naming the line: nothing is left

@@ -239,7 +239,7 @@ static int unset_scalar(CXCursor d)
   return 1;
 }
 
-/* A __local array declared in a kernel: its two shadows and its registration follow it. */
+/* A __local array declared in a kernel: its shadows and its registration follow it. */
 static void emit_decl_stmt(walker *w, sbuf *o, CXCursor c, span s, const kids *k)
 {
   int ctx[64];

@@ -400,8 +400,8 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
    * options change them is refused rather than given the wrong buffers (observed, the
    * kernel has the observation's arguments after its own) */
   cl_uint nargs = 0, want = (cl_uint)k->nparams + (o->observe ? 1 : 0); /* + ts_ob */
-  for (int j = 0; o->observe && j < k->nparams; j++) /* + two shadows a __local pointer */
-    want += 2 * (k->params[j].pointer && k->params[j].space == TS_SPACE_LOCAL);
+  for (int j = 0; o->observe && j < k->nparams; j++) /* + a __local pointer's shadows */
+    want += k->params[j].pointer && k->params[j].space == TS_SPACE_LOCAL;
   if (clGetKernelInfo(kn, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) == CL_SUCCESS &&
       nargs != want) {
     clReleaseKernel(kn);

@@ -1435,6 +1435,7 @@ TS_HOT __global uchar *ts_gat(ts_ctx *c, uint k, ulong b, uint off, uint n, uint
 
 /* Reads of one address in a row, with one value, that make a spin (ts_spin). */
 #define TS_SPIN_N (1u << 20)
+#define TS_SPIN_NEW ~0u /* (spin_n: the address's value not read yet) */
 
 /* A work-item that read the n bytes at p TS_SPIN_N times in a row, finding one value: it
  * waits for another to change them. In an order of tilescope's with one group at a time,
@@ -1632,10 +1633,17 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
   if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
     ts_finding(c->t, TS_FIND_ALIGN, line, 0, k, acc, (uint)(a - b), 0, 0, 0);
   /* the same address (inside its buffer) read again and again, with the same value: a spin */
+  /* (its value is read from the address's second access in a row on, not at its first: a
+   * GPU's work-item waited for that load at every access past the windows, a look-back's
+   * atomics on its critical path) */
   if (acc == TS_K_READ || (acc & TS_K_ATOMIC)) {
-    uint v = n >= 4 && !(a & 3) ? *(__global volatile uint *)p : (uint)*(__global volatile uchar *)p;
-    if (a != c->spin_a || v != c->spin_v) {
+    uint v = 0;
+    if (a == c->spin_a)
+      v = n >= 4 && !(a & 3) ? *(__global volatile uint *)p : (uint)*(__global volatile uchar *)p;
+    if (a != c->spin_a) {
       c->spin_a = a;
+      c->spin_n = TS_SPIN_NEW;
+    } else if (c->spin_n == TS_SPIN_NEW || v != c->spin_v) {
       c->spin_v = v;
       c->spin_n = 0;
     } else if (++c->spin_n >= TS_SPIN_N || (c->spin_n >= 64 && ob[TS_H_ABORT])) {
