@@ -1632,10 +1632,10 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
   /* an access of a type through a pointer not aligned to it (a cast of a byte pointer) */
   if (!vec && (n & (n - 1)) == 0 && n <= 16 && (a & (n - 1)))
     ts_finding(c->t, TS_FIND_ALIGN, line, 0, k, acc, (uint)(a - b), 0, 0, 0);
-  /* the same address (inside its buffer) read again and again, with the same value: a spin */
-  /* (its value is read from the address's second access in a row on, not at its first: a
-   * GPU's work-item waited for that load at every access past the windows, a look-back's
-   * atomics on its critical path) */
+  /* the same address (inside its buffer) read again and again, with the same value: a spin.
+   * Its value is read from the address's second access in a row on, not at the first: a
+   * GPU's work-item had waited for that load at every access past the windows (a look-back's
+   * atomics, on its critical path) */
   if (acc == TS_K_READ || (acc & TS_K_ATOMIC)) {
     uint v = 0;
     if (a == c->spin_a)
