@@ -121,6 +121,8 @@ typedef struct oblayout {
   int img[MAXG];
   uint32_t hdr[HEADER + BI * MAXG]; /* the header and the buffers' words, as written */
   int fast;                      /* the shadows are tried fast (F_FAST): ts_plain_ob_redo */
+  const uint32_t *host;          /* a CPU device's observation: our memory, read in place by
+                                  * ts_plain_ob_redo once a reset is seen there (else NULL) */
 } oblayout;
 
 /* Makes and fills the launch's observation buffer (header, zeroed sections, empty
