@@ -783,10 +783,6 @@ static void switch_divergence(void)
   }
 }
 
-/* What the rewrite cannot see through is refused, never left unseen: a block of more than
- * 64 statements is written whole, prototypes of the file's functions take the context as
- * their definitions do, and a macro that makes an access from the parts of its use (p[i]
- * from p and i, in p[i] = v) is one line naming it. */
 /* The loops that run a few times known before they start are marked for unrolling: on a
  * GPU too (TS_SMALL_LOOP) unless they make a nest whose innermost body runs more than
  * TS_GPU_UNROLL times (TS_SMALL_NEST, a CPU device only); a loop of a bound not known, none. */
@@ -822,6 +818,10 @@ static void small_loops_marked(void)
   ts_plain_src_free(&src);
 }
 
+/* What the rewrite cannot see through is refused, never left unseen: a block of more than
+ * 64 statements is written whole, prototypes of the file's functions take the context as
+ * their definitions do, and a macro that makes an access from the parts of its use (p[i]
+ * from p and i, in p[i] = v) is one line naming it. */
 static void rewrite_reaches_everything(void)
 {
   char text[4096];

@@ -377,8 +377,8 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   cl_int e;
   /* On a CPU device the observation is a block of ours (CL_MEM_USE_HOST_PTR), freed with the
    * buffer, so that the check after each fast-shadowed launch reads the header and the marks
-   * where they are: a blocking read and map through pocl's queue had added 0.1 ms to each
-   * launch, and 1 to 3.5 ms to about one in three while the cores were busy. */
+   * where they are: a blocking read and map through pocl's queue had added about 0.2 ms to
+   * each launch, and 1 to 3.5 ms to about one in three while the cores were busy. */
   uint32_t *host = r->cpu ? ts_alloc_zeroed(w * 4) : NULL;
   lay->host = NULL;
   *out = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE | (host ? CL_MEM_USE_HOST_PTR : 0), w * 4,

@@ -1636,14 +1636,12 @@ TS_HOT __global uchar *ts_gall(ts_ctx *c, __global uchar *p, uint n, uint acc, u
    * Its value is read from the address's second access in a row on, not at the first: a
    * GPU's work-item had waited for that load at every access past the windows (a look-back's
    * atomics, on its critical path) */
-  if (acc == TS_K_READ || (acc & TS_K_ATOMIC)) {
-    uint v = 0;
-    if (a == c->spin_a)
-      v = n >= 4 && !(a & 3) ? *(__global volatile uint *)p : (uint)*(__global volatile uchar *)p;
-    if (a != c->spin_a) {
-      c->spin_a = a;
-      c->spin_n = TS_SPIN_NEW;
-    } else if (c->spin_n == TS_SPIN_NEW || v != c->spin_v) {
+  if ((acc == TS_K_READ || (acc & TS_K_ATOMIC)) && a != c->spin_a) {
+    c->spin_a = a;
+    c->spin_n = TS_SPIN_NEW;
+  } else if (acc == TS_K_READ || (acc & TS_K_ATOMIC)) {
+    uint v = n >= 4 && !(a & 3) ? *(__global volatile uint *)p : (uint)*(__global volatile uchar *)p;
+    if (c->spin_n == TS_SPIN_NEW || v != c->spin_v) {
       c->spin_v = v;
       c->spin_n = 0;
     } else if (++c->spin_n >= TS_SPIN_N || (c->spin_n >= 64 && ob[TS_H_ABORT])) {
