@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_doc.h"
 #include "cmd_lesson.h"
+#include "ts_cl.h"
 #include "ts_file.h"
 #include "ts_isolate.h"
 #include "ts_plain.h"
@@ -370,6 +371,7 @@ static int run_command(int argc, char **argv)
  * disk, a file system gone) fails the command as an output file it could not write would. */
 int main(int argc, char **argv)
 {
+  ts_cl_pin_cpu_workers(); /* (before any thread) */
   int rc = run_command(argc, argv);
   int failed = fflush(stdout) != 0 || ferror(stdout), e = errno;
   if (fclose(stdout) != 0 && !failed) {

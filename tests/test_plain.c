@@ -4,7 +4,7 @@
  * atomics) is observed at its line, an access outside a buffer is not performed; barrier
  * intervals follow the address space a barrier fences; a launch with fast shadows that needs
  * the full ones is made again on the buffers as they were; launch descriptions' errors name
- * the file, line and field. */
+ * the file, line and field; bench's two runs take turns. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <stdio.h>
@@ -1214,6 +1214,64 @@ static void description_errors(void)
   }
 }
 
+/* bench's two runs in turns (ts_plain_run_turns): each process's repeats between the
+ * other's, the outputs equal; a run that crashes or never ends ends the pair with one line
+ * naming it, the other not waited for. Made before this process starts OpenCL (each run
+ * forks a child that makes its own). */
+static void turns_alternate(void)
+{
+  ts_plain_desc *d = load(TS_ASSETS_DIR "/kernels/plain/conv2d.cl", NULL, 0);
+  ts_image *img = random_image(64, 48, 3);
+  ts_plain_opts oa = { .observe = 1, .chosen_pass = -1, .watch_x = -1, .repeats = 4,
+                       .warmup = 1 };
+  for (int i = 0; i < 3; i++)
+    oa.chosen_group[i] = oa.chosen_item[i] = -1;
+  ts_plain_opts ob = oa;
+  ob.observe = 0;
+  ts_plain_result *ra = NULL, *rb = NULL;
+  ts_error err = { 0 };
+  ts_status st = ts_plain_run_turns(-1, TS_KERNELS_DIR, d, img, &oa, &ob, 60, &ra, &rb, &err);
+  if (st == TS_ERR_DEVICE && strstr(err.msg, "no OpenCL")) { /* (main says it: skipped, or
+                                                               * in CI failed) */
+    ts_image_destroy(img);
+    ts_plain_desc_free(d);
+    return;
+  }
+  CHECK(st == TS_OK && ra && rb, "turns: %s", err.msg);
+  if (st == TS_OK && ra && rb) {
+    const ts_plain_launch *a = &ra->launch[0], *b = &rb->launch[0];
+    CHECK(differ(ra->out, rb->out) == 0, "turns: the observed output differs from the plain");
+    for (int i = 0; i < oa.repeats; i++)
+      CHECK(a->began[i] < b->began[i] && (i + 1 == oa.repeats || b->began[i] < a->began[i + 1]),
+            "turns: the plain run's repeat %d did not come between the observed run's %d and "
+            "%d (%.6f, %.6f, %.6f)", i, i, i + 1, a->began[i], b->began[i],
+            i + 1 < oa.repeats ? a->began[i + 1] : 0.0);
+  }
+  ts_plain_result_free(ra);
+  ts_plain_result_free(rb);
+  ra = rb = NULL;
+  const char *bad[] = { "far.cl", "forever.cl" };
+  for (int i = 0; i < 2; i++) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/../tests/kernels/%s", TS_ASSETS_DIR, bad[i]);
+    ts_plain_desc *e = load(path, NULL, 0);
+    ts_plain_opts pa = ob;
+    err = (ts_error){ 0 };
+    st = e ? ts_plain_run_turns(-1, TS_KERNELS_DIR, e, img, &pa, &ob, i ? 2 : 60, &ra, &rb,
+                                &err)
+           : TS_ERR_IO;
+    CHECK(st != TS_OK && strstr(err.msg, bad[i]) && !ra && !rb &&
+          strstr(err.msg, i ? "did not finish in 2 s" : "crashed"),
+          "turns with %s: %d '%s'", bad[i], (int)st, err.msg);
+    ts_plain_result_free(ra);
+    ts_plain_result_free(rb);
+    ra = rb = NULL;
+    ts_plain_desc_free(e);
+  }
+  ts_image_destroy(img);
+  ts_plain_desc_free(d);
+}
+
 /* test_plain [PART...]: the parts named, or all of them. */
 int main(int argc, char **argv)
 {
@@ -1241,6 +1299,11 @@ int main(int argc, char **argv)
     { "branches_inside_checked_loops", branches_inside_checked_loops },
     { "description_errors", description_errors },
   };
+  int all = argc == 1;
+  for (int a = 1; a < argc; a++)
+    all |= strcmp(argv[a], "turns_alternate") == 0;
+  if (all) /* (before this process's OpenCL) */
+    turns_alternate();
   ts_error err = { 0 };
   if (ts_cl_create(-1, TS_KERNELS_DIR, &cl, &err) != TS_OK) {
     const char *ci = getenv("CI");
@@ -1256,6 +1319,7 @@ int main(int argc, char **argv)
     int known = 0;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
       known |= strcmp(argv[a], parts[i].name) == 0;
+    known |= strcmp(argv[a], "turns_alternate") == 0;
     if (!known) {
       fprintf(stderr, "test_plain: %s: no such part\n", argv[a]);
       return 2;

@@ -303,6 +303,7 @@ int cli_open_backend(const char *cmd, const cli_sched *s, ts_run_params *p)
     char n[24];
     snprintf(n, sizeof n, "%d", cores > 4 && cores < 512 ? 2 * (int)cores : 8);
     setenv("POCL_MAX_PTHREAD_COUNT", n, 0);
+    ts_cl_pin_cpu_workers(); /* (no longer one worker a core) */
   }
   ts_error err = { 0 };
   ts_status st = ts_cl_create(s->device, dir, &p->cl, &err);

@@ -1,7 +1,8 @@
 /* `tilescope bench --kernel-file K.cl` for a plain kernel: each pass of the file timed plain
  * and observed, --repeats launches each after two warm-up launches (kernel time from
- * profiling events), the median and the fastest, and what observation costs as the ratio of the medians. Both runs are made as
- * `run` makes them, each in a process of its own with a watchdog. Exit 0 with the table, 1
+ * profiling events), the median and the fastest, and what observation costs as the ratio of
+ * the medians. Both runs are made as `run` makes them, each in a process of its own with a
+ * watchdog, side by side with their launches in turns. Exit 0 with the table, 1
  * when a run crashed, ran past --timeout or would access memory outside its buffers (the
  * plain run is then not made), 2 when it could not run. */
 #include <stdio.h>
@@ -101,9 +102,8 @@ int cmd_bench_plain(int argc, char **argv)
     goto out;
   }
   /* Observed first, as `run` does: a run that would access memory outside its buffers is
-   * found there, and then not made plain. */
-  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = repeats, .warmup = 2,
-                      .watch_x = -1 };
+   * found there, in one launch of each pass, and then not made plain. */
+  ts_plain_opts o = { .observe = 1, .chosen_pass = -1, .repeats = 1, .watch_x = -1 };
   for (int i = 0; i < 3; i++)
     o.chosen_group[i] = o.chosen_item[i] = -1;
   st = ts_plain_run_isolated(device, kdir, d, img, &o, timeout, &ob, &err);
@@ -116,9 +116,17 @@ int cmd_bench_plain(int argc, char **argv)
     rc = EXIT_DIFF;
     goto out;
   }
-  o.observe = 0;
+  /* Then the two timed side by side, their repeats in turns: a slower spell of the machine's
+   * (a neighbour on a virtual machine's cores halves a 2-core one's speed for seconds) falls
+   * on both. */
+  ts_plain_result_free(ob);
+  ob = NULL;
+  ts_plain_opts po = o;
+  po.observe = 0;
+  o.repeats = po.repeats = repeats;
+  o.warmup = po.warmup = 2;
   if (st == TS_OK)
-    st = ts_plain_run_isolated(device, kdir, d, img, &o, timeout, &plain, &err);
+    st = ts_plain_run_turns(device, kdir, d, img, &o, &po, timeout, &ob, &plain, &err);
   if (st != TS_OK) {
     fprintf(stderr, "tilescope bench: %s\n", err.msg);
     rc = st == TS_ERR_ARG || st == TS_ERR_BUILD || st == TS_ERR_FORMAT ? EXIT_USAGE : EXIT_DIFF;

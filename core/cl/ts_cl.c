@@ -1,9 +1,10 @@
 /* The OpenCL back end (see ts_cl.h): devices, programs and replayed launches; the device-
  * scheduled launches are in ts_cl_device.c. Every OpenCL call's status goes through tscl_cl_check,
  * which names the call and the error. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <CL/cl.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,34 @@ static int pick_one(void *ud, int index, cl_platform_id p, cl_device_id d)
     return c->want < 0;
   }
   return 1;
+}
+
+static int pinned_by_us;
+
+static int env_at_most(const char *name, long n)
+{
+  const char *v = getenv(name);
+  return !v || !*v || (atol(v) >= 1 && atol(v) <= n);
+}
+
+void ts_cl_pin_cpu_workers(void)
+{
+  const char *set = getenv("POCL_AFFINITY");
+  if (set && !pinned_by_us)
+    return; /* the user's */
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  cpu_set_t mine;
+  int ok = n >= 2 && n <= CPU_SETSIZE && sched_getaffinity(0, sizeof mine, &mine) == 0 &&
+           CPU_COUNT(&mine) == n && env_at_most("POCL_MAX_PTHREAD_COUNT", n) &&
+           env_at_most("POCL_CPU_MAX_CU_COUNT", n);
+  for (long i = 0; ok && i < n; i++)
+    ok = CPU_ISSET((int)i, &mine);
+  if (ok && !set)
+    pinned_by_us = setenv("POCL_AFFINITY", "1", 0) == 0;
+  else if (!ok && pinned_by_us) {
+    unsetenv("POCL_AFFINITY");
+    pinned_by_us = 0;
+  }
 }
 
 ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_error *err)

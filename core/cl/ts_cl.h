@@ -34,6 +34,14 @@ typedef struct ts_cl_device_info {
 /* Lists every device of every platform; *n = 0 with TS_ERR_DEVICE when there is none. */
 ts_status ts_cl_devices(ts_cl_device_info *out, int max, int *n, ts_error *err);
 
+/* pocl's CPU workers, one on each core (POCL_AFFINITY), unless the user chose: where the
+ * kernel was free to put two of them on one core, a short launch took twice its time in
+ * runs of tens of launches (docs/performance.md). Only where worker i's core i is this
+ * process's to use: every online core allowed, at most that many workers. Read by pocl when
+ * its platform starts: called from main before any thread, and again after a change of
+ * POCL_MAX_PTHREAD_COUNT (withdrawn then, when it no longer holds). */
+void ts_cl_pin_cpu_workers(void);
+
 /* device: index from ts_cl_devices, or -1 for the first GPU (else the first device). */
 ts_status ts_cl_create(int device, const char *kernels_dir, ts_cl **out, ts_error *err);
 void ts_cl_destroy(ts_cl *cl);

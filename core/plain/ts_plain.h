@@ -395,6 +395,9 @@ typedef struct ts_plain_launch {
   size_t nlog, nlog_all;
   double ms;                   /* kernel time, the fastest of the repeats */
   double ms_median;            /* and their median */
+  double began[8];             /* the host's monotonic clock (s) as each of the first 8 of
+                                * them began: in turns (ts_plain_run_turns), the other run's
+                                * launches between */
 } ts_plain_launch;
 
 typedef struct ts_plain_opts {
@@ -413,6 +416,9 @@ typedef struct ts_plain_opts {
   uint32_t spin_limit;         /* polls a group waits for its turn (0: the default) */
   int start_fd;                /* > 0: the kernels built, wait for a byte here before the
                                 * first launch (a run built beside another, run after it) */
+  int turn_fd;                 /* > 0: launches in turns with another run (ts_plain_run_turns):
+                                * a byte written here and one read before each repeat, the
+                                * descriptor closed after the last pass's launches */
 } ts_plain_opts;
 
 /* ts_plain_opts.order; TS_ORDER_ADVERSARY: a random cycle of the groups (order_seed), so
@@ -464,6 +470,14 @@ ts_status ts_plain_run_start(int device, const char *kernels_dir, const ts_plain
                              const ts_image *in, const ts_plain_opts *o, double timeout_s,
                              ts_isolated *h, ts_error *err);
 ts_status ts_plain_run_finish(ts_isolated *h, ts_plain_result **out, ts_error *err);
+/* Two runs of d, each isolated, made side by side with their repeats in turns (a's first,
+ * then b's, a's...; one of them alone once the other has ended), so that a machine that
+ * slows down for a while (a neighbour on its cores) slows both alike and the ratio of their
+ * times holds (bench). Where this process has threads, one after the other. */
+ts_status ts_plain_run_turns(int device, const char *kernels_dir, const ts_plain_desc *d,
+                             const ts_image *in, const ts_plain_opts *oa,
+                             const ts_plain_opts *ob, double timeout_s, ts_plain_result **ra,
+                             ts_plain_result **rb, ts_error *err);
 /* The same work in a worker process of tilescope's own program (`tilescope __plain-worker`,
  * started with exec, not a fork): for a caller with threads (the viewer, a shot: SDL's, the
  * GL driver's), whose locks a fork would copy held. ts_plain_run_isolated and the parse of

@@ -5,10 +5,13 @@
  * or in that program. The layout is this file's own: the same build writes and reads it. */
 #define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ts_libclang.h"
@@ -199,7 +202,7 @@ ts_status ts_plain_request_unpack(const ts_blob *b, ts_plain_request *q, ts_plai
            get_str(b, &at, q->kernels_dir, sizeof q->kernels_dir) &&
            ts_blob_get(b, &at, &q->device, sizeof q->device) &&
            ts_blob_get(b, &at, &q->opts, sizeof q->opts) && ts_blob_get(b, &at, d, sizeof *d);
-  q->opts.start_fd = 0; /* (a descriptor of the sender's: nothing here) */
+  q->opts.start_fd = q->opts.turn_fd = 0; /* (descriptors of the sender's: nothing here) */
   uint8_t sent[TS_PLAIN_MAX_PARAMS] = { 0 }; /* the data whose bytes follow */
   if (d) {
     d->text = NULL; /* nothing of the sender's pointers is kept */
@@ -374,4 +377,107 @@ ts_status ts_plain_run_isolated(int device, const char *kernels_dir, const ts_pl
   ts_isolated h;
   ts_status st = ts_plain_run_start(device, kernels_dir, d, in, o, timeout_s, &h, err);
   return st == TS_OK ? ts_plain_run_finish(&h, out, err) : st;
+}
+
+static double now_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The turns: each child writes a byte when it wants a turn (which ends the turn it held) and
+ * waits for one back; a child that has ended its launches closes its end. The turn goes to
+ * the other child, waited for while it still runs (it may be building), else back. */
+static ts_status relay_turns(const char *path, ts_isolated *h, const int *fd, double timeout_s,
+                             ts_error *err)
+{
+  int wants[2] = { 0, 0 }, ended[2] = { 0, 0 }, holder = -1, last = 1;
+  double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
+  while (!ended[0] || !ended[1]) {
+    if (holder < 0) {
+      int next = ended[1 - last] ? last : 1 - last;
+      if (wants[next]) {
+        if (send(fd[next], "", 1, MSG_NOSIGNAL) != 1) {
+          ended[next] = 1; /* (gone: its own finish says how) */
+        } else {
+          wants[next] = 0;
+          holder = last = next;
+        }
+        continue;
+      }
+    }
+    int ms = -1;
+    if (deadline > 0) {
+      double left = deadline - now_s();
+      if (left <= 0)
+        return ts_fail(err, TS_ERR_STALLED, "%s: did not finish in %g s; the watchdog stopped "
+                       "it (--timeout)", h[holder >= 0 ? holder : !ended[0] ? 0 : 1].what,
+                       timeout_s);
+      ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    }
+    struct pollfd p[2] = { { ended[0] ? -1 : fd[0], POLLIN, 0 },
+                           { ended[1] ? -1 : fd[1], POLLIN, 0 } };
+    if (poll(p, 2, ms) < 0 && errno != EINTR)
+      return ts_fail(err, TS_ERR_IO, "%s: poll: %s", path, strerror(errno));
+    for (int i = 0; i < 2; i++) {
+      if (ended[i] || !p[i].revents)
+        continue;
+      char c;
+      ssize_t n = recv(fd[i], &c, 1, 0);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n == 1)
+        wants[i] = 1;
+      else
+        ended[i] = 1;
+      if (holder == i)
+        holder = -1;
+    }
+  }
+  return TS_OK;
+}
+
+ts_status ts_plain_run_turns(int device, const char *kernels_dir, const ts_plain_desc *d,
+                             const ts_image *in, const ts_plain_opts *oa,
+                             const ts_plain_opts *ob, double timeout_s, ts_plain_result **ra,
+                             ts_plain_result **rb, ts_error *err)
+{
+  *ra = *rb = NULL;
+  if (ts_isolate_program_if_threaded()) { /* (no descriptor reaches an exec'd child) */
+    ts_status st = ts_plain_run_isolated(device, kernels_dir, d, in, oa, timeout_s, ra, err);
+    return st == TS_OK ? ts_plain_run_isolated(device, kernels_dir, d, in, ob, timeout_s, rb,
+                                                err)
+                       : st;
+  }
+  const ts_plain_opts *o[2] = { oa, ob };
+  ts_plain_result **res[2] = { ra, rb };
+  ts_isolated h[2] = { { .pid = 0 }, { .pid = 0 } };
+  int fd[2] = { -1, -1 }, started = 0;
+  ts_status st = TS_OK;
+  for (; st == TS_OK && started < 2; started++) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+      st = ts_fail(err, TS_ERR_IO, "%s: socketpair: %s", d->path, strerror(errno));
+      break;
+    }
+    ts_plain_opts t = *o[started];
+    t.turn_fd = sv[0];
+    st = ts_plain_run_start(device, kernels_dir, d, in, &t, timeout_s, &h[started], err);
+    close(sv[0]);
+    fd[started] = sv[1];
+    if (st != TS_OK)
+      break;
+  }
+  if (st == TS_OK)
+    st = relay_turns(d->path, h, fd, timeout_s, err);
+  for (int i = 0; i < 2; i++) {
+    if (fd[i] >= 0)
+      close(fd[i]);
+    if (i < started && st == TS_OK)
+      st = ts_plain_run_finish(&h[i], res[i], err);
+    else if (i < started)
+      ts_isolate_cancel(&h[i]);
+  }
+  return st;
 }

@@ -4,6 +4,7 @@
  * queue; the output read back, raw and as an 8-bit image. Observed, each launch has an
  * observation buffer (ts_plain_obs.c) read back into findings, work-group rectangles and
  * the log. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "ts_file.h"
 
@@ -323,6 +325,20 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* In turns with another run (ts_plain_run_turns): the turn held so far given up, and the
+ * next one waited for. */
+static ts_status take_turn(runner *r, int fd)
+{
+  char c = 0;
+  ssize_t n;
+  while ((n = send(fd, &c, 1, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+    ;
+  while (n == 1 && (n = recv(fd, &c, 1, 0)) < 0 && errno == EINTR)
+    ;
+  return n == 1 ? TS_OK : ts_fail(r->err, TS_ERR_IO, "%s: the run was not wanted after all",
+                                  r->d->path);
+}
+
 /* One launch of the pass, waited for: its time on the device into *ms. */
 static ts_status launch(runner *r, const ts_plain_pass *ps, cl_kernel kn,
                         const ts_plain_launch *L, double *ms)
@@ -609,11 +625,18 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
       st = ts_plain_ob_reset(r, ob, &lay);
     }
   for (int rep = -(o->warmup > 0 ? o->warmup : 0); st == TS_OK && rep < repeats; rep++) {
+    if (o->turn_fd > 0 && (st = take_turn(r, o->turn_fd)) != TS_OK)
+      break;
     /* the observation filled afresh each repeat: the findings are one launch's, not N
      * times it */
     if (rep > -o->warmup && ob && (st = ts_plain_ob_reset(r, ob, &lay)) != TS_OK)
       break;
     double ms = 0;
+    if (rep >= 0 && rep < 8) {
+      struct timespec t;
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      L->began[rep] = (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    }
     st = launch(r, ps, kn, L, &ms);
     if (st == TS_OK && lay.fast)
       st = launch_again(r, ps, kn, L, ob, &lay, gb, ng, saved, &ms);
@@ -843,6 +866,8 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
     if (st == TS_OK)
       st = run_pass(&r, i, o, res);
   }
+  if (o->turn_fd > 0)
+    close(o->turn_fd); /* (the other run goes on alone) */
   fflush(stdout);
   /* the output: the first buffer of that role */
   rbuf *ob = NULL;
