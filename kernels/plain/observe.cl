@@ -1142,12 +1142,19 @@ inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
 #ifdef TS_GROUP_SERIAL
       ts_rect_out(ob, t->group, bi, img * 2 + kind, omin, cmin, omax, cmax);
 #else
+      /* each only where it would move the group's bounds, which only widen: the group's
+       * work-items on one address, an atomic each had waited for all the others' */
       __local volatile uint *b = e + 2 + (img * 2 + kind) * 4;
-      atomic_min(b, omin);
-      atomic_min(b + 1, cmin);
-      atomic_max(b + 2, omax);
-      atomic_max(b + 3, cmax);
-      atomic_or(e + 1, 1u << (img * 2 + kind));
+      if (omin < b[0])
+        atomic_min(b, omin);
+      if (cmin < b[1])
+        atomic_min(b + 1, cmin);
+      if (omax > b[2])
+        atomic_max(b + 2, omax);
+      if (cmax > b[3])
+        atomic_max(b + 3, cmax);
+      if (!(e[1] & (1u << (img * 2 + kind))))
+        atomic_or(e + 1, 1u << (img * 2 + kind));
 #endif
     }
   }
