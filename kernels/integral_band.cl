@@ -1,8 +1,9 @@
 /* integral_band: the integral image for a CPU (not in the seed), reduce-then-scan in bands of
  * IBD_H rows, so that the bytes are read twice and each 32-bit sum written once, every pass
  * walking its rows in memory order:
- *  1. totals: a work-item per band adds the band's rows, IBD_G at a time, into a row of
- *     column totals in private memory, then writes it to the band's row of MID;
+ *  1. totals: a work-item per band adds the band's rows, in memory order four at a time,
+ *     into a row of 16-bit column totals in private memory (IBD_H rows of 255 fit), then
+ *     writes it widened to the band's row of MID;
  *  2. carry: a work-item per strip of IBD_S columns runs down the bands adding those totals
  *     up, and writes at each band's first row of OUT the column sums of all the rows above;
  *  3. scan: a work-item per band keeps its last row of sums in private memory. The first is
@@ -18,7 +19,6 @@
  * What is left of a chunk's row after its last whole vector goes element by element. */
 
 #define IBD_H 64 /* rows a band */
-#define IBD_G 8  /* rows the totals add at a time: 8 * 255 fits in 16 bits */
 #define IBD_S 64 /* columns a carry strip */
 #define IBD_CW 4096 /* columns a chunk */
 
@@ -42,34 +42,34 @@ inline uint16 ibd_scan32(uint16 v)
   return v;
 }
 
-/* The sums of columns x .. x + 15 over rows y .. y + n - 1 (n <= IBD_G). */
-inline ushort16 ibd_rows16(TS_OBS_PARAM __global const uchar *src, int W, int x, int y, int n)
-{
-  ushort16 s = convert_ushort16(TS_LD8x16(src, W, x, y));
-  for (int i = 1; i < n; i++)
-    s += convert_ushort16(TS_LD8x16(src, W, x, y + i));
-  return s;
-}
-
-/* The column totals of rows y0 .. y1 - 1 over the chunk [c0, c1), into acc (a its words). */
+/* The column totals of rows y0 .. y1 - 1 (at most IBD_H) over the chunk [c0, c1), into acc
+ * (a its words). The rows are read in memory order, four at a time, into 16-bit totals,
+ * then widened: eight rows a step down the columns had been eight streams of 16 bytes, and
+ * a third of the look-back band's time in one launch. */
 inline void ibd_totals(TS_OBS_PARAM __global const uchar *src, int W, int y0, int y1, int c0,
                        int c1, uint16 *acc)
 {
   uint *a = (uint *)acc;
-  for (int y = y0; y < y1; y += IBD_G) {
-    int n = min(IBD_G, y1 - y), x;
-    for (x = c0; x + 16 <= c1; x += 16) {
-      /* IBD_G spelt out where it is the count, so that the loop unrolls */
-      uint16 v = convert_uint16(n == IBD_G ? ibd_rows16(TS_OBS_ARG src, W, x, y, IBD_G)
-                                           : ibd_rows16(TS_OBS_ARG src, W, x, y, n));
-      acc[(x - c0) / 16] = y > y0 ? acc[(x - c0) / 16] + v : v;
-    }
-    for (; x < c1; x++) {
-      uint s = 0;
-      for (int i = 0; i < n; i++)
-        s += TS_LD8(src, W, x, y + i);
-      a[x - c0] = y > y0 ? a[x - c0] + s : s;
-    }
+  ushort16 t[IBD_CW / 16];
+  int xe = c0 + (c1 - c0) / 16 * 16, y = y0;
+  for (int x = c0; x < xe; x += 16)
+    t[(x - c0) / 16] = 0;
+  for (; y + 4 <= y1; y += 4)
+    for (int x = c0; x < xe; x += 16)
+      t[(x - c0) / 16] += convert_ushort16(TS_LD8x16(src, W, x, y)) +
+                          convert_ushort16(TS_LD8x16(src, W, x, y + 1)) +
+                          convert_ushort16(TS_LD8x16(src, W, x, y + 2)) +
+                          convert_ushort16(TS_LD8x16(src, W, x, y + 3));
+  for (; y < y1; y++)
+    for (int x = c0; x < xe; x += 16)
+      t[(x - c0) / 16] += convert_ushort16(TS_LD8x16(src, W, x, y));
+  for (int x = c0; x < xe; x += 16)
+    acc[(x - c0) / 16] = convert_uint16(t[(x - c0) / 16]);
+  for (int x = xe; x < c1; x++) {
+    uint s = 0;
+    for (int i = y0; i < y1; i++)
+      s += TS_LD8(src, W, x, i);
+    a[x - c0] = s;
   }
 }
 
@@ -133,9 +133,12 @@ inline void ibd_put16(TS_OBS_PARAM __global uchar *dst, int W, int x, int y, uin
 
 /* Rows y0 .. y1 - 1 over the chunk [c0, c1): row holds the chunk's row of sums above y0
  * (the band's last row so far), left[j] the sum of row y0 + j's bytes left of the chunk; each
- * row is the one above plus the prefix sums of its bytes. */
-inline void ibd_rows(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int y0,
-                     int y1, int c0, int c1, uint16 *row, uint *left, int nt)
+ * row is the one above plus the prefix sums of its bytes. Inlined, so that its callers' two
+ * calls, nt 1 and 0, have no test of nt at each store. */
+inline __attribute__((always_inline)) void ibd_rows(TS_OBS_PARAM __global const uchar *src,
+                                                    __global uchar *dst, int W, int y0, int y1,
+                                                    int c0, int c1, uint16 *row, uint *left,
+                                                    int nt)
 {
   uint *rw = (uint *)row;
   for (int y = y0; y < y1; y++) {
@@ -199,7 +202,10 @@ inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
       TS_ST32(dst, W, x, y0, s);
     }
     first = s;
-    ibd_rows(TS_OBS_ARG src, dst, W, y0 + 1, y1, c0, c1, row, left + 1, nt);
+    if (nt)
+      ibd_rows(TS_OBS_ARG src, dst, W, y0 + 1, y1, c0, c1, row, left + 1, 1);
+    else
+      ibd_rows(TS_OBS_ARG src, dst, W, y0 + 1, y1, c0, c1, row, left + 1, 0);
   }
 }
 TS_GROUP_ENTRY(integral_band_scan, 1, 1)
@@ -230,7 +236,10 @@ inline void integral_lookback_band_tile(TS_BODY_ARGS, int2 t)
     int c1 = min(c0 + IBD_CW, W);
     for (int x = c0; x < c1; x++)
       rw[x - c0] = y0 > 0 ? TS_LD32(committed, W, x, y0 - 1) : 0u;
-    ibd_rows(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, nt);
+    if (nt)
+      ibd_rows(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, 1);
+    else
+      ibd_rows(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, 0);
   }
 }
 
@@ -292,7 +301,10 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void integral_lookback_b
         cs += ((__global volatile const uint *)sums)[(size_t)j * W + x];
       rw[x - c0] = cs + (done ? TS_LD32(committed, W, x, top * IBD_H - 1) : 0u);
     }
-    ibd_rows(src, dst, W, y0, y1, c0, c1, row, left, nt);
+    if (nt)
+      ibd_rows(src, dst, W, y0, y1, c0, c1, row, left, 1);
+    else
+      ibd_rows(src, dst, W, y0, y1, c0, c1, row, left, 0);
   }
 
   /* 4. Done: its last row holds everything above it and in it. Streamed stores are weakly
