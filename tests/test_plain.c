@@ -1100,6 +1100,54 @@ static void fast_shadows_made_again(void)
   ts_image_destroy(img);
 }
 
+/* A GPU's __local reads are tried fast (observe.cl's TS_H_LFAST: no byte's readers named),
+ * and a write in an interval with such reads makes the launch again with them named: a read
+ * of a neighbour's byte then a write of one's own, in one interval, is the same race either
+ * way. Built as for a GPU here too (TILESCOPE_PLAIN_PORTABLE). */
+static void local_reads_made_again(void)
+{
+  const char *path = write_kernel(
+      "lagain.cl",
+      "// tilescope: plain global=W,H local=W,H\n"
+      "__kernel void rw(__global const uchar *in, __global uchar *out, int W)\n"
+      "{\n"
+      "  __local uchar t[32];\n"
+      "  int i = get_local_id(1) * W + get_local_id(0);\n"              /* 5 */
+      "  t[i] = in[i];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  uchar v = t[(i + 1) % 32];\n"
+      "  t[i] = v;\n"
+      "  out[i] = v;\n"                                                 /* 10 */
+      "}\n");
+  ts_image *img = random_image(8, 4, 1);
+  char found[2][2048];
+  setenv("TILESCOPE_PLAIN_PORTABLE", "1", 1);
+  for (int full = 0; full < 2; full++) {
+    if (full)
+      setenv("TILESCOPE_OBSERVE_FULL", "1", 1);
+    ts_plain_desc *d = load(path, NULL, 0);
+    ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
+    unsetenv("TILESCOPE_OBSERVE_FULL");
+    size_t races = 0;
+    for (size_t k = 0; o && k < o->nfindings; k++)
+      races += o->findings[k].kind == TS_FIND_RACE_LOCAL;
+    CHECK(o && races >= 1 && races == o->nfindings,
+          "lagain.cl (%s): %zu findings, %zu races in __local memory", full ? "full" : "fast first",
+          o ? o->nfindings : 0, races);
+    found[full][0] = 0;
+    for (size_t k = 0; o && k < o->nfindings && k < 2; k++) {
+      size_t at = strlen(found[full]);
+      ts_plain_finding_line(d, o, &o->findings[k], found[full] + at, sizeof found[full] - at);
+    }
+    ts_plain_result_free(o);
+    ts_plain_desc_free(d);
+  }
+  unsetenv("TILESCOPE_PLAIN_PORTABLE");
+  CHECK(strcmp(found[0], found[1]) == 0, "lagain.cl: fast first found '%s', full '%s'",
+        found[0], found[1]);
+  ts_image_destroy(img);
+}
+
 /* A private pointer to __local memory (`__local uchar *p;`, as OpenCV's integral_sum.cl
  * declares one) is a pointer, not a __local array: it builds observed, and its accesses are
  * the array's. */
@@ -1293,6 +1341,7 @@ int main(int argc, char **argv)
     { "local_pointer_variable", local_pointer_variable },
     { "temporary_across_passes", temporary_across_passes },
     { "fast_shadows_made_again", fast_shadows_made_again },
+    { "local_reads_made_again", local_reads_made_again },
     { "macro_spellings", macro_spellings },
     { "rewrite_reaches_everything", rewrite_reaches_everything },
     { "small_loops_marked", small_loops_marked },

@@ -24,7 +24,7 @@ enum { H_NBUF, H_NLINES, H_CHOSEN_G, H_CHOSEN_I, H_LOGCAP, H_LOGN, H_FIND, H_LOG
        H_TILE_W, H_TILE_H, H_HALO, H_SCRATCH, H_SINK, H_LOCAL_N, H_LOCAL0 = 16,
        H_WATCH_BUF = 24, H_WATCH_LO, H_WATCH_HI, H_NONCE, H_GFIND, H_UNI, H_WW, H_ORDER,
        H_TICKET, H_DONE, H_RESIDENT, H_REC, H_CLOCK, H_OLIST, H_SPIN, H_LATE, H_ABORT, H_REDO,
-       H_NWRITE, HEADER = 48 };
+       H_NWRITE, H_LFAST = 44, H_LREDO, HEADER = 48 };
 /* observe.cl's work-group records (TS_R_*) */
 enum { R_START, R_END, R_TICKET, R_LAUNCH, R_SPINS, R_ENDED, R_NBAR, R_BAR, REC_W = 12 };
 /* observe.cl's records of writes that met another's (ts_ww) */

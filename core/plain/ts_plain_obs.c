@@ -42,8 +42,9 @@ static size_t least_at(uint32_t nlines)
 }
 
 /* The kernels whose fast shadows met an access only the full ones judge (ts_plain_ob_redo),
- * as a hash of the observed source, the entry and its options: their later launches in this
- * process (a bench's repeats, the window's next replay) start with the full shadows. */
+ * as a hash of the observed source, the entry and its options (^ 2: a GPU's __local reads,
+ * whose readers were wanted): their later launches in this process (a bench's repeats, the
+ * window's next replay) start with the full shadows. */
 static _Atomic uint64_t needs_full[64];
 
 static uint64_t launch_key(const runner *r, const ts_plain_pass *ps)
@@ -58,6 +59,15 @@ static uint64_t launch_key(const runner *r, const ts_plain_pass *ps)
   return h | 1; /* (0: an empty slot) */
 }
 
+/* Whether a launch was made again (ts_plain_ob_redo; its key ^ 2: for its __local reads). */
+static int needed(uint64_t key)
+{
+  for (int i = 0; i < 64; i++)
+    if (atomic_load(&needs_full[i]) == key)
+      return 1;
+  return 0;
+}
+
 /* Whether a launch of the pass tries fast shadows (observe.cl's TS_F_FAST): where its build
  * allows (runner.fast_ok), not once it needed the full ones, nor with TILESCOPE_OBSERVE_FULL
  * set (to compare the two). */
@@ -66,11 +76,7 @@ static int try_fast(const runner *r, const ts_plain_pass *ps, int pass)
   const char *full = getenv("TILESCOPE_OBSERVE_FULL");
   if ((full && *full && strcmp(full, "0") != 0) || !r->fast_ok[r->prog_of[pass]])
     return 0;
-  uint64_t key = launch_key(r, ps);
-  for (int i = 0; i < 64; i++)
-    if (atomic_load(&needs_full[i]) == key)
-      return 0;
-  return 1;
+  return !needed(launch_key(r, ps));
 }
 
 /* An order given as a file (--order FILE): the launch's work-groups, one a line, as X,Y,Z
@@ -371,6 +377,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   for (int i = 0; i < ng; i++)
     lay->fast |= lay->shadow[i] != 0;
   lay->fast = lay->fast && try_fast(r, ps, pass);
+  /* and a GPU's __local reads (observe.cl's TS_H_LFAST), made again with their readers
+   * named likewise (ts_plain_ob_redo) */
+  lay->hdr[H_LFAST] = (uint32_t)(lay->fast && !r->cpu && !needed(launch_key(r, ps) ^ 2));
   for (int i = 0; lay->fast && i < ng; i++)
     if (lay->shadow[i])
       hdr[HEADER + i * BI + B_FLAGS] |= F_FAST;
@@ -413,6 +422,7 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
 void ts_plain_ob_full(oblayout *lay)
 {
   lay->fast = 0;
+  lay->hdr[H_LFAST] = 0;
   for (int i = 0; i < MAXG; i++)
     lay->hdr[HEADER + i * BI + B_FLAGS] &= ~(uint32_t)F_FAST;
 }
@@ -443,7 +453,7 @@ static uint64_t count_marks(const uint8_t *m, size_t n)
 ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_pass *ps,
                            int *redo)
 {
-  uint32_t v[3] = { 0 }; /* H_REDO, H_NWRITE's two words */
+  uint32_t v[5] = { 0 }; /* H_REDO, H_NWRITE's two words, H_LFAST, H_LREDO */
   cl_int e = CL_SUCCESS;
   if (lay->host) /* (the launch has ended: its writes are in our memory) */
     memcpy(v, lay->host + H_REDO, sizeof v);
@@ -474,10 +484,16 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
   if (e != CL_SUCCESS)
     return clfail(r, e, "reading the shadows back");
   *redo = *redo || (r->cpu && marked != written);
+  static _Atomic unsigned next = 0;
+  if (!*redo && v[4]) { /* (a GPU) only its __local reads' readers were wanted */
+    *redo = 1;
+    lay->hdr[H_LFAST] = 0;
+    atomic_store(&needs_full[atomic_fetch_add(&next, 1) % 64], launch_key(r, ps) ^ 2);
+    return TS_OK;
+  }
   if (!*redo)
     return TS_OK;
   ts_plain_ob_full(lay);
-  static _Atomic unsigned next = 0;
   atomic_store(&needs_full[atomic_fetch_add(&next, 1) % 64], launch_key(r, ps));
   return TS_OK;
 }

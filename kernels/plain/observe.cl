@@ -67,6 +67,11 @@
 #define TS_H_NWRITE 42    /* on a CPU device, the lanes written with TS_F_FAST shadows, as a
                            * 64-bit count (words 42, 43): the host holds it against the lanes
                            * the shadows name, which equal it only when none was written twice */
+#define TS_H_LFAST 44     /* (a GPU) __local reads tried fast: a byte's readers not named, only
+                           * that some work-item read in the interval (TS_LRD_AT); a write or
+                           * atomic in such an interval sets TS_H_LREDO (ts_lfastw), and the
+                           * launch is made again with them named (its global shadows kept) */
+#define TS_H_LREDO 45
 #define TS_HEADER 48
 /* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
  * ticket, the id the device launched it as, the polls it waited for its turn, a word not used
@@ -287,7 +292,10 @@ typedef struct ts_group {
 /* (a GPU) the group's end: its work-items ended, the bounds below given (a bit an image and
  * kind), and per image and kind the least and greatest offset and column (ts_finish) */
 #define TS_END_AT (TS_TICKET_AT + 4)
-#define TS_LSCR_WORDS (TS_END_AT + 2 + 16)
+/* (a GPU, TS_H_LFAST) the last local barrier interval a work-item read __local memory in,
+ * as (lmine & ~2047) | 1: 0 none */
+#define TS_LRD_AT (TS_END_AT + 2 + 16)
+#define TS_LSCR_WORDS (TS_LRD_AT + 1)
 
 #define TS_PEND 4                /* copies a work-item keeps until its wait; more are made at once */
 
@@ -363,6 +371,10 @@ typedef struct ts_ctx {
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
   uint tile_w;            /* a declared tile's width (0: none) */
+#ifndef TS_GROUP_SERIAL
+  uint lrs;               /* TS_H_LFAST: the interval whose __local read this work-item marked
+                           * (ts_lread); ~0 without it */
+#endif
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
   long sv, sres;          /* the switch being decided: its value, and the case taken */
   uint lg[3];             /* the group's ids as the kernel sees them (ts_order) */
@@ -571,6 +583,7 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
       e[2 + i * 4] = e[3 + i * 4] = 0xffffffffu;
       e[4 + i * 4] = e[5 + i * 4] = 0;
     }
+    lscr[TS_LRD_AT] = 0;
 #endif
   }
 #ifndef TS_GROUP_SERIAL
@@ -592,6 +605,7 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   t->spin_try = 0;
 #ifndef TS_GROUP_SERIAL
   t->fstate = 0;
+  c->lrs = ob[TS_H_LFAST] ? 0 : ~0u;
 #endif
 #ifdef TS_GROUP_SERIAL
   for (int i = 0; ob[TS_H_UNI] && i <= TS_LOOPS; i++) /* read only where they count */
@@ -1994,6 +2008,26 @@ TS_SLOW void ts_lwrace(ts_ctx *c, uint off, uint o, uint rd, uint line)
  * rest is one function, called, as ts_g's. The test reads the array from ts_ctx's flat copy
  * (lqb...), not its tables: through pocl's copy of a context per work-item each table's
  * entry had been two loads more. */
+#ifndef TS_GROUP_SERIAL
+/* (TS_H_LFAST) A fast read's mark: some work-item read __local memory in this interval. */
+inline void ts_lread(ts_ctx *c, uint first)
+{
+  c->lrs = first;
+  ((__local volatile uint *)c->lscratch)[TS_LRD_AT] = first | 1;
+}
+
+/* (TS_H_LFAST) A write or atomic of __local memory in an interval that some work-item read
+ * it in: the readers it would race with were not named, so the launch is made again with
+ * them (TS_H_LREDO). */
+inline void ts_lfastw(ts_ctx *c)
+{
+  if (c->lrs != ~0u &&
+      ((__local volatile uint *)c->lscratch)[TS_LRD_AT] == ((c->lmine & ~2047u) | 1) &&
+      !c->ob[TS_H_LREDO])
+    c->ob[TS_H_LREDO] = 1;
+}
+#endif
+
 inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n,
                                                           uint acc, uint line)
 {
@@ -2008,6 +2042,20 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
        * mark is above it, and goes the long way) */
       uint mine = c->lmine, first = mine & ~2047u, sev = mine | 2047;
       __local uint *s = c->lqs + 2 * d;
+#ifndef TS_GROUP_SERIAL
+      if (c->lrs != ~0u) { /* its write's word alone: the interval marked read, once */
+        int quiet = 1;
+        for (uint i = 0; i < n; i++) {
+          uint o = s[2 * i];
+          quiet &= o - 1 < first - 1 || o == mine;
+        }
+        if (quiet) {
+          if (c->lrs != first)
+            ts_lread(c, first);
+          return p;
+        }
+      } else {
+#endif
       uint2 wr[4];
       int quiet = 1;
       for (uint i = 0; i < n; i++) {
@@ -2039,6 +2087,9 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
         }
         return p;
       }
+#ifndef TS_GROUP_SERIAL
+      }
+#endif
     }
   }
 #ifndef TS_GROUP_SERIAL
@@ -2050,6 +2101,7 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
     if (d < c->lqn && d + n <= c->lqn) {
       uint mine = c->lmine;
       __local uint *s = c->lqs + 2 * d;
+      ts_lfastw(c);
       for (uint i = 0; i < n; i++) {
         uint o = atomic_xchg(s + 2 * i, mine), rd = s[2 * i + 1];
         if (ts_same_interval(o, mine) || ts_same_interval(rd, mine))
@@ -2066,6 +2118,10 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
 {
   acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
+#ifndef TS_GROUP_SERIAL
+  if (acc & (TS_K_WRITE | TS_K_ATOMIC))
+    ts_lfastw(c);
+#endif
 #ifdef TS_GROUP_SERIAL
   uint k = c->lk; /* the array of the last access first: usually this one's too */
 #else
