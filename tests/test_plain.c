@@ -1030,6 +1030,26 @@ static void temporary_across_passes(void)
   }
 }
 
+/* The file observed twice on img, fast shadows first (o[0]) and then full (o[1],
+ * TILESCOPE_OBSERVE_FULL), with the first two findings of each as lines in found[i]. */
+static void both_ways(const char *path, const ts_image *img, ts_plain_desc *d[2],
+                      ts_plain_result *o[2], char found[2][2048])
+{
+  for (int full = 0; full < 2; full++) {
+    if (full)
+      setenv("TILESCOPE_OBSERVE_FULL", "1", 1);
+    d[full] = load(path, NULL, 0);
+    o[full] = d[full] ? run(d[full], img, 1, -1, 0, 0, 0) : NULL;
+    unsetenv("TILESCOPE_OBSERVE_FULL");
+    found[full][0] = 0;
+    for (size_t k = 0; o[full] && k < o[full]->nfindings && k < 2; k++) {
+      size_t at = strlen(found[full]);
+      ts_plain_finding_line(d[full], o[full], &o[full]->findings[k], found[full] + at,
+                            sizeof found[full] - at);
+    }
+  }
+}
+
 /* An observed launch is first made with fast shadows and made again with the full ones where
  * a buffer it writes is read or written twice: the buffers are put back first (a pass that adds
  * one to its own temporary adds it once), and the findings are the full shadows' (the same as
@@ -1062,12 +1082,11 @@ static void fast_shadows_made_again(void)
   for (size_t i = 0; img && i < 8 * 4; i++)
     img->data[i] = (uint8_t)(img->data[i] % 200);
   char found[2][2048];
+  ts_plain_desc *ds[2];
+  ts_plain_result *os[2];
+  both_ways(path, img, ds, os, found);
   for (int full = 0; full < 2; full++) {
-    if (full)
-      setenv("TILESCOPE_OBSERVE_FULL", "1", 1);
-    ts_plain_desc *d = load(path, NULL, 0);
-    ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
-    unsetenv("TILESCOPE_OBSERVE_FULL");
+    const ts_plain_result *o = os[full];
     size_t wrong = 0;
     for (size_t i = 0; o && o->out && i < 8 * 4; i++) {
       /* each element of out holds its own value + 1, or its left neighbour's: both clash */
@@ -1087,13 +1106,8 @@ static void fast_shadows_made_again(void)
     CHECK(o && o->nfindings >= 1 && o->nfindings <= 2 && races == o->nfindings,
           "again.cl (%s): %zu findings, not one or two races in the work-group",
           full ? "full shadows" : "fast first", o ? o->nfindings : 0);
-    found[full][0] = 0;
-    for (size_t k = 0; o && k < o->nfindings && k < 2; k++) {
-      size_t at = strlen(found[full]);
-      ts_plain_finding_line(d, o, &o->findings[k], found[full] + at, sizeof found[full] - at);
-    }
-    ts_plain_result_free(o);
-    ts_plain_desc_free(d);
+    ts_plain_result_free(os[full]);
+    ts_plain_desc_free(ds[full]);
   }
   CHECK(strcmp(found[0], found[1]) == 0, "again.cl: fast first found '%s', full '%s'", found[0],
         found[1]);
@@ -1121,28 +1135,22 @@ static void local_reads_made_again(void)
       "}\n");
   ts_image *img = random_image(8, 4, 1);
   char found[2][2048];
+  ts_plain_desc *ds[2];
+  ts_plain_result *os[2];
   setenv("TILESCOPE_PLAIN_PORTABLE", "1", 1);
+  both_ways(path, img, ds, os, found);
+  unsetenv("TILESCOPE_PLAIN_PORTABLE");
   for (int full = 0; full < 2; full++) {
-    if (full)
-      setenv("TILESCOPE_OBSERVE_FULL", "1", 1);
-    ts_plain_desc *d = load(path, NULL, 0);
-    ts_plain_result *o = d ? run(d, img, 1, -1, 0, 0, 0) : NULL;
-    unsetenv("TILESCOPE_OBSERVE_FULL");
+    const ts_plain_result *o = os[full];
     size_t races = 0;
     for (size_t k = 0; o && k < o->nfindings; k++)
       races += o->findings[k].kind == TS_FIND_RACE_LOCAL;
     CHECK(o && races >= 1 && races == o->nfindings,
           "lagain.cl (%s): %zu findings, %zu races in __local memory", full ? "full" : "fast first",
           o ? o->nfindings : 0, races);
-    found[full][0] = 0;
-    for (size_t k = 0; o && k < o->nfindings && k < 2; k++) {
-      size_t at = strlen(found[full]);
-      ts_plain_finding_line(d, o, &o->findings[k], found[full] + at, sizeof found[full] - at);
-    }
-    ts_plain_result_free(o);
-    ts_plain_desc_free(d);
+    ts_plain_result_free(os[full]);
+    ts_plain_desc_free(ds[full]);
   }
-  unsetenv("TILESCOPE_PLAIN_PORTABLE");
   CHECK(strcmp(found[0], found[1]) == 0, "lagain.cl: fast first found '%s', full '%s'",
         found[0], found[1]);
   ts_image_destroy(img);

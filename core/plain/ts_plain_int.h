@@ -98,6 +98,11 @@ ts_status ts_plain_first_contents(runner *r, const ts_image *img, const rbuf *b,
 ts_status ts_plain_new_image(runner *r, rbuf *b, const uint8_t *first);
 /* b's contents copied from `from` into *to (made like b when NULL), on the device. */
 ts_status ts_plain_copy_mem(runner *r, const rbuf *b, cl_mem from, cl_mem *to);
+/* The output buffer read back into res (raw, and shown as 8-bit values), and the buffers
+ * given whole that the launch marks dump. */
+ts_status ts_plain_read_output(runner *r, const rbuf *ob, const ts_image *in,
+                               ts_plain_result *res);
+ts_status ts_plain_read_dumps(runner *r, ts_plain_result *res);
 /* One lane's value, whatever its type; and as a byte (clamped). */
 double ts_plain_lane_value(const uint8_t *p, const rbuf *b);
 uint8_t ts_plain_to_u8(const uint8_t *p, const rbuf *b);

@@ -252,9 +252,12 @@ static ts_status build(runner *r, int observe, int p)
       snprintf(regs, sizeof regs, " -cl-nv-maxrregcount=%d", cap);
   }
   char opts[8192]; /* the standard, the include folder and the options, whole */
-  snprintf(opts, sizeof opts, "%s%s%s%s%s%s %s",
+  snprintf(opts, sizeof opts, "%s%s%s%s%s%s%s %s",
            strstr(options, "-cl-std=") ? "" : "-cl-std=CL1.2", /* unless the options name one */
            observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
+           /* (a GPU's __local reads tried fast where the launch may try fast shadows: the
+            * test costs a kernel that never does, the look-back, 3% on an H200) */
+           observe && !r->cpu && r->fast_ok[r->nprogs - 1] ? " -DTS_LFAST=1" : "",
            observe && r->many && !r->cpu ? " -DTS_CALLS=1" : "",
            observe && most > 8 ? " -DTS_MAXG=16" : "", regs, inc, options);
   e = ts_cl_build(prog, r->dev, opts);
@@ -688,123 +691,6 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
   return st;
 }
 
-/* The output buffer read back: its pixels packed into res->raw, and shown as 8-bit values
- * in res->out: as they are when every one fits, else normalised to the largest (an integral
- * image's sums) or, with map=low8, their low 8 bits. */
-static ts_status read_output(runner *r, const rbuf *ob, const ts_image *in, ts_plain_result *res)
-{
-  uint8_t *bytes = malloc(ob->bytes ? ob->bytes : 1);
-  size_t row = (size_t)ob->cols * (size_t)ob->channels * (size_t)ob->lane_bytes;
-  /* rows without padding are already packed: the bytes read are the raw pixels, not copied */
-  int packed = ob->offset == 0 && ob->step == row && ob->bytes >= row * (size_t)ob->rows;
-  uint8_t *raw = packed ? bytes : malloc(row * (size_t)ob->rows + 1);
-  ts_image *o8 = NULL;
-  ts_status st = TS_OK;
-  if (!bytes || !raw)
-    st = ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
-  cl_int e = CL_SUCCESS;
-  size_t origin[3] = { 0, 0, 0 }, region[3] = { (size_t)ob->cols, (size_t)ob->rows, 1 };
-  if (st == TS_OK)
-    e = ob->image ? clEnqueueReadImage(r->q, ob->mem, CL_TRUE, origin, region, ob->step, 0, bytes,
-                                       0, NULL, NULL)
-                  : clEnqueueReadBuffer(r->q, ob->mem, CL_TRUE, 0, ob->bytes, bytes, 0, NULL, NULL);
-  if (st == TS_OK && e != CL_SUCCESS)
-    st = clfail(r, e, "reading the output");
-  if (st == TS_OK)
-    st = ts_image_create(ob->cols, ob->rows, ob->channels == 2 ? 1 : ob->channels, &o8, r->err);
-  if (st == TS_OK) {
-    for (int y = 0; y < ob->rows && !packed; y++)
-      memcpy(raw + (size_t)y * row, bytes + ob->offset + (size_t)y * ob->step, row);
-    size_t n = (size_t)ob->cols * (size_t)ob->rows * (size_t)ob->channels;
-    int low8 = ob->decl && ob->decl->low8 && !ob->is_float;
-    /* as they are when every value is a whole number in 0..255; else normalised, from 0 (or
-     * the least value, when one is negative) to the largest */
-    double top = 0, bottom = 0;
-    int whole = 1;
-    for (size_t i = 0; (ob->lane_bytes > 1 || ob->shown) && i < n; i++) {
-      double v = ts_plain_lane_value(raw + i * (size_t)ob->lane_bytes, ob);
-      top = v > top ? v : top;
-      bottom = v < bottom ? v : bottom;
-      whole &= v == floor(v);
-    }
-    /* a buffer shown as a grid: always spread over the greys, small counts too */
-    int norm = (top > 255 || bottom < 0 || !whole || ob->shown) && top > bottom && !low8;
-    if (low8)
-      snprintf(res->mapping, sizeof res->mapping, "as their low 8 bits");
-    else if (norm && bottom < 0)
-      snprintf(res->mapping, sizeof res->mapping, "normalised: %.9g is 0, %.9g is 255", bottom,
-               top);
-    else
-      snprintf(res->mapping, sizeof res->mapping, norm ? "normalised: %.17g is 255" : "as is", top);
-    int step = ob->channels == 2 ? 2 : 1; /* two channels: the first, as grey */
-    if (ob->lane_bytes == 1 && !ob->is_float && !ob->is_signed && !norm && step == 1) {
-      memcpy(o8->data, raw, n); /* bytes as they are (each lane's own value, rounded) */
-      n = 0;
-    }
-    for (size_t i = 0, j = 0; i < n; i += (size_t)step, j++) {
-      const uint8_t *q = raw + i * (size_t)ob->lane_bytes;
-      o8->data[j] = low8   ? (uint8_t)(int64_t)ts_plain_lane_value(q, ob)
-                    : norm ? (uint8_t)((ts_plain_lane_value(q, ob) - bottom) * 255.0 / (top - bottom))
-                           : ts_plain_to_u8(q, ob);
-    }
-    if (!ob->decl && (ob->channels == r->C || ob->image) && ob->channels != in->c) {
-      ts_image *back = NULL;
-      st = ts_image_convert(o8, in->c, &back, r->err);
-      ts_image_destroy(o8);
-      o8 = back;
-    }
-    res->raw = raw;
-    raw = NULL;
-    res->raw_bytes = row * (size_t)ob->rows;
-    res->raw_cols = ob->cols;
-    res->raw_rows = ob->rows;
-    res->raw_lane = ob->lane_bytes;
-    res->raw_channels = ob->channels;
-    res->raw_float = ob->is_float;
-    res->raw_signed = ob->is_signed;
-    res->out = o8;
-    o8 = NULL;
-  }
-  ts_image_destroy(o8);
-  if (raw != bytes)
-    free(raw);
-  if (res->raw != bytes)
-    free(bytes);
-  return st;
-}
-
-/* The buffers given whole that the launch marks dump, read back in their order. */
-static ts_status read_dumps(runner *r, ts_plain_result *res)
-{
-  size_t n = 0;
-  for (int i = 0; i < r->d->ndata; i++)
-    n += r->d->data[i].dump ? r->d->data[i].size : 0;
-  if (n == 0)
-    return TS_OK;
-  if (!(res->dump = malloc(n)))
-    return ts_fail(r->err, TS_ERR_NOMEM, "out of memory");
-  for (int i = 0; i < r->d->ndata; i++) {
-    const ts_plain_data *dt = &r->d->data[i];
-    if (!dt->dump || !dt->size)
-      continue;
-    const rbuf *b = NULL;
-    for (int j = 0; j < r->nbufs; j++)
-      if (r->bufs[j].data == dt && r->bufs[j].mem)
-        b = &r->bufs[j];
-    cl_int e = b ? clEnqueueReadBuffer(r->q, b->mem, CL_TRUE, 0, dt->size, res->dump +
-                                       res->dump_bytes, 0, NULL, NULL)
-                 : CL_SUCCESS; /* no pass took it: its first contents */
-    if (!b && dt->bytes)
-      memcpy(res->dump + res->dump_bytes, dt->bytes, dt->size);
-    else if (!b)
-      memset(res->dump + res->dump_bytes, 0, dt->size);
-    if (e != CL_SUCCESS)
-      return clfail(r, e, "reading a dumped buffer");
-    res->dump_bytes += dt->size;
-  }
-  return TS_OK;
-}
-
 ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
                        const ts_plain_opts *o, ts_plain_result **out, ts_error *err)
 {
@@ -878,9 +764,9 @@ ts_status ts_plain_run(ts_cl *cl, const ts_plain_desc *d, const ts_image *in,
     st = ts_fail(err, TS_ERR_ARG, "%s: no pass has an output argument (name it out, or say ARG=output)",
                  d->path);
   if (st == TS_OK && ob)
-    st = read_output(&r, ob, in, res);
+    st = ts_plain_read_output(&r, ob, in, res);
   if (st == TS_OK)
-    st = read_dumps(&r, res);
+    st = ts_plain_read_dumps(&r, res);
   for (int i = 0; i < r.nbufs; i++) {
     if (r.bufs[i].mem)
       clReleaseMemObject(r.bufs[i].mem);

@@ -67,7 +67,8 @@
 #define TS_H_NWRITE 42    /* on a CPU device, the lanes written with TS_F_FAST shadows, as a
                            * 64-bit count (words 42, 43): the host holds it against the lanes
                            * the shadows name, which equal it only when none was written twice */
-#define TS_H_LFAST 44     /* (a GPU) __local reads tried fast: a byte's readers not named, only
+#define TS_H_LFAST 44     /* (a GPU, built with TS_LFAST: a launch that may try fast shadows)
+                           * __local reads tried fast: a byte's readers not named, only
                            * that some work-item read in the interval (TS_LRD_AT); a write or
                            * atomic in such an interval sets TS_H_LREDO (ts_lfastw), and the
                            * launch is made again with them named (its global shadows kept) */
@@ -371,7 +372,7 @@ typedef struct ts_ctx {
   int logs;               /* chosen, or a range is watched: ts_log has work (one test, not
                            * four, at every access of the usual run, which logs nothing) */
   uint tile_w;            /* a declared tile's width (0: none) */
-#ifndef TS_GROUP_SERIAL
+#ifdef TS_LFAST
   uint lrs;               /* TS_H_LFAST: the interval whose __local read this work-item marked
                            * (ts_lread); ~0 without it */
 #endif
@@ -605,6 +606,8 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
   t->spin_try = 0;
 #ifndef TS_GROUP_SERIAL
   t->fstate = 0;
+#endif
+#ifdef TS_LFAST
   c->lrs = ob[TS_H_LFAST] ? 0 : ~0u;
 #endif
 #ifdef TS_GROUP_SERIAL
@@ -1054,6 +1057,22 @@ TS_HOT void ts_ifold(ts_group *g, ts_iwin *w)
 }
 #endif
 
+/* Bounds p[0], p[1] (least) and p[2], p[3] (greatest), in global or __local memory, widened
+ * to lo0, lo1, hi0, hi1. They only ever widen, so a bound these cannot widen (read plainly: a
+ * stale value is only wider-than-needed work) needs no atomic: each was a locked
+ * read-modify-write, and on a GPU a group's work-items queued on one word. */
+#define TS_WIDEN(p, lo0, lo1, hi0, hi1)                                                      \
+  do {                                                                                        \
+    if ((lo0) < (p)[0])                                                                       \
+      atomic_min((p), (lo0));                                                                 \
+    if ((lo1) < (p)[1])                                                                       \
+      atomic_min((p) + 1, (lo1));                                                             \
+    if ((hi0) > (p)[2])                                                                       \
+      atomic_max((p) + 2, (hi0));                                                             \
+    if ((hi1) > (p)[3])                                                                       \
+      atomic_max((p) + 3, (hi1));                                                             \
+  } while (0)
+
 /* A group's bounds of image buffer bi (which: image * 2 + kind; offsets omin, omax past its
  * first row, columns cmin, cmax in bytes) into the launch's rectangles: columns in bytes (the
  * host makes them pixels: rect_of in ts_plain_obs.c), rows as rows (as offsets, every
@@ -1067,17 +1086,7 @@ inline void ts_rect_out(__global uint *ob, uint group, __global const uint *bi, 
   uint pitch = bi[TS_B_PITCH];
   omin = ts_div(omin, bi + TS_B_PDIV, pitch);
   omax = ts_div(omax, bi + TS_B_PDIV, pitch);
-  /* a group's bounds only ever widen, so a bound these cannot widen (read plainly: a stale
-   * value is only wider-than-needed work) needs no atomic: each was a locked
-   * read-modify-write */
-  if (cmin < r[0])
-    atomic_min(r, cmin);
-  if (omin < r[1])
-    atomic_min(r + 1, omin);
-  if (cmax > r[2])
-    atomic_max(r + 2, cmax);
-  if (omax > r[3])
-    atomic_max(r + 3, omax);
+  TS_WIDEN(r, cmin, omin, cmax, omax);
 }
 
 TS_HOT void ts_end(ts_ctx *c)
@@ -1156,17 +1165,8 @@ inline void ts_finish(ts_tab *t, TS_GS ts_group *g, uint ng, __local uint *lscr)
 #ifdef TS_GROUP_SERIAL
       ts_rect_out(ob, t->group, bi, img * 2 + kind, omin, cmin, omax, cmax);
 #else
-      /* each only where it would move the group's bounds, which only widen: the group's
-       * work-items on one address, an atomic each had waited for all the others' */
       __local volatile uint *b = e + 2 + (img * 2 + kind) * 4;
-      if (omin < b[0])
-        atomic_min(b, omin);
-      if (cmin < b[1])
-        atomic_min(b + 1, cmin);
-      if (omax > b[2])
-        atomic_max(b + 2, omax);
-      if (cmax > b[3])
-        atomic_max(b + 3, cmax);
+      TS_WIDEN(b, omin, cmin, omax, cmax);
       if (!(e[1] & (1u << (img * 2 + kind))))
         atomic_or(e + 1, 1u << (img * 2 + kind));
 #endif
@@ -2008,7 +2008,7 @@ TS_SLOW void ts_lwrace(ts_ctx *c, uint off, uint o, uint rd, uint line)
  * rest is one function, called, as ts_g's. The test reads the array from ts_ctx's flat copy
  * (lqb...), not its tables: through pocl's copy of a context per work-item each table's
  * entry had been two loads more. */
-#ifndef TS_GROUP_SERIAL
+#ifdef TS_LFAST
 /* (TS_H_LFAST) A fast read's mark: some work-item read __local memory in this interval. */
 inline void ts_lread(ts_ctx *c, uint first)
 {
@@ -2026,6 +2026,8 @@ inline void ts_lfastw(ts_ctx *c)
       !c->ob[TS_H_LREDO])
     c->ob[TS_H_LREDO] = 1;
 }
+#else
+inline void ts_lfastw(ts_ctx *c) {}
 #endif
 
 inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n,
@@ -2042,7 +2044,7 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
        * mark is above it, and goes the long way) */
       uint mine = c->lmine, first = mine & ~2047u, sev = mine | 2047;
       __local uint *s = c->lqs + 2 * d;
-#ifndef TS_GROUP_SERIAL
+#ifdef TS_LFAST
       if (c->lrs != ~0u) { /* its write's word alone: the interval marked read, once */
         int quiet = 1;
         for (uint i = 0; i < n; i++) {
@@ -2087,7 +2089,7 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
         }
         return p;
       }
-#ifndef TS_GROUP_SERIAL
+#ifdef TS_LFAST
       }
 #endif
     }
@@ -2118,10 +2120,8 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
 {
   acc &= ~TS_K_VECTOR;
   ulong a = (ulong)p;
-#ifndef TS_GROUP_SERIAL
   if (acc & (TS_K_WRITE | TS_K_ATOMIC))
     ts_lfastw(c);
-#endif
 #ifdef TS_GROUP_SERIAL
   uint k = c->lk; /* the array of the last access first: usually this one's too */
 #else
