@@ -2,9 +2,11 @@
  * reference bit for bit on grey, RGB and RGBA images of awkward sizes; at random ticks of
  * random schedules (hazardous ones included) the device's buffers equal the CPU model's byte
  * for byte, and at every tick on wide and tall images for the integral variants; the fast
- * whole-image path is exact; the device reports each kernel's memory.
+ * whole-image path is exact; the device reports each kernel's memory; pocl's workers are
+ * pinned one a core only where that is safe (ts_cl_pin_cpu_workers).
  * Without an OpenCL platform it is skipped (exit 77), except in CI, where that fails. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_setaffinity */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -314,6 +316,41 @@ static void reload_keeps_last_good(void)
   rmdir(dir);
 }
 
+/* POCL_AFFINITY=1 where every online core is this process's and at most that many workers
+ * are asked for; never over a user's own setting; withdrawn when either stops holding. */
+static void pin_cpu_workers(void)
+{
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  cpu_set_t all;
+  if (n < 2 || sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) != n)
+    return; /* (a machine or a cpuset where it never pins) */
+  unsetenv("POCL_AFFINITY");
+  unsetenv("POCL_MAX_PTHREAD_COUNT");
+  unsetenv("POCL_CPU_MAX_CU_COUNT");
+  ts_cl_pin_cpu_workers();
+  const char *a = getenv("POCL_AFFINITY");
+  CHECK(a && strcmp(a, "1") == 0, "pinning: not set with every core ours");
+  char more[24];
+  snprintf(more, sizeof more, "%ld", n + 1);
+  setenv("POCL_MAX_PTHREAD_COUNT", more, 1);
+  ts_cl_pin_cpu_workers();
+  CHECK(!getenv("POCL_AFFINITY"), "pinning: kept with more workers than cores");
+  unsetenv("POCL_MAX_PTHREAD_COUNT");
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  if (sched_setaffinity(0, sizeof one, &one) == 0) {
+    ts_cl_pin_cpu_workers();
+    CHECK(!getenv("POCL_AFFINITY"), "pinning: set with one core of %ld ours", n);
+    sched_setaffinity(0, sizeof all, &all);
+  }
+  setenv("POCL_AFFINITY", "0", 1);
+  ts_cl_pin_cpu_workers();
+  a = getenv("POCL_AFFINITY");
+  CHECK(a && strcmp(a, "0") == 0, "pinning: the user's POCL_AFFINITY=0 not kept");
+  unsetenv("POCL_AFFINITY");
+}
+
 int main(void)
 {
   ts_error err = { 0 };
@@ -337,5 +374,6 @@ int main(void)
   device_memory(cl);
   ts_cl_destroy(cl);
   reload_keeps_last_good();
+  pin_cpu_workers();
   return check_exit("test_cl");
 }
