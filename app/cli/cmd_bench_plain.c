@@ -19,7 +19,8 @@ static const char usage[] =
     "                       [--repeats N] [--json] [--device N]\n"
     "Times each pass of a plain kernel plain and observed (every __global and __local access\n"
     "recorded and checked): the median and the fastest of N launches each after two\n"
-    "untimed ones, and observed / plain, the ratio of the medians.\n";
+    "untimed ones, and observed / plain, the ratio of the medians. The two runs take their\n"
+    "launches in turns, so that a machine slower for a while slows both alike.\n";
 
 static void print_json(const char *base, const ts_image *img, int repeats,
                        const ts_plain_result *plain, const ts_plain_result *ob)
