@@ -133,12 +133,12 @@ inline void ibd_put16(TS_OBS_PARAM __global uchar *dst, int W, int x, int y, uin
 
 /* Rows y0 .. y1 - 1 over the chunk [c0, c1): row holds the chunk's row of sums above y0
  * (the band's last row so far), left[j] the sum of row y0 + j's bytes left of the chunk; each
- * row is the one above plus the prefix sums of its bytes. Inlined, so that its callers' two
- * calls, nt 1 and 0, have no test of nt at each store. */
-inline __attribute__((always_inline)) void ibd_rows(TS_OBS_PARAM __global const uchar *src,
-                                                    __global uchar *dst, int W, int y0, int y1,
-                                                    int c0, int c1, uint16 *row, uint *left,
-                                                    int nt)
+ * row is the one above plus the prefix sums of its bytes. Inlined into ibd_rows twice, nt 1
+ * and 0, so that no store tests nt. */
+inline __attribute__((always_inline)) void ibd_rows_nt(TS_OBS_PARAM __global const uchar *src,
+                                                       __global uchar *dst, int W, int y0,
+                                                       int y1, int c0, int c1, uint16 *row,
+                                                       uint *left, int nt)
 {
   uint *rw = (uint *)row;
   for (int y = y0; y < y1; y++) {
@@ -177,6 +177,15 @@ inline __attribute__((always_inline)) void ibd_rows(TS_OBS_PARAM __global const 
   }
 }
 
+inline void ibd_rows(TS_OBS_PARAM __global const uchar *src, __global uchar *dst, int W, int y0,
+                     int y1, int c0, int c1, uint16 *row, uint *left, int nt)
+{
+  if (nt)
+    ibd_rows_nt(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, 1);
+  else
+    ibd_rows_nt(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, 0);
+}
+
 /* Pass 3: tile (0, band). row: the band's last row of sums in the chunk; left: per row of
  * the band, the sum of its bytes left of the chunk; first: the first row's sum left of it. */
 inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
@@ -202,10 +211,7 @@ inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
       TS_ST32(dst, W, x, y0, s);
     }
     first = s;
-    if (nt)
-      ibd_rows(TS_OBS_ARG src, dst, W, y0 + 1, y1, c0, c1, row, left + 1, 1);
-    else
-      ibd_rows(TS_OBS_ARG src, dst, W, y0 + 1, y1, c0, c1, row, left + 1, 0);
+    ibd_rows(TS_OBS_ARG src, dst, W, y0 + 1, y1, c0, c1, row, left + 1, nt);
   }
 }
 TS_GROUP_ENTRY(integral_band_scan, 1, 1)
@@ -236,10 +242,7 @@ inline void integral_lookback_band_tile(TS_BODY_ARGS, int2 t)
     int c1 = min(c0 + IBD_CW, W);
     for (int x = c0; x < c1; x++)
       rw[x - c0] = y0 > 0 ? TS_LD32(committed, W, x, y0 - 1) : 0u;
-    if (nt)
-      ibd_rows(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, 1);
-    else
-      ibd_rows(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, 0);
+    ibd_rows(TS_OBS_ARG src, dst, W, y0, y1, c0, c1, row, left, nt);
   }
 }
 
@@ -301,10 +304,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void integral_lookback_b
         cs += ((__global volatile const uint *)sums)[(size_t)j * W + x];
       rw[x - c0] = cs + (done ? TS_LD32(committed, W, x, top * IBD_H - 1) : 0u);
     }
-    if (nt)
-      ibd_rows(src, dst, W, y0, y1, c0, c1, row, left, 1);
-    else
-      ibd_rows(src, dst, W, y0, y1, c0, c1, row, left, 0);
+    ibd_rows(src, dst, W, y0, y1, c0, c1, row, left, nt);
   }
 
   /* 4. Done: its last row holds everything above it and in it. Streamed stores are weakly

@@ -59,7 +59,8 @@ static uint64_t launch_key(const runner *r, const ts_plain_pass *ps)
   return h | 1; /* (0: an empty slot) */
 }
 
-/* Whether a launch was made again (ts_plain_ob_redo; its key ^ 2: for its __local reads). */
+/* Whether a launch was made again (ts_plain_ob_redo; its key ^ 2: for its __local reads),
+ * and its key kept, the oldest of 64 forgotten. */
 static int needed(uint64_t key)
 {
   for (int i = 0; i < 64; i++)
@@ -68,15 +69,21 @@ static int needed(uint64_t key)
   return 0;
 }
 
+static void remember(uint64_t key)
+{
+  static _Atomic unsigned next = 0;
+  atomic_store(&needs_full[atomic_fetch_add(&next, 1) % 64], key);
+}
+
 /* Whether a launch of the pass tries fast shadows (observe.cl's TS_F_FAST): where its build
  * allows (runner.fast_ok), not once it needed the full ones, nor with TILESCOPE_OBSERVE_FULL
  * set (to compare the two). */
-static int try_fast(const runner *r, const ts_plain_pass *ps, int pass)
+static int try_fast(const runner *r, int pass, uint64_t key)
 {
   const char *full = getenv("TILESCOPE_OBSERVE_FULL");
   if ((full && *full && strcmp(full, "0") != 0) || !r->fast_ok[r->prog_of[pass]])
     return 0;
-  return !needed(launch_key(r, ps));
+  return !needed(key);
 }
 
 /* An order given as a file (--order FILE): the launch's work-groups, one a line, as X,Y,Z
@@ -376,10 +383,11 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
   lay->fast = 0;
   for (int i = 0; i < ng; i++)
     lay->fast |= lay->shadow[i] != 0;
-  lay->fast = lay->fast && try_fast(r, ps, pass);
+  uint64_t key = launch_key(r, ps);
+  lay->fast = lay->fast && try_fast(r, pass, key);
   /* and a GPU's __local reads (observe.cl's TS_H_LFAST), made again with their readers
    * named likewise (ts_plain_ob_redo) */
-  lay->hdr[H_LFAST] = (uint32_t)(lay->fast && !r->cpu && !needed(launch_key(r, ps) ^ 2));
+  lay->hdr[H_LFAST] = (uint32_t)(lay->fast && !r->cpu && !needed(key ^ 2));
   for (int i = 0; lay->fast && i < ng; i++)
     if (lay->shadow[i])
       hdr[HEADER + i * BI + B_FLAGS] |= F_FAST;
@@ -484,17 +492,16 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
   if (e != CL_SUCCESS)
     return clfail(r, e, "reading the shadows back");
   *redo = *redo || (r->cpu && marked != written);
-  static _Atomic unsigned next = 0;
   if (!*redo && v[4]) { /* (a GPU) only its __local reads' readers were wanted */
     *redo = 1;
     lay->hdr[H_LFAST] = 0;
-    atomic_store(&needs_full[atomic_fetch_add(&next, 1) % 64], launch_key(r, ps) ^ 2);
+    remember(launch_key(r, ps) ^ 2);
     return TS_OK;
   }
   if (!*redo)
     return TS_OK;
   ts_plain_ob_full(lay);
-  atomic_store(&needs_full[atomic_fetch_add(&next, 1) % 64], launch_key(r, ps));
+  remember(launch_key(r, ps));
   return TS_OK;
 }
 

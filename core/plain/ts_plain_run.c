@@ -367,7 +367,7 @@ static ts_status launch(runner *r, const ts_plain_pass *ps, cl_kernel kn,
 static double now_ms(void)
 {
   struct timespec t;
-  timespec_get(&t, TIME_UTC);
+  clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
@@ -635,11 +635,8 @@ static ts_status run_pass(runner *r, int pass, const ts_plain_opts *o, ts_plain_
     if (rep > -o->warmup && ob && (st = ts_plain_ob_reset(r, ob, &lay)) != TS_OK)
       break;
     double ms = 0;
-    if (rep >= 0 && rep < 8) {
-      struct timespec t;
-      clock_gettime(CLOCK_MONOTONIC, &t);
-      L->began[rep] = (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-    }
+    if (rep >= 0 && rep < 8)
+      L->began[rep] = now_ms() / 1e3;
     st = launch(r, ps, kn, L, &ms);
     if (st == TS_OK && lay.fast)
       st = launch_again(r, ps, kn, L, ob, &lay, gb, ng, saved, &ms);

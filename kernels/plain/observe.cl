@@ -2051,12 +2051,12 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
           uint o = s[2 * i];
           quiet &= o - 1 < first - 1 || o == mine;
         }
-        if (quiet) {
-          if (c->lrs != first)
-            ts_lread(c, first);
-          return p;
-        }
-      } else {
+        if (!quiet)
+          return ts_lslow(c, p, n, acc, line);
+        if (c->lrs != first)
+          ts_lread(c, first);
+        return p;
+      }
 #endif
       uint2 wr[4];
       int quiet = 1;
@@ -2089,9 +2089,6 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
         }
         return p;
       }
-#ifdef TS_LFAST
-      }
-#endif
     }
   }
 #ifndef TS_GROUP_SERIAL
