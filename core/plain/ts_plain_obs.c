@@ -42,7 +42,7 @@ static size_t least_at(uint32_t nlines)
 }
 
 /* The kernels whose fast shadows met an access only the full ones judge (ts_plain_ob_redo),
- * as a hash of the observed source, the entry and its options (^ 2: a GPU's __local reads,
+ * as a hash of the observed source, the entry and its options (^ 2: the __local reads,
  * whose readers were wanted): their later launches in this process (a bench's repeats, the
  * window's next replay) start with the full shadows. */
 static _Atomic uint64_t needs_full[64];
@@ -385,9 +385,9 @@ ts_status ts_plain_ob_make(runner *r, const ts_plain_kernel *k, const ts_plain_p
     lay->fast |= lay->shadow[i] != 0;
   uint64_t key = launch_key(r, ps);
   lay->fast = lay->fast && try_fast(r, pass, key);
-  /* and a GPU's __local reads (observe.cl's TS_H_LFAST), made again with their readers
+  /* and the __local reads (observe.cl's TS_H_LFAST), made again with their readers
    * named likewise (ts_plain_ob_redo) */
-  lay->hdr[H_LFAST] = (uint32_t)(lay->fast && !r->cpu && !needed(key ^ 2));
+  lay->hdr[H_LFAST] = (uint32_t)(lay->fast && !needed(key ^ 2));
   for (int i = 0; lay->fast && i < ng; i++)
     if (lay->shadow[i])
       hdr[HEADER + i * BI + B_FLAGS] |= F_FAST;
@@ -492,7 +492,7 @@ ts_status ts_plain_ob_redo(runner *r, cl_mem ob, oblayout *lay, const ts_plain_p
   if (e != CL_SUCCESS)
     return clfail(r, e, "reading the shadows back");
   *redo = *redo || (r->cpu && marked != written);
-  if (!*redo && v[4]) { /* (a GPU) only its __local reads' readers were wanted */
+  if (!*redo && v[4]) { /* only the __local reads' readers were wanted */
     *redo = 1;
     lay->hdr[H_LFAST] = 0;
     remember(launch_key(r, ps) ^ 2);

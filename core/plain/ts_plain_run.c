@@ -255,9 +255,9 @@ static ts_status build(runner *r, int observe, int p)
   snprintf(opts, sizeof opts, "%s%s%s%s%s%s%s %s",
            strstr(options, "-cl-std=") ? "" : "-cl-std=CL1.2", /* unless the options name one */
            observe && r->cpu ? " -DTS_GROUP_SERIAL=1" : "",
-           /* (a GPU's __local reads tried fast where the launch may try fast shadows: the
-            * test costs a kernel that never does, the look-back, 3% on an H200) */
-           observe && !r->cpu && r->fast_ok[r->nprogs - 1] ? " -DTS_LFAST=1" : "",
+           /* (__local reads tried fast where the launch may try fast shadows: the test
+            * costs a kernel that never does, the look-back, 3% on an H200) */
+           observe && r->fast_ok[r->nprogs - 1] ? " -DTS_LFAST=1" : "",
            observe && r->many && !r->cpu ? " -DTS_CALLS=1" : "",
            observe && most > 8 ? " -DTS_MAXG=16" : "", regs, inc, options);
   e = ts_cl_build(prog, r->dev, opts);

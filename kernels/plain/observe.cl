@@ -67,11 +67,14 @@
 #define TS_H_NWRITE 42    /* on a CPU device, the lanes written with TS_F_FAST shadows, as a
                            * 64-bit count (words 42, 43): the host holds it against the lanes
                            * the shadows name, which equal it only when none was written twice */
-#define TS_H_LFAST 44     /* (a GPU, built with TS_LFAST: a launch that may try fast shadows)
+#define TS_H_LFAST 44     /* (built with TS_LFAST: a launch that may try fast shadows)
                            * __local reads tried fast: a byte's readers not named, only
                            * that some work-item read in the interval (TS_LRD_AT); a write or
                            * atomic in such an interval sets TS_H_LREDO (ts_lfastw), and the
-                           * launch is made again with them named (its global shadows kept) */
+                           * launch is made again with them named (its global shadows kept).
+                           * On a CPU device, a read inside the group's window of the array
+                           * (ts_lwin: bytes a plain write of an earlier interval made)
+                           * costs two tests */
 #define TS_H_LREDO 45
 #define TS_HEADER 48
 /* A work-group's record: when it started and ended on the records' clock (+1: 0 never), its
@@ -232,6 +235,12 @@
 typedef struct ts_win {
   ulong glo, ghi, flo, fhi, fmin, fmax, wbase;
   uint wimg, wdirty;
+#ifdef TS_GROUP_SERIAL
+  /* (TS_H_LFAST) reads of __local bytes [lwb, lwb + lwn) cost two tests (ts_lwin), in the
+   * barrier interval lwat */
+  ulong lwb, lwn;
+  uint lwat;
+#endif
 } ts_win;
 
 typedef struct ts_group {
@@ -266,6 +275,9 @@ typedef struct ts_group {
   __global uint *ws;
   uint wsh;
   uint nwrite; /* its lanes written with fast shadows (ts_gfast), added up at its end */
+  /* (TS_H_LFAST) per __local array, the interval its read window was found in (ts_lwin)
+   * and its bytes [lwlo, lwhi) */
+  uint lwint[TS_MAXG], lwlo[TS_MAXG], lwhi[TS_MAXG];
   ts_win win, quiet; /* the windows (ts_win), and a pair never opened (ts_ctx's w) */
 #endif
 } ts_group;
@@ -458,6 +470,10 @@ inline void ts_nowins(TS_GS ts_win *w)
 {
   w->glo = ~(ulong)0;
   w->ghi = 0;
+#ifdef TS_GROUP_SERIAL
+  w->lwn = 0;
+  w->lwat = 0;
+#endif
   ts_nowin(w);
 }
 
@@ -635,6 +651,9 @@ TS_HOT void ts_begin(ts_ctx *c, ts_tab *t, __global uint *ob, __local uint *lscr
     ts_gnew(c->g);
     ts_nowins(&c->g->win);
     ts_nowins(&c->g->quiet);
+    for (int k = 0; k < TS_MAXG; k++)
+      c->g->lwint[k] = 0;
+    lscr[TS_LRD_AT] = 0;
     c->g->key0 = ob[TS_H_NONCE];
     c->g->key1 = c->group;
     c->g->ended = 0;
@@ -2033,6 +2052,13 @@ inline void ts_lfastw(ts_ctx *c) {}
 inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uchar *p, uint n,
                                                           uint acc, uint line)
 {
+#if defined(TS_GROUP_SERIAL) && defined(TS_LFAST)
+  if (acc == TS_K_READ) { /* the group's read window (ts_lwin) */
+    ulong d = (ulong)p - TS_WIN(c)->lwb;
+    if (d < TS_WIN(c)->lwn && d + n <= TS_WIN(c)->lwn)
+      return p;
+  }
+#endif
 #ifdef TS_GROUP_SERIAL
   if ((acc == TS_K_READ || acc == TS_K_WRITE) && n <= 4) {
 #else
@@ -2044,7 +2070,10 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
        * mark is above it, and goes the long way) */
       uint mine = c->lmine, first = mine & ~2047u, sev = mine | 2047;
       __local uint *s = c->lqs + 2 * d;
-#ifdef TS_LFAST
+#if defined(TS_LFAST) && defined(TS_GROUP_SERIAL)
+      if (acc == TS_K_WRITE)
+        ts_lfastw(c);
+#elif defined(TS_LFAST)
       if (c->lrs != ~0u) { /* its write's word alone: the interval marked read, once */
         int quiet = 1;
         for (uint i = 0; i < n; i++) {
@@ -2113,6 +2142,39 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
   return ts_lslow(c, p, n, acc, line);
 }
 
+#if defined(TS_GROUP_SERIAL) && defined(TS_LFAST)
+/* (TS_H_LFAST, a CPU device) After a read of byte off of __local array k (at b) that went
+ * the long way: the group's read window of the array for this barrier interval, found once
+ * an interval: the bytes around off that a plain write of an earlier interval made (0 < o <
+ * the interval's first word). A read there is then two tests (ts_l) and names no reader, so
+ * the interval is marked read (TS_LRD_AT): a write or atomic of __local memory in it sets
+ * TS_H_LREDO (ts_lfastw), and the launch is made again with every reader named. The tiled
+ * Gaussian's 75 reads a work-item had cost about 35 instructions each, most of them loads of
+ * the context that pocl's work-item loops keep in memory. */
+inline void ts_lwin(ts_ctx *c, uint k, ulong b, uint off)
+{
+  __local ts_group *g = c->g;
+  uint first = c->lmine & ~2047u;
+  if (g->lwint[k] != first) {
+    __local const uint *s = c->t->ls[k];
+    uint lo = off, hi = off, sz = c->t->lsz[k];
+    while (lo > 0 && s[2 * (lo - 1)] - 1 < first - 1)
+      lo--;
+    while (hi < sz && s[2 * hi] - 1 < first - 1)
+      hi++;
+    g->lwint[k] = first;
+    g->lwlo[k] = lo;
+    g->lwhi[k] = hi;
+  }
+  if (g->lwhi[k] <= g->lwlo[k])
+    return;
+  TS_WIN(c)->lwb = b + g->lwlo[k];
+  TS_WIN(c)->lwn = g->lwhi[k] - g->lwlo[k];
+  TS_WIN(c)->lwat = first;
+  ((__local volatile uint *)c->lscratch)[TS_LRD_AT] = first | 1;
+}
+#endif
+
 TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, uint line)
 {
   acc &= ~TS_K_VECTOR;
@@ -2150,6 +2212,10 @@ TS_SLOW __local uchar *ts_lslow(ts_ctx *c, __local uchar *p, uint n, uint acc, u
   __local uint *s = c->t->ls[k] + 2 * off;
   for (uint i = 0; i < n; i++)
     ts_lshadow(c, s + 2 * i, s + 2 * i + 1, k, acc, off + i, line);
+#if defined(TS_GROUP_SERIAL) && defined(TS_LFAST)
+  if (acc == TS_K_READ && c->lrs != ~0u && !c->logs)
+    ts_lwin(c, k, b, off);
+#endif
   return p;
 }
 
@@ -2463,6 +2529,15 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
   }
   if (flags & CLK_LOCAL_MEM_FENCE)
     c->lmine += 1u << 11;
+#if defined(TS_GROUP_SERIAL) && defined(TS_LFAST)
+  /* the group's read window, found in an interval before this one (ts_lwin), closes: its
+   * reads named no reader and marked that interval alone; the next access goes the long
+   * way, which finds this interval's */
+  if (TS_WIN(c)->lwat != (c->lmine & ~2047u)) {
+    TS_WIN(c)->lwn = 0;
+    c->lqn = 0;
+  }
+#endif
   if (flags & CLK_GLOBAL_MEM_FENCE)
     c->gmine += 1u << 11;
 }
