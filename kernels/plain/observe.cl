@@ -2145,22 +2145,25 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
 #if defined(TS_GROUP_SERIAL) && defined(TS_LFAST)
 /* (TS_H_LFAST, a CPU device) After a read of byte off of __local array k (at b) that went
  * the long way: the group's read window of the array for this barrier interval, found once
- * an interval: the bytes around off that a plain write of an earlier interval made (0 < o <
- * the interval's first word). A read there is then two tests (ts_l) and names no reader, so
+ * an interval: the bytes around off (TS_LWIN_SPAN each side at most) that a plain write of
+ * an earlier interval made (0 < o < the interval's first word). A read there is then two tests (ts_l) and names no reader, so
  * the interval is marked read (TS_LRD_AT): a write or atomic of __local memory in it sets
  * TS_H_LREDO (ts_lfastw), and the launch is made again with every reader named. The tiled
  * Gaussian's 75 reads a work-item had cost about 35 instructions each, most of them loads of
  * the context that pocl's work-item loops keep in memory. */
+#define TS_LWIN_SPAN 2048 /* bytes a window reaches each side of its first read: the scan's
+                           * cost bounded where an interval reads little of a large array */
 inline void ts_lwin(ts_ctx *c, uint k, ulong b, uint off)
 {
   __local ts_group *g = c->g;
   uint first = c->lmine & ~2047u;
   if (g->lwint[k] != first) {
     __local const uint *s = c->t->ls[k];
-    uint lo = off, hi = off, sz = c->t->lsz[k];
-    while (lo > 0 && s[2 * (lo - 1)] - 1 < first - 1)
+    uint lo = off, hi = off, lmin = off > TS_LWIN_SPAN ? off - TS_LWIN_SPAN : 0,
+         hmax = min(c->t->lsz[k], off + TS_LWIN_SPAN);
+    while (lo > lmin && s[2 * (lo - 1)] - 1 < first - 1)
       lo--;
-    while (hi < sz && s[2 * hi] - 1 < first - 1)
+    while (hi < hmax && s[2 * hi] - 1 < first - 1)
       hi++;
     g->lwint[k] = first;
     g->lwlo[k] = lo;
@@ -2533,10 +2536,11 @@ inline void ts_barrier(ts_ctx *c, cl_mem_fence_flags flags)
   /* the group's read window, found in an interval before this one (ts_lwin), closes: its
    * reads named no reader and marked that interval alone; the next access goes the long
    * way, which finds this interval's */
-  if (TS_WIN(c)->lwat != (c->lmine & ~2047u)) {
-    TS_WIN(c)->lwn = 0;
-    c->lqn = 0;
-  }
+  int stale = TS_WIN(c)->lwat != (c->lmine & ~2047u); /* (selects, not a branch: a branch
+                                                        * after every barrier had tripled
+                                                        * pocl's build of a kernel of many) */
+  TS_WIN(c)->lwn = stale ? 0 : TS_WIN(c)->lwn;
+  c->lqn = stale ? 0 : c->lqn;
 #endif
   if (flags & CLK_GLOBAL_MEM_FENCE)
     c->gmine += 1u << 11;
