@@ -2146,11 +2146,12 @@ inline __attribute__((always_inline)) __local uchar *ts_l(ts_ctx *c, __local uch
 /* (TS_H_LFAST, a CPU device) After a read of byte off of __local array k (at b) that went
  * the long way: the group's read window of the array for this barrier interval, found once
  * an interval: the bytes around off (TS_LWIN_SPAN each side at most) that a plain write of
- * an earlier interval made (0 < o < the interval's first word). A read there is then two tests (ts_l) and names no reader, so
- * the interval is marked read (TS_LRD_AT): a write or atomic of __local memory in it sets
- * TS_H_LREDO (ts_lfastw), and the launch is made again with every reader named. The tiled
- * Gaussian's 75 reads a work-item had cost about 35 instructions each, most of them loads of
- * the context that pocl's work-item loops keep in memory. */
+ * an earlier interval made (0 < o < the interval's first word). A read there is then two
+ * tests (ts_l) and names no reader, so the interval is marked read (TS_LRD_AT): a write or
+ * atomic of __local memory in it sets TS_H_LREDO (ts_lfastw), and the launch is made again
+ * with every reader named. The tiled Gaussian's 75 reads a work-item had cost about 36
+ * instructions each, most of them loads of the context that pocl's work-item loops keep in
+ * memory. */
 #define TS_LWIN_SPAN 2048 /* bytes a window reaches each side of its first read: the scan's
                            * cost bounded where an interval reads little of a large array */
 inline void ts_lwin(ts_ctx *c, uint k, ulong b, uint off)
