@@ -18,7 +18,7 @@
  * wrap modulo 2^32 like the reference's, so the order of the additions does not matter.
  * What is left of a chunk's row after its last whole vector goes element by element. */
 
-#define IBD_H 64 /* rows a band */
+#define IBD_H 256 /* rows a band: 256 * 255 fits the totals' 16 bits */
 #define IBD_S 64 /* columns a carry strip */
 #define IBD_CW 4096 /* columns a chunk */
 
@@ -217,7 +217,7 @@ inline void integral_band_scan_tile(TS_BODY_ARGS, int2 t)
 TS_GROUP_ENTRY(integral_band_scan, 1, 1)
 
 /* ---- integral_lookback_band: the bands in one launch ----
- * One pass over 64-row bands, a band a work-group of one work-item. Simulated order (the
+ * One pass over 256-row bands, a band a work-group of one work-item. Simulated order (the
  * host's launches, one band after another under the pattern horizontal): a band starts from
  * the output's row above it, as committed, and makes each of its rows from the one above.
  *

@@ -44,9 +44,9 @@ for v in boxstrip boxband boxword boxquad gaussword gaussquad gauss_stream integ
   check --variant "$v" -i "$tmp/w64.png"
   check --variant "$v" -i "$tmp/rgb.png"
 done
-# integral_band over three bands of 64 rows, rows of whole 64-byte lines (its streamed
+# integral_band over three bands of 256 rows, rows of whole 64-byte lines (its streamed
 # stores), whole and stepped.
-"$mkchart" "$tmp/w64t.png" 64x130
+"$mkchart" "$tmp/w64t.png" 64x600
 check --variant integral_band -i "$tmp/w64t.png"
 check --variant integral_band -i "$tmp/w64t.png" --slots 2 --tick 4
 # 200 RGB pixels (600 bytes) a row: gauss_stream's rows in two chunks, stepped with few slots.

@@ -177,12 +177,12 @@ static void random_ticks(ts_cl *cl)
 }
 
 /* The integral variants without a dependency pattern on images of several of integral_band's
- * 64-row bands, 4096-column chunks and 16-column vectors (its streamed stores where a row is
+ * 256-row bands, 4096-column chunks and 16-column vectors (its streamed stores where a row is
  * whole 64-byte lines): whole, against the reference, and integral_band stepped with two
  * slots against the CPU model at every tick. */
 static void integral_shapes_on_device(ts_cl *cl)
 {
-  static const int sizes[][2] = { { 64, 200 }, { 129, 129 }, { 4100, 70 }, { 4096, 65 },
+  static const int sizes[][2] = { { 64, 600 }, { 129, 520 }, { 4100, 70 }, { 4096, 300 },
                                   { 8193, 3 } };
   for (int si = 0; si < (int)(sizeof sizes / sizeof sizes[0]); si++) {
     ts_image *img = random_image(sizes[si][0], sizes[si][1], si % 2 ? 3 : 1);

@@ -146,7 +146,7 @@ static void exact_under_every_pattern(ts_cl *cl)
  * 4096-column chunks, in one launch per pass. */
 static void integral_band_shapes(ts_cl *cl)
 {
-  static const int sizes[][2] = { { 64, 130 }, { 4100, 70 } };
+  static const int sizes[][2] = { { 64, 600 }, { 4100, 70 } };
   for (int si = 0; si < 2; si++)
     for (int c = 1; c <= 3; c += 2) {
       ts_image *img = random_image(sizes[si][0], sizes[si][1], c);
@@ -223,7 +223,7 @@ static void every_walk_and_pattern(ts_cl *cl)
 
 /* integral_lookback and integral_lookback_wide on images of many tiles each way (128x32 and
  * 256x32 tiles: look-back windows of 16 slide along rows and up columns), and
- * integral_lookback_band on as many 64-row bands (4100 columns: two chunks), grey, RGB and RGBA,
+ * integral_lookback_band on its 256-row bands (4100 columns: two chunks), grey, RGB and RGBA,
  * under their pattern with random walks and random patterns: exact wherever no read is a
  * race, and every run ends (a tile looks back only at tiles dispatched before it). Their
  * records say that the aggregates came out before the ends. */
@@ -521,7 +521,7 @@ int main(void)
   lookback_walks(cl, "integral_lookback_band");
   stuck_group_is_an_error(cl, "integral", 16, 16, 10, 10);
   stuck_group_is_an_error(cl, "integral_lookback", 128, 32, 10, 10);
-  stuck_group_is_an_error(cl, "integral_lookback_band", 48, 64, 1, 20);
+  stuck_group_is_an_error(cl, "integral_lookback_band", 48, 256, 1, 20);
   races_without_wavefront(cl);
   trace_round_trip(cl, "transpose2pass", 100, 70);
   trace_round_trip(cl, "integral_lookback", 700, 200);

@@ -93,7 +93,7 @@ static void builtins_observed_exact(ts_cl *cl)
     }
   /* Three of integral_band's bands, rows of whole 64-byte lines (its streamed stores). */
   for (int ci = 0; ci < 2; ci++) {
-    ts_image *img = random_image(64, 130, chans[ci]);
+    ts_image *img = random_image(64, 600, chans[ci]);
     observed_exact(cl, img, ts_variant_find("integral_band"));
     ts_image_destroy(img);
   }

@@ -52,12 +52,12 @@ static void all_variants_exact(void)
   }
 }
 
-/* The integral variants on images of several bands and strips: integral_band's 64-row
+/* The integral variants on images of several bands and strips: integral_band's 256-row
  * bands, its 16-column vectors (a multiple of 16 wide and not), its 4096-column chunks; under
  * the default schedule and random ones (integral_band has no hazard under any). */
 static void integral_shapes(void)
 {
-  static const int sizes[][2] = { { 64, 200 }, { 129, 129 }, { 4100, 70 }, { 4096, 65 },
+  static const int sizes[][2] = { { 64, 600 }, { 129, 520 }, { 4100, 70 }, { 4096, 300 },
                                   { 8193, 3 } };
   for (int si = 0; si < (int)(sizeof sizes / sizeof sizes[0]); si++) {
     ts_image *img = random_image(sizes[si][0], sizes[si][1], 1 + 2 * (si % 2));
@@ -93,11 +93,11 @@ static void integral_shapes(void)
 }
 
 /* The look-back variants' CPU model over several of their tiles each way (128x32 and
- * 256x32, and 64-row bands, the last column and row of tiles cut short), grey, RGB and RGBA, under the
+ * 256x32, and 256-row bands, the last column and row of tiles cut short), grey, RGB and RGBA, under the
  * default schedule and random ones: exact wherever the schedule leaves no hazard. */
 static void lookback_shapes(void)
 {
-  static const int sizes[][2] = { { 300, 70 }, { 129, 33 }, { 257, 97 }, { 1000, 200 },
+  static const int sizes[][2] = { { 300, 70 }, { 129, 33 }, { 257, 97 }, { 1000, 600 },
                                   { 513, 31 } };
   const char *const names[] = { "integral_lookback", "integral_lookback_wide",
                                 "integral_lookback_band" };

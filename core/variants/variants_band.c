@@ -1,5 +1,5 @@
 /* integral_band: the integral image for a CPU, a variant of tilescope's own
- * (kernels/integral_band.cl): reduce-then-scan in bands of 64 rows. Pass 1, a thread per
+ * (kernels/integral_band.cl): reduce-then-scan in bands of 256 rows. Pass 1, a thread per
  * band, sums the band's columns into its row of MID; pass 2, a thread per 64-column strip,
  * adds those up down the bands and writes, at each band's first row of OUT, the column sums
  * of every row above it; pass 3, a thread per band, turns those carries and the first row's
@@ -13,7 +13,7 @@
 
 #include "variant_internal.h"
 
-enum { BD_H = 64, BD_S = 64, BD_CW = 4096 };
+enum { BD_H = 256, BD_S = 64, BD_CW = 4096 };
 
 static int bd_bands(const ts_kctx *k)
 {
@@ -168,7 +168,7 @@ static void bd_setup(ts_kctx *k)
 
 static const ts_pass_desc bd_passes[] = {
   { .name = "column totals of each band", .src = TS_BUF_IN, .dst = TS_BUF_MID,
-    .tile = "64 rows, the whole width", .space = bd_space1, .run = bd_totals_run,
+    .tile = "256 rows, the whole width", .space = bd_space1, .run = bd_totals_run,
     .write_rect = bd_write1, .tile_px = bd_band, .read_px = bd_band,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_band_totals", .cl_group_w = 1,
     .cl_group_h = 1 },
@@ -177,7 +177,7 @@ static const ts_pass_desc bd_passes[] = {
     .write_rect = bd_write2, .tile_px = bd_strip, .read_px = bd_read2,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_band_carry" },
   { .name = "scan of each band from its carries", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
-    .tile = "64 rows, the whole width", .space = bd_space1, .run = bd_scan_run,
+    .tile = "256 rows, the whole width", .space = bd_space1, .run = bd_scan_run,
     .write_rect = bd_write3, .tile_px = bd_band, .read_px = bd_band,
     .self_reads = bd_self_reads3, .wtile_w = INT_MAX, .wtile_h = BD_H,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_band_scan", .cl_group_w = 1,
@@ -188,7 +188,7 @@ static const ts_pass_desc bd_passes[] = {
  * left of the chunk: past a GPU thread's register budget, L1 on a CPU. */
 const ts_variant ts_variant_integral_band = {
   .name = "integral_band", .filter = TS_FILTER_INTEGRAL,
-  .summary = "bytes read twice, sums written once: 64-row bands' column totals, their carries, "
+  .summary = "bytes read twice, sums written once: 256-row bands' column totals, their carries, "
              "then each band row by row from the row above in L1, sums streamed past the caches "
              "(for CPUs)",
   .pattern = TS_PAT_NONE, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
@@ -198,7 +198,7 @@ const ts_variant ts_variant_integral_band = {
 /* A band publishes its column totals, a word a column of the image (cl_dev_sums_cols). */
 static const ts_pass_desc bl_pass[] = {
   { .name = "each band from the row above it", .src = TS_BUF_IN, .dst = TS_BUF_OUT,
-    .tile = "64 rows, the whole width", .space = bd_space1, .run = bl_run,
+    .tile = "256 rows, the whole width", .space = bd_space1, .run = bl_run,
     .write_rect = bd_write3, .tile_px = bd_band, .read_px = bd_band,
     .self_reads = bl_self_reads, .wtile_w = INT_MAX, .wtile_h = BD_H,
     .cl_file = "integral_band.cl", .cl_kernel = "integral_lookback_band", .cl_group_w = 1,
@@ -208,7 +208,7 @@ static const ts_pass_desc bl_pass[] = {
 /* The chunk's row above (a 4096-column chunk at most) and each row's sum left of it. */
 const ts_variant ts_variant_integral_lookback_band = {
   .name = "integral_lookback_band", .filter = TS_FILTER_INTEGRAL,
-  .summary = "integral_band in one launch: each 64-row band publishes its column totals, then "
+  .summary = "integral_band in one launch: each 256-row band publishes its column totals, then "
              "looks back up the bands for the row above it (decoupled look-back), so its bytes "
              "cross memory once (for CPUs)",
   .pattern = TS_PAT_HORIZONTAL, .cost = 1, .private_bytes = BD_CW * 4 + BD_H * 4,
