@@ -305,8 +305,8 @@ typedef struct ts_group {
 /* (a GPU) the group's end: its work-items ended, the bounds below given (a bit an image and
  * kind), and per image and kind the least and greatest offset and column (ts_finish) */
 #define TS_END_AT (TS_TICKET_AT + 4)
-/* (a GPU, TS_H_LFAST) the last local barrier interval a work-item read __local memory in,
- * as (lmine & ~2047) | 1: 0 none */
+/* (TS_H_LFAST) the last local barrier interval, as (lmine & ~2047) | 1 (0: none), that a
+ * work-item read __local memory in (a GPU) or a group's read window was found in (a CPU) */
 #define TS_LRD_AT (TS_END_AT + 2 + 16)
 #define TS_LSCR_WORDS (TS_LRD_AT + 1)
 
@@ -386,7 +386,7 @@ typedef struct ts_ctx {
   uint tile_w;            /* a declared tile's width (0: none) */
 #ifdef TS_LFAST
   uint lrs;               /* TS_H_LFAST: the interval whose __local read this work-item marked
-                           * (ts_lread); ~0 without it */
+                           * (ts_lread; a CPU device marks none: 0); ~0 without it */
 #endif
   int hv;                 /* its last loop condition (TS_HEAD on a CPU device) */
   long sv, sres;          /* the switch being decided: its value, and the case taken */
